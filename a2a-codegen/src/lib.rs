@@ -1,1 +1,291 @@
+//! # a2a-codegen
+//!
+//! Generates typed Rust for the [A2A protocol](https://a2a-protocol.org) from our own JSON Schema
+//! of its data model (`spec/v1/a2a.schema.json`) and its tables (`errors.toml`, `methods.toml`).
+//!
+//! One core serves the CLI (`a2a-codegen generate|check`), build scripts and the tests. It runs
+//! pure stages, each in its own module:
+//!
+//! | stage | module | what |
+//! |---|---|---|
+//! | load | [`load`] | read files; remember labels and SHA-256 |
+//! | lower | [`lower`] | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
+//! | validate | [`validate`] | whole-model checks, all problems reported together |
+//! | emit | [`emit`] | IR -> tokens with `quote!` |
+//! | format | [`format`] | tokens -> text with prettyplease, `@generated` header |
+//! | write | [`write`] | write-if-changed, or report stale files with a diff |
+//!
+//! ```no_run
+//! // Regenerate into a directory of your crate, using the `a2a-types` runtime.
+//! a2a_codegen::Config::new("spec/v1")
+//!     .out_dir("src/a2a")
+//!     .write()
+//!     .expect("A2A code generation failed");
+//! ```
+//!
+//! ## Why not typify (or another generic JSON Schema tool)
+//!
+//! The A2A model needs semantics that JSON Schema does not carry and that ProtoJSON defines:
+//! oneofs keyed by member name, open enums that also accept integers, REQUIRED scalars that
+//! writers omit at their default, unknown members ignored everywhere (A2A v1 §5.7). Measured on the
+//! official inputs, typify mis-decodes the unions silently (the published v1 bundle has no oneof
+//! constraint, and v0.3's `anyOf` unions become first-match untagged enums) and adds
+//! `deny_unknown_fields` for the bundle's `additionalProperties: false`, which turns a legal reply
+//! with one new member into an error. So the generator owns its IR and reads a strict subset of
+//! JSON Schema, reporting anything else instead of guessing.
 
+#![warn(missing_docs)]
+
+pub mod diag;
+pub mod emit;
+pub mod format;
+pub mod ir;
+pub mod load;
+pub mod lower;
+pub mod naming;
+pub mod validate;
+pub mod write;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use write::{GeneratedFile, Staleness};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::path::{Path, PathBuf};
+
+/// Why generation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The inputs have problems; every one found is listed, with file and JSON pointer.
+    #[error("{0}")]
+    Input(Diagnostics),
+    /// A setting is unusable.
+    #[error("invalid setting: {0}")]
+    Config(String),
+    /// Reading or writing the output failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The generator produced something it should not have: a bug in a2a-codegen.
+    #[error("{0}")]
+    Bug(String),
+}
+
+/// The default runtime path: the `rt` module of the `a2a-types` crate.
+pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_types::rt";
+
+/// What to generate and where: the generator's settings, in the style of `prost_build::Config`.
+#[derive(Clone, Debug)]
+pub struct Config {
+    spec: PathBuf,
+    label: Option<String>,
+    out_dir: Option<PathBuf>,
+    runtime_path: String,
+    preserve_unknown_fields: bool,
+}
+
+impl Config {
+    /// Generates from `spec`: a directory holding `a2a.schema.json` (plus, optionally,
+    /// `errors.toml` and `methods.toml`), or a single schema file.
+    ///
+    /// ```
+    /// let config = a2a_codegen::Config::new("spec/v1");
+    /// ```
+    pub fn new(spec: impl Into<PathBuf>) -> Self {
+        Config {
+            spec: spec.into(),
+            label: None,
+            out_dir: None,
+            runtime_path: DEFAULT_RUNTIME_PATH.to_string(),
+            preserve_unknown_fields: false,
+        }
+    }
+
+    /// The settings that produce the checked-in crate `a2a-types` (`generated/src/v1` from
+    /// `spec/v1`), given the workspace root. The CLI's defaults and the freshness test both use
+    /// this, so they cannot drift apart.
+    pub fn checked_in(workspace_root: &Path) -> Self {
+        let mut config = Config::new(workspace_root.join("spec/v1"));
+        config
+            .source_label("spec/v1")
+            .out_dir(workspace_root.join("generated/src/v1"))
+            .runtime_path("crate::rt");
+        config
+    }
+
+    /// How inputs are named in diagnostics and `@generated` headers (default: the spec path's last
+    /// component). Keep it relative so output does not depend on where the checkout lives.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("/abs/path/spec/v1").source_label("spec/v1");
+    /// ```
+    pub fn source_label(&mut self, label: impl Into<String>) -> &mut Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Where [`Config::write`] and [`Config::check`] put or compare the files.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").out_dir("src/a2a");
+    /// ```
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The Rust path of the runtime module generated code uses (default `::a2a_types::rt`). Set
+    /// it when `a2a-types` is renamed in your `Cargo.toml`, or to `crate::rt` inside a2a-types.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").runtime_path("::my_a2a::rt");
+    /// ```
+    pub fn runtime_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.runtime_path = path.into();
+        self
+    }
+
+    /// Adds an `unknown_fields` map to every struct so that decode -> encode keeps members the
+    /// schema does not name (off by default: ProtoJSON itself drops them, and keeping them costs an
+    /// allocation per unknown member). Types that are only a oneof have no room for them.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").preserve_unknown_fields(true);
+    /// ```
+    pub fn preserve_unknown_fields(&mut self, on: bool) -> &mut Self {
+        self.preserve_unknown_fields = on;
+        self
+    }
+
+    /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
+    /// path). Touches no file.
+    pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
+        let runtime = parse_runtime_path(&self.runtime_path)?;
+        let mut diags = Diagnostics::default();
+        let label = self.label.clone().unwrap_or_else(|| {
+            self.spec
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let inputs = if self.spec.is_file() {
+            load::read_json(&self.spec, &label, &mut diags).map(|schema| load::Inputs {
+                schema,
+                errors: None,
+                methods: None,
+            })
+        } else {
+            load::load_dir(&self.spec, &label, &mut diags)
+        };
+        let Some(inputs) = inputs else {
+            return Err(Error::Input(diags));
+        };
+
+        let mut model = ir::Model {
+            types: lower::lower_schema(&inputs.schema, &mut diags),
+            ..Default::default()
+        };
+        if let Some(errors) = &inputs.errors {
+            model.errors = lower::lower_errors(errors, &mut diags);
+        }
+        if let Some(methods) = &inputs.methods {
+            model.methods = lower::lower_methods(methods);
+        }
+        let files = validate::Files {
+            schema: &inputs.schema.label,
+            errors: inputs.errors.as_ref().map_or("", |s| s.label.as_str()),
+            methods: inputs.methods.as_ref().map_or("", |s| s.label.as_str()),
+        };
+        validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
+        diags.into_result().map_err(Error::Input)?;
+
+        let opts = emit::EmitOptions {
+            runtime,
+            preserve_unknown: self.preserve_unknown_fields,
+        };
+        let types = emit::emit_types(&model, &opts);
+        let types_rs =
+            format::format_file(types, &[(&inputs.schema).into()]).map_err(Error::Bug)?;
+        let mod_rs = format::format_file(
+            module_root(&inputs.schema.value),
+            &[(&inputs.schema).into()],
+        )
+        .map_err(Error::Bug)?;
+        Ok(vec![
+            GeneratedFile {
+                path: "mod.rs".into(),
+                contents: mod_rs,
+            },
+            GeneratedFile {
+                path: "types.rs".into(),
+                contents: types_rs,
+            },
+        ])
+    }
+
+    /// Generates and writes into the output directory, changing only files whose bytes differ and
+    /// removing generated files that are no longer produced. Returns the paths it touched.
+    pub fn write(&self) -> Result<Vec<PathBuf>, Error> {
+        let out = self.require_out_dir()?;
+        let files = self.generate()?;
+        write::write_all(out, &files).map_err(|source| Error::Io {
+            path: out.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Generates in memory and compares with the output directory.
+    pub fn check(&self) -> Result<Staleness, Error> {
+        let out = self.require_out_dir()?;
+        let files = self.generate()?;
+        write::check_all(out, &files).map_err(|source| Error::Io {
+            path: out.to_path_buf(),
+            source,
+        })
+    }
+
+    fn require_out_dir(&self) -> Result<&Path, Error> {
+        self.out_dir
+            .as_deref()
+            .ok_or_else(|| Error::Config("no output directory: call `out_dir`".into()))
+    }
+}
+
+fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
+    syn::parse_str::<syn::Path>(path)
+        .map(|p| quote!(#p))
+        .map_err(|_| {
+            Error::Config(format!(
+                "runtime path `{path}` is not a Rust path (e.g. `::a2a_types::rt`)"
+            ))
+        })
+}
+
+/// The module root: docs from the schema's title and description, and the re-export of the types.
+fn module_root(schema: &serde_json::Value) -> TokenStream {
+    let mut doc = String::new();
+    for key in ["title", "description"] {
+        if let Some(text) = schema.get(key).and_then(|v| v.as_str()) {
+            if !doc.is_empty() {
+                doc.push_str("\n\n");
+            }
+            doc.push_str(text.trim());
+        }
+    }
+    let lines = doc.lines().map(|l| {
+        if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        }
+    });
+    quote! {
+        #( #![doc = #lines] )*
+        mod types;
+        pub use self::types::*;
+    }
+}

@@ -1,0 +1,38 @@
+//! Stage 4: IR to Rust tokens, one function per IR kind, written into an ordered list of files.
+//!
+//! Generated code uses fully qualified paths only (`::serde::...`, `::std::...`) and reaches the
+//! shared runtime (timestamps, base64, ProtoJSON numbers) through one configurable path, the way
+//! prost-generated code relies on the prost crate.
+
+mod types;
+
+use crate::ir::Model;
+use proc_macro2::TokenStream;
+
+pub use types::emit_types;
+
+/// Settings that change the emitted code.
+#[derive(Clone, Debug)]
+pub struct EmitOptions {
+    /// Path of the runtime module, e.g. `::a2a_types::rt` or `crate::rt`.
+    pub runtime: TokenStream,
+    /// Add an `unknown_fields` map to every struct and keep unknown members through decode/encode.
+    pub preserve_unknown: bool,
+}
+
+/// Splits doc text into `#[doc]` attributes, one per line, each with the conventional leading space.
+pub(crate) fn doc_attrs(doc: &str) -> TokenStream {
+    let lines = doc.lines().map(|l| {
+        if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        }
+    });
+    quote::quote! { #( #[doc = #lines] )* }
+}
+
+/// True when the model holds anything to emit for types.
+pub fn has_types(model: &Model) -> bool {
+    !model.types.is_empty()
+}

@@ -1,0 +1,251 @@
+//! The generator's own intermediate representation: what the A2A model *means*, independent of
+//! JSON Schema spelling and of Rust tokens (no syn or quote types here).
+//!
+//! Types are kept in a `BTreeMap` keyed by their schema name, and refer to each other by that id,
+//! so iteration order (and therefore output) never depends on hashing.
+
+use std::collections::BTreeMap;
+
+/// The schema name of a type (the `$defs` key), used as its id.
+pub type TypeId = String;
+
+/// Everything the generator knows after lowering.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Model {
+    /// Every named type, by id.
+    pub types: BTreeMap<TypeId, TypeDef>,
+    /// The error table (`errors.toml`), in file order. Empty when the table is absent.
+    pub errors: Vec<ErrorDef>,
+    /// The JSON-RPC methods (`methods.toml`), in file order. Empty when the table is absent.
+    pub methods: Vec<MethodDef>,
+}
+
+/// A named type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    /// The Rust name (equal to the schema name; the schema names are the spec's names).
+    pub name: String,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// JSON pointer of the definition, for diagnostics.
+    pub pointer: String,
+    /// What kind of type it is.
+    pub kind: TypeKind,
+}
+
+/// The kinds of named type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// An object with named fields, and at most one oneof group beside them.
+    Struct(StructDef),
+    /// An open string enum: unknown values survive as `Unrecognized`.
+    Enum(EnumDef),
+    /// An object that is nothing but a oneof: becomes a Rust enum whose variant names the member.
+    OneOf(OneOfGroup),
+    /// Another name for a type (`Struct`, `Value`, `Timestamp`).
+    Alias(TypeRef),
+}
+
+/// An object type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StructDef {
+    /// Fields in schema order.
+    pub fields: Vec<Field>,
+    /// Properties pinned to one value with `const`: checked on decode, written on encode, not stored.
+    pub consts: Vec<ConstField>,
+    /// The oneof group beside the fields, if any (stored in one field holding an enum).
+    pub oneof: Option<OneOfField>,
+}
+
+/// A stored field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// Name on the wire (lowerCamelCase).
+    pub json_name: String,
+    /// Other name accepted on decode (the snake_case proto name), when it differs.
+    pub alias: Option<String>,
+    /// Rust field name (snake_case, without `r#`).
+    pub rust_name: String,
+    /// The value's type.
+    pub ty: TypeRef,
+    /// How absence is handled.
+    pub presence: Presence,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Marked `deprecated` in the schema.
+    pub deprecated: bool,
+    /// JSON pointer of the property, for diagnostics.
+    pub pointer: String,
+}
+
+/// How a field's absence is handled on decode and its value on encode.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Presence {
+    /// Listed in `required`. Scalars, enums, lists and maps decode to their default when absent
+    /// (ProtoJSON writers omit default values even for REQUIRED fields); a message is an error.
+    /// Always written on encode.
+    Required,
+    /// Not required: `Option<T>`, written when `Some`. Lists and maps are never `Option`: they
+    /// default to empty and are written when non-empty.
+    Optional,
+    /// Not required, with a schema `default`: a plain value that is that default when absent, and
+    /// is written when it differs from it.
+    Defaulted(Literal),
+}
+
+/// A literal from the schema (`default`, `const`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// A string.
+    String(String),
+    /// An integer.
+    Integer(i64),
+    /// A number with a fraction.
+    Number(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// A property pinned with `const`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstField {
+    /// Name on the wire.
+    pub json_name: String,
+    /// Other name accepted on decode.
+    pub alias: Option<String>,
+    /// The only value allowed.
+    pub value: Literal,
+    /// Whether the member must be present on decode.
+    pub required: bool,
+}
+
+/// A oneof group stored in a field of a struct (`Part.content`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneOfField {
+    /// Rust field name holding the group (from `x-oneof-name`).
+    pub rust_name: String,
+    /// The group's Rust enum type name (`PartContent`).
+    pub enum_name: String,
+    /// The group itself.
+    pub group: OneOfGroup,
+}
+
+/// A oneof: exactly one of the members is present; the member's JSON name is the key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneOfGroup {
+    /// The proto oneof's name (`content`, `payload`), when the schema gives it.
+    pub name: Option<String>,
+    /// Members in schema order.
+    pub members: Vec<OneOfMember>,
+}
+
+/// One member of a oneof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneOfMember {
+    /// Name on the wire.
+    pub json_name: String,
+    /// Other name accepted on decode.
+    pub alias: Option<String>,
+    /// Rust variant name.
+    pub variant: String,
+    /// The member's value type.
+    pub ty: TypeRef,
+    /// Rustdoc text.
+    pub doc: Option<String>,
+    /// Marked `deprecated` in the schema.
+    pub deprecated: bool,
+}
+
+/// An open enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDef {
+    /// Values in number order: a value's ProtoJSON number is its index.
+    pub values: Vec<EnumValue>,
+}
+
+/// One enum value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumValue {
+    /// The wire string.
+    pub wire: String,
+    /// The Rust variant name.
+    pub variant: String,
+    /// The ProtoJSON number.
+    pub number: i32,
+}
+
+/// A reference to a type, as used by a field, list item, map value or alias.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeRef {
+    /// `string`.
+    String,
+    /// `boolean`.
+    Bool,
+    /// `integer` with `format: int32`.
+    Int32,
+    /// `integer` without a format: a JSON number in the i64 range.
+    Integer,
+    /// `number`.
+    Number,
+    /// `string` with `format: byte`: base64 on the wire.
+    Bytes,
+    /// `string` with `format: date-time`: RFC 3339, kept as written.
+    Timestamp,
+    /// Any JSON value (an empty schema).
+    Any,
+    /// A free-form JSON object (`type: object` with neither properties nor a value schema).
+    JsonObject,
+    /// A named type.
+    Named(TypeId),
+    /// `array` of the item type.
+    List(Box<TypeRef>),
+    /// `object` with `additionalProperties: <schema>`: string keys to the value type.
+    Map(Box<TypeRef>),
+}
+
+/// One row of the error table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorDef {
+    /// Rust variant name.
+    pub name: String,
+    /// The spec's name for it.
+    pub spec_name: String,
+    /// JSON-RPC error code.
+    pub code: i64,
+    /// `a2a` or `jsonrpc`.
+    pub kind: ErrorKind,
+    /// gRPC status code name.
+    pub grpc: String,
+    /// HTTP status.
+    pub http: u16,
+    /// Default message.
+    pub message: String,
+    /// `google.rpc.ErrorInfo` reason, for A2A rows.
+    pub reason: Option<String>,
+    /// One line of meaning.
+    pub doc: String,
+}
+
+/// Which table an error row belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// An A2A-specific error (spec §5.4).
+    A2a,
+    /// A standard JSON-RPC 2.0 error (spec §9.5).
+    JsonRpc,
+}
+
+/// One JSON-RPC method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodDef {
+    /// The method name on the wire (`SendMessage`).
+    pub name: String,
+    /// The params type's id.
+    pub params: TypeId,
+    /// The result type's id (per event for streaming methods).
+    pub result: TypeId,
+    /// Whether the reply is an SSE stream.
+    pub streaming: bool,
+    /// One line of meaning.
+    pub doc: String,
+}

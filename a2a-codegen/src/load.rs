@@ -1,0 +1,232 @@
+//! Stage 1: read the input files into raw values, remembering where each came from.
+//!
+//! Nothing is interpreted here beyond syntax: the schema stays a `serde_json::Value` (so lowering
+//! can name JSON pointers), the tables become plain serde structs.
+
+use crate::diag::Diagnostics;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// File name of the JSON Schema inside a spec directory.
+pub const SCHEMA_FILE: &str = "a2a.schema.json";
+/// File name of the error table inside a spec directory.
+pub const ERRORS_FILE: &str = "errors.toml";
+/// File name of the method table inside a spec directory.
+pub const METHODS_FILE: &str = "methods.toml";
+
+/// One input file: its label (for messages and headers), its bytes' SHA-256, and its content.
+#[derive(Clone, Debug)]
+pub struct Source<T> {
+    /// How the file is named in diagnostics and in `@generated` headers (never an absolute path).
+    pub label: String,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    /// The parsed content.
+    pub value: T,
+}
+
+/// Everything read from a spec directory.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The JSON Schema.
+    pub schema: Source<serde_json::Value>,
+    /// The error table, when the directory has one.
+    pub errors: Option<Source<RawErrors>>,
+    /// The method table, when the directory has one.
+    pub methods: Option<Source<RawMethods>>,
+}
+
+/// `errors.toml` as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawErrors {
+    /// The rows, in order.
+    #[serde(default)]
+    pub error: Vec<RawError>,
+}
+
+/// One `[[error]]` row as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RawError {
+    pub name: String,
+    pub spec_name: String,
+    pub code: i64,
+    pub kind: String,
+    pub grpc: String,
+    pub http: i64,
+    #[serde(default)]
+    pub reason: Option<String>,
+    pub message: String,
+    pub doc: String,
+}
+
+/// `methods.toml` as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMethods {
+    /// The rows, in order.
+    #[serde(default)]
+    pub method: Vec<RawMethod>,
+}
+
+/// One `[[method]]` row as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RawMethod {
+    pub name: String,
+    pub params: String,
+    pub result: String,
+    pub streaming: bool,
+    pub doc: String,
+}
+
+/// Reads the spec directory. Problems are added to `diags`; `None` when the schema itself could
+/// not be read (the tables are optional: a directory without them generates types only).
+pub fn load_dir(dir: &Path, label: &str, diags: &mut Diagnostics) -> Option<Inputs> {
+    let label_of = |file: &str| {
+        if label.is_empty() {
+            file.to_string()
+        } else {
+            format!("{}/{file}", label.trim_end_matches('/'))
+        }
+    };
+    let schema_label = label_of(SCHEMA_FILE);
+    let schema = read_json(&dir.join(SCHEMA_FILE), &schema_label, diags);
+    let errors = read_toml_if_present(&dir.join(ERRORS_FILE), &label_of(ERRORS_FILE), diags);
+    let methods = read_toml_if_present(&dir.join(METHODS_FILE), &label_of(METHODS_FILE), diags);
+    Some(Inputs {
+        schema: schema?,
+        errors,
+        methods,
+    })
+}
+
+/// Reads one JSON Schema file (used for spec directories and single-file fixtures alike).
+pub fn read_json(
+    path: &Path,
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<Source<serde_json::Value>> {
+    let bytes = read_bytes(path, label, diags)?;
+    match serde_json::from_slice(&bytes) {
+        Ok(value) => Some(Source {
+            label: label.to_string(),
+            sha256: sha256_hex(&bytes),
+            value,
+        }),
+        Err(e) => {
+            diags
+                .push(
+                    label,
+                    format!("line {}, column {}", e.line(), e.column()),
+                    format!("not valid JSON: {e}"),
+                )
+                .help("fix the JSON syntax; the schema must be one JSON object");
+            None
+        }
+    }
+}
+
+fn read_toml_if_present<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<Source<T>> {
+    if !path.exists() {
+        return None;
+    }
+    let bytes = read_bytes(path, label, diags)?;
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            diags
+                .push(
+                    label,
+                    format!("byte {}", e.valid_up_to()),
+                    "not valid UTF-8",
+                )
+                .help("save the file as UTF-8");
+            return None;
+        }
+    };
+    match toml::from_str::<T>(text) {
+        Ok(value) => Some(Source {
+            label: label.to_string(),
+            sha256: sha256_hex(&bytes),
+            value,
+        }),
+        Err(e) => {
+            let location = match e.span() {
+                Some(span) => line_col(text, span.start),
+                None => String::new(),
+            };
+            diags
+                .push(
+                    label,
+                    location,
+                    format!("invalid table: {}", e.message().trim_end()),
+                )
+                .help("see spec/v1/README.md for the table format");
+            None
+        }
+    }
+}
+
+fn read_bytes(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Vec<u8>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            diags
+                .push(
+                    label,
+                    "",
+                    format!("cannot read {}: {e}", display_path(path)),
+                )
+                .help(
+                    "check the spec directory path (run from the workspace root, or pass --spec)",
+                );
+            None
+        }
+    }
+}
+
+fn display_path(path: &Path) -> String {
+    PathBuf::from(path).display().to_string()
+}
+
+/// `line L, column C` (1-based) of a byte offset.
+fn line_col(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {column}")
+}
+
+/// Lowercase hex SHA-256.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_of_empty_input() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 4), "line 2, column 2");
+        assert_eq!(line_col("ab", 0), "line 1, column 1");
+    }
+}

@@ -1,0 +1,792 @@
+//! Stage 2: JSON Schema (and the TOML tables) to the IR.
+//!
+//! This is deliberately a small, strict reader of the JSON Schema subset the A2A model needs, not a
+//! general JSON Schema compiler: every keyword is either understood or reported with its JSON
+//! pointer, so nothing in the input is silently dropped.
+
+use crate::diag::{pointer_push, Diagnostics};
+use crate::ir::*;
+use crate::load::{RawErrors, RawMethods, Source};
+use crate::naming;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Keywords that only annotate; allowed at any schema position.
+const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples", "deprecated"];
+
+/// Every keyword the generator understands, for the help text of the unsupported-keyword error.
+const SUPPORTED: &str = "$defs/definitions, $ref, type (object, array, string, integer, number, boolean), \
+properties, required, items, additionalProperties (a schema), enum, const, format (date-time, byte, int32, \
+double, float), oneOf of single-member `required`, x-oneof-name, default, description, title, \
+examples, deprecated, $comment";
+
+/// Schema dialects accepted in `$schema`.
+const DIALECTS: &[&str] = &[
+    "https://json-schema.org/draft/2020-12/schema",
+    "http://json-schema.org/draft-07/schema#",
+    "http://json-schema.org/draft-07/schema",
+];
+
+struct Lowerer<'a> {
+    file: &'a str,
+    diags: &'a mut Diagnostics,
+    defs: &'a Map<String, Value>,
+    /// `#/$defs/` or `#/definitions/`: the ref prefix matching the container the file uses.
+    ref_prefix: &'static str,
+}
+
+/// Lowers the schema's definitions into named types.
+pub fn lower_schema(source: &Source<Value>, diags: &mut Diagnostics) -> BTreeMap<TypeId, TypeDef> {
+    let file = source.label.as_str();
+    let Some(root) = source.value.as_object() else {
+        diags
+            .push(file, "", "the schema must be a JSON object")
+            .help("wrap the definitions in {\"$defs\": {...}}");
+        return BTreeMap::new();
+    };
+    let mut lw = Lowerer {
+        file,
+        diags,
+        defs: &*EMPTY,
+        ref_prefix: "#/$defs/",
+    };
+    lw.check_keywords(root, "", &["$schema", "$id", "$defs", "definitions"]);
+    if let Some(dialect) = root.get("$schema") {
+        if !dialect.as_str().is_some_and(|d| DIALECTS.contains(&d)) {
+            lw.diags
+                .push(
+                    file,
+                    "/$schema",
+                    format!("unsupported schema dialect {dialect}"),
+                )
+                .help("use \"https://json-schema.org/draft/2020-12/schema\" (or draft-07)");
+        }
+    }
+    let (container, prefix) = match (root.get("$defs"), root.get("definitions")) {
+        (Some(_), Some(_)) => {
+            lw.diags
+                .push(file, "", "both `$defs` and `definitions` are present")
+                .help("keep one container of definitions (`$defs` in JSON Schema 2020-12)");
+            return BTreeMap::new();
+        }
+        (Some(d), None) => (("$defs", d), "#/$defs/"),
+        (None, Some(d)) => (("definitions", d), "#/definitions/"),
+        (None, None) => {
+            lw.diags
+                .push(file, "", "the schema has no `$defs`")
+                .help("put every type under a top-level \"$defs\" object");
+            return BTreeMap::new();
+        }
+    };
+    let Some(defs) = container.1.as_object() else {
+        lw.diags.push(
+            file,
+            format!("/{}", container.0),
+            "must be an object of named schemas",
+        );
+        return BTreeMap::new();
+    };
+    lw.defs = defs;
+    lw.ref_prefix = prefix;
+    let mut types = BTreeMap::new();
+    for (name, schema) in defs {
+        let pointer = pointer_push(&format!("/{}", container.0), name);
+        if let Some(def) = lw.lower_def(name, schema, &pointer) {
+            types.insert(name.clone(), def);
+        }
+    }
+    types
+}
+
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+
+impl Lowerer<'_> {
+    fn error(&mut self, pointer: &str, message: impl Into<String>) -> &mut crate::diag::Diagnostic {
+        self.diags.push(self.file, pointer, message)
+    }
+
+    /// Reports every key of `obj` that is neither an annotation nor in `allowed`.
+    fn check_keywords(&mut self, obj: &Map<String, Value>, pointer: &str, allowed: &[&str]) {
+        for key in obj.keys() {
+            if ANNOTATIONS.contains(&key.as_str()) || allowed.contains(&key.as_str()) {
+                continue;
+            }
+            let help = match key.as_str() {
+                "additionalProperties" => {
+                    "a map is `{\"type\": \"object\", \"additionalProperties\": <schema>}`; \
+                    elsewhere it is not supported"
+                        .to_string()
+                }
+                _ => format!(
+                    "a2a-codegen supports: {SUPPORTED}; remove the keyword or extend the generator"
+                ),
+            };
+            let at = pointer_push(pointer, key);
+            self.error(&at, format!("unsupported JSON Schema keyword `{key}` here"))
+                .help(help);
+        }
+    }
+
+    fn doc(&mut self, obj: &Map<String, Value>, pointer: &str) -> Option<String> {
+        let mut doc = String::new();
+        for key in ["description", "title"] {
+            match obj.get(key) {
+                None => {}
+                Some(Value::String(s)) => {
+                    if doc.is_empty() {
+                        doc = s.trim().to_string();
+                    }
+                }
+                Some(_) => {
+                    let at = pointer_push(pointer, key);
+                    self.error(&at, format!("`{key}` must be a string"));
+                }
+            }
+        }
+        if let Some(examples) = obj.get("examples") {
+            match examples.as_array() {
+                Some(list) if !list.is_empty() => {
+                    let shown: Vec<String> = list.iter().map(|e| format!("`{e}`")).collect();
+                    if !doc.is_empty() {
+                        doc.push_str("\n\n");
+                    }
+                    doc.push_str(&format!("Examples: {}.", shown.join(", ")));
+                }
+                Some(_) => {}
+                None => {
+                    let at = pointer_push(pointer, "examples");
+                    self.error(&at, "`examples` must be an array");
+                }
+            }
+        }
+        (!doc.is_empty()).then_some(doc)
+    }
+
+    fn deprecated(&mut self, obj: &Map<String, Value>, pointer: &str) -> bool {
+        match obj.get("deprecated") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                let at = pointer_push(pointer, "deprecated");
+                self.error(&at, "`deprecated` must be true or false");
+                false
+            }
+        }
+    }
+
+    fn lower_def(&mut self, name: &str, schema: &Value, pointer: &str) -> Option<TypeDef> {
+        let obj = match schema {
+            Value::Object(obj) => obj,
+            Value::Bool(true) => &*EMPTY,
+            _ => {
+                self.error(pointer, "a definition must be a schema object");
+                return None;
+            }
+        };
+        let doc = self.doc(obj, pointer);
+        let kind = if obj.contains_key("enum") {
+            self.check_keywords(obj, pointer, &["type", "enum"]);
+            TypeKind::Enum(self.lower_enum(obj, pointer)?)
+        } else if obj.get("type").and_then(Value::as_str) == Some("object")
+            && (obj.contains_key("properties") || obj.contains_key("oneOf"))
+        {
+            self.lower_object(name, obj, pointer)?
+        } else {
+            TypeKind::Alias(self.type_ref(schema, pointer)?)
+        };
+        Some(TypeDef {
+            name: name.to_string(),
+            doc,
+            pointer: pointer.to_string(),
+            kind,
+        })
+    }
+
+    fn lower_enum(&mut self, obj: &Map<String, Value>, pointer: &str) -> Option<EnumDef> {
+        if let Some(ty) = obj.get("type") {
+            if ty.as_str() != Some("string") {
+                let at = pointer_push(pointer, "type");
+                self.error(&at, "an enum must be a string enum")
+                    .help("ProtoJSON enums are strings: use \"type\": \"string\"");
+                return None;
+            }
+        }
+        let at = pointer_push(pointer, "enum");
+        let Some(values) = obj.get("enum").and_then(Value::as_array) else {
+            self.error(&at, "`enum` must be an array of strings");
+            return None;
+        };
+        let mut wires = Vec::new();
+        for (i, v) in values.iter().enumerate() {
+            match v.as_str() {
+                Some(s) if !s.is_empty() && !wires.iter().any(|w: &String| w == s) => {
+                    wires.push(s.to_string())
+                }
+                Some("") => {
+                    self.error(
+                        &pointer_push(&at, &i.to_string()),
+                        "an enum value must not be empty",
+                    );
+                }
+                Some(s) => {
+                    self.error(
+                        &pointer_push(&at, &i.to_string()),
+                        format!("enum value `{s}` is listed twice"),
+                    );
+                }
+                None => {
+                    self.error(
+                        &pointer_push(&at, &i.to_string()),
+                        format!("enum value {v} is not a string"),
+                    )
+                    .help("only string enums are supported (ProtoJSON writes enum names)");
+                }
+            }
+        }
+        if wires.is_empty() {
+            self.error(&at, "an enum needs at least one value");
+            return None;
+        }
+        let variants = naming::enum_variant_names(&wires);
+        let values = wires
+            .into_iter()
+            .zip(variants)
+            .enumerate()
+            .map(|(i, (wire, variant))| EnumValue {
+                wire,
+                variant,
+                number: i as i32,
+            })
+            .collect();
+        Some(EnumDef { values })
+    }
+
+    fn lower_object(
+        &mut self,
+        name: &str,
+        obj: &Map<String, Value>,
+        pointer: &str,
+    ) -> Option<TypeKind> {
+        self.check_keywords(
+            obj,
+            pointer,
+            &[
+                "type",
+                "properties",
+                "required",
+                "oneOf",
+                "x-oneof-name",
+                "additionalProperties",
+            ],
+        );
+        match obj.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => {}
+            Some(Value::Object(o)) if o.is_empty() => {}
+            Some(Value::Bool(false)) => {
+                let at = pointer_push(pointer, "additionalProperties");
+                self.error(&at, "`additionalProperties: false` is not supported")
+                    .help("A2A v1 §5.7: receivers ignore unknown fields; delete it (unknown members are always tolerated)");
+            }
+            Some(_) => {
+                let at = pointer_push(pointer, "additionalProperties");
+                self.error(&at, "an object with `properties` cannot also have a map value schema")
+                    .help("model the map as its own property: {\"type\": \"object\", \"additionalProperties\": <schema>}");
+            }
+        }
+        let props_at = pointer_push(pointer, "properties");
+        let empty = Map::new();
+        let props = match obj.get("properties") {
+            None => &empty,
+            Some(Value::Object(p)) => p,
+            Some(_) => {
+                self.error(&props_at, "`properties` must be an object");
+                return None;
+            }
+        };
+        let required = self.string_list(obj, "required", pointer);
+        for r in &required {
+            if !props.contains_key(r) {
+                let at = pointer_push(pointer, "required");
+                self.error(
+                    &at,
+                    format!("`required` names `{r}`, which is not a property"),
+                )
+                .help("add the property or remove the name");
+            }
+        }
+        let members = self.oneof_members(obj, props, &required, pointer);
+
+        let mut fields = Vec::new();
+        let mut consts = Vec::new();
+        let mut group = Vec::new();
+        for (json_name, schema) in props {
+            let at = pointer_push(&props_at, json_name);
+            let alias = Some(naming::snake_case(json_name)).filter(|s| s != json_name);
+            let prop = schema.as_object().unwrap_or(&*EMPTY);
+            if members.contains(json_name) {
+                let ty = self.type_ref(schema, &at);
+                let doc = self.doc(prop, &at);
+                let deprecated = self.deprecated(prop, &at);
+                if let Some(ty) = ty {
+                    let variant = naming::pascal_case(json_name);
+                    group.push(OneOfMember {
+                        json_name: json_name.clone(),
+                        alias,
+                        variant,
+                        ty,
+                        doc,
+                        deprecated,
+                    });
+                }
+                continue;
+            }
+            if let Some(value) = prop.get("const") {
+                self.check_keywords(prop, &at, &["const", "type"]);
+                if let Some(value) = self.literal(value, &pointer_push(&at, "const")) {
+                    consts.push(ConstField {
+                        json_name: json_name.clone(),
+                        alias,
+                        value,
+                        required: required.contains(json_name),
+                    });
+                }
+                continue;
+            }
+            let Some(ty) = self.type_ref(schema, &at) else {
+                continue;
+            };
+            let doc = self.doc(prop, &at);
+            let deprecated = self.deprecated(prop, &at);
+            let presence = if required.contains(json_name) {
+                Presence::Required
+            } else if let Some(default) = prop.get("default") {
+                match self.default_literal(&ty, default, &pointer_push(&at, "default")) {
+                    Some(lit) => Presence::Defaulted(lit),
+                    None => continue,
+                }
+            } else {
+                Presence::Optional
+            };
+            let rust_name = naming::snake_case(json_name);
+            if !naming::is_identifier(&rust_name) {
+                self.error(&at, format!("property `{json_name}` has no usable Rust name (got `{rust_name}`)"))
+                    .help("property names must contain a letter and consist of ASCII letters, digits, `_` or `-`");
+                continue;
+            }
+            fields.push(Field {
+                json_name: json_name.clone(),
+                alias,
+                rust_name,
+                ty,
+                presence,
+                doc,
+                deprecated,
+                pointer: at,
+            });
+        }
+
+        let oneof_name = match obj.get("x-oneof-name") {
+            None => None,
+            Some(Value::String(s)) if naming::is_identifier(&naming::snake_case(s)) => {
+                Some(s.clone())
+            }
+            Some(_) => {
+                let at = pointer_push(pointer, "x-oneof-name");
+                self.error(&at, "`x-oneof-name` must be a name such as \"content\"");
+                None
+            }
+        };
+        if members.is_empty() {
+            if obj.contains_key("x-oneof-name") {
+                let at = pointer_push(pointer, "x-oneof-name");
+                self.error(&at, "`x-oneof-name` without a `oneOf`")
+                    .help("remove it, or add the oneOf it names");
+            }
+            return Some(TypeKind::Struct(StructDef {
+                fields,
+                consts,
+                oneof: None,
+            }));
+        }
+        let group = OneOfGroup {
+            name: oneof_name.clone(),
+            members: group,
+        };
+        if fields.is_empty() && consts.is_empty() {
+            return Some(TypeKind::OneOf(group));
+        }
+        let Some(oneof_name) = oneof_name else {
+            self.error(pointer, "a `oneOf` beside other properties needs a name")
+                .help("add \"x-oneof-name\": \"<the proto oneof's name>\" (e.g. \"content\"); it names the Rust field and enum");
+            return None;
+        };
+        let rust_name = naming::snake_case(&oneof_name);
+        let enum_name = format!("{name}{}", naming::pascal_case(&oneof_name));
+        Some(TypeKind::Struct(StructDef {
+            fields,
+            consts,
+            oneof: Some(OneOfField {
+                rust_name,
+                enum_name,
+                group,
+            }),
+        }))
+    }
+
+    /// The property names of a `oneOf: [{"required": ["a"]}, {"required": ["b"]}]` group.
+    fn oneof_members(
+        &mut self,
+        obj: &Map<String, Value>,
+        props: &Map<String, Value>,
+        required: &[String],
+        pointer: &str,
+    ) -> Vec<String> {
+        let at = pointer_push(pointer, "oneOf");
+        let Some(branches) = obj.get("oneOf") else {
+            return Vec::new();
+        };
+        let help = "a2a-codegen reads `oneOf` only as the ProtoJSON oneof pattern: \
+                    [{\"required\": [\"a\"]}, {\"required\": [\"b\"]}], each naming one property";
+        let Some(branches) = branches.as_array().filter(|b| !b.is_empty()) else {
+            self.error(&at, "`oneOf` must be a non-empty array")
+                .help(help);
+            return Vec::new();
+        };
+        let mut members = Vec::new();
+        for (i, branch) in branches.iter().enumerate() {
+            let b_at = pointer_push(&at, &i.to_string());
+            let names = branch
+                .as_object()
+                .filter(|b| b.len() == 1)
+                .and_then(|b| b.get("required"))
+                .and_then(Value::as_array)
+                .filter(|r| r.len() == 1)
+                .and_then(|r| r[0].as_str());
+            let Some(member) = names else {
+                self.error(&b_at, "unsupported `oneOf` branch").help(help);
+                continue;
+            };
+            if !props.contains_key(member) {
+                self.error(&b_at, format!("oneOf member `{member}` is not a property"))
+                    .help("add it to `properties`");
+            } else if required.iter().any(|r| r == member) {
+                self.error(
+                    &b_at,
+                    format!("oneOf member `{member}` is also listed in `required`"),
+                )
+                .help("a oneof member is present only when chosen; remove it from `required`");
+            } else if members.iter().any(|m| m == member) {
+                self.error(&b_at, format!("oneOf member `{member}` is listed twice"));
+            } else {
+                members.push(member.to_string());
+            }
+        }
+        members
+    }
+
+    fn string_list(&mut self, obj: &Map<String, Value>, key: &str, pointer: &str) -> Vec<String> {
+        let Some(value) = obj.get(key) else {
+            return Vec::new();
+        };
+        let at = pointer_push(pointer, key);
+        match value.as_array().and_then(|a| {
+            a.iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect::<Option<Vec<_>>>()
+        }) {
+            Some(list) => list,
+            None => {
+                self.error(&at, format!("`{key}` must be an array of property names"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn literal(&mut self, value: &Value, pointer: &str) -> Option<Literal> {
+        Some(match value {
+            Value::String(s) => Literal::String(s.clone()),
+            Value::Bool(b) => Literal::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Literal::Integer(i),
+                None => Literal::Number(n.as_f64().unwrap_or_default()),
+            },
+            _ => {
+                self.error(pointer, format!("unsupported literal {value}"))
+                    .help("use a string, number or boolean");
+                return None;
+            }
+        })
+    }
+
+    fn default_literal(&mut self, ty: &TypeRef, value: &Value, pointer: &str) -> Option<Literal> {
+        let lit = self.literal(value, pointer)?;
+        let fits = match (ty, &lit) {
+            (TypeRef::String, Literal::String(_)) | (TypeRef::Bool, Literal::Bool(_)) => true,
+            (TypeRef::Int32, Literal::Integer(i)) => i32::try_from(*i).is_ok(),
+            (TypeRef::Integer, Literal::Integer(_)) => true,
+            (TypeRef::Number, Literal::Integer(_) | Literal::Number(_)) => true,
+            _ => false,
+        };
+        if !fits {
+            self.error(pointer, format!("`default` {value} does not fit the property's type"))
+                .help("defaults are supported on string, boolean, integer and number properties, with a value of that type");
+            return None;
+        }
+        Some(lit)
+    }
+
+    /// The type of a schema used in a position that holds a value (property, item, map value).
+    fn type_ref(&mut self, schema: &Value, pointer: &str) -> Option<TypeRef> {
+        let obj = match schema {
+            Value::Bool(true) => return Some(TypeRef::Any),
+            Value::Object(obj) => obj,
+            Value::Bool(false) => {
+                self.error(pointer, "the `false` schema matches nothing")
+                    .help("remove the property");
+                return None;
+            }
+            _ => {
+                self.error(pointer, format!("expected a schema object, found {schema}"));
+                return None;
+            }
+        };
+        if let Some(target) = obj.get("$ref") {
+            self.check_keywords(obj, pointer, &["$ref", "default"]);
+            return self.resolve_ref(target, &pointer_push(pointer, "$ref"));
+        }
+        if obj.contains_key("enum") {
+            self.error(pointer, "inline `enum` is not supported here")
+                .help("move the enum to $defs and refer to it with $ref");
+            return None;
+        }
+        if obj.contains_key("const") {
+            self.error(
+                pointer,
+                "`const` is supported only directly on an object's property",
+            );
+            return None;
+        }
+        let ty = match obj.get("type") {
+            None => {
+                self.check_keywords(obj, pointer, &["default"]);
+                return Some(TypeRef::Any);
+            }
+            Some(Value::String(t)) => t.as_str(),
+            Some(Value::Array(_)) => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    "type arrays (nullable or union types) are not supported",
+                )
+                .help("use one type; absent members are already `Option` unless required");
+                return None;
+            }
+            Some(other) => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    format!("`type` must be a string, found {other}"),
+                );
+                return None;
+            }
+        };
+        let format = obj.get("format").and_then(Value::as_str);
+        let format_at = pointer_push(pointer, "format");
+        if obj.contains_key("format") && format.is_none() {
+            self.error(&format_at, "`format` must be a string");
+            return None;
+        }
+        let bad_format = |lw: &mut Self, allowed: &str| {
+            lw.error(
+                &format_at,
+                format!(
+                    "unsupported format `{}` for type `{ty}`",
+                    format.unwrap_or_default()
+                ),
+            )
+            .help(format!("supported here: {allowed}"));
+            None
+        };
+        match ty {
+            "string" => {
+                self.check_keywords(obj, pointer, &["type", "format", "default"]);
+                match format {
+                    None => Some(TypeRef::String),
+                    Some("byte") => Some(TypeRef::Bytes),
+                    Some("date-time") => Some(TypeRef::Timestamp),
+                    Some(_) => bad_format(self, "byte (base64), date-time (RFC 3339)"),
+                }
+            }
+            "integer" => {
+                self.check_keywords(obj, pointer, &["type", "format", "default"]);
+                match format {
+                    None => Some(TypeRef::Integer),
+                    Some("int32") => Some(TypeRef::Int32),
+                    // ProtoJSON writes int64 as a string; A2A has no int64 field, so rather than
+                    // half-support it the generator refuses it.
+                    Some(_) => bad_format(
+                        self,
+                        "int32 (int64 is not supported: A2A has no int64 field)",
+                    ),
+                }
+            }
+            "number" => {
+                self.check_keywords(obj, pointer, &["type", "format", "default"]);
+                match format {
+                    None | Some("double") | Some("float") => Some(TypeRef::Number),
+                    Some(_) => bad_format(self, "double, float"),
+                }
+            }
+            "boolean" => {
+                self.check_keywords(obj, pointer, &["type", "default"]);
+                Some(TypeRef::Bool)
+            }
+            "array" => {
+                self.check_keywords(obj, pointer, &["type", "items"]);
+                let Some(items) = obj.get("items") else {
+                    self.error(pointer, "an array needs `items`")
+                        .help("say what the list holds, e.g. \"items\": {\"type\": \"string\"}");
+                    return None;
+                };
+                Some(TypeRef::List(Box::new(
+                    self.type_ref(items, &pointer_push(pointer, "items"))?,
+                )))
+            }
+            "object" => {
+                self.check_keywords(obj, pointer, &["type", "additionalProperties"]);
+                if obj.contains_key("properties") || obj.contains_key("oneOf") {
+                    self.error(pointer, "inline object types are not supported here")
+                        .help("move the object to $defs and refer to it with $ref");
+                    return None;
+                }
+                match obj.get("additionalProperties") {
+                    None | Some(Value::Bool(true)) => Some(TypeRef::JsonObject),
+                    Some(Value::Object(o)) if o.is_empty() => Some(TypeRef::JsonObject),
+                    Some(Value::Bool(false)) => {
+                        self.error(
+                            &pointer_push(pointer, "additionalProperties"),
+                            "an object that allows no members at all",
+                        )
+                        .help("use `\"properties\": {}` in a named $def for an empty message");
+                        None
+                    }
+                    Some(value) => {
+                        let value =
+                            self.type_ref(value, &pointer_push(pointer, "additionalProperties"))?;
+                        Some(TypeRef::Map(Box::new(value)))
+                    }
+                }
+            }
+            "null" => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    "the `null` type is not supported",
+                )
+                .help(
+                    "absence is already modelled: a property that is not required is an `Option`",
+                );
+                None
+            }
+            other => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    format!("unknown type `{other}`"),
+                )
+                .help("one of object, array, string, integer, number, boolean");
+                None
+            }
+        }
+    }
+
+    fn resolve_ref(&mut self, target: &Value, pointer: &str) -> Option<TypeRef> {
+        let Some(target) = target.as_str() else {
+            self.error(pointer, "`$ref` must be a string");
+            return None;
+        };
+        let name = target
+            .strip_prefix(self.ref_prefix)
+            .filter(|n| !n.contains('/'));
+        match name {
+            Some(name) if self.defs.contains_key(name) => Some(TypeRef::Named(name.to_string())),
+            Some(name) => {
+                let container = self.ref_prefix.trim_end_matches('/');
+                self.error(
+                    pointer,
+                    format!("`$ref` points at `{name}`, which is not defined"),
+                )
+                .help(format!("define it under {container} or fix the name"));
+                None
+            }
+            None => {
+                let prefix = self.ref_prefix;
+                self.error(pointer, format!("unsupported `$ref` target `{target}`"))
+                    .help(format!(
+                        "only local references of the form \"{prefix}Name\" are supported"
+                    ));
+                None
+            }
+        }
+    }
+}
+
+/// Lowers the error table. Row problems are reported with `/error/<index>/<key>` pointers.
+pub fn lower_errors(source: &Source<RawErrors>, diags: &mut Diagnostics) -> Vec<ErrorDef> {
+    let file = source.label.as_str();
+    let mut out = Vec::new();
+    for (i, row) in source.value.error.iter().enumerate() {
+        let at = format!("/error/{i}");
+        let kind = match row.kind.as_str() {
+            "a2a" => ErrorKind::A2a,
+            "jsonrpc" => ErrorKind::JsonRpc,
+            other => {
+                diags
+                    .push(
+                        file,
+                        format!("{at}/kind"),
+                        format!("unknown kind `{other}`"),
+                    )
+                    .help("use \"a2a\" or \"jsonrpc\"");
+                continue;
+            }
+        };
+        let http = match u16::try_from(row.http) {
+            Ok(h) if (100..=599).contains(&h) => h,
+            _ => {
+                diags
+                    .push(
+                        file,
+                        format!("{at}/http"),
+                        format!("HTTP status {} is out of range", row.http),
+                    )
+                    .help("use 100..=599");
+                continue;
+            }
+        };
+        out.push(ErrorDef {
+            name: row.name.clone(),
+            spec_name: row.spec_name.clone(),
+            code: row.code,
+            kind,
+            grpc: row.grpc.clone(),
+            http,
+            message: row.message.clone(),
+            reason: row.reason.clone(),
+            doc: row.doc.clone(),
+        });
+    }
+    out
+}
+
+/// Lowers the method table.
+pub fn lower_methods(source: &Source<RawMethods>) -> Vec<MethodDef> {
+    source
+        .value
+        .method
+        .iter()
+        .map(|m| MethodDef {
+            name: m.name.clone(),
+            params: m.params.clone(),
+            result: m.result.clone(),
+            streaming: m.streaming,
+            doc: m.doc.clone(),
+        })
+        .collect()
+}

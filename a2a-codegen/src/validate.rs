@@ -1,0 +1,302 @@
+//! Stage 3: whole-model checks that no single definition can make on its own. Every problem is
+//! collected, with the JSON pointer of the definition it concerns.
+
+use crate::diag::{pointer_push, Diagnostics};
+use crate::ir::*;
+use crate::naming;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// gRPC status code names (google.rpc.Code).
+const GRPC_CODES: &[&str] = &[
+    "OK",
+    "CANCELLED",
+    "UNKNOWN",
+    "INVALID_ARGUMENT",
+    "DEADLINE_EXCEEDED",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION",
+    "ABORTED",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DATA_LOSS",
+    "UNAUTHENTICATED",
+];
+
+/// Names the generator itself uses for a struct's extra members.
+pub const UNKNOWN_FIELDS: &str = "unknown_fields";
+
+/// Labels of the three input files, for diagnostics.
+pub struct Files<'a> {
+    /// The schema's label.
+    pub schema: &'a str,
+    /// The error table's label.
+    pub errors: &'a str,
+    /// The method table's label.
+    pub methods: &'a str,
+}
+
+/// Checks the model. `preserve_unknown` reserves the extra-members field name in every struct.
+pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags: &mut Diagnostics) {
+    check_type_names(model, files.schema, diags);
+    for def in model.types.values() {
+        match &def.kind {
+            TypeKind::Struct(s) => check_struct(s, def, files.schema, preserve_unknown, diags),
+            TypeKind::OneOf(g) => {
+                check_members(g, &def.pointer, files.schema, &mut BTreeSet::new(), diags)
+            }
+            TypeKind::Enum(e) => check_enum(e, def, files.schema, diags),
+            TypeKind::Alias(_) => {}
+        }
+    }
+    check_recursion(model, files.schema, diags);
+    check_errors(&model.errors, files.errors, diags);
+    check_methods(model, files.methods, diags);
+}
+
+fn check_type_names(model: &Model, file: &str, diags: &mut Diagnostics) {
+    let mut taken: BTreeMap<String, String> = BTreeMap::new();
+    for def in model.types.values() {
+        if !naming::is_identifier(&def.name) || naming::is_keyword(&def.name) {
+            diags
+                .push(file, &def.pointer, format!("`{}` is not usable as a Rust type name", def.name))
+                .help("name definitions in PascalCase with ASCII letters and digits (the spec's message names)");
+        }
+        taken.insert(def.name.clone(), def.pointer.clone());
+    }
+    for def in model.types.values() {
+        if let TypeKind::Struct(StructDef { oneof: Some(o), .. }) = &def.kind {
+            if let Some(other) = taken.get(&o.enum_name) {
+                diags
+                    .push(
+                        file,
+                        &def.pointer,
+                        format!(
+                            "the oneof enum `{}` would clash with the type at {other}",
+                            o.enum_name
+                        ),
+                    )
+                    .help("rename the `x-oneof-name` or the other definition");
+            }
+            taken.insert(o.enum_name.clone(), def.pointer.clone());
+        }
+    }
+}
+
+fn check_struct(
+    s: &StructDef,
+    def: &TypeDef,
+    file: &str,
+    preserve_unknown: bool,
+    diags: &mut Diagnostics,
+) {
+    let mut rust_names: BTreeSet<&str> = BTreeSet::new();
+    let mut wire: BTreeSet<String> = BTreeSet::new();
+    if preserve_unknown {
+        rust_names.insert(UNKNOWN_FIELDS);
+    }
+    let oneof_name = s.oneof.as_ref().map(|o| o.rust_name.as_str());
+    for (rust, pointer) in s
+        .fields
+        .iter()
+        .map(|f| (f.rust_name.as_str(), &f.pointer))
+        .chain(oneof_name.map(|n| (n, &def.pointer)))
+    {
+        if !rust_names.insert(rust) {
+            diags
+                .push(file, pointer.as_str(), format!("two members of `{}` become the Rust field `{rust}`", def.name))
+                .help("rename one property (or the x-oneof-name); note `unknown_fields` is reserved when extras are preserved");
+        }
+    }
+    let names = s
+        .fields
+        .iter()
+        .map(|f| (&f.json_name, &f.alias, &f.pointer))
+        .chain(
+            s.consts
+                .iter()
+                .map(|c| (&c.json_name, &c.alias, &def.pointer)),
+        );
+    for (json, alias, pointer) in names {
+        for name in std::iter::once(json).chain(alias.iter()) {
+            if !wire.insert(name.clone()) {
+                diags.push(file, pointer.as_str(), format!("the wire name `{name}` is used twice in `{}`", def.name)).help(
+                    "a property's snake_case form is accepted as an alias, so `fooBar` and `foo_bar` cannot both be properties",
+                );
+            }
+        }
+    }
+    if let Some(o) = &s.oneof {
+        check_members(&o.group, &def.pointer, file, &mut wire, diags);
+    }
+}
+
+fn check_members(
+    group: &OneOfGroup,
+    pointer: &str,
+    file: &str,
+    wire: &mut BTreeSet<String>,
+    diags: &mut Diagnostics,
+) {
+    let mut variants = BTreeSet::new();
+    for m in &group.members {
+        for name in std::iter::once(&m.json_name).chain(m.alias.iter()) {
+            if !wire.insert(name.clone()) {
+                diags.push(
+                    file,
+                    pointer,
+                    format!("the wire name `{name}` is used twice"),
+                );
+            }
+        }
+        if !variants.insert(&m.variant) {
+            diags
+                .push(
+                    file,
+                    pointer,
+                    format!("two oneof members become the Rust variant `{}`", m.variant),
+                )
+                .help("rename one of the members");
+        }
+    }
+}
+
+fn check_enum(e: &EnumDef, def: &TypeDef, file: &str, diags: &mut Diagnostics) {
+    let mut seen = BTreeSet::new();
+    for v in &e.values {
+        if v.variant == "Unrecognized" || !seen.insert(&v.variant) {
+            diags
+                .push(file, pointer_push(&def.pointer, "enum"), format!("enum value `{}` gives the Rust variant `{}` twice or a reserved one", v.wire, v.variant))
+                .help("`Unrecognized` is reserved for values this schema does not name; rename the value");
+        }
+    }
+}
+
+/// A type that contains itself by value (not through a list or map) would have infinite size.
+fn check_recursion(model: &Model, file: &str, diags: &mut Diagnostics) {
+    fn direct(ty: &TypeRef, out: &mut Vec<TypeId>) {
+        if let TypeRef::Named(id) = ty {
+            out.push(id.clone());
+        }
+    }
+    let mut edges: BTreeMap<&TypeId, Vec<TypeId>> = BTreeMap::new();
+    for (id, def) in &model.types {
+        let mut out = Vec::new();
+        match &def.kind {
+            TypeKind::Struct(s) => {
+                s.fields.iter().for_each(|f| direct(&f.ty, &mut out));
+                if let Some(o) = &s.oneof {
+                    o.group.members.iter().for_each(|m| direct(&m.ty, &mut out));
+                }
+            }
+            TypeKind::OneOf(g) => g.members.iter().for_each(|m| direct(&m.ty, &mut out)),
+            TypeKind::Alias(ty) => direct(ty, &mut out),
+            TypeKind::Enum(_) => {}
+        }
+        edges.insert(id, out);
+    }
+    for (start, def) in &model.types {
+        let mut stack: Vec<&TypeId> = vec![start];
+        let mut seen = BTreeSet::new();
+        while let Some(id) = stack.pop() {
+            for next in edges.get(id).into_iter().flatten() {
+                if next == start {
+                    diags
+                        .push(
+                            file,
+                            &def.pointer,
+                            format!("`{start}` contains itself by value"),
+                        )
+                        .help("recursive types are supported only through an array or a map");
+                    stack.clear();
+                    break;
+                }
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+}
+
+fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
+    let mut names = BTreeSet::new();
+    let mut codes = BTreeSet::new();
+    for (i, e) in errors.iter().enumerate() {
+        let at = format!("/error/{i}");
+        if !naming::is_identifier(&e.name) || !e.name.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            diags.push(
+                file,
+                format!("{at}/name"),
+                format!("`{}` is not a PascalCase Rust variant name", e.name),
+            );
+        }
+        if !names.insert(&e.name) {
+            diags.push(
+                file,
+                format!("{at}/name"),
+                format!("error name `{}` is used twice", e.name),
+            );
+        }
+        if !codes.insert(e.code) {
+            diags.push(
+                file,
+                format!("{at}/code"),
+                format!("error code {} is used twice", e.code),
+            );
+        }
+        if i32::try_from(e.code).is_err() {
+            diags.push(
+                file,
+                format!("{at}/code"),
+                format!("error code {} does not fit in 32 bits", e.code),
+            );
+        }
+        if !GRPC_CODES.contains(&e.grpc.as_str()) {
+            diags
+                .push(
+                    file,
+                    format!("{at}/grpc"),
+                    format!("`{}` is not a gRPC status code name", e.grpc),
+                )
+                .help(format!("use one of {}", GRPC_CODES.join(", ")));
+        }
+        if e.message.trim().is_empty() {
+            diags.push(
+                file,
+                format!("{at}/message"),
+                "the default message is empty",
+            );
+        }
+    }
+}
+
+fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
+    let mut names = BTreeSet::new();
+    for (i, m) in model.methods.iter().enumerate() {
+        let at = format!("/method/{i}");
+        if !names.insert(&m.name) {
+            diags.push(
+                file,
+                format!("{at}/name"),
+                format!("method `{}` is listed twice", m.name),
+            );
+        }
+        for (key, ty) in [("params", &m.params), ("result", &m.result)] {
+            if !model.types.contains_key(ty) {
+                diags
+                    .push(
+                        file,
+                        format!("{at}/{key}"),
+                        format!("`{ty}` is not a type of the schema"),
+                    )
+                    .help("name a $defs entry of a2a.schema.json");
+            }
+        }
+    }
+}
