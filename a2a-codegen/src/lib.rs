@@ -285,6 +285,9 @@ fn module_root(schema: &serde_json::Value) -> TokenStream {
     });
     quote! {
         #( #![doc = #lines] )*
+        // prettyplease formats generated modules; rustfmt would reformat them and make the
+        // checked-in files look stale.
+        #[rustfmt::skip]
         mod types;
         pub use self::types::*;
     }

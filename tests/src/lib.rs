@@ -46,3 +46,186 @@ pub fn shared_dir(what: &str) -> Option<PathBuf> {
 pub fn shared_path(what: &str, rel: &str) -> Option<PathBuf> {
     shared_dir(what).map(|d| d.join(rel))
 }
+
+/// Removes, at every depth, the object members that ProtoJSON writers leave out when they hold
+/// their default value (`""`, `0`, `false`, `[]`), so that two encodings that differ only in
+/// whether they wrote defaults compare equal.
+pub fn strip_protojson_defaults(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| {
+                !matches!(v, Value::String(s) if s.is_empty())
+                    && !matches!(v, Value::Bool(false))
+                    && !matches!(v, Value::Number(n) if n.as_f64() == Some(0.0))
+                    && !matches!(v, Value::Array(a) if a.is_empty())
+            });
+            map.values_mut().for_each(strip_protojson_defaults);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_protojson_defaults),
+        _ => {}
+    }
+}
+
+/// The `data:` payloads of an SSE body, one string per event (data lines joined with `\n`).
+///
+/// Deliberately minimal, for reading the captured streams in tests; the product's incremental
+/// decoder is a separate, complete implementation.
+pub fn sse_event_data(body: &str) -> Vec<String> {
+    let mut events = Vec::new();
+    let mut data: Option<String> = None;
+    for line in body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+        if line.is_empty() {
+            events.extend(data.take());
+        } else if let Some(rest) = line.strip_prefix("data:") {
+            let rest = rest.strip_prefix(' ').unwrap_or(rest);
+            match &mut data {
+                Some(d) => {
+                    d.push('\n');
+                    d.push_str(rest);
+                }
+                None => data = Some(rest.to_string()),
+            }
+        }
+    }
+    events.extend(data);
+    events
+}
+
+/// Hand-written A2A v1 messages covering every oneof member, enums, maps, bytes and timestamps:
+/// `(type name, JSON)`. Used where the wire captures do not reach (and when shared/ is absent).
+pub const SAMPLES: &[(&str, &str)] = &[
+    (
+        "Task",
+        r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-01-02T03:04:05.123Z",
+            "message":{"messageId":"m-0","role":"ROLE_AGENT","parts":[{"text":"thinking"}]}},
+           "artifacts":[{"artifactId":"a-1","name":"out","parts":[
+               {"text":"hello","mediaType":"text/plain","metadata":{"lang":"en"}},
+               {"raw":"aGVsbG8=","filename":"h.bin","mediaType":"application/octet-stream"},
+               {"url":"https://example.com/f.png","mediaType":"image/png"},
+               {"data":{"k":[1,2,{"z":null}]}},
+               {"data":null}],"extensions":["urn:x"]}],
+           "history":[{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}],"referenceTaskIds":["t-0"],"taskId":"t-1"}],
+           "metadata":{"a":1,"b":{"c":[true]}}}"#,
+    ),
+    (
+        "AgentCard",
+        r#"{"name":"Agent","description":"does things","version":"1.2.3",
+            "supportedInterfaces":[{"url":"https://a.example/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"t"}],
+            "provider":{"organization":"Org","url":"https://org.example"},
+            "documentationUrl":"https://docs.example","iconUrl":"https://icon.example",
+            "capabilities":{"streaming":true,"pushNotifications":false,"extendedAgentCard":true,
+                "extensions":[{"uri":"urn:ext","description":"d","required":true,"params":{"p":1}}]},
+            "securitySchemes":{
+                "key":{"apiKeySecurityScheme":{"location":"header","name":"X-Key","description":"k"}},
+                "http":{"httpAuthSecurityScheme":{"scheme":"Bearer","bearerFormat":"JWT"}},
+                "oauth":{"oauth2SecurityScheme":{"flows":{"authorizationCode":{"authorizationUrl":"https://o/a","tokenUrl":"https://o/t","scopes":{"read":"r"},"pkceRequired":true}},"oauth2MetadataUrl":"https://o/m"}},
+                "cc":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"https://o/t","scopes":{"w":"write"}}}}},
+                "dev":{"oauth2SecurityScheme":{"flows":{"deviceCode":{"deviceAuthorizationUrl":"https://o/d","tokenUrl":"https://o/t","scopes":{}}}}},
+                "imp":{"oauth2SecurityScheme":{"flows":{"implicit":{"authorizationUrl":"https://o/a","scopes":{"x":"y"}}}}},
+                "pw":{"oauth2SecurityScheme":{"flows":{"password":{"tokenUrl":"https://o/t"}}}},
+                "oidc":{"openIdConnectSecurityScheme":{"openIdConnectUrl":"https://o/.well-known"}},
+                "mtls":{"mtlsSecurityScheme":{"description":"client certs"}}},
+            "securityRequirements":[{"schemes":{"oauth":{"list":["read"]},"key":{}}}],
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain","application/json"],
+            "skills":[{"id":"s","name":"S","description":"skill","tags":["t"],"examples":["e"],"inputModes":["text/plain"],
+                "outputModes":["text/plain"],"securityRequirements":[{"schemes":{"key":{"list":[]}}}]}],
+            "signatures":[{"protected":"eyJhbGciOiJFUzI1NiJ9","signature":"c2ln","header":{"kid":"k1"}}]}"#,
+    ),
+    (
+        "StreamResponse",
+        r#"{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"text":"x"}]},"append":true,"lastChunk":true,"metadata":{}}}"#,
+    ),
+    (
+        "StreamResponse",
+        r#"{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_INPUT_REQUIRED"}}}"#,
+    ),
+    (
+        "StreamResponse",
+        r#"{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"done"}],"contextId":"c"}}"#,
+    ),
+    (
+        "SendMessageResponse",
+        r#"{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"done"}]}}"#,
+    ),
+    (
+        "SendMessageRequest",
+        r#"{"tenant":"t","message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]},
+            "configuration":{"acceptedOutputModes":["text/plain"],"historyLength":0,"returnImmediately":true,
+                "taskPushNotificationConfig":{"url":"https://hook.example","token":"tok","authentication":{"scheme":"Bearer","credentials":"c"}}},
+            "metadata":{"trace":"x"}}"#,
+    ),
+    (
+        "ListTasksRequest",
+        r#"{"contextId":"c","status":"TASK_STATE_COMPLETED","pageSize":10,"pageToken":"p","historyLength":2,
+            "statusTimestampAfter":"2026-01-01T00:00:00Z","includeArtifacts":false}"#,
+    ),
+    (
+        "ListTasksResponse",
+        r#"{"tasks":[],"nextPageToken":"","pageSize":0,"totalSize":0}"#,
+    ),
+    (
+        "ListTaskPushNotificationConfigsResponse",
+        r#"{"configs":[{"id":"p","taskId":"t","url":"https://hook.example"}],"nextPageToken":"n"}"#,
+    ),
+    (
+        "GetTaskPushNotificationConfigRequest",
+        r#"{"taskId":"t","id":"p"}"#,
+    ),
+    ("Empty", r#"{}"#),
+];
+
+/// Decodes `json` as the v1 type called `type_name` and encodes it back.
+///
+/// Returns `Err` with the decoder's message when decoding fails, and panics on a type name this
+/// helper does not list (a test bug).
+pub fn v1_roundtrip(type_name: &str, json: &str) -> Result<serde_json::Value, String> {
+    use a2a_types::v1;
+    fn go<T: serde::de::DeserializeOwned + serde::Serialize>(
+        json: &str,
+    ) -> Result<serde_json::Value, String> {
+        let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        Ok(serde_json::to_value(&value).expect("encoding a decoded value cannot fail"))
+    }
+    match type_name {
+        "Task" => go::<v1::Task>(json),
+        "Message" => go::<v1::Message>(json),
+        "Part" => go::<v1::Part>(json),
+        "AgentCard" => go::<v1::AgentCard>(json),
+        "StreamResponse" => go::<v1::StreamResponse>(json),
+        "SendMessageResponse" => go::<v1::SendMessageResponse>(json),
+        "SendMessageRequest" => go::<v1::SendMessageRequest>(json),
+        "GetTaskRequest" => go::<v1::GetTaskRequest>(json),
+        "ListTasksRequest" => go::<v1::ListTasksRequest>(json),
+        "ListTasksResponse" => go::<v1::ListTasksResponse>(json),
+        "CancelTaskRequest" => go::<v1::CancelTaskRequest>(json),
+        "SubscribeToTaskRequest" => go::<v1::SubscribeToTaskRequest>(json),
+        "TaskPushNotificationConfig" => go::<v1::TaskPushNotificationConfig>(json),
+        "GetTaskPushNotificationConfigRequest" => {
+            go::<v1::GetTaskPushNotificationConfigRequest>(json)
+        }
+        "ListTaskPushNotificationConfigsResponse" => {
+            go::<v1::ListTaskPushNotificationConfigsResponse>(json)
+        }
+        "Empty" => go::<v1::Empty>(json),
+        other => panic!("v1_roundtrip: no entry for type `{other}`; add it to the helper"),
+    }
+}
+
+/// The v1 type of a method's `result` (per event for streaming methods); `None` for a method this
+/// table does not know.
+pub fn v1_result_type(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "SendMessage" => "SendMessageResponse",
+        "SendStreamingMessage" | "SubscribeToTask" => "StreamResponse",
+        "GetTask" | "CancelTask" => "Task",
+        "ListTasks" => "ListTasksResponse",
+        "CreateTaskPushNotificationConfig" | "GetTaskPushNotificationConfig" => {
+            "TaskPushNotificationConfig"
+        }
+        "ListTaskPushNotificationConfigs" => "ListTaskPushNotificationConfigsResponse",
+        "DeleteTaskPushNotificationConfig" => "Empty",
+        "GetExtendedAgentCard" => "AgentCard",
+        _ => return None,
+    })
+}

@@ -5,5 +5,6 @@
 //! A2A protocol v1.0.1 data model
 //!
 //! Data objects of the A2A protocol v1.0.1 as they appear in ProtoJSON, written by hand from the normative lf.a2a.v1 proto; input of a2a-codegen.
+#[rustfmt::skip]
 mod types;
 pub use self::types::*;

@@ -46,19 +46,24 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "description" => __Key::F0,
-                    "location" => __Key::F1,
-                    "name" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "description" => __Key::F0,
+                        "location" => __Key::F1,
+                        "name" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -71,32 +76,40 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = APIKeySecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a APIKeySecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -169,20 +182,25 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "streaming" => __Key::F0,
-                    "pushNotifications" | "push_notifications" => __Key::F1,
-                    "extensions" => __Key::F2,
-                    "extendedAgentCard" | "extended_agent_card" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "streaming" => __Key::F0,
+                        "pushNotifications" | "push_notifications" => __Key::F1,
+                        "extensions" => __Key::F2,
+                        "extendedAgentCard" | "extended_agent_card" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -195,7 +213,10 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentCapabilities object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -204,10 +225,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __f0: ::core::option::Option<bool> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentExtension>> =
-                    ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map.next_value::<::core::option::Option<bool>>()?;
@@ -274,7 +296,10 @@ pub struct AgentCard {
     /// Named authentication schemes that security requirements refer to.
     ///
     /// JSON: `securitySchemes` (`security_schemes` also accepted); empty when absent.
-    pub security_schemes: ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
+    pub security_schemes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        SecurityScheme,
+    >,
     /// Alternative sets of security schemes a client must satisfy to talk to the agent.
     ///
     /// JSON: `securityRequirements` (`security_requirements` also accepted); empty when absent.
@@ -360,30 +385,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "name" => __Key::F0,
-                    "description" => __Key::F1,
-                    "supportedInterfaces" | "supported_interfaces" => __Key::F2,
-                    "provider" => __Key::F3,
-                    "version" => __Key::F4,
-                    "documentationUrl" | "documentation_url" => __Key::F5,
-                    "capabilities" => __Key::F6,
-                    "securitySchemes" | "security_schemes" => __Key::F7,
-                    "securityRequirements" | "security_requirements" => __Key::F8,
-                    "defaultInputModes" | "default_input_modes" => __Key::F9,
-                    "defaultOutputModes" | "default_output_modes" => __Key::F10,
-                    "skills" => __Key::F11,
-                    "signatures" => __Key::F12,
-                    "iconUrl" | "icon_url" => __Key::F13,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "name" => __Key::F0,
+                        "description" => __Key::F1,
+                        "supportedInterfaces" | "supported_interfaces" => __Key::F2,
+                        "provider" => __Key::F3,
+                        "version" => __Key::F4,
+                        "documentationUrl" | "documentation_url" => __Key::F5,
+                        "capabilities" => __Key::F6,
+                        "securitySchemes" | "security_schemes" => __Key::F7,
+                        "securityRequirements" | "security_requirements" => __Key::F8,
+                        "defaultInputModes" | "default_input_modes" => __Key::F9,
+                        "defaultOutputModes" | "default_output_modes" => __Key::F10,
+                        "skills" => __Key::F11,
+                        "signatures" => __Key::F12,
+                        "iconUrl" | "icon_url" => __Key::F13,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -396,50 +426,55 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCard;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentCard object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentInterface>> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentInterface>> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<AgentProvider> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<AgentCapabilities> =
-                    ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f5: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f6: ::core::option::Option<AgentCapabilities> = ::core::option::Option::None;
                 let mut __f7: ::core::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
                 > = ::core::option::Option::None;
-                let mut __f8: ::core::option::Option<::std::vec::Vec<SecurityRequirement>> =
-                    ::core::option::Option::None;
-                let mut __f9: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f10: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f11: ::core::option::Option<::std::vec::Vec<AgentSkill>> =
-                    ::core::option::Option::None;
-                let mut __f12: ::core::option::Option<::std::vec::Vec<AgentCardSignature>> =
-                    ::core::option::Option::None;
-                let mut __f13: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f8: ::core::option::Option<
+                    ::std::vec::Vec<SecurityRequirement>,
+                > = ::core::option::Option::None;
+                let mut __f9: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f10: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f11: ::core::option::Option<::std::vec::Vec<AgentSkill>> = ::core::option::Option::None;
+                let mut __f12: ::core::option::Option<
+                    ::std::vec::Vec<AgentCardSignature>,
+                > = ::core::option::Option::None;
+                let mut __f13: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
@@ -448,24 +483,35 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                                 >()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<AgentProvider>>()?;
+                            __f3 = __map
+                                .next_value::<::core::option::Option<AgentProvider>>()?;
                         }
                         __Key::F4 => {
                             __f4 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F5 => {
                             __f5 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F6 => {
-                            __f6 =
-                                __map.next_value::<::core::option::Option<AgentCapabilities>>()?;
+                            __f6 = __map
+                                .next_value::<::core::option::Option<AgentCapabilities>>()?;
                         }
                         __Key::F7 => {
-                            __f7 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
-                            >>()?;
+                            __f7 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            SecurityScheme,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::F8 => {
                             __f8 = __map
@@ -474,21 +520,26 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                                 >()?;
                         }
                         __Key::F9 => {
-                            __f9 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f9 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F10 => {
-                            __f10 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f10 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F11 => {
                             __f11 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<AgentSkill>>>(
-                                )?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<AgentSkill>>,
+                                >()?;
                         }
                         __Key::F12 => {
                             __f12 = __map
@@ -498,7 +549,9 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                         }
                         __Key::F13 => {
                             __f13 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -549,8 +602,9 @@ pub struct AgentCardSignature {
     /// JWS header members that the signature does not cover.
     ///
     /// JSON: `header`; `None` when absent.
-    pub header:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub header: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for AgentCardSignature {
     fn serialize<__S: ::serde::Serializer>(
@@ -580,19 +634,24 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "protected" => __Key::F0,
-                    "signature" => __Key::F1,
-                    "header" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "protected" => __Key::F0,
+                        "signature" => __Key::F1,
+                        "header" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -605,34 +664,47 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCardSignature;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentCardSignature object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f2 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -667,8 +739,9 @@ pub struct AgentExtension {
     /// Settings specific to the extension.
     ///
     /// JSON: `params`; `None` when absent.
-    pub params:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub params: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for AgentExtension {
     fn serialize<__S: ::serde::Serializer>(
@@ -706,20 +779,25 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "uri" => __Key::F0,
-                    "description" => __Key::F1,
-                    "required" => __Key::F2,
-                    "params" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "uri" => __Key::F0,
+                        "description" => __Key::F1,
+                        "required" => __Key::F2,
+                        "params" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -732,38 +810,51 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentExtension;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentExtension object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map.next_value::<::core::option::Option<bool>>()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -831,20 +922,25 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "url" => __Key::F0,
-                    "protocolBinding" | "protocol_binding" => __Key::F1,
-                    "tenant" => __Key::F2,
-                    "protocolVersion" | "protocol_version" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "url" => __Key::F0,
+                        "protocolBinding" | "protocol_binding" => __Key::F1,
+                        "tenant" => __Key::F2,
+                        "protocolVersion" | "protocol_version" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -857,38 +953,47 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentInterface;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentInterface object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -942,18 +1047,23 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "url" => __Key::F0,
-                    "organization" => __Key::F1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "url" => __Key::F0,
+                        "organization" => __Key::F1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -966,26 +1076,33 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentProvider;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentProvider object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1081,24 +1198,29 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "id" => __Key::F0,
-                    "name" => __Key::F1,
-                    "description" => __Key::F2,
-                    "tags" => __Key::F3,
-                    "examples" => __Key::F4,
-                    "inputModes" | "input_modes" => __Key::F5,
-                    "outputModes" | "output_modes" => __Key::F6,
-                    "securityRequirements" | "security_requirements" => __Key::F7,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "id" => __Key::F0,
+                        "name" => __Key::F1,
+                        "description" => __Key::F2,
+                        "tags" => __Key::F3,
+                        "examples" => __Key::F4,
+                        "inputModes" | "input_modes" => __Key::F5,
+                        "outputModes" | "output_modes" => __Key::F6,
+                        "securityRequirements" | "security_requirements" => __Key::F7,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1111,66 +1233,87 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentSkill;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AgentSkill object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<::std::vec::Vec<SecurityRequirement>> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f3: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f5: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f6: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f7: ::core::option::Option<
+                    ::std::vec::Vec<SecurityRequirement>,
+                > = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
-                            __f3 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F4 => {
-                            __f4 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f4 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F5 => {
-                            __f5 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F6 => {
-                            __f6 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f6 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F7 => {
                             __f7 = __map
@@ -1220,8 +1363,9 @@ pub struct Artifact {
     /// Free-form extra data attached to the artifact.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Extension URIs that shaped or added to this artifact.
     ///
     /// JSON: `extensions`; empty when absent.
@@ -1267,22 +1411,27 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "artifactId" | "artifact_id" => __Key::F0,
-                    "name" => __Key::F1,
-                    "description" => __Key::F2,
-                    "parts" => __Key::F3,
-                    "metadata" => __Key::F4,
-                    "extensions" => __Key::F5,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "artifactId" | "artifact_id" => __Key::F0,
+                        "name" => __Key::F1,
+                        "description" => __Key::F2,
+                        "parts" => __Key::F3,
+                        "metadata" => __Key::F4,
+                        "extensions" => __Key::F5,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1295,54 +1444,72 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Artifact;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Artifact object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
                 let mut __f4: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f5: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<Part>>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<Part>>,
+                                >()?;
                         }
                         __Key::F4 => {
-                            __f4 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f4 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::F5 => {
-                            __f5 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1400,18 +1567,23 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "scheme" => __Key::F0,
-                    "credentials" => __Key::F1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "scheme" => __Key::F0,
+                        "credentials" => __Key::F1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1424,26 +1596,33 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthenticationInfo;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AuthenticationInfo object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1477,7 +1656,10 @@ pub struct AuthorizationCodeOAuthFlow {
     /// Scope names mapped to short explanations.
     ///
     /// JSON: `scopes`; required: absent on the wire means the default value.
-    pub scopes: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub scopes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::string::String,
+    >,
     /// Whether the client must use PKCE (RFC 7636).
     ///
     /// JSON: `pkceRequired` (`pkce_required` also accepted); `None` when absent.
@@ -1517,21 +1699,26 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "authorizationUrl" | "authorization_url" => __Key::F0,
-                    "tokenUrl" | "token_url" => __Key::F1,
-                    "refreshUrl" | "refresh_url" => __Key::F2,
-                    "scopes" => __Key::F3,
-                    "pkceRequired" | "pkce_required" => __Key::F4,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "authorizationUrl" | "authorization_url" => __Key::F0,
+                        "tokenUrl" | "token_url" => __Key::F1,
+                        "refreshUrl" | "refresh_url" => __Key::F2,
+                        "scopes" => __Key::F3,
+                        "pkceRequired" | "pkce_required" => __Key::F4,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1544,44 +1731,58 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthorizationCodeOAuthFlow;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a AuthorizationCodeOAuthFlow object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
                 > = ::core::option::Option::None;
                 let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<
-                                    ::std::string::String,
-                                    ::std::string::String,
-                                >,
-                            >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::std::string::String,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::F4 => {
                             __f4 = __map.next_value::<::core::option::Option<bool>>()?;
@@ -1617,8 +1818,9 @@ pub struct CancelTaskRequest {
     /// Free-form extra data for the request.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for CancelTaskRequest {
     fn serialize<__S: ::serde::Serializer>(
@@ -1650,19 +1852,24 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "id" => __Key::F1,
-                    "metadata" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "id" => __Key::F1,
+                        "metadata" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1675,34 +1882,47 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelTaskRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a CancelTaskRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f2 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1733,7 +1953,10 @@ pub struct ClientCredentialsOAuthFlow {
     /// Scope names mapped to short explanations.
     ///
     /// JSON: `scopes`; required: absent on the wire means the default value.
-    pub scopes: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub scopes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::string::String,
+    >,
 }
 impl ::serde::Serialize for ClientCredentialsOAuthFlow {
     fn serialize<__S: ::serde::Serializer>(
@@ -1763,19 +1986,24 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tokenUrl" | "token_url" => __Key::F0,
-                    "refreshUrl" | "refresh_url" => __Key::F1,
-                    "scopes" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tokenUrl" | "token_url" => __Key::F0,
+                        "refreshUrl" | "refresh_url" => __Key::F1,
+                        "scopes" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1788,37 +2016,50 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCredentialsOAuthFlow;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ClientCredentialsOAuthFlow object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<
-                                    ::std::string::String,
-                                    ::std::string::String,
-                                >,
-                            >>()?;
+                            __f2 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::std::string::String,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1879,19 +2120,24 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "taskId" | "task_id" => __Key::F1,
-                    "id" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "taskId" | "task_id" => __Key::F1,
+                        "id" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -1904,32 +2150,40 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteTaskPushNotificationConfigRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a DeleteTaskPushNotificationConfigRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -1964,7 +2218,10 @@ pub struct DeviceCodeOAuthFlow {
     /// Scope names mapped to short explanations.
     ///
     /// JSON: `scopes`; required: absent on the wire means the default value.
-    pub scopes: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub scopes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::string::String,
+    >,
 }
 impl ::serde::Serialize for DeviceCodeOAuthFlow {
     fn serialize<__S: ::serde::Serializer>(
@@ -1996,20 +2253,27 @@ impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "deviceAuthorizationUrl" | "device_authorization_url" => __Key::F0,
-                    "tokenUrl" | "token_url" => __Key::F1,
-                    "refreshUrl" | "refresh_url" => __Key::F2,
-                    "scopes" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "deviceAuthorizationUrl" | "device_authorization_url" => {
+                            __Key::F0
+                        }
+                        "tokenUrl" | "token_url" => __Key::F1,
+                        "refreshUrl" | "refresh_url" => __Key::F2,
+                        "scopes" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2022,43 +2286,57 @@ impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeviceCodeOAuthFlow;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a DeviceCodeOAuthFlow object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<
-                                    ::std::string::String,
-                                    ::std::string::String,
-                                >,
-                            >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::std::string::String,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2100,7 +2378,10 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
@@ -2121,14 +2402,19 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Empty;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Empty object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2173,17 +2459,22 @@ impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2196,27 +2487,35 @@ impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = GetExtendedAgentCardRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a GetExtendedAgentCardRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                ::core::result::Result::Ok(GetExtendedAgentCardRequest { tenant: __f0 })
+                ::core::result::Result::Ok(GetExtendedAgentCardRequest {
+                    tenant: __f0,
+                })
             }
         }
         __deserializer.deserialize_map(__Visitor)
@@ -2266,19 +2565,24 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "taskId" | "task_id" => __Key::F1,
-                    "id" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "taskId" | "task_id" => __Key::F1,
+                        "id" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2291,32 +2595,40 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = GetTaskPushNotificationConfigRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a GetTaskPushNotificationConfigRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2379,19 +2691,24 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "id" => __Key::F1,
-                    "historyLength" | "history_length" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "id" => __Key::F1,
+                        "historyLength" | "history_length" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2404,31 +2721,40 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = GetTaskRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a GetTaskRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::Ignore => {
@@ -2492,19 +2818,24 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "description" => __Key::F0,
-                    "scheme" => __Key::F1,
-                    "bearerFormat" | "bearer_format" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "description" => __Key::F0,
+                        "scheme" => __Key::F1,
+                        "bearerFormat" | "bearer_format" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2517,32 +2848,40 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = HTTPAuthSecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a HTTPAuthSecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2573,7 +2912,10 @@ pub struct ImplicitOAuthFlow {
     /// Scope names mapped to short explanations; may be empty.
     ///
     /// JSON: `scopes`; empty when absent.
-    pub scopes: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub scopes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::string::String,
+    >,
 }
 impl ::serde::Serialize for ImplicitOAuthFlow {
     fn serialize<__S: ::serde::Serializer>(
@@ -2607,19 +2949,24 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "authorizationUrl" | "authorization_url" => __Key::F0,
-                    "refreshUrl" | "refresh_url" => __Key::F1,
-                    "scopes" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "authorizationUrl" | "authorization_url" => __Key::F0,
+                        "refreshUrl" | "refresh_url" => __Key::F1,
+                        "scopes" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2632,37 +2979,50 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImplicitOAuthFlow;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ImplicitOAuthFlow object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<
-                                    ::std::string::String,
-                                    ::std::string::String,
-                                >,
-                            >>()?;
+                            __f2 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::std::string::String,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2733,20 +3093,25 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "taskId" | "task_id" => __Key::F1,
-                    "pageSize" | "page_size" => __Key::F2,
-                    "pageToken" | "page_token" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "taskId" | "task_id" => __Key::F1,
+                        "pageSize" | "page_size" => __Key::F2,
+                        "pageToken" | "page_token" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2759,38 +3124,48 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListTaskPushNotificationConfigsRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ListTaskPushNotificationConfigsRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2848,18 +3223,23 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse 
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "configs" => __Key::F0,
-                    "nextPageToken" | "next_page_token" => __Key::F1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "configs" => __Key::F0,
+                        "nextPageToken" | "next_page_token" => __Key::F1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -2872,27 +3252,37 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse 
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListTaskPushNotificationConfigsResponse;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ListTaskPushNotificationConfigsResponse object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::vec::Vec<TaskPushNotificationConfig>> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<
+                    ::std::vec::Vec<TaskPushNotificationConfig>,
+                > = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<
-                                ::std::vec::Vec<TaskPushNotificationConfig>,
-                            >>()?;
+                            __f0 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<TaskPushNotificationConfig>,
+                                    >,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -2996,24 +3386,29 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "contextId" | "context_id" => __Key::F1,
-                    "status" => __Key::F2,
-                    "pageSize" | "page_size" => __Key::F3,
-                    "pageToken" | "page_token" => __Key::F4,
-                    "historyLength" | "history_length" => __Key::F5,
-                    "statusTimestampAfter" | "status_timestamp_after" => __Key::F6,
-                    "includeArtifacts" | "include_artifacts" => __Key::F7,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "contextId" | "context_id" => __Key::F1,
+                        "status" => __Key::F2,
+                        "pageSize" | "page_size" => __Key::F3,
+                        "pageToken" | "page_token" => __Key::F4,
+                        "historyLength" | "history_length" => __Key::F5,
+                        "statusTimestampAfter" | "status_timestamp_after" => __Key::F6,
+                        "includeArtifacts" | "include_artifacts" => __Key::F7,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3026,55 +3421,69 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListTasksRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ListTasksRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<TaskState> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f5: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<crate::rt::Timestamp> =
-                    ::core::option::Option::None;
+                let mut __f6: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
                 let mut __f7: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<TaskState>>()?;
+                            __f2 = __map
+                                .next_value::<::core::option::Option<TaskState>>()?;
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::F4 => {
                             __f4 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F5 => {
                             __f5 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::F6 => {
                             __f6 = __map
-                                .next_value::<::core::option::Option<crate::rt::Timestamp>>()?;
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::Timestamp>,
+                                >()?;
                         }
                         __Key::F7 => {
                             __f7 = __map.next_value::<::core::option::Option<bool>>()?;
@@ -3147,20 +3556,25 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tasks" => __Key::F0,
-                    "nextPageToken" | "next_page_token" => __Key::F1,
-                    "pageSize" | "page_size" => __Key::F2,
-                    "totalSize" | "total_size" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tasks" => __Key::F0,
+                        "nextPageToken" | "next_page_token" => __Key::F1,
+                        "pageSize" | "page_size" => __Key::F2,
+                        "totalSize" | "total_size" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3173,37 +3587,48 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListTasksResponse;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a ListTasksResponse object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::vec::Vec<Task>> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::vec::Vec<Task>> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<Task>>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<Task>>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::Ignore => {
@@ -3248,8 +3673,9 @@ pub struct Message {
     /// Free-form extra data attached to the message.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Extension URIs that shaped or added to this message.
     ///
     /// JSON: `extensions`; empty when absent.
@@ -3305,24 +3731,29 @@ impl<'de> ::serde::Deserialize<'de> for Message {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "messageId" | "message_id" => __Key::F0,
-                    "contextId" | "context_id" => __Key::F1,
-                    "taskId" | "task_id" => __Key::F2,
-                    "role" => __Key::F3,
-                    "parts" => __Key::F4,
-                    "metadata" => __Key::F5,
-                    "extensions" => __Key::F6,
-                    "referenceTaskIds" | "reference_task_ids" => __Key::F7,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "messageId" | "message_id" => __Key::F0,
+                        "contextId" | "context_id" => __Key::F1,
+                        "taskId" | "task_id" => __Key::F2,
+                        "role" => __Key::F3,
+                        "parts" => __Key::F4,
+                        "metadata" => __Key::F5,
+                        "extensions" => __Key::F6,
+                        "referenceTaskIds" | "reference_task_ids" => __Key::F7,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3335,66 +3766,87 @@ impl<'de> ::serde::Deserialize<'de> for Message {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Message;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Message object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<Role> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<Part>> =
-                    ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
                 let mut __f5: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f6: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f7: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
                             __f3 = __map.next_value::<::core::option::Option<Role>>()?;
                         }
                         __Key::F4 => {
                             __f4 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<Part>>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<Part>>,
+                                >()?;
                         }
                         __Key::F5 => {
-                            __f5 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::F6 => {
-                            __f6 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f6 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F7 => {
-                            __f7 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f7 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -3448,17 +3900,22 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "description" => __Key::F0,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "description" => __Key::F0,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3471,27 +3928,35 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MutualTlsSecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a MutualTlsSecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                ::core::result::Result::Ok(MutualTlsSecurityScheme { description: __f0 })
+                ::core::result::Result::Ok(MutualTlsSecurityScheme {
+                    description: __f0,
+                })
             }
         }
         __deserializer.deserialize_map(__Visitor)
@@ -3543,19 +4008,24 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "description" => __Key::F0,
-                    "flows" => __Key::F1,
-                    "oauth2MetadataUrl" | "oauth2_metadata_url" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "description" => __Key::F0,
+                        "flows" => __Key::F1,
+                        "oauth2MetadataUrl" | "oauth2_metadata_url" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3568,30 +4038,38 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = OAuth2SecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a OAuth2SecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
-                            __f1 = __map.next_value::<::core::option::Option<OAuthFlows>>()?;
+                            __f1 = __map
+                                .next_value::<::core::option::Option<OAuthFlows>>()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -3668,8 +4146,12 @@ impl ::serde::Serialize for OAuthFlows {
         use ::serde::ser::SerializeMap as _;
         let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
         match self {
-            Self::AuthorizationCode(__v) => __map.serialize_entry("authorizationCode", __v)?,
-            Self::ClientCredentials(__v) => __map.serialize_entry("clientCredentials", __v)?,
+            Self::AuthorizationCode(__v) => {
+                __map.serialize_entry("authorizationCode", __v)?
+            }
+            Self::ClientCredentials(__v) => {
+                __map.serialize_entry("clientCredentials", __v)?
+            }
             Self::Implicit(__v) => __map.serialize_entry("implicit", __v)?,
             Self::Password(__v) => __map.serialize_entry("password", __v)?,
             Self::DeviceCode(__v) => __map.serialize_entry("deviceCode", __v)?,
@@ -3692,21 +4174,26 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "authorizationCode" | "authorization_code" => __Key::M0,
-                    "clientCredentials" | "client_credentials" => __Key::M1,
-                    "implicit" => __Key::M2,
-                    "password" => __Key::M3,
-                    "deviceCode" | "device_code" => __Key::M4,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "authorizationCode" | "authorization_code" => __Key::M0,
+                        "clientCredentials" | "client_credentials" => __Key::M1,
+                        "implicit" => __Key::M2,
+                        "password" => __Key::M3,
+                        "deviceCode" | "device_code" => __Key::M4,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3738,7 +4225,10 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = OAuthFlows;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a OAuthFlows object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -3746,54 +4236,59 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::M0 => {
                             if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<
-                                AuthorizationCodeOAuthFlow,
-                            >>(
-                            )? {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    OAuthFlows::AuthorizationCode(__v),
-                                )?;
+                                .next_value::<
+                                    ::core::option::Option<AuthorizationCodeOAuthFlow>,
+                                >()?
+                            {
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, OAuthFlows::AuthorizationCode(__v))?;
                             }
                         }
                         __Key::M1 => {
                             if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<
-                                ClientCredentialsOAuthFlow,
-                            >>(
-                            )? {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    OAuthFlows::ClientCredentials(__v),
-                                )?;
+                                .next_value::<
+                                    ::core::option::Option<ClientCredentialsOAuthFlow>,
+                                >()?
+                            {
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, OAuthFlows::ClientCredentials(__v))?;
                             }
                         }
                         __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<ImplicitOAuthFlow>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<ImplicitOAuthFlow>>()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, OAuthFlows::Implicit(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, OAuthFlows::Implicit(__v))?;
                             }
                         }
                         __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<PasswordOAuthFlow>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<PasswordOAuthFlow>>()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, OAuthFlows::Password(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, OAuthFlows::Password(__v))?;
                             }
                         }
                         __Key::M4 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<DeviceCodeOAuthFlow>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<DeviceCodeOAuthFlow>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    OAuthFlows::DeviceCode(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, OAuthFlows::DeviceCode(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -3852,18 +4347,23 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "description" => __Key::F0,
-                    "openIdConnectUrl" | "open_id_connect_url" => __Key::F1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "description" => __Key::F0,
+                        "openIdConnectUrl" | "open_id_connect_url" => __Key::F1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -3876,26 +4376,33 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = OpenIdConnectSecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a OpenIdConnectSecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -3917,8 +4424,9 @@ pub struct Part {
     /// Free-form extra data attached to this part.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
     /// Suggested file name for the content.
     ///
     /// JSON: `filename`; `None` when absent.
@@ -3972,23 +4480,28 @@ impl<'de> ::serde::Deserialize<'de> for Part {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "metadata" => __Key::F0,
-                    "filename" => __Key::F1,
-                    "mediaType" | "media_type" => __Key::F2,
-                    "text" => __Key::M0,
-                    "raw" => __Key::M1,
-                    "url" => __Key::M2,
-                    "data" => __Key::M3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "metadata" => __Key::F0,
+                        "filename" => __Key::F1,
+                        "mediaType" | "media_type" => __Key::F2,
+                        "text" => __Key::M0,
+                        "raw" => __Key::M1,
+                        "url" => __Key::M2,
+                        "data" => __Key::M3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4020,7 +4533,10 @@ impl<'de> ::serde::Deserialize<'de> for Part {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Part;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Part object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -4030,54 +4546,74 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                 let mut __f0: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f0 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<::std::string::String>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Text(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Text(__v))?;
                             }
                         }
                         __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<crate::rt::Bytes>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<crate::rt::Bytes>>()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Raw(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Raw(__v))?;
                             }
                         }
                         __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<::std::string::String>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Url(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Url(__v))?;
                             }
                         }
                         __Key::M3 => {
                             if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
                                 __map.next_value::<::serde_json::Value>()?,
                             ) {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Data(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Data(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -4165,20 +4701,25 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "text" => __Key::M0,
-                    "raw" => __Key::M1,
-                    "url" => __Key::M2,
-                    "data" => __Key::M3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "text" => __Key::M0,
+                        "raw" => __Key::M1,
+                        "url" => __Key::M2,
+                        "data" => __Key::M3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4210,7 +4751,10 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PartContent;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Part object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -4218,36 +4762,48 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<::std::string::String>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Text(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Text(__v))?;
                             }
                         }
                         __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<crate::rt::Bytes>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<crate::rt::Bytes>>()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Raw(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Raw(__v))?;
                             }
                         }
                         __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<::std::string::String>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Url(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Url(__v))?;
                             }
                         }
                         __Key::M3 => {
                             if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
                                 __map.next_value::<::serde_json::Value>()?,
                             ) {
-                                __set_oneof::<__A::Error>(&mut __oneof, PartContent::Data(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, PartContent::Data(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -4282,7 +4838,10 @@ pub struct PasswordOAuthFlow {
     /// Scope names mapped to short explanations; may be empty.
     ///
     /// JSON: `scopes`; empty when absent.
-    pub scopes: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    pub scopes: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::string::String,
+    >,
 }
 impl ::serde::Serialize for PasswordOAuthFlow {
     fn serialize<__S: ::serde::Serializer>(
@@ -4316,19 +4875,24 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tokenUrl" | "token_url" => __Key::F0,
-                    "refreshUrl" | "refresh_url" => __Key::F1,
-                    "scopes" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tokenUrl" | "token_url" => __Key::F0,
+                        "refreshUrl" | "refresh_url" => __Key::F1,
+                        "scopes" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4341,37 +4905,50 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PasswordOAuthFlow;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a PasswordOAuthFlow object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        ::std::string::String,
+                    >,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<
-                                    ::std::string::String,
-                                    ::std::string::String,
-                                >,
-                            >>()?;
+                            __f2 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            ::std::string::String,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -4445,7 +5022,9 @@ impl Role {
     /// The value for a wire name (`Unrecognized` for a name the schema does not know).
     pub fn from_name(name: &str) -> Self {
         Self::from_known_name(name)
-            .unwrap_or_else(|| Self::Unrecognized(::std::borrow::ToOwned::to_owned(name)))
+            .unwrap_or_else(|| Self::Unrecognized(
+                ::std::borrow::ToOwned::to_owned(name),
+            ))
     }
 }
 impl ::core::fmt::Display for Role {
@@ -4473,7 +5052,10 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct __Visitor;
         impl ::serde::de::Visitor<'_> for __Visitor {
             type Value = Role;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Role name or number")
             }
             fn visit_str<__E: ::serde::de::Error>(
@@ -4504,9 +5086,14 @@ impl<'de> ::serde::Deserialize<'de> for Role {
                     ::core::result::Result::Ok(__n) => {
                         ::core::result::Result::Ok(Role::from_number(__n))
                     }
-                    ::core::result::Result::Err(_) => ::core::result::Result::Err(
-                        __E::invalid_value(::serde::de::Unexpected::Unsigned(__v), &self),
-                    ),
+                    ::core::result::Result::Err(_) => {
+                        ::core::result::Result::Err(
+                            __E::invalid_value(
+                                ::serde::de::Unexpected::Unsigned(__v),
+                                &self,
+                            ),
+                        )
+                    }
                 }
             }
         }
@@ -4545,17 +5132,22 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "schemes" => __Key::F0,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "schemes" => __Key::F0,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4568,7 +5160,10 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SecurityRequirement;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SecurityRequirement object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -4578,12 +5173,20 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
                 let mut __f0: ::core::option::Option<
                     ::std::collections::BTreeMap<::std::string::String, StringList>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<
-                                ::std::collections::BTreeMap<::std::string::String, StringList>,
-                            >>()?;
+                            __f0 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::collections::BTreeMap<
+                                            ::std::string::String,
+                                            StringList,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -4657,7 +5260,9 @@ impl ::serde::Serialize for SecurityScheme {
             Self::OpenIdConnectSecurityScheme(__v) => {
                 __map.serialize_entry("openIdConnectSecurityScheme", __v)?
             }
-            Self::MtlsSecurityScheme(__v) => __map.serialize_entry("mtlsSecurityScheme", __v)?,
+            Self::MtlsSecurityScheme(__v) => {
+                __map.serialize_entry("mtlsSecurityScheme", __v)?
+            }
         }
         __map.end()
     }
@@ -4677,21 +5282,29 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "apiKeySecurityScheme" | "api_key_security_scheme" => __Key::M0,
-                    "httpAuthSecurityScheme" | "http_auth_security_scheme" => __Key::M1,
-                    "oauth2SecurityScheme" | "oauth2_security_scheme" => __Key::M2,
-                    "openIdConnectSecurityScheme" | "open_id_connect_security_scheme" => __Key::M3,
-                    "mtlsSecurityScheme" | "mtls_security_scheme" => __Key::M4,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "apiKeySecurityScheme" | "api_key_security_scheme" => __Key::M0,
+                        "httpAuthSecurityScheme" | "http_auth_security_scheme" => {
+                            __Key::M1
+                        }
+                        "oauth2SecurityScheme" | "oauth2_security_scheme" => __Key::M2,
+                        "openIdConnectSecurityScheme"
+                        | "open_id_connect_security_scheme" => __Key::M3,
+                        "mtlsSecurityScheme" | "mtls_security_scheme" => __Key::M4,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4723,72 +5336,80 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SecurityScheme;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SecurityScheme object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<SecurityScheme> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __oneof: ::core::option::Option<SecurityScheme> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<APIKeySecurityScheme>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<APIKeySecurityScheme>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    SecurityScheme::ApiKeySecurityScheme(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, SecurityScheme::ApiKeySecurityScheme(__v))?;
                             }
                         }
                         __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<HTTPAuthSecurityScheme>>(
-                                )?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<HTTPAuthSecurityScheme>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
+                                __set_oneof::<
+                                    __A::Error,
+                                >(
                                     &mut __oneof,
                                     SecurityScheme::HttpAuthSecurityScheme(__v),
                                 )?;
                             }
                         }
                         __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<OAuth2SecurityScheme>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<OAuth2SecurityScheme>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    SecurityScheme::Oauth2SecurityScheme(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, SecurityScheme::Oauth2SecurityScheme(__v))?;
                             }
                         }
                         __Key::M3 => {
                             if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<
-                                OpenIdConnectSecurityScheme,
-                            >>(
-                            )? {
-                                __set_oneof::<__A::Error>(
+                                .next_value::<
+                                    ::core::option::Option<OpenIdConnectSecurityScheme>,
+                                >()?
+                            {
+                                __set_oneof::<
+                                    __A::Error,
+                                >(
                                     &mut __oneof,
                                     SecurityScheme::OpenIdConnectSecurityScheme(__v),
                                 )?;
                             }
                         }
                         __Key::M4 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<MutualTlsSecurityScheme>>(
-                                    )?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<MutualTlsSecurityScheme>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    SecurityScheme::MtlsSecurityScheme(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, SecurityScheme::MtlsSecurityScheme(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -4819,7 +5440,9 @@ pub struct SendMessageConfiguration {
     /// Webhook the agent should notify about the task this request starts; its taskId is left empty here.
     ///
     /// JSON: `taskPushNotificationConfig` (`task_push_notification_config` also accepted); `None` when absent.
-    pub task_push_notification_config: ::core::option::Option<TaskPushNotificationConfig>,
+    pub task_push_notification_config: ::core::option::Option<
+        TaskPushNotificationConfig,
+    >,
     /// Cap on how many recent history messages the returned task includes; absent means no cap, 0 means none (explicit presence).
     ///
     /// JSON: `historyLength` (`history_length` also accepted); `None` when absent.
@@ -4865,20 +5488,26 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "acceptedOutputModes" | "accepted_output_modes" => __Key::F0,
-                    "taskPushNotificationConfig" | "task_push_notification_config" => __Key::F1,
-                    "historyLength" | "history_length" => __Key::F2,
-                    "returnImmediately" | "return_immediately" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "acceptedOutputModes" | "accepted_output_modes" => __Key::F0,
+                        "taskPushNotificationConfig"
+                        | "task_push_notification_config" => __Key::F1,
+                        "historyLength" | "history_length" => __Key::F2,
+                        "returnImmediately" | "return_immediately" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -4891,35 +5520,45 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SendMessageConfiguration;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SendMessageConfiguration object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<TaskPushNotificationConfig> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<TaskPushNotificationConfig> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f0 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<TaskPushNotificationConfig>>(
-                                )?;
+                                .next_value::<
+                                    ::core::option::Option<TaskPushNotificationConfig>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<crate::rt::num::ProtoI32>>()?
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::num::ProtoI32>,
+                                >()?
                                 .map(|__w| __w.0);
                         }
                         __Key::F3 => {
@@ -4959,8 +5598,9 @@ pub struct SendMessageRequest {
     /// Free-form extra data for the request.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for SendMessageRequest {
     fn serialize<__S: ::serde::Serializer>(
@@ -4996,20 +5636,25 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "message" => __Key::F1,
-                    "configuration" => __Key::F2,
-                    "metadata" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "message" => __Key::F1,
+                        "configuration" => __Key::F2,
+                        "metadata" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5022,38 +5667,52 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SendMessageRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SendMessageRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<SendMessageConfiguration> =
-                    ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<SendMessageConfiguration> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
-                            __f1 = __map.next_value::<::core::option::Option<Message>>()?;
+                            __f1 = __map
+                                .next_value::<::core::option::Option<Message>>()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<SendMessageConfiguration>>()?;
+                                .next_value::<
+                                    ::core::option::Option<SendMessageConfiguration>,
+                                >()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -5130,18 +5789,23 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "task" => __Key::M0,
-                    "message" => __Key::M1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "task" => __Key::M0,
+                        "message" => __Key::M1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5173,35 +5837,37 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SendMessageResponse;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SendMessageResponse object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<SendMessageResponse> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __oneof: ::core::option::Option<SendMessageResponse> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<Task>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<Task>>()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    SendMessageResponse::Task(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, SendMessageResponse::Task(__v))?;
                             }
                         }
                         __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<Message>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<Message>>()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    SendMessageResponse::Message(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, SendMessageResponse::Message(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -5286,20 +5952,25 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "task" => __Key::M0,
-                    "message" => __Key::M1,
-                    "statusUpdate" | "status_update" => __Key::M2,
-                    "artifactUpdate" | "artifact_update" => __Key::M3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "task" => __Key::M0,
+                        "message" => __Key::M1,
+                        "statusUpdate" | "status_update" => __Key::M2,
+                        "artifactUpdate" | "artifact_update" => __Key::M3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5331,55 +6002,59 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StreamResponse;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a StreamResponse object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<StreamResponse> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __oneof: ::core::option::Option<StreamResponse> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<Task>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<Task>>()?
                             {
-                                __set_oneof::<__A::Error>(&mut __oneof, StreamResponse::Task(__v))?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, StreamResponse::Task(__v))?;
                             }
                         }
                         __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map.next_value::<::core::option::Option<Message>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<::core::option::Option<Message>>()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    StreamResponse::Message(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, StreamResponse::Message(__v))?;
                             }
                         }
                         __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<TaskStatusUpdateEvent>>()?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<TaskStatusUpdateEvent>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    StreamResponse::StatusUpdate(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, StreamResponse::StatusUpdate(__v))?;
                             }
                         }
                         __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) =
-                                __map
-                                    .next_value::<::core::option::Option<TaskArtifactUpdateEvent>>(
-                                    )?
+                            if let ::core::option::Option::Some(__v) = __map
+                                .next_value::<
+                                    ::core::option::Option<TaskArtifactUpdateEvent>,
+                                >()?
                             {
-                                __set_oneof::<__A::Error>(
-                                    &mut __oneof,
-                                    StreamResponse::ArtifactUpdate(__v),
-                                )?;
+                                __set_oneof::<
+                                    __A::Error,
+                                >(&mut __oneof, StreamResponse::ArtifactUpdate(__v))?;
                             }
                         }
                         __Key::Ignore => {
@@ -5432,17 +6107,22 @@ impl<'de> ::serde::Deserialize<'de> for StringList {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "list" => __Key::F0,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "list" => __Key::F0,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5455,22 +6135,30 @@ impl<'de> ::serde::Deserialize<'de> for StringList {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringList;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a StringList object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 =
-                                __map.next_value::<::core::option::Option<
-                                    ::std::vec::Vec<::std::string::String>,
-                                >>()?;
+                            __f0 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -5525,18 +6213,23 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "id" => __Key::F1,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "id" => __Key::F1,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5549,26 +6242,33 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubscribeToTaskRequest;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a SubscribeToTaskRequest object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -5610,8 +6310,9 @@ pub struct Task {
     /// Free-form extra data attached to the task.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for Task {
     fn serialize<__S: ::serde::Serializer>(
@@ -5653,22 +6354,27 @@ impl<'de> ::serde::Deserialize<'de> for Task {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "id" => __Key::F0,
-                    "contextId" | "context_id" => __Key::F1,
-                    "status" => __Key::F2,
-                    "artifacts" => __Key::F3,
-                    "history" => __Key::F4,
-                    "metadata" => __Key::F5,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "id" => __Key::F0,
+                        "contextId" | "context_id" => __Key::F1,
+                        "status" => __Key::F2,
+                        "artifacts" => __Key::F3,
+                        "history" => __Key::F4,
+                        "metadata" => __Key::F5,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5681,51 +6387,66 @@ impl<'de> ::serde::Deserialize<'de> for Task {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Task;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a Task object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Artifact>> =
-                    ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<Message>> =
-                    ::core::option::Option::None;
+                let mut __f3: ::core::option::Option<::std::vec::Vec<Artifact>> = ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<::std::vec::Vec<Message>> = ::core::option::Option::None;
                 let mut __f5: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<TaskStatus>>()?;
+                            __f2 = __map
+                                .next_value::<::core::option::Option<TaskStatus>>()?;
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<Artifact>>>(
-                                )?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<Artifact>>,
+                                >()?;
                         }
                         __Key::F4 => {
                             __f4 = __map
-                                .next_value::<::core::option::Option<::std::vec::Vec<Message>>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::vec::Vec<Message>>,
+                                >()?;
                         }
                         __Key::F5 => {
-                            __f5 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -5780,8 +6501,9 @@ pub struct TaskArtifactUpdateEvent {
     /// Free-form extra data attached to the event.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for TaskArtifactUpdateEvent {
     fn serialize<__S: ::serde::Serializer>(
@@ -5821,22 +6543,27 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "taskId" | "task_id" => __Key::F0,
-                    "contextId" | "context_id" => __Key::F1,
-                    "artifact" => __Key::F2,
-                    "append" => __Key::F3,
-                    "lastChunk" | "last_chunk" => __Key::F4,
-                    "metadata" => __Key::F5,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "taskId" | "task_id" => __Key::F0,
+                        "contextId" | "context_id" => __Key::F1,
+                        "artifact" => __Key::F2,
+                        "append" => __Key::F3,
+                        "lastChunk" | "last_chunk" => __Key::F4,
+                        "metadata" => __Key::F5,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -5849,35 +6576,43 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TaskArtifactUpdateEvent;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a TaskArtifactUpdateEvent object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<Artifact> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
                 let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
                 let mut __f5: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<Artifact>>()?;
+                            __f2 = __map
+                                .next_value::<::core::option::Option<Artifact>>()?;
                         }
                         __Key::F3 => {
                             __f3 = __map.next_value::<::core::option::Option<bool>>()?;
@@ -5886,9 +6621,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                             __f4 = __map.next_value::<::core::option::Option<bool>>()?;
                         }
                         __Key::F5 => {
-                            __f5 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -5987,22 +6728,27 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "tenant" => __Key::F0,
-                    "id" => __Key::F1,
-                    "taskId" | "task_id" => __Key::F2,
-                    "url" => __Key::F3,
-                    "token" => __Key::F4,
-                    "authentication" => __Key::F5,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "tenant" => __Key::F0,
+                        "id" => __Key::F1,
+                        "taskId" | "task_id" => __Key::F2,
+                        "url" => __Key::F3,
+                        "token" => __Key::F4,
+                        "authentication" => __Key::F5,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -6015,50 +6761,61 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TaskPushNotificationConfig;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a TaskPushNotificationConfig object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<AuthenticationInfo> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f5: ::core::option::Option<AuthenticationInfo> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F3 => {
                             __f3 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F4 => {
                             __f4 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F5 => {
-                            __f5 =
-                                __map.next_value::<::core::option::Option<AuthenticationInfo>>()?;
+                            __f5 = __map
+                                .next_value::<
+                                    ::core::option::Option<AuthenticationInfo>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -6172,16 +6929,22 @@ impl TaskState {
             "TASK_STATE_COMPLETED" => ::core::option::Option::Some(Self::Completed),
             "TASK_STATE_FAILED" => ::core::option::Option::Some(Self::Failed),
             "TASK_STATE_CANCELED" => ::core::option::Option::Some(Self::Canceled),
-            "TASK_STATE_INPUT_REQUIRED" => ::core::option::Option::Some(Self::InputRequired),
+            "TASK_STATE_INPUT_REQUIRED" => {
+                ::core::option::Option::Some(Self::InputRequired)
+            }
             "TASK_STATE_REJECTED" => ::core::option::Option::Some(Self::Rejected),
-            "TASK_STATE_AUTH_REQUIRED" => ::core::option::Option::Some(Self::AuthRequired),
+            "TASK_STATE_AUTH_REQUIRED" => {
+                ::core::option::Option::Some(Self::AuthRequired)
+            }
             _ => ::core::option::Option::None,
         }
     }
     /// The value for a wire name (`Unrecognized` for a name the schema does not know).
     pub fn from_name(name: &str) -> Self {
         Self::from_known_name(name)
-            .unwrap_or_else(|| Self::Unrecognized(::std::borrow::ToOwned::to_owned(name)))
+            .unwrap_or_else(|| Self::Unrecognized(
+                ::std::borrow::ToOwned::to_owned(name),
+            ))
     }
 }
 impl ::core::fmt::Display for TaskState {
@@ -6209,7 +6972,10 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
         struct __Visitor;
         impl ::serde::de::Visitor<'_> for __Visitor {
             type Value = TaskState;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a TaskState name or number")
             }
             fn visit_str<__E: ::serde::de::Error>(
@@ -6223,7 +6989,8 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
                 __v: ::std::string::String,
             ) -> ::core::result::Result<TaskState, __E> {
                 ::core::result::Result::Ok(
-                    TaskState::from_known_name(&__v).unwrap_or(TaskState::Unrecognized(__v)),
+                    TaskState::from_known_name(&__v)
+                        .unwrap_or(TaskState::Unrecognized(__v)),
                 )
             }
             fn visit_i64<__E: ::serde::de::Error>(
@@ -6240,9 +7007,14 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
                     ::core::result::Result::Ok(__n) => {
                         ::core::result::Result::Ok(TaskState::from_number(__n))
                     }
-                    ::core::result::Result::Err(_) => ::core::result::Result::Err(
-                        __E::invalid_value(::serde::de::Unexpected::Unsigned(__v), &self),
-                    ),
+                    ::core::result::Result::Err(_) => {
+                        ::core::result::Result::Err(
+                            __E::invalid_value(
+                                ::serde::de::Unexpected::Unsigned(__v),
+                                &self,
+                            ),
+                        )
+                    }
                 }
             }
         }
@@ -6295,19 +7067,24 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "state" => __Key::F0,
-                    "message" => __Key::F1,
-                    "timestamp" => __Key::F2,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "state" => __Key::F0,
+                        "message" => __Key::F1,
+                        "timestamp" => __Key::F2,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -6320,7 +7097,10 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TaskStatus;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a TaskStatus object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
@@ -6329,19 +7109,24 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __f0: ::core::option::Option<TaskState> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<crate::rt::Timestamp> =
-                    ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                let mut __f2: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<TaskState>>()?;
+                            __f0 = __map
+                                .next_value::<::core::option::Option<TaskState>>()?;
                         }
                         __Key::F1 => {
-                            __f1 = __map.next_value::<::core::option::Option<Message>>()?;
+                            __f1 = __map
+                                .next_value::<::core::option::Option<Message>>()?;
                         }
                         __Key::F2 => {
                             __f2 = __map
-                                .next_value::<::core::option::Option<crate::rt::Timestamp>>()?;
+                                .next_value::<
+                                    ::core::option::Option<crate::rt::Timestamp>,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
@@ -6376,8 +7161,9 @@ pub struct TaskStatusUpdateEvent {
     /// Free-form extra data attached to the event.
     ///
     /// JSON: `metadata`; `None` when absent.
-    pub metadata:
-        ::core::option::Option<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    pub metadata: ::core::option::Option<
+        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    >,
 }
 impl ::serde::Serialize for TaskStatusUpdateEvent {
     fn serialize<__S: ::serde::Serializer>(
@@ -6409,20 +7195,25 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
             type Value = __Key;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a member name")
             }
             fn visit_str<__E: ::serde::de::Error>(
                 self,
                 __value: &str,
             ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(match __value {
-                    "taskId" | "task_id" => __Key::F0,
-                    "contextId" | "context_id" => __Key::F1,
-                    "status" => __Key::F2,
-                    "metadata" => __Key::F3,
-                    _ => __Key::Ignore,
-                })
+                ::core::result::Result::Ok(
+                    match __value {
+                        "taskId" | "task_id" => __Key::F0,
+                        "contextId" | "context_id" => __Key::F1,
+                        "status" => __Key::F2,
+                        "metadata" => __Key::F3,
+                        _ => __Key::Ignore,
+                    },
+                )
             }
         }
         impl<'de> ::serde::Deserialize<'de> for __Key {
@@ -6435,38 +7226,52 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TaskStatusUpdateEvent;
-            fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            fn expecting(
+                &self,
+                __f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
                 __f.write_str("a TaskStatusUpdateEvent object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> =
-                    ::core::option::Option::None;
+                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
                 let mut __f3: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
+                while let ::core::option::Option::Some(__key) = __map
+                    .next_key::<__Key>()?
+                {
                     match __key {
                         __Key::F0 => {
                             __f0 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F1 => {
                             __f1 = __map
-                                .next_value::<::core::option::Option<::std::string::String>>()?;
+                                .next_value::<
+                                    ::core::option::Option<::std::string::String>,
+                                >()?;
                         }
                         __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<TaskStatus>>()?;
+                            __f2 = __map
+                                .next_value::<::core::option::Option<TaskStatus>>()?;
                         }
                         __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<
-                                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                            >>()?;
+                            __f3 = __map
+                                .next_value::<
+                                    ::core::option::Option<
+                                        ::serde_json::Map<
+                                            ::std::string::String,
+                                            ::serde_json::Value,
+                                        >,
+                                    >,
+                                >()?;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;

@@ -1,0 +1,236 @@
+//! Decoding rules of the generated v1 types: ProtoJSON presence, open enums, oneofs, aliases,
+//! number forms, and what is (and is not) an error.
+
+use a2a_types::v1::*;
+use serde_json::{json, Value};
+
+fn decode<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
+    serde_json::from_str(&v.to_string()).map_err(|e| e.to_string())
+}
+
+fn task(status: Value) -> Value {
+    json!({"id": "t", "status": status})
+}
+
+#[test]
+fn unknown_enum_name_decodes_and_re_encodes_unchanged() {
+    let t: Task = decode(task(json!({"state": "TASK_STATE_SOMETHING_NEW"}))).unwrap();
+    assert_eq!(
+        t.status.state,
+        TaskState::Unrecognized("TASK_STATE_SOMETHING_NEW".into())
+    );
+    let back = serde_json::to_value(&t).unwrap();
+    assert_eq!(back["status"]["state"], "TASK_STATE_SOMETHING_NEW");
+}
+
+#[test]
+fn enum_integers_are_accepted_and_unknown_integers_survive() {
+    let t: Task = decode(task(json!({"state": 3}))).unwrap();
+    assert_eq!(t.status.state, TaskState::Completed);
+    assert_eq!(
+        serde_json::to_value(&t).unwrap()["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    let t: Task = decode(task(json!({"state": 42}))).unwrap();
+    assert_eq!(t.status.state, TaskState::Unrecognized("42".into()));
+    assert_eq!(serde_json::to_value(&t).unwrap()["status"]["state"], 42);
+    assert!(decode::<Task>(task(json!({"state": 1.5}))).is_err());
+}
+
+#[test]
+fn enum_helpers_map_names_and_numbers() {
+    assert_eq!(
+        TaskState::from_name("TASK_STATE_INPUT_REQUIRED"),
+        TaskState::InputRequired
+    );
+    assert_eq!(TaskState::InputRequired.number(), Some(6));
+    assert_eq!(TaskState::from_number(8), TaskState::AuthRequired);
+    assert_eq!(Role::default(), Role::Unspecified);
+    assert_eq!(TaskState::KNOWN.len(), 9);
+    assert_eq!(Role::Agent.to_string(), "ROLE_AGENT");
+}
+
+#[test]
+fn part_with_two_content_members_is_an_error_naming_the_type() {
+    let err = decode::<Part>(json!({"text": "a", "url": "https://x"})).unwrap_err();
+    assert!(
+        err.contains("Part") && err.contains("`text`") && err.contains("`url`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn part_without_content_is_an_error_naming_the_type() {
+    let err = decode::<Part>(json!({"mediaType": "text/plain"})).unwrap_err();
+    assert!(err.contains("Part") && err.contains("found none"), "{err}");
+}
+
+#[test]
+fn oneof_wrappers_reject_two_members_and_none() {
+    let msg = json!({"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "x"}]});
+    let err = decode::<StreamResponse>(json!({"message": msg, "task": task(json!({"state": 1}))}))
+        .unwrap_err();
+    assert!(err.contains("StreamResponse"), "{err}");
+    let err = decode::<SendMessageResponse>(json!({})).unwrap_err();
+    assert!(
+        err.contains("SendMessageResponse") && err.contains("found none"),
+        "{err}"
+    );
+    let err = decode::<SecurityScheme>(json!({"somethingElse": {}})).unwrap_err();
+    assert!(err.contains("SecurityScheme"), "{err}");
+}
+
+#[test]
+fn oneof_member_equal_to_null_is_absent_except_for_values() {
+    // `data` is a google.protobuf.Value: null is a value and sets the member.
+    let p: Part = decode(json!({"data": null})).unwrap();
+    assert_eq!(p.content, PartContent::Data(Value::Null));
+    // `text` null means absent; with `url` also present there is exactly one member.
+    let p: Part = decode(json!({"text": null, "url": "https://x"})).unwrap();
+    assert_eq!(p.content, PartContent::Url("https://x".into()));
+}
+
+#[test]
+fn absent_required_message_is_an_error_naming_the_field() {
+    let err = decode::<Task>(json!({"id": "t"})).unwrap_err();
+    assert!(
+        err.contains("Task: missing required field `status`"),
+        "{err}"
+    );
+    let err =
+        decode::<TaskStatusUpdateEvent>(json!({"taskId": "t", "contextId": "c"})).unwrap_err();
+    assert!(err.contains("`status`"), "{err}");
+}
+
+#[test]
+fn absent_required_scalars_and_lists_decode_to_defaults() {
+    // The last page of ListTasks: ProtoJSON writers drop the empty token and zero counts.
+    let r: ListTasksResponse = decode(json!({"tasks": []})).unwrap();
+    assert_eq!(
+        (r.next_page_token.as_str(), r.page_size, r.total_size),
+        ("", 0, 0)
+    );
+    let t: Task = decode(json!({"status": {}})).unwrap();
+    assert_eq!(
+        (t.id.as_str(), &t.status.state),
+        ("", &TaskState::Unspecified)
+    );
+}
+
+#[test]
+fn required_fields_are_always_encoded() {
+    let r = ListTasksResponse::default();
+    assert_eq!(
+        serde_json::to_value(&r).unwrap(),
+        json!({"tasks": [], "nextPageToken": "", "pageSize": 0, "totalSize": 0})
+    );
+}
+
+#[test]
+fn optional_and_repeated_fields_are_omitted_when_unset() {
+    let m = Message {
+        message_id: "m".into(),
+        role: Role::User,
+        ..Default::default()
+    };
+    assert_eq!(
+        serde_json::to_value(&m).unwrap(),
+        json!({"messageId": "m", "role": "ROLE_USER", "parts": []})
+    );
+}
+
+#[test]
+fn snake_case_names_are_accepted_as_aliases() {
+    let t: Task =
+        decode(json!({"id": "t", "context_id": "c", "status": {"state": "TASK_STATE_WORKING"}}))
+            .unwrap();
+    assert_eq!(t.context_id.as_deref(), Some("c"));
+    let s: SecurityScheme =
+        decode(json!({"api_key_security_scheme": {"location": "header", "name": "k"}})).unwrap();
+    assert!(matches!(s, SecurityScheme::ApiKeySecurityScheme(_)));
+    // Encoding always uses the lowerCamelCase name.
+    assert_eq!(serde_json::to_value(&t).unwrap()["contextId"], "c");
+}
+
+#[test]
+fn null_members_mean_absent() {
+    let t: Task =
+        decode(json!({"id": "t", "contextId": null, "artifacts": null, "status": {"state": null}}))
+            .unwrap();
+    assert_eq!(t.context_id, None);
+    assert!(t.artifacts.is_empty());
+    assert_eq!(t.status.state, TaskState::Unspecified);
+}
+
+#[test]
+fn int32_accepts_protojson_strings_and_rejects_out_of_range() {
+    let r: GetTaskRequest = decode(json!({"id": "t", "historyLength": "5"})).unwrap();
+    assert_eq!(r.history_length, Some(5));
+    let r: GetTaskRequest = decode(json!({"id": "t", "historyLength": 5.0})).unwrap();
+    assert_eq!(r.history_length, Some(5));
+    let err =
+        decode::<GetTaskRequest>(json!({"id": "t", "historyLength": 2147483648i64})).unwrap_err();
+    assert!(err.contains("out of range"), "{err}");
+    assert!(decode::<GetTaskRequest>(json!({"id": "t", "historyLength": 1.5})).is_err());
+}
+
+#[test]
+fn an_odd_timestamp_does_not_sink_the_task() {
+    let t: Task = decode(task(json!({"state": 3, "timestamp": "yesterday-ish"}))).unwrap();
+    let ts = t.status.timestamp.as_ref().unwrap();
+    assert_eq!(ts.as_str(), "yesterday-ish");
+    assert!(ts.parse().is_err());
+    assert_eq!(
+        serde_json::to_value(&t).unwrap()["status"]["timestamp"],
+        "yesterday-ish"
+    );
+    let t: Task = decode(task(
+        json!({"state": 3, "timestamp": "2026-11-30T22:43:05.583531Z"}),
+    ))
+    .unwrap();
+    assert_eq!(
+        t.status.timestamp.unwrap().parse().unwrap().nanos,
+        583_531_000
+    );
+}
+
+#[test]
+fn bytes_accept_url_safe_base64_and_encode_standard() {
+    let p: Part = decode(json!({"raw": "-_8"})).unwrap();
+    assert_eq!(p.content, PartContent::Raw(vec![0xfb, 0xff].into()));
+    assert_eq!(serde_json::to_value(&p).unwrap()["raw"], "+/8=");
+    let err = decode::<Part>(json!({"raw": "not base64!"})).unwrap_err();
+    assert!(err.contains("base64"), "{err}");
+}
+
+#[test]
+fn wrong_json_types_are_errors_not_panics() {
+    assert!(decode::<Task>(json!({"id": 5, "status": {}})).is_err());
+    assert!(decode::<Task>(json!([])).is_err());
+    assert!(decode::<Task>(json!("task")).is_err());
+    let err = decode::<AgentCard>(json!({"skills": {}})).unwrap_err();
+    assert!(err.contains("sequence") || err.contains("array"), "{err}");
+}
+
+#[test]
+fn duplicate_members_keep_the_last_value() {
+    let t: Task = serde_json::from_str(r#"{"id":"a","id":"b","status":{}}"#).unwrap();
+    assert_eq!(t.id, "b");
+}
+
+#[test]
+fn unknown_members_are_ignored_at_every_depth() {
+    let v = json!({"id": "t", "new": {"deep": [1]}, "status": {"state": 2, "x": null,
+        "message": {"messageId": "m", "role": 1, "parts": [{"text": "a", "y": true}], "z": "q"}}});
+    let t: Task = decode(v).unwrap();
+    assert_eq!(
+        t.status.message.unwrap().parts[0].content,
+        PartContent::Text("a".into())
+    );
+}
+
+#[test]
+fn empty_decodes_from_any_object() {
+    let _: Empty = decode(json!({"whatever": [1, 2]})).unwrap();
+    assert_eq!(serde_json::to_value(Empty::default()).unwrap(), json!({}));
+}
