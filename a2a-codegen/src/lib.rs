@@ -75,6 +75,13 @@ pub enum Error {
     Bug(String),
 }
 
+/// Spec directory of the checked-in crate, relative to the workspace root.
+pub const CHECKED_IN_SPEC: &str = "spec/v1";
+/// Output directory of the checked-in crate, relative to the workspace root.
+pub const CHECKED_IN_OUT: &str = "generated/src/v1";
+/// Runtime path used inside the checked-in crate (the generated code lives in a2a-types itself).
+pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
+
 /// The default runtime path: the `rt` module of the `a2a-types` crate.
 pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_types::rt";
 
@@ -109,11 +116,11 @@ impl Config {
     /// `spec/v1`), given the workspace root. The CLI's defaults and the freshness test both use
     /// this, so they cannot drift apart.
     pub fn checked_in(workspace_root: &Path) -> Self {
-        let mut config = Config::new(workspace_root.join("spec/v1"));
+        let mut config = Config::new(workspace_root.join(CHECKED_IN_SPEC));
         config
-            .source_label("spec/v1")
-            .out_dir(workspace_root.join("generated/src/v1"))
-            .runtime_path("crate::rt");
+            .source_label(CHECKED_IN_SPEC)
+            .out_dir(workspace_root.join(CHECKED_IN_OUT))
+            .runtime_path(CHECKED_IN_RUNTIME);
         config
     }
 

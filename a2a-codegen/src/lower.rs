@@ -732,6 +732,8 @@ pub fn lower_errors(source: &Source<RawErrors>, diags: &mut Diagnostics) -> Vec<
     let file = source.label.as_str();
     let mut out = Vec::new();
     for (i, row) in source.value.error.iter().enumerate() {
+        // A bad value is reported and replaced, so that the row still takes part in the
+        // whole-table checks (duplicate codes and names) and every problem shows in one run.
         let at = format!("/error/{i}");
         let kind = match row.kind.as_str() {
             "a2a" => ErrorKind::A2a,
@@ -744,7 +746,7 @@ pub fn lower_errors(source: &Source<RawErrors>, diags: &mut Diagnostics) -> Vec<
                         format!("unknown kind `{other}`"),
                     )
                     .help("use \"a2a\" or \"jsonrpc\"");
-                continue;
+                ErrorKind::A2a
             }
         };
         let http = match u16::try_from(row.http) {
@@ -757,7 +759,7 @@ pub fn lower_errors(source: &Source<RawErrors>, diags: &mut Diagnostics) -> Vec<
                         format!("HTTP status {} is out of range", row.http),
                     )
                     .help("use 100..=599");
-                continue;
+                500
             }
         };
         out.push(ErrorDef {

@@ -24,13 +24,13 @@ enum Command {
 #[derive(Debug, Args)]
 struct Paths {
     /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file.
-    #[arg(long, default_value = "spec/v1")]
+    #[arg(long, default_value = a2a_codegen::CHECKED_IN_SPEC)]
     spec: PathBuf,
     /// Output directory for the generated modules.
-    #[arg(long, default_value = "generated/src/v1")]
+    #[arg(long, default_value = a2a_codegen::CHECKED_IN_OUT)]
     out: PathBuf,
     /// Rust path of the runtime module the generated code uses.
-    #[arg(long, default_value = "crate::rt")]
+    #[arg(long, default_value = a2a_codegen::CHECKED_IN_RUNTIME)]
     runtime_path: String,
     /// Keep members the schema does not name in an `unknown_fields` map on every struct.
     #[arg(long)]
