@@ -12,8 +12,8 @@
 //! | lower | [`lower`] | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
 //! | validate | [`validate`] | whole-model checks, all problems reported together |
 //! | emit | [`emit`] | IR -> tokens with `quote!` |
-//! | format | [`format`] | tokens -> text with prettyplease, `@generated` header |
-//! | write | [`write`] | write-if-changed, or report stale files with a diff |
+//! | format | [`format`](mod@format) | tokens -> text with prettyplease, `@generated` header |
+//! | write | [`write`](mod@write) | write-if-changed, or report stale files with a diff |
 //!
 //! ```no_run
 //! // Regenerate into a directory of your crate, using the `a2a-types` runtime.

@@ -47,7 +47,7 @@ pub fn lower_schema(source: &Source<Value>, diags: &mut Diagnostics) -> BTreeMap
     let mut lw = Lowerer {
         file,
         diags,
-        defs: &*EMPTY,
+        defs: &EMPTY,
         ref_prefix: "#/$defs/",
     };
     lw.check_keywords(root, "", &["$schema", "$id", "$defs", "definitions"]);
@@ -132,11 +132,8 @@ impl Lowerer<'_> {
         for key in ["description", "title"] {
             match obj.get(key) {
                 None => {}
-                Some(Value::String(s)) => {
-                    if doc.is_empty() {
-                        doc = s.trim().to_string();
-                    }
-                }
+                Some(Value::String(s)) if doc.is_empty() => doc = s.trim().to_string(),
+                Some(Value::String(_)) => {}
                 Some(_) => {
                     let at = pointer_push(pointer, key);
                     self.error(&at, format!("`{key}` must be a string"));

@@ -15,7 +15,7 @@ pub fn snake_case(name: &str) -> String {
             let next = chars.get(i + 1).copied();
             let boundary = match prev {
                 None => false,
-                Some(p) if p == '_' => false,
+                Some('_') => false,
                 Some(p) if p.is_ascii_lowercase() || p.is_ascii_digit() => true,
                 // End of a run of capitals: `HTTPAuth` splits before the `A` of `Auth`.
                 Some(p) if p.is_ascii_uppercase() => next.is_some_and(|n| n.is_ascii_lowercase()),
@@ -74,10 +74,7 @@ pub fn enum_variant_names(values: &[String]) -> Vec<String> {
     let split: Vec<Vec<&str>> = values.iter().map(|v| v.split('_').collect()).collect();
     let mut prefix = 0;
     if values.len() > 1 {
-        'outer: loop {
-            let Some(word) = split[0].get(prefix) else {
-                break;
-            };
+        'outer: while let Some(word) = split[0].get(prefix) {
             for parts in &split {
                 // Keep at least one word, and never strip into a leading digit.
                 if parts.len() <= prefix + 1 || parts[prefix] != *word {

@@ -19,5 +19,7 @@
 //! - [`v1`]: the A2A v1.0.1 data model (generated; never edit by hand).
 //! - [`rt`]: the small hand-written runtime the generated code shares.
 
+#![warn(missing_docs)]
+
 pub mod rt;
 pub mod v1;
