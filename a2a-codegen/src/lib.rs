@@ -171,7 +171,7 @@ impl Config {
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
     /// path). Touches no file.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
-        let runtime = parse_runtime_path(&self.runtime_path)?;
+        parse_runtime_path(&self.runtime_path)?;
         let mut diags = Diagnostics::default();
         let label = self.label.clone().unwrap_or_else(|| {
             self.spec
@@ -191,7 +191,41 @@ impl Config {
         let Some(inputs) = inputs else {
             return Err(Error::Input(diags));
         };
+        self.generate_inputs(inputs, diags)
+    }
 
+    /// Like [`Config::generate`], for a schema held in memory (no tables); the source label names
+    /// it in diagnostics and headers. Meant for tools and tests.
+    ///
+    /// ```
+    /// let files = a2a_codegen::Config::new("unused")
+    ///     .source_label("inline.json")
+    ///     .generate_from_str(r#"{"$defs": {"Ping": {"type": "object", "properties": {}}}}"#)
+    ///     .unwrap();
+    /// assert!(files[1].contents.contains("pub struct Ping"));
+    /// ```
+    pub fn generate_from_str(&self, schema_json: &str) -> Result<Vec<GeneratedFile>, Error> {
+        let label = self.label.clone().unwrap_or_else(|| "schema.json".into());
+        let mut diags = Diagnostics::default();
+        let Some(schema) = load::parse_json(schema_json.as_bytes(), &label, &mut diags) else {
+            return Err(Error::Input(diags));
+        };
+        self.generate_inputs(
+            load::Inputs {
+                schema,
+                errors: None,
+                methods: None,
+            },
+            diags,
+        )
+    }
+
+    fn generate_inputs(
+        &self,
+        inputs: load::Inputs,
+        mut diags: Diagnostics,
+    ) -> Result<Vec<GeneratedFile>, Error> {
+        let runtime = parse_runtime_path(&self.runtime_path)?;
         let mut model = ir::Model {
             types: lower::lower_schema(&inputs.schema, &mut diags),
             ..Default::default()

@@ -112,7 +112,16 @@ pub fn read_json(
     diags: &mut Diagnostics,
 ) -> Option<Source<serde_json::Value>> {
     let bytes = read_bytes(path, label, diags)?;
-    match serde_json::from_slice(&bytes) {
+    parse_json(&bytes, label, diags)
+}
+
+/// Parses schema bytes already in memory.
+pub fn parse_json(
+    bytes: &[u8],
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<Source<serde_json::Value>> {
+    match serde_json::from_slice(bytes) {
         Ok(value) => Some(Source {
             label: label.to_string(),
             sha256: sha256_hex(&bytes),

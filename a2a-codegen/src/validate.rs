@@ -61,7 +61,7 @@ pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags:
 fn check_type_names(model: &Model, file: &str, diags: &mut Diagnostics) {
     let mut taken: BTreeMap<String, String> = BTreeMap::new();
     for def in model.types.values() {
-        if !naming::is_identifier(&def.name) || naming::is_keyword(&def.name) {
+        if !usable_ident(&def.name, false) {
             diags
                 .push(file, &def.pointer, format!("`{}` is not usable as a Rust type name", def.name))
                 .help("name definitions in PascalCase with ASCII letters and digits (the spec's message names)");
@@ -87,6 +87,29 @@ fn check_type_names(model: &Model, file: &str, diags: &mut Diagnostics) {
     }
 }
 
+/// Whether `name` can be written as a Rust identifier: fields may take `r#` (so `type` is fine),
+/// type and variant names may not, and `self`, `Self`, `super`, `crate` never can.
+fn usable_ident(name: &str, raw_allowed: bool) -> bool {
+    naming::is_identifier(name)
+        && (!naming::is_keyword(name)
+            || (raw_allowed && !matches!(name, "self" | "Self" | "super" | "crate")))
+}
+
+fn check_ident(
+    name: &str,
+    raw_allowed: bool,
+    what: &str,
+    file: &str,
+    pointer: &str,
+    diags: &mut Diagnostics,
+) {
+    if !usable_ident(name, raw_allowed) {
+        diags
+            .push(file, pointer, format!("{what} `{name}` is not usable as a Rust identifier"))
+            .help("rename it: ASCII letters, digits and `_`, not starting with a digit, not a reserved Rust word");
+    }
+}
+
 fn check_struct(
     s: &StructDef,
     def: &TypeDef,
@@ -94,6 +117,26 @@ fn check_struct(
     preserve_unknown: bool,
     diags: &mut Diagnostics,
 ) {
+    for f in &s.fields {
+        check_ident(
+            &f.rust_name,
+            true,
+            "the field name",
+            file,
+            &f.pointer,
+            diags,
+        );
+    }
+    if let Some(o) = &s.oneof {
+        check_ident(
+            &o.rust_name,
+            true,
+            "the oneof field name",
+            file,
+            &def.pointer,
+            diags,
+        );
+    }
     let mut rust_names: BTreeSet<&str> = BTreeSet::new();
     let mut wire: BTreeSet<String> = BTreeSet::new();
     if preserve_unknown {
@@ -144,6 +187,8 @@ fn check_members(
 ) {
     let mut variants = BTreeSet::new();
     for m in &group.members {
+        let what = format!("the oneof member `{}` gives the variant name", m.json_name);
+        check_ident(&m.variant, false, &what, file, pointer, diags);
         for name in std::iter::once(&m.json_name).chain(m.alias.iter()) {
             if !wire.insert(name.clone()) {
                 diags.push(
@@ -168,6 +213,14 @@ fn check_members(
 fn check_enum(e: &EnumDef, def: &TypeDef, file: &str, diags: &mut Diagnostics) {
     let mut seen = BTreeSet::new();
     for v in &e.values {
+        check_ident(
+            &v.variant,
+            false,
+            "the enum variant",
+            file,
+            &def.pointer,
+            diags,
+        );
         if v.variant == "Unrecognized" || !seen.insert(&v.variant) {
             diags
                 .push(file, pointer_push(&def.pointer, "enum"), format!("enum value `{}` gives the Rust variant `{}` twice or a reserved one", v.wire, v.variant))
