@@ -105,7 +105,7 @@ fn check_ident(
 ) {
     if !usable_ident(name, raw_allowed) {
         diags
-            .push(file, pointer, format!("{what} `{name}` is not usable as a Rust identifier"))
+            .push(file, pointer, format!("`{name}` ({what}) is not usable as a Rust identifier"))
             .help("rename it: ASCII letters, digits and `_`, not starting with a digit, not a reserved Rust word");
     }
 }
@@ -187,7 +187,7 @@ fn check_members(
 ) {
     let mut variants = BTreeSet::new();
     for m in &group.members {
-        let what = format!("the oneof member `{}` gives the variant name", m.json_name);
+        let what = format!("the variant for oneof member `{}`", m.json_name);
         check_ident(&m.variant, false, &what, file, pointer, diags);
         for name in std::iter::once(&m.json_name).chain(m.alias.iter()) {
             if !wire.insert(name.clone()) {
