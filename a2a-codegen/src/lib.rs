@@ -27,11 +27,12 @@
 //!
 //! The A2A model needs semantics that JSON Schema does not carry and that ProtoJSON defines:
 //! oneofs keyed by member name, open enums that also accept integers, REQUIRED scalars that
-//! writers omit at their default, unknown members ignored everywhere (A2A v1 §5.7). Measured on the
-//! official inputs, typify mis-decodes the unions silently (the published v1 bundle has no oneof
-//! constraint, and v0.3's `anyOf` unions become first-match untagged enums) and adds
-//! `deny_unknown_fields` for the bundle's `additionalProperties: false`, which turns a legal reply
-//! with one new member into an error. So the generator owns its IR and reads a strict subset of
+//! writers omit at their default, unknown members ignored everywhere (A2A v1 §5.7). When this
+//! project was planned (issue #2), typify was measured on the official inputs: it mis-decodes the
+//! unions silently (the published v1 bundle has no oneof constraint, and v0.3's `anyOf` unions
+//! become first-match untagged enums) and adds `deny_unknown_fields` for the bundle's
+//! `additionalProperties: false`, which turns a legal reply with one new member into an error.
+//! So the generator owns its IR and reads a strict subset of
 //! JSON Schema, reporting anything else instead of guessing.
 
 #![warn(missing_docs)]

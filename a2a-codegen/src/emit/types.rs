@@ -640,7 +640,7 @@ impl Cx<'_> {
         } else {
             quote!(::core::result::Result::Ok(match __value { #(#key_arms)* #unknown_arm }))
         };
-        let expecting = format!("a {type_name} object");
+        let expecting = format!("{type_name} as a JSON object");
         let dead_code = key_variants.is_empty().then(|| quote!(#[allow(dead_code)]));
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #target {

@@ -80,7 +80,7 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a APIKeySecurityScheme object")
+                __f.write_str("APIKeySecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -217,7 +217,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentCapabilities object")
+                __f.write_str("AgentCapabilities as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -430,7 +430,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentCard object")
+                __f.write_str("AgentCard as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -668,7 +668,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentCardSignature object")
+                __f.write_str("AgentCardSignature as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -814,7 +814,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentExtension object")
+                __f.write_str("AgentExtension as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -957,7 +957,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentInterface object")
+                __f.write_str("AgentInterface as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1080,7 +1080,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentProvider object")
+                __f.write_str("AgentProvider as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1237,7 +1237,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AgentSkill object")
+                __f.write_str("AgentSkill as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1448,7 +1448,7 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Artifact object")
+                __f.write_str("Artifact as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1600,7 +1600,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AuthenticationInfo object")
+                __f.write_str("AuthenticationInfo as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1735,7 +1735,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a AuthorizationCodeOAuthFlow object")
+                __f.write_str("AuthorizationCodeOAuthFlow as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -1886,7 +1886,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a CancelTaskRequest object")
+                __f.write_str("CancelTaskRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2020,7 +2020,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ClientCredentialsOAuthFlow object")
+                __f.write_str("ClientCredentialsOAuthFlow as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2154,7 +2154,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a DeleteTaskPushNotificationConfigRequest object")
+                __f.write_str("DeleteTaskPushNotificationConfigRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2290,7 +2290,7 @@ impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a DeviceCodeOAuthFlow object")
+                __f.write_str("DeviceCodeOAuthFlow as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2406,7 +2406,7 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Empty object")
+                __f.write_str("Empty as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2491,7 +2491,7 @@ impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a GetExtendedAgentCardRequest object")
+                __f.write_str("GetExtendedAgentCardRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2599,7 +2599,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a GetTaskPushNotificationConfigRequest object")
+                __f.write_str("GetTaskPushNotificationConfigRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2725,7 +2725,7 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a GetTaskRequest object")
+                __f.write_str("GetTaskRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2852,7 +2852,7 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a HTTPAuthSecurityScheme object")
+                __f.write_str("HTTPAuthSecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -2983,7 +2983,7 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ImplicitOAuthFlow object")
+                __f.write_str("ImplicitOAuthFlow as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3128,7 +3128,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ListTaskPushNotificationConfigsRequest object")
+                __f.write_str("ListTaskPushNotificationConfigsRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3256,7 +3256,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse 
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ListTaskPushNotificationConfigsResponse object")
+                __f.write_str("ListTaskPushNotificationConfigsResponse as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3425,7 +3425,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ListTasksRequest object")
+                __f.write_str("ListTasksRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3591,7 +3591,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a ListTasksResponse object")
+                __f.write_str("ListTasksResponse as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3770,7 +3770,7 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Message object")
+                __f.write_str("Message as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -3932,7 +3932,7 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a MutualTlsSecurityScheme object")
+                __f.write_str("MutualTlsSecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4042,7 +4042,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a OAuth2SecurityScheme object")
+                __f.write_str("OAuth2SecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4229,7 +4229,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a OAuthFlows object")
+                __f.write_str("OAuthFlows as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4380,7 +4380,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a OpenIdConnectSecurityScheme object")
+                __f.write_str("OpenIdConnectSecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4537,7 +4537,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Part object")
+                __f.write_str("Part as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4755,7 +4755,7 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Part object")
+                __f.write_str("Part as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -4909,7 +4909,7 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a PasswordOAuthFlow object")
+                __f.write_str("PasswordOAuthFlow as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -5164,7 +5164,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SecurityRequirement object")
+                __f.write_str("SecurityRequirement as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -5340,7 +5340,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SecurityScheme object")
+                __f.write_str("SecurityScheme as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -5524,7 +5524,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SendMessageConfiguration object")
+                __f.write_str("SendMessageConfiguration as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -5671,7 +5671,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SendMessageRequest object")
+                __f.write_str("SendMessageRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -5841,7 +5841,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SendMessageResponse object")
+                __f.write_str("SendMessageResponse as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6006,7 +6006,7 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a StreamResponse object")
+                __f.write_str("StreamResponse as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6139,7 +6139,7 @@ impl<'de> ::serde::Deserialize<'de> for StringList {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a StringList object")
+                __f.write_str("StringList as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6246,7 +6246,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a SubscribeToTaskRequest object")
+                __f.write_str("SubscribeToTaskRequest as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6391,7 +6391,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a Task object")
+                __f.write_str("Task as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6580,7 +6580,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a TaskArtifactUpdateEvent object")
+                __f.write_str("TaskArtifactUpdateEvent as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -6765,7 +6765,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a TaskPushNotificationConfig object")
+                __f.write_str("TaskPushNotificationConfig as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -7101,7 +7101,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a TaskStatus object")
+                __f.write_str("TaskStatus as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
@@ -7230,7 +7230,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
                 &self,
                 __f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
-                __f.write_str("a TaskStatusUpdateEvent object")
+                __f.write_str("TaskStatusUpdateEvent as a JSON object")
             }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
