@@ -124,7 +124,7 @@ pub fn parse_json(
     match serde_json::from_slice(bytes) {
         Ok(value) => Some(Source {
             label: label.to_string(),
-            sha256: sha256_hex(&bytes),
+            sha256: sha256_hex(bytes),
             value,
         }),
         Err(e) => {
