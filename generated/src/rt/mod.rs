@@ -7,6 +7,7 @@
 
 mod bytes;
 pub mod num;
+pub mod sse;
 mod timestamp;
 
 pub use bytes::Bytes;
