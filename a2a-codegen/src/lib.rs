@@ -83,6 +83,12 @@ pub const CHECKED_IN_OUT: &str = "generated/src/v1";
 /// Runtime path used inside the checked-in crate (the generated code lives in a2a-types itself).
 pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
 
+/// The error reference of the checked-in crate, relative to the workspace root.
+pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
+
+/// Name of the error reference among [`Config::generate`]'s files.
+pub const ERROR_REFERENCE: &str = "ERRORS.md";
+
 /// The default runtime path: the `rt` module of the `a2a-types` crate.
 pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_types::rt";
 
@@ -94,6 +100,7 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     runtime_path: String,
     preserve_unknown_fields: bool,
+    error_reference: Option<PathBuf>,
 }
 
 impl Config {
@@ -110,6 +117,7 @@ impl Config {
             out_dir: None,
             runtime_path: DEFAULT_RUNTIME_PATH.to_string(),
             preserve_unknown_fields: false,
+            error_reference: None,
         }
     }
 
@@ -121,7 +129,8 @@ impl Config {
         config
             .source_label(CHECKED_IN_SPEC)
             .out_dir(workspace_root.join(CHECKED_IN_OUT))
-            .runtime_path(CHECKED_IN_RUNTIME);
+            .runtime_path(CHECKED_IN_RUNTIME)
+            .error_reference(workspace_root.join(CHECKED_IN_ERROR_REFERENCE));
         config
     }
 
@@ -166,6 +175,17 @@ impl Config {
     /// ```
     pub fn preserve_unknown_fields(&mut self, on: bool) -> &mut Self {
         self.preserve_unknown_fields = on;
+        self
+    }
+
+    /// Also render the human-readable error reference (a Markdown table of every error row) to
+    /// `path`, kept fresh by [`Config::check`] like the code. Off by default.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").error_reference("ERRORS.md");
+    /// ```
+    pub fn error_reference(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.error_reference = Some(path.into());
         self
     }
 
@@ -249,24 +269,57 @@ impl Config {
             runtime,
             preserve_unknown: self.preserve_unknown_fields,
         };
+        let schema_input: format::HeaderInput<'_> = (&inputs.schema).into();
+        let mut files = Vec::new();
+        let mut modules = vec!["types"];
         let types = emit::emit_types(&model, &opts);
-        let types_rs =
-            format::format_file(types, &[(&inputs.schema).into()]).map_err(Error::Bug)?;
-        let mod_rs = format::format_file(
-            module_root(&inputs.schema.value),
-            &[(&inputs.schema).into()],
-        )
-        .map_err(Error::Bug)?;
-        Ok(vec![
-            GeneratedFile {
-                path: "mod.rs".into(),
-                contents: mod_rs,
-            },
-            GeneratedFile {
-                path: "types.rs".into(),
-                contents: types_rs,
-            },
-        ])
+        files.push(GeneratedFile {
+            path: "types.rs".into(),
+            contents: format::format_file(types, &[(&inputs.schema).into()]).map_err(Error::Bug)?,
+        });
+        if let Some(errors) = inputs.errors.as_ref().filter(|_| !model.errors.is_empty()) {
+            let tokens = emit::emit_errors(&model.errors, &opts);
+            files.push(GeneratedFile {
+                path: "errors.rs".into(),
+                contents: format::format_file(tokens, &[errors.into()]).map_err(Error::Bug)?,
+            });
+            modules.push("errors");
+            if self.error_reference.is_some() {
+                let text =
+                    emit::render_error_reference(&model.errors, &errors.label, &errors.sha256)
+                        .map_err(Error::Bug)?;
+                files.push(GeneratedFile {
+                    path: ERROR_REFERENCE.into(),
+                    contents: text,
+                });
+            }
+        }
+        if let Some(methods) = inputs
+            .methods
+            .as_ref()
+            .filter(|_| !model.methods.is_empty())
+        {
+            let tokens = emit::emit_methods(&model.methods, &opts);
+            let mut header: Vec<format::HeaderInput<'_>> =
+                vec![methods.into(), (&inputs.schema).into()];
+            if let Some(errors) = &inputs.errors {
+                header.push(errors.into());
+            }
+            files.push(GeneratedFile {
+                path: "methods.rs".into(),
+                contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+            });
+            modules.push("methods");
+        }
+        let mod_rs =
+            format::format_file(module_root(&inputs.schema.value, &modules), &[schema_input])
+                .map_err(Error::Bug)?;
+        files.push(GeneratedFile {
+            path: "mod.rs".into(),
+            contents: mod_rs,
+        });
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
     }
 
     /// Generates and writes into the output directory, changing only files whose bytes differ and
@@ -274,7 +327,7 @@ impl Config {
     pub fn write(&self) -> Result<Vec<PathBuf>, Error> {
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::write_all(out, &files).map_err(|source| Error::Io {
+        write::write_all(out, &files, self.error_reference.as_deref()).map_err(|source| Error::Io {
             path: out.to_path_buf(),
             source,
         })
@@ -284,7 +337,7 @@ impl Config {
     pub fn check(&self) -> Result<Staleness, Error> {
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::check_all(out, &files).map_err(|source| Error::Io {
+        write::check_all(out, &files, self.error_reference.as_deref()).map_err(|source| Error::Io {
             path: out.to_path_buf(),
             source,
         })
@@ -308,7 +361,7 @@ fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
 }
 
 /// The module root: docs from the schema's title and description, and the re-export of the types.
-fn module_root(schema: &serde_json::Value) -> TokenStream {
+fn module_root(schema: &serde_json::Value, modules: &[&str]) -> TokenStream {
     let mut doc = String::new();
     for key in ["title", "description"] {
         if let Some(text) = schema.get(key).and_then(|v| v.as_str()) {
@@ -325,12 +378,18 @@ fn module_root(schema: &serde_json::Value) -> TokenStream {
             format!(" {l}")
         }
     });
+    let modules: Vec<proc_macro2::Ident> = modules
+        .iter()
+        .map(|m| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()))
+        .collect();
     quote! {
         #( #![doc = #lines] )*
-        // prettyplease formats generated modules; rustfmt would reformat them and make the
-        // checked-in files look stale.
-        #[rustfmt::skip]
-        mod types;
-        pub use self::types::*;
+        #(
+            // prettyplease formats generated modules; rustfmt would reformat them and make the
+            // checked-in files look stale.
+            #[rustfmt::skip]
+            mod #modules;
+            pub use self::#modules::*;
+        )*
     }
 }

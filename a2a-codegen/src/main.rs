@@ -35,6 +35,12 @@ struct Paths {
     /// Keep members the schema does not name in an `unknown_fields` map on every struct.
     #[arg(long)]
     preserve_unknown_fields: bool,
+    /// Where to render the Markdown error reference (from errors.toml).
+    #[arg(long, default_value = a2a_codegen::CHECKED_IN_ERROR_REFERENCE)]
+    error_reference: PathBuf,
+    /// Do not render the error reference.
+    #[arg(long, conflicts_with = "error_reference")]
+    no_error_reference: bool,
 }
 
 impl Paths {
@@ -45,6 +51,9 @@ impl Paths {
             .out_dir(&self.out)
             .runtime_path(&self.runtime_path)
             .preserve_unknown_fields(self.preserve_unknown_fields);
+        if !self.no_error_reference {
+            config.error_reference(&self.error_reference);
+        }
         config
     }
 }

@@ -330,6 +330,11 @@ fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
 }
 
 fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
+    if !model.methods.is_empty() && model.errors.is_empty() {
+        diags
+            .push(file, "", "a method table needs an error table beside it")
+            .help("add errors.toml to the spec directory: replies decode into its error enum");
+    }
     let mut names = BTreeSet::new();
     for (i, m) in model.methods.iter().enumerate() {
         let at = format!("/method/{i}");

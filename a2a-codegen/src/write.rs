@@ -69,12 +69,16 @@ pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Writes every file; removes `.rs` files in `out_dir` that carry the generated marker but are no
+/// Writes every file (the error reference to `reference`); removes `.rs` files in `out_dir` that carry the generated marker but are no
 /// longer produced. Returns the paths written or removed.
-pub fn write_all(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Vec<PathBuf>> {
+pub fn write_all(
+    out_dir: &Path,
+    files: &[GeneratedFile],
+    reference: Option<&Path>,
+) -> io::Result<Vec<PathBuf>> {
     let mut touched = Vec::new();
     for f in files {
-        let path = out_dir.join(&f.path);
+        let path = destination(out_dir, f, reference);
         if write_if_changed(&path, &f.contents)? {
             touched.push(path);
         }
@@ -87,10 +91,14 @@ pub fn write_all(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Vec<Path
 }
 
 /// Compares the files with what is on disk.
-pub fn check_all(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Staleness> {
+pub fn check_all(
+    out_dir: &Path,
+    files: &[GeneratedFile],
+    reference: Option<&Path>,
+) -> io::Result<Staleness> {
     let mut stale = Staleness::default();
     for f in files {
-        let path = out_dir.join(&f.path);
+        let path = destination(out_dir, f, reference);
         match std::fs::read_to_string(&path) {
             Ok(old) if old == f.contents => {}
             Ok(old) => stale.files.push(StaleFile {
@@ -114,6 +122,14 @@ pub fn check_all(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Stalenes
         });
     }
     Ok(stale)
+}
+
+/// Where a file goes: the error reference to its configured path, everything else into `out_dir`.
+fn destination(out_dir: &Path, f: &GeneratedFile, reference: Option<&Path>) -> PathBuf {
+    match reference {
+        Some(path) if f.path == crate::ERROR_REFERENCE => path.to_path_buf(),
+        _ => out_dir.join(&f.path),
+    }
 }
 
 fn orphans(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Vec<PathBuf>> {

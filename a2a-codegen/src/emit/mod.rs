@@ -4,11 +4,17 @@
 //! shared runtime (timestamps, base64, ProtoJSON numbers) through one configurable path, the way
 //! prost-generated code relies on the prost crate.
 
+mod errors;
+mod methods;
+mod reference;
 mod types;
 
 use crate::ir::Model;
 use proc_macro2::TokenStream;
 
+pub use errors::{emit_errors, RESERVED};
+pub use methods::emit_methods;
+pub use reference::render_error_reference;
 pub use types::emit_types;
 
 /// Settings that change the emitted code.

@@ -4,11 +4,19 @@
 //! - [`Timestamp`]: a `google.protobuf.Timestamp` kept as its RFC 3339 wire string, parsed on request.
 //! - [`Bytes`]: a `bytes` field, standard base64 on encode, standard or URL-safe on decode.
 //! - [`num`]: the ProtoJSON number forms (numbers or numeric strings) for the generated decoders.
+//! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
+//! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
+//! - [`table`]: the static shapes of the error table and of methods.
 
 mod bytes;
+pub mod envelope;
 pub mod num;
 pub mod sse;
+pub mod stream;
+pub mod table;
 mod timestamp;
 
 pub use bytes::Bytes;
+pub use envelope::{ClientError, Envelope, RawError};
+pub use table::{ErrorRow, Method};
 pub use timestamp::{Timestamp, TimestampError, UnixTime};

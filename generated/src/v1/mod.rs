@@ -8,3 +8,9 @@
 #[rustfmt::skip]
 mod types;
 pub use self::types::*;
+#[rustfmt::skip]
+mod errors;
+pub use self::errors::*;
+#[rustfmt::skip]
+mod methods;
+pub use self::methods::*;

@@ -1,0 +1,284 @@
+//! Emission of the error table: the error enum (one variant per row, plus a catch-all), the table
+//! itself as a constant, the `const fn` that says whether a code is taken, and the typed reply
+//! decoder built on the runtime's envelope.
+
+use super::doc_attrs;
+use super::EmitOptions;
+use crate::ir::{ErrorDef, ErrorKind};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// The JSON-RPC reserved block (JSON-RPC 2.0 §5.1): no custom code may live here.
+pub const RESERVED: std::ops::RangeInclusive<i64> = -32768..=-32100;
+
+/// Message used when an agent sends a code no row names and no message.
+const UNKNOWN_MESSAGE: &str = "Unknown error";
+
+/// Emits `errors.rs` for the table.
+pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
+    let rt = &opts.runtime;
+    let names: Vec<Ident> = errors
+        .iter()
+        .map(|e| Ident::new(&e.name, Span::call_site()))
+        .collect();
+    let codes: Vec<Literal> = errors
+        .iter()
+        .map(|e| Literal::i64_unsuffixed(e.code))
+        .collect();
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    let indexes: Vec<Literal> = (0..errors.len()).map(Literal::usize_unsuffixed).collect();
+
+    let variants = errors.iter().zip(&names).map(|(e, name)| {
+        let docs = doc_attrs(&format!(
+            "{}\n\nJSON-RPC `{}`, gRPC `{}`, HTTP {}; spec name `{}`; default message \"{}\".",
+            e.doc, e.code, e.grpc, e.http, e.spec_name, e.message
+        ));
+        quote! {
+            #docs
+            #name {
+                /// The message the agent sent, or the table's default when it sent none.
+                message: ::std::string::String,
+                /// The `data` member as sent (v1 agents send an array of `@type` objects).
+                data: ::core::option::Option<::serde_json::Value>,
+            },
+        }
+    });
+    let rows = errors.iter().map(|e| {
+        let (name, spec_name, code, grpc, http, message, doc) = (
+            &e.name,
+            &e.spec_name,
+            Literal::i64_unsuffixed(e.code),
+            &e.grpc,
+            e.http,
+            &e.message,
+            &e.doc,
+        );
+        let reason = match &e.reason {
+            Some(r) => quote!(::core::option::Option::Some(#r)),
+            None => quote!(::core::option::Option::None),
+        };
+        let standard = e.kind == ErrorKind::JsonRpc;
+        quote! {
+            #rt::ErrorRow {
+                name: #name, spec_name: #spec_name, code: #code, grpc: #grpc, http: #http,
+                message: #message, reason: #reason, standard: #standard, doc: #doc,
+            }
+        }
+    });
+    let n_rows = errors.len();
+    let (low, high) = (
+        Literal::i64_unsuffixed(*RESERVED.start()),
+        Literal::i64_unsuffixed(*RESERVED.end()),
+    );
+    let taken_doc = format!(
+        " Whether `code` is taken: used by a row of the error table, or inside the JSON-RPC reserved block \
+         {}..={} (which holds the five standard codes). Custom agent errors must use another code.",
+        RESERVED.start(),
+        RESERVED.end()
+    );
+
+    quote! {
+        /// An error an agent answered with: one variant per row of the error table, matched by
+        /// code, and [`A2aError::Other`] for codes no row names. Code, message and data are kept.
+        ///
+        /// The table may grow with the specification, so the enum is `#[non_exhaustive]`.
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub enum A2aError {
+            #(#variants)*
+            /// A code that no row of the error table names.
+            Other {
+                /// The code as sent.
+                code: i64,
+                /// The message as sent (`"Unknown error"` when the agent sent none).
+                message: ::std::string::String,
+                /// The `data` member as sent.
+                data: ::core::option::Option<::serde_json::Value>,
+            },
+        }
+
+        /// The error table, in file order.
+        pub const ERROR_TABLE: [#rt::ErrorRow; #n_rows] = [#(#rows),*];
+
+        #[doc = #taken_doc]
+        pub const fn is_code_taken(code: i64) -> bool {
+            matches!(code, #(#codes)|*) || (code >= #low && code <= #high)
+        }
+
+        impl A2aError {
+            /// The typed error for a code, with the table's default message when `message` is `None`.
+            pub fn from_code(
+                code: i64,
+                message: ::core::option::Option<::std::string::String>,
+                data: ::core::option::Option<::serde_json::Value>,
+            ) -> Self {
+                match code {
+                    #(#codes => Self::#names {
+                        message: message.unwrap_or_else(|| ::std::string::String::from(#messages)),
+                        data,
+                    },)*
+                    _ => Self::Other {
+                        code,
+                        message: message.unwrap_or_else(|| ::std::string::String::from(#UNKNOWN_MESSAGE)),
+                        data,
+                    },
+                }
+            }
+
+            /// The typed error for a received error object.
+            pub fn from_raw(raw: #rt::RawError) -> Self {
+                Self::from_code(raw.code, raw.message, raw.data)
+            }
+
+            /// The JSON-RPC error code.
+            pub fn code(&self) -> i64 {
+                match self {
+                    #(Self::#names { .. } => #codes,)*
+                    Self::Other { code, .. } => *code,
+                }
+            }
+
+            /// The message (the agent's, or the default).
+            pub fn message(&self) -> &str {
+                match self {
+                    #(Self::#names { message, .. })|* | Self::Other { message, .. } => message,
+                }
+            }
+
+            /// The `data` member, when the agent sent one.
+            pub fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+                match self {
+                    #(Self::#names { data, .. })|* | Self::Other { data, .. } => data.as_ref(),
+                }
+            }
+
+            /// The table row of this error; `None` for [`A2aError::Other`].
+            pub fn row(&self) -> ::core::option::Option<&'static #rt::ErrorRow> {
+                match self {
+                    #(Self::#names { .. } => ::core::option::Option::Some(&ERROR_TABLE[#indexes]),)*
+                    Self::Other { .. } => ::core::option::Option::None,
+                }
+            }
+
+            /// The variant's name (`"TaskNotFound"`, or `"Other"`).
+            pub fn name(&self) -> &'static str {
+                self.row().map_or("Other", |row| row.name)
+            }
+
+            /// The gRPC status code name from the table (`UNKNOWN` for a code no row names).
+            pub fn grpc_status(&self) -> &'static str {
+                self.row().map_or("UNKNOWN", |row| row.grpc)
+            }
+
+            /// The HTTP status from the table (500 for a code no row names).
+            pub fn http_status(&self) -> u16 {
+                self.row().map_or(500, |row| row.http)
+            }
+        }
+
+        impl ::core::fmt::Display for A2aError {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(__f, "{} ({}): {}", self.name(), self.code(), self.message())
+            }
+        }
+
+        impl ::std::error::Error for A2aError {}
+
+        /// Writes the JSON-RPC error object: `code`, `message`, and `data` when present.
+        impl ::serde::Serialize for A2aError {
+            fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
+                __map.serialize_entry("code", &self.code())?;
+                __map.serialize_entry("message", self.message())?;
+                if let ::core::option::Option::Some(__data) = self.data() {
+                    __map.serialize_entry("data", __data)?;
+                }
+                __map.end()
+            }
+        }
+
+        /// Reads a JSON-RPC error object leniently: extra members ignored, a missing or non-string
+        /// `message` replaced by the table's default.
+        impl<'de> ::serde::Deserialize<'de> for A2aError {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
+                <#rt::RawError as ::serde::Deserialize>::deserialize(__deserializer).map(Self::from_raw)
+            }
+        }
+
+        /// Why a call failed: the agent answered with an error, or the reply broke the contract.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum CallError {
+            /// The agent sent a well-formed JSON-RPC error object.
+            Agent(A2aError),
+            /// The reply was malformed; the reason says how.
+            Malformed(#rt::ClientError),
+        }
+
+        impl ::core::fmt::Display for CallError {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self {
+                    Self::Agent(__e) => ::core::fmt::Display::fmt(__e, __f),
+                    Self::Malformed(__e) => ::core::fmt::Display::fmt(__e, __f),
+                }
+            }
+        }
+
+        impl ::std::error::Error for CallError {
+            fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
+                match self {
+                    Self::Agent(__e) => ::core::option::Option::Some(__e),
+                    Self::Malformed(__e) => ::core::option::Option::Some(__e),
+                }
+            }
+        }
+
+        /// Decodes a streamed reply (an SSE body) incrementally, every event with the same contract
+        /// as [`decode_response`]. Feed bytes as they arrive, split anywhere.
+        ///
+        /// An agent may answer a streaming call with one plain JSON body instead (content type
+        /// `application/json`, typically an error): decode that with [`decode_response`], which
+        /// gives the one item of such a stream.
+        #[derive(Debug)]
+        pub struct StreamDecoder<T> {
+            inner: #rt::stream::EventStream<T>,
+        }
+
+        impl<T: ::serde::de::DeserializeOwned> ::core::default::Default for StreamDecoder<T> {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl<T: ::serde::de::DeserializeOwned> StreamDecoder<T> {
+            /// A decoder for a new stream.
+            pub fn new() -> Self {
+                StreamDecoder { inner: #rt::stream::EventStream::new() }
+            }
+
+            /// Feeds the next bytes; returns one item per event they complete, in order.
+            pub fn feed(&mut self, chunk: &[u8]) -> ::std::vec::Vec<::core::result::Result<T, CallError>> {
+                self.inner.feed(chunk).into_iter().map(__call_result).collect()
+            }
+
+            /// Ends the stream: an error when it stopped in the middle of an event.
+            pub fn finish(&mut self) -> ::core::result::Result<(), CallError> {
+                self.inner.finish().map_err(CallError::Malformed)
+            }
+        }
+
+        fn __call_result<T>(item: ::core::result::Result<#rt::Envelope<T>, #rt::ClientError>) -> ::core::result::Result<T, CallError> {
+            match item {
+                ::core::result::Result::Ok(#rt::Envelope::Result(__t)) => ::core::result::Result::Ok(__t),
+                ::core::result::Result::Ok(#rt::Envelope::Error(__raw)) => ::core::result::Result::Err(CallError::Agent(A2aError::from_raw(__raw))),
+                ::core::result::Result::Err(__e) => ::core::result::Result::Err(CallError::Malformed(__e)),
+            }
+        }
+
+        /// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or the
+        /// client error saying what was malformed. Never panics, whatever the bytes.
+        pub fn decode_response<T: ::serde::de::DeserializeOwned>(body: &[u8]) -> ::core::result::Result<T, CallError> {
+            __call_result(#rt::envelope::decode_response::<T>(body))
+        }
+    }
+}

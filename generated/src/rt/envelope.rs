@@ -1,0 +1,472 @@
+//! The JSON-RPC 2.0 response envelope: the one choke point every reply body goes through.
+//!
+//! [`decode_response`] returns exactly one of three outcomes for any bytes:
+//!
+//! 1. `Ok(Envelope::Result(T))`: the reply's `result`, decoded as the method's result type;
+//! 2. `Ok(Envelope::Error(RawError))`: a well-formed JSON-RPC error object (the agent said no);
+//!    extra members are ignored, a missing or non-string `message` is `None`, `data` is kept;
+//! 3. `Err(ClientError)`: anything that breaks the envelope, with a one-line reason (and the JSON
+//!    path when the `result` does not decode). Nothing from serde_json leaks out as its own type.
+//!
+//! The success path parses the body once, straight into `T` (no `serde_json::Value`, no buffered
+//! `RawValue`). Only when that fails is the body parsed again, as a `Value`, to say precisely what
+//! was wrong: failures are rare and their cost does not matter.
+//!
+//! Rules (they are the ones the seed bug report fixed in the official Python SDK):
+//! - the body must be a JSON object (a list or a string is malformed); one leading UTF-8 BOM is
+//!   ignored (RFC 8259 §8.1 allows it); trailing non-whitespace is malformed;
+//! - an `error` that is an object with an integer `code` is the agent's error, even next to a
+//!   `result` (JSON-RPC allows only one; the error is the safer reading);
+//! - a falsy `error` (`null`, `false`, `0`, `""`, `[]`, `{}`) next to a `result` is ignored, as the
+//!   Python SDK does; without a `result` it is malformed;
+//! - a truthy `error` that is not an object with an integer `code` (`"error": "boom"`) is malformed;
+//! - neither `result` nor `error` is malformed; `"result": null` is malformed;
+//! - `jsonrpc` and `id` are not checked: a client matches replies to requests by transport, and a
+//!   wrong version string is no reason to lose an otherwise clear answer.
+
+use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A reply that breaks the JSON-RPC envelope or the method's result type: what was wrong, in one
+/// line. The client error of the A2A decoding contract.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientError {
+    reason: String,
+}
+
+impl ClientError {
+    /// A client error with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        ClientError {
+            reason: reason.into(),
+        }
+    }
+
+    /// What was wrong, as one line.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "malformed reply: {}", self.reason)
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A JSON-RPC error object as received: `code` is always present; `message` is `None` when it was
+/// missing or not a string (callers fall back to their table's default message).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawError {
+    /// The error code.
+    pub code: i64,
+    /// The message, when the agent sent a string.
+    pub message: Option<String>,
+    /// The `data` member, when present (any JSON, `null` included).
+    pub data: Option<Value>,
+}
+
+/// What a well-formed reply carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Envelope<T> {
+    /// The `result`, decoded.
+    Result(T),
+    /// The `error` object.
+    Error(RawError),
+}
+
+/// Decodes one JSON-RPC response body. See the [module docs](self) for the rules.
+///
+/// ```
+/// use a2a_types::rt::envelope::{decode_response, Envelope};
+///
+/// let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found","x":1}}"#;
+/// match decode_response::<serde_json::Value>(body) {
+///     Ok(Envelope::Error(e)) => assert_eq!(e.code, -32001),
+///     other => panic!("{other:?}"),
+/// }
+/// let err = decode_response::<serde_json::Value>(b"[1, 2]").unwrap_err();
+/// assert_eq!(err.reason(), "the body is a JSON array, not an object");
+/// ```
+pub fn decode_response<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientError> {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    match serde_json::from_slice::<Fast<T>>(body) {
+        Ok(fast) => fast.finish(),
+        Err(_) => slow_path::<T>(body),
+    }
+}
+
+/// Classifies a decoded `error` member.
+enum ErrorMember {
+    /// `null`, `false`, `0`, `""`, `[]`, `{}`.
+    Falsy,
+    /// An object with an integer code.
+    Object(RawError),
+    /// Something else: the reason it is not an error object.
+    Invalid(String),
+}
+
+impl ErrorMember {
+    fn from_value(value: Value) -> ErrorMember {
+        let falsy = match &value {
+            Value::Null | Value::Bool(false) => true,
+            Value::Number(n) => n.as_f64() == Some(0.0),
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+            Value::Bool(true) => false,
+        };
+        if falsy {
+            return ErrorMember::Falsy;
+        }
+        let Value::Object(mut object) = value else {
+            return ErrorMember::Invalid(format!("`error` is {}, not an object", describe(&value)));
+        };
+        let code = match object.get("code") {
+            Some(Value::Number(n)) => match n.as_i64() {
+                Some(code) => code,
+                None => {
+                    return ErrorMember::Invalid(format!("`error.code` is {n}, not an integer"))
+                }
+            },
+            Some(other) => {
+                return ErrorMember::Invalid(format!(
+                    "`error.code` is {}, not an integer",
+                    describe(other)
+                ))
+            }
+            None => return ErrorMember::Invalid("`error` has no `code`".to_string()),
+        };
+        let message = match object.remove("message") {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let data = object.remove("data");
+        ErrorMember::Object(RawError {
+            code,
+            message,
+            data,
+        })
+    }
+}
+
+/// The fast path: one pass over the body, `result` decoded straight into `T`.
+struct Fast<T> {
+    result: Option<T>,
+    error: Option<ErrorMember>,
+}
+
+impl<T> Fast<T> {
+    fn finish(self) -> Result<Envelope<T>, ClientError> {
+        match (self.error, self.result) {
+            (Some(ErrorMember::Object(raw)), _) => Ok(Envelope::Error(raw)),
+            (Some(ErrorMember::Invalid(reason)), _) => Err(ClientError::new(reason)),
+            (_, Some(result)) => Ok(Envelope::Result(result)),
+            (Some(ErrorMember::Falsy), None) => Err(ClientError::new(
+                "`error` is empty and there is no `result`",
+            )),
+            (None, None) => Err(ClientError::new(
+                "the reply has neither `result` nor `error`",
+            )),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Fast<T> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(FastVisitor(PhantomData))
+    }
+}
+
+struct FastVisitor<T>(PhantomData<T>);
+
+enum Key {
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "result" => Key::Result,
+                    "error" => Key::Error,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for FastVisitor<T> {
+    type Value = Fast<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC response object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fast<T>, A::Error> {
+        let mut fast = Fast {
+            result: None,
+            error: None,
+        };
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                // A `null` result fails here (no A2A result type decodes from null) and the slow
+                // path then names it.
+                Key::Result => fast.result = Some(map.next_value()?),
+                // Error objects are small; going through `Value` keeps the leniency rules simple.
+                Key::Error => fast.error = Some(ErrorMember::from_value(map.next_value()?)),
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(fast)
+    }
+}
+
+/// The slow path: the fast decode failed; parse again, as a `Value`, to say why. An error object
+/// still wins here (the fast path fails when a `result` beside it does not decode).
+fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientError> {
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(e) => return Err(ClientError::new(not_json_reason(body, &e))),
+    };
+    let Value::Object(mut object) = value else {
+        return Err(ClientError::new(format!(
+            "the body is {}, not an object",
+            describe(&value)
+        )));
+    };
+    match object.remove("error").map(ErrorMember::from_value) {
+        Some(ErrorMember::Object(raw)) => return Ok(Envelope::Error(raw)),
+        Some(ErrorMember::Invalid(reason)) => return Err(ClientError::new(reason)),
+        Some(ErrorMember::Falsy) | None => {}
+    }
+    let reason = match object.remove("result") {
+        None => "the reply has neither `result` nor `error`".to_string(),
+        Some(Value::Null) => "`result` is null".to_string(),
+        Some(result) => match serde_path_to_error::deserialize::<_, T>(result) {
+            Err(e) => {
+                let path = e.path().to_string();
+                let at = if path == "." {
+                    String::new()
+                } else {
+                    format!(" at `result.{path}`")
+                };
+                format!(
+                    "`result` does not decode as {}{at}: {}",
+                    short_type_name::<T>(),
+                    e.inner()
+                )
+            }
+            // Decoding from a `Value` accepted what decoding from the bytes did not (it should
+            // not happen); take the value rather than invent a reason.
+            Ok(result) => return Ok(Envelope::Result(result)),
+        },
+    };
+    Err(ClientError::new(reason))
+}
+
+fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return "the body is empty".to_string();
+    }
+    let text = e.to_string();
+    if text.contains("recursion limit") {
+        return format!("the body nests too deeply to decode ({text})");
+    }
+    if std::str::from_utf8(body).is_err() && text.contains("invalid unicode") {
+        return format!("the body is not valid UTF-8 ({text})");
+    }
+    format!("the body is not valid JSON: {text}")
+}
+
+/// `a2a_types::v1::types::Task` -> `Task` (generic arguments kept).
+fn short_type_name<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    let head = full.split('<').next().unwrap_or(full);
+    let start = head.rfind("::").map_or(0, |i| i + 2);
+    &full[start..]
+}
+
+/// "a JSON array", "the string \"boom\"", ... for messages.
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() > 40 => "a JSON string".to_string(),
+        Value::String(s) => format!("the string {}", Value::String(s.clone())),
+        Value::Array(_) => "a JSON array".to_string(),
+        Value::Object(_) => "a JSON object".to_string(),
+    }
+}
+
+/// Lenient, like the envelope: `code` must be an integer; a missing or non-string `message` is
+/// `None`; `data` is kept; other members are ignored.
+impl<'de> Deserialize<'de> for RawError {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match ErrorMember::from_value(Value::deserialize(deserializer)?) {
+            ErrorMember::Object(raw) => Ok(raw),
+            ErrorMember::Invalid(reason) => Err(de::Error::custom(reason)),
+            ErrorMember::Falsy => Err(de::Error::custom(
+                "an empty value is not a JSON-RPC error object",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(body: &[u8]) -> String {
+        match decode_response::<std::collections::BTreeMap<String, Value>>(body) {
+            Err(e) => e.reason().to_string(),
+            Ok(other) => panic!("expected malformed, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn short_type_names_drop_the_module_path() {
+        assert_eq!(short_type_name::<ClientError>(), "ClientError");
+        assert_eq!(
+            short_type_name::<Vec<String>>(),
+            "Vec<alloc::string::String>"
+        );
+    }
+
+    #[test]
+    fn malformed_bodies_get_one_line_reasons() {
+        assert_eq!(reason(b""), "the body is empty");
+        assert_eq!(
+            reason(b"\"hello\""),
+            "the body is the string \"hello\", not an object"
+        );
+        assert_eq!(
+            reason(b"{\"id\":1}"),
+            "the reply has neither `result` nor `error`"
+        );
+        assert_eq!(
+            reason(b"{\"error\":\"boom\"}"),
+            "`error` is the string \"boom\", not an object"
+        );
+        assert_eq!(
+            reason(b"{\"error\":null}"),
+            "`error` is empty and there is no `result`"
+        );
+        assert_eq!(
+            reason(b"{\"error\":{\"code\":\"x\"}}"),
+            "`error.code` is the string \"x\", not an integer"
+        );
+        assert_eq!(reason(b"{\"result\":null}"), "`result` is null");
+        assert!(reason(b"{\"result\":{}} x")
+            .starts_with("the body is not valid JSON: trailing characters"));
+        assert!(reason(b"{\"result\":\"\xff\"}").starts_with("the body is not valid UTF-8"));
+        let deep = format!("{{\"result\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        assert!(reason(deep.as_bytes()).starts_with("the body nests too deeply"));
+    }
+
+    #[test]
+    fn result_type_mismatch_names_the_type_and_path() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Inner {
+            n: u8,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Outer {
+            inner: Vec<Inner>,
+        }
+        let err =
+            decode_response::<Outer>(br#"{"result":{"inner":[{"n":1},{"n":300}]}}"#).unwrap_err();
+        assert!(
+            err.reason()
+                .starts_with("`result` does not decode as Outer at `result.inner[1].n`"),
+            "{}",
+            err.reason()
+        );
+    }
+
+    #[test]
+    fn falsy_errors_next_to_a_result_are_ignored() {
+        for error in ["null", "false", "0", "0.0", "\"\"", "[]", "{}"] {
+            let body = format!(r#"{{"error":{error},"result":{{"a":1}}}}"#);
+            assert!(
+                matches!(
+                    decode_response::<Value>(body.as_bytes()),
+                    Ok(Envelope::Result(_))
+                ),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_error_object_wins_over_a_result_in_either_order() {
+        for body in [
+            r#"{"result":{},"error":{"code":1}}"#,
+            r#"{"error":{"code":1},"result":{}}"#,
+        ] {
+            assert!(matches!(
+                decode_response::<Value>(body.as_bytes()),
+                Ok(Envelope::Error(RawError { code: 1, .. }))
+            ));
+        }
+    }
+
+    #[test]
+    fn error_objects_are_lenient_about_message_and_extras() {
+        let body =
+            br#"{"error":{"code":-32001,"message":7,"data":[{"@type":"x"}],"reason":"expired"}}"#;
+        let Ok(Envelope::Error(raw)) = decode_response::<Value>(body) else {
+            panic!()
+        };
+        assert_eq!(
+            raw,
+            RawError {
+                code: -32001,
+                message: None,
+                data: Some(serde_json::json!([{"@type": "x"}]))
+            }
+        );
+    }
+
+    #[test]
+    fn an_error_object_wins_even_when_the_result_beside_it_is_broken() {
+        let body = br#"{"result":{"inner":"not a list"},"error":{"code":-32603}}"#;
+        assert!(matches!(
+            decode_response::<Vec<u8>>(body),
+            Ok(Envelope::Error(RawError { code: -32603, .. }))
+        ));
+        let body = br#"{"result":null,"error":{"code":-32603}}"#;
+        assert!(matches!(
+            decode_response::<Vec<u8>>(body),
+            Ok(Envelope::Error(_))
+        ));
+    }
+
+    #[test]
+    fn a_leading_bom_is_ignored() {
+        assert!(matches!(
+            decode_response::<Value>(b"\xEF\xBB\xBF{\"result\":1}"),
+            Ok(Envelope::Result(_))
+        ));
+    }
+}

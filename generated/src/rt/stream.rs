@@ -1,0 +1,64 @@
+//! A streamed reply: SSE framing ([`super::sse`]) plus the envelope contract
+//! ([`super::envelope`]) applied to every event's data.
+//!
+//! Each event's `data` is one JSON-RPC response; it decodes exactly as a unary body would (the
+//! event's `event:` name does not matter: agents name error events differently, and the body says
+//! what it is). An event whose data held invalid UTF-8 is malformed, not silently repaired.
+
+use super::envelope::{decode_response, ClientError, Envelope};
+use super::sse::{SseDecoder, SseError};
+use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+
+/// Incremental decoder of a streamed reply: feed bytes as they arrive, in any chunking.
+///
+/// ```
+/// use a2a_types::rt::envelope::Envelope;
+/// use a2a_types::rt::stream::EventStream;
+///
+/// let mut stream = EventStream::<serde_json::Value>::new();
+/// let mut items = stream.feed(b"data: {\"result\": {\"a\"");
+/// items.extend(stream.feed(b": 1}}\n\ndata: {\"error\": {\"code\": -32603}}\n\n"));
+/// assert!(matches!(items[0], Ok(Envelope::Result(_))));
+/// assert!(matches!(items[1], Ok(Envelope::Error(_))));
+/// assert!(stream.finish().is_ok());
+/// ```
+#[derive(Debug, Default)]
+pub struct EventStream<T> {
+    sse: SseDecoder,
+    result: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> EventStream<T> {
+    /// A decoder for a new stream.
+    pub fn new() -> Self {
+        EventStream {
+            sse: SseDecoder::new(),
+            result: PhantomData,
+        }
+    }
+
+    /// Feeds the next bytes; returns the items of every event they complete, in order.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Envelope<T>, ClientError>> {
+        self.sse.feed(chunk).into_iter().map(decode_event).collect()
+    }
+
+    /// Ends the stream: an error when it stopped in the middle of an event.
+    pub fn finish(&mut self) -> Result<(), ClientError> {
+        self.sse.finish().map_err(sse_error)
+    }
+}
+
+fn decode_event<T: DeserializeOwned>(
+    item: Result<super::sse::SseEvent, SseError>,
+) -> Result<Envelope<T>, ClientError> {
+    let event = item.map_err(sse_error)?;
+    if event.had_invalid_utf8 {
+        return Err(ClientError::new("an event's data is not valid UTF-8"));
+    }
+    decode_response(event.data.as_bytes())
+}
+
+fn sse_error(e: SseError) -> ClientError {
+    ClientError::new(e.to_string())
+}

@@ -1,0 +1,39 @@
+//! Static descriptions of the protocol's tables, which generated code fills in.
+
+/// One row of an error table: a JSON-RPC error code and what goes with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorRow {
+    /// The generated variant's name (`TaskNotFound`).
+    pub name: &'static str,
+    /// The specification's name for it (`TaskNotFoundError`).
+    pub spec_name: &'static str,
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// The gRPC status code name (`NOT_FOUND`).
+    pub grpc: &'static str,
+    /// The HTTP status.
+    pub http: u16,
+    /// The default message.
+    pub message: &'static str,
+    /// The `google.rpc.ErrorInfo` reason, for A2A-specific errors.
+    pub reason: Option<&'static str>,
+    /// Whether this is one of the standard JSON-RPC 2.0 errors (else A2A-specific).
+    pub standard: bool,
+    /// One line of meaning.
+    pub doc: &'static str,
+}
+
+/// A JSON-RPC method: its name on the wire, its params and result types, whether it streams.
+///
+/// Generated code implements it for one unit struct per method, so a client can write
+/// `decode_reply::<method::GetTask>(body)` and get a `Task`.
+pub trait Method {
+    /// The method name on the wire (`GetTask`).
+    const NAME: &'static str;
+    /// Whether the reply is an SSE stream of `Result` items.
+    const STREAMING: bool;
+    /// The `params` type.
+    type Params;
+    /// The `result` type (per event, for a streaming method).
+    type Result;
+}

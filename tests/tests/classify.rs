@@ -1,0 +1,115 @@
+//! The `classify` example of a2a-types implements the contract of
+//! `shared/envelope-cases/README.md`: run on the seed cases, every case gives its `expect`.
+//!
+//! `cargo test` builds the workspace's examples before running tests; this finds the binary
+//! beside the test executable's own directory.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn classify_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+    let bin = dir
+        .join("examples")
+        .join(format!("classify{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo test --workspace` (it builds examples)",
+        bin.display()
+    );
+    bin
+}
+
+fn run(args: &[&std::path::Path]) -> (i32, Vec<Value>, String) {
+    let out = Command::new(classify_binary()).args(args).output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        lines,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn classify_gives_every_seed_case_its_expected_outcome() {
+    let Some(seed) =
+        a2a_tests::shared_path("classify on the seed cases", "envelope-cases/seed.json")
+    else {
+        return;
+    };
+    let cases: Vec<Value> = serde_json::from_slice(&std::fs::read(&seed).unwrap()).unwrap();
+    let (status, lines, stderr) = run(&[&seed]);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(lines.len(), cases.len());
+    assert_eq!(cases.len(), 8);
+    for (case, line) in cases.iter().zip(&lines) {
+        assert_eq!(line["name"], case["name"]);
+        for (key, want) in case["expect"].as_object().unwrap() {
+            assert_eq!(&line[key], want, "{}: {key} in {line}", case["name"]);
+        }
+        match line["outcome"].as_str().unwrap() {
+            "malformed" => assert!(line["reason"].as_str().is_some_and(|r| !r.is_empty())),
+            "error" => assert!(line["variant"].is_string() && line["code"].is_i64()),
+            "ok" => {}
+            other => panic!("unknown outcome {other}"),
+        }
+        if case["kind"] == "stream" {
+            assert!(line["events"].is_u64(), "{line}");
+        }
+    }
+}
+
+#[test]
+fn classify_handles_chunks_bytes_plain_json_streams_and_unreadable_cases() {
+    let cases = serde_json::json!([
+        {"name": "chunked-stream", "kind": "stream", "method": "SendStreamingMessage",
+         "body": ["data: {\"result\": {\"statusUpdate\": {\"taskId\": \"t\", \"contextId\": \"c\", \"status\": {\"state\": \"TASK_ST",
+                  "ATE_WORKING\"}}}}\r", "\n\r\ndata: {\"result\": {\"message\": {\"messageId\": \"m\", \"role\": \"ROLE_AGENT\", \"parts\": [{\"text\": \"\u{2028}\"}]}}}\n\n"]},
+        {"name": "bom-bytes", "kind": "unary", "method": "GetTask", "body_b64": "77u/eyJyZXN1bHQiOnsiaWQiOiJ0Iiwic3RhdHVzIjp7fX19"},
+        {"name": "bad-b64", "kind": "unary", "method": "GetTask", "body_b64": "***"},
+        {"name": "plain-json-stream", "kind": "stream", "method": "SendStreamingMessage", "content_type": "application/json",
+         "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task no-such-task not found\"}}"},
+        {"name": "unknown-code", "kind": "unary", "method": "CancelTask", "body": "{\"error\":{\"code\":-32050}}"},
+        {"name": "cut-off", "kind": "stream", "method": "SubscribeToTask", "body": "data: {\"result\""}
+    ]);
+    let path = std::env::temp_dir().join(format!("classify-cases-{}.json", std::process::id()));
+    std::fs::write(&path, cases.to_string()).unwrap();
+    let (status, lines, stderr) = run(&[&path]);
+    assert_eq!(status, 0, "{stderr}");
+    let get = |i: usize, k: &str| lines[i][k].clone();
+    assert_eq!(
+        (get(0, "outcome"), get(0, "events")),
+        ("ok".into(), 2.into())
+    );
+    assert_eq!(
+        (get(1, "outcome"), get(1, "result")),
+        ("ok".into(), "Task".into())
+    );
+    assert_eq!(get(2, "outcome"), "malformed");
+    assert!(get(2, "reason").as_str().unwrap().contains("base64"));
+    assert_eq!(
+        (get(3, "outcome"), get(3, "variant"), get(3, "events")),
+        ("error".into(), "TaskNotFound".into(), 0.into())
+    );
+    assert_eq!(
+        (get(4, "variant"), get(4, "code")),
+        ("Other".into(), (-32050).into())
+    );
+    assert_eq!(get(5, "outcome"), "malformed");
+
+    std::fs::write(
+        &path,
+        r#"[{"name":"x","kind":"unary","method":"NoSuchMethod","body":"{}"}]"#,
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&[&path]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("unknown method `NoSuchMethod`"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}

@@ -1,0 +1,138 @@
+//! Streamed replies: every SSE capture of the official SDK decodes event by event with the unary
+//! contract, in any chunking; capture 013 (U+2028/U+2029/U+0085 in the text, which breaks the
+//! Python client) gives all four events.
+
+use a2a_types::v1::{decode_response, A2aError, CallError, StreamDecoder, StreamResponse};
+use proptest::prelude::*;
+
+type Item = Result<StreamResponse, CallError>;
+
+fn decode_in_chunks(body: &[u8], cuts: &[usize]) -> (Vec<Item>, Result<(), CallError>) {
+    let mut decoder = StreamDecoder::<StreamResponse>::new();
+    let mut items = Vec::new();
+    let mut start = 0;
+    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (body.len() + 1)).collect();
+    cuts.sort_unstable();
+    for cut in cuts.into_iter().chain([body.len()]) {
+        if cut >= start {
+            items.extend(decoder.feed(&body[start..cut]));
+            start = cut;
+        }
+    }
+    (items, decoder.finish())
+}
+
+fn capture(name: &str) -> Option<Vec<u8>> {
+    a2a_tests::shared_path(
+        "stream captures",
+        &format!("wire-captures/a2a-sdk-1.3.0/{name}"),
+    )
+    .map(|p| std::fs::read(p).unwrap())
+}
+
+#[test]
+fn streaming_captures_decode_as_the_sdk_sent_them() {
+    let Some(body) = capture("003-send-streaming-message.response.sse") else {
+        return;
+    };
+    let (items, end) = decode_in_chunks(&body, &[]);
+    assert!(end.is_ok());
+    let kinds: Vec<&str> = items
+        .iter()
+        .map(|i| i.as_ref().unwrap().member_name())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["task", "statusUpdate", "artifactUpdate", "statusUpdate"]
+    );
+}
+
+#[test]
+fn line_separators_inside_json_do_not_break_the_stream() {
+    let Some(body) = capture("013-send-streaming-message-line-separators.response.sse") else {
+        return;
+    };
+    let (items, end) = decode_in_chunks(&body, &[]);
+    assert!(end.is_ok());
+    assert_eq!(
+        items.len(),
+        4,
+        "the Python client fails here; all four events must decode"
+    );
+    assert!(items.iter().all(Result::is_ok), "{items:?}");
+}
+
+#[test]
+fn an_error_event_mid_stream_is_the_typed_error() {
+    let Some(body) = capture("016-send-streaming-message-agent-raises.response.sse") else {
+        return;
+    };
+    let (items, _) = decode_in_chunks(&body, &[]);
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[1].is_ok());
+    match &items[2] {
+        Err(CallError::Agent(A2aError::Internal { message, .. })) => {
+            assert_eq!(message, "agent exploded on purpose")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_plain_json_answer_to_a_streaming_call_is_one_typed_item() {
+    for (name, variant) in [
+        (
+            "015-send-streaming-message-unknown-task.response.json",
+            "TaskNotFound",
+        ),
+        (
+            "017-subscribe-completed-task.response.json",
+            "UnsupportedOperation",
+        ),
+    ] {
+        let Some(body) = capture(name) else { return };
+        match decode_response::<StreamResponse>(&body) {
+            Err(CallError::Agent(e)) => assert_eq!(e.name(), variant, "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_and_cut_off_events_are_malformed() {
+    let (items, end) = decode_in_chunks(
+        b"data: {\"result\": {\"message\": \"\xff\"}}\n\ndata: {\"res",
+        &[],
+    );
+    assert!(matches!(&items[0], Err(CallError::Malformed(e)) if e.reason().contains("UTF-8")));
+    assert!(matches!(end, Err(CallError::Malformed(_))));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_chunking_of_a_captured_stream_gives_the_same_items(cuts in prop::collection::vec(any::<usize>(), 0..40)) {
+        let mut body = b"\xEF\xBB\xBF: comment\r\n".to_vec();
+        for name in ["003-send-streaming-message.response.sse", "013-send-streaming-message-line-separators.response.sse",
+                     "016-send-streaming-message-agent-raises.response.sse"] {
+            match capture(name) {
+                Some(b) => body.extend(b),
+                None => return Ok(()),
+            }
+        }
+        let whole = decode_in_chunks(&body, &[]);
+        prop_assert_eq!(whole.0.len(), 11);
+        prop_assert_eq!(decode_in_chunks(&body, &cuts), whole);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_the_stream_decoder(bytes in prop::collection::vec(any::<u8>(), 0..300), cuts in prop::collection::vec(any::<usize>(), 0..10)) {
+        let _ = decode_in_chunks(&bytes, &cuts);
+        let mut framed = b"data: ".to_vec();
+        framed.extend(&bytes);
+        framed.extend(b"\n\n");
+        let (items, _) = decode_in_chunks(&framed, &cuts);
+        prop_assert!(items.len() <= framed.iter().filter(|b| **b == b'\n' || **b == b'\r').count());
+    }
+}
