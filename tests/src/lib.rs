@@ -67,29 +67,15 @@ pub fn strip_protojson_defaults(value: &mut serde_json::Value) {
     }
 }
 
-/// The `data:` payloads of an SSE body, one string per event (data lines joined with `\n`).
-///
-/// Deliberately minimal, for reading the captured streams in tests; the product's incremental
-/// decoder is a separate, complete implementation.
+/// The `data` of every event of an SSE body, through the product's own framing decoder.
 pub fn sse_event_data(body: &str) -> Vec<String> {
-    let mut events = Vec::new();
-    let mut data: Option<String> = None;
-    for line in body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
-        if line.is_empty() {
-            events.extend(data.take());
-        } else if let Some(rest) = line.strip_prefix("data:") {
-            let rest = rest.strip_prefix(' ').unwrap_or(rest);
-            match &mut data {
-                Some(d) => {
-                    d.push('\n');
-                    d.push_str(rest);
-                }
-                None => data = Some(rest.to_string()),
-            }
-        }
-    }
-    events.extend(data);
+    let mut decoder = a2a_types::rt::sse::SseDecoder::new();
+    let events = decoder.feed(body.as_bytes());
+    assert_eq!(decoder.finish(), Ok(()), "the SSE body ends mid-event");
     events
+        .into_iter()
+        .map(|e| e.expect("an SSE event within limits").data)
+        .collect()
 }
 
 /// Hand-written A2A v1 messages covering every oneof member, enums, maps, bytes and timestamps:
