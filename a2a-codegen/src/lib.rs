@@ -192,7 +192,6 @@ impl Config {
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
     /// path). Touches no file.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
-        parse_runtime_path(&self.runtime_path)?;
         let mut diags = Diagnostics::default();
         let label = self.label.clone().unwrap_or_else(|| {
             self.spec

@@ -9,7 +9,6 @@ mod methods;
 mod reference;
 mod types;
 
-use crate::ir::Model;
 use proc_macro2::TokenStream;
 
 pub use errors::{emit_errors, RESERVED};
@@ -36,9 +35,4 @@ pub(crate) fn doc_attrs(doc: &str) -> TokenStream {
         }
     });
     quote::quote! { #( #[doc = #lines] )* }
-}
-
-/// True when the model holds anything to emit for types.
-pub fn has_types(model: &Model) -> bool {
-    !model.types.is_empty()
 }

@@ -288,7 +288,7 @@ impl Cx<'_> {
             quote!(#name),
             &s.fields,
             &s.consts,
-            s.oneof.as_ref().map(|o| (o, true)),
+            s.oneof.as_ref(),
             None,
         );
         let oneof_enum = s
@@ -424,20 +424,20 @@ impl Cx<'_> {
 
     /// The `Deserialize` impl of an object: fields, const members and at most one oneof group.
     ///
-    /// `oneof` is `(group, stored_in_field)`: a struct stores the group in a field; a pure oneof
-    /// type (or a oneof enum decoded on its own) *is* the group, named by `result_enum`.
+    /// A struct passes the group it stores in a field as `oneof`; a pure oneof type (or a oneof
+    /// enum decoded on its own) *is* the group, passed as `pure_group` with the enum's name.
     fn emit_visitor(
         &self,
         type_name: &str,
         target: TokenStream,
         fields: &[Field],
         consts: &[ConstField],
-        oneof: Option<(&OneOfField, bool)>,
+        oneof: Option<&OneOfField>,
         pure_group: Option<(&OneOfGroup, &str)>,
     ) -> TokenStream {
         let extras = self.opts.preserve_unknown && pure_group.is_none();
         let group: Option<(&OneOfGroup, Ident)> = match (oneof, pure_group) {
-            (Some((o, _)), _) => Some((&o.group, ident(&o.enum_name))),
+            (Some(o), _) => Some((&o.group, ident(&o.enum_name))),
             (None, Some((g, enum_name))) => Some((g, ident(enum_name))),
             (None, None) => None,
         };
@@ -624,7 +624,7 @@ impl Cx<'_> {
                 };
                 quote!(#fname: #value,)
             });
-            let oneof_init = oneof.map(|(o, _)| {
+            let oneof_init = oneof.map(|o| {
                 let fname = ident(&o.rust_name);
                 quote!(#fname: __oneof,)
             });
