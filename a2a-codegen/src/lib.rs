@@ -326,7 +326,7 @@ impl Config {
     pub fn write(&self) -> Result<Vec<PathBuf>, Error> {
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::write_all(out, &files, self.error_reference.as_deref()).map_err(|source| Error::Io {
+        write::write_all(out, &self.place(out, &files)).map_err(|source| Error::Io {
             path: out.to_path_buf(),
             source,
         })
@@ -336,10 +336,21 @@ impl Config {
     pub fn check(&self) -> Result<Staleness, Error> {
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::check_all(out, &files, self.error_reference.as_deref()).map_err(|source| Error::Io {
+        write::check_all(out, &self.place(out, &files)).map_err(|source| Error::Io {
             path: out.to_path_buf(),
             source,
         })
+    }
+
+    /// Where each file goes: the error reference to its configured path, the modules into `out`.
+    fn place<'a>(&self, out: &Path, files: &'a [GeneratedFile]) -> Vec<write::Placed<'a>> {
+        files
+            .iter()
+            .map(|f| match &self.error_reference {
+                Some(path) if f.path == ERROR_REFERENCE => (path.clone(), f),
+                _ => (out.join(&f.path), f),
+            })
+            .collect()
     }
 
     fn require_out_dir(&self) -> Result<&Path, Error> {

@@ -69,18 +69,16 @@ pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Writes every file (the error reference to `reference`); removes `.rs` files in `out_dir` that carry the generated marker but are no
-/// longer produced. Returns the paths written or removed.
-pub fn write_all(
-    out_dir: &Path,
-    files: &[GeneratedFile],
-    reference: Option<&Path>,
-) -> io::Result<Vec<PathBuf>> {
+/// A generated file and the path it goes to (the caller decides placement).
+pub type Placed<'a> = (PathBuf, &'a GeneratedFile);
+
+/// Writes every file to its path; removes `.rs` files in `out_dir` that carry the generated marker
+/// but are no longer produced. Returns the paths written or removed.
+pub fn write_all(out_dir: &Path, files: &[Placed<'_>]) -> io::Result<Vec<PathBuf>> {
     let mut touched = Vec::new();
-    for f in files {
-        let path = destination(out_dir, f, reference);
-        if write_if_changed(&path, &f.contents)? {
-            touched.push(path);
+    for (path, f) in files {
+        if write_if_changed(path, &f.contents)? {
+            touched.push(path.clone());
         }
     }
     for orphan in orphans(out_dir, files)? {
@@ -91,14 +89,10 @@ pub fn write_all(
 }
 
 /// Compares the files with what is on disk.
-pub fn check_all(
-    out_dir: &Path,
-    files: &[GeneratedFile],
-    reference: Option<&Path>,
-) -> io::Result<Staleness> {
+pub fn check_all(out_dir: &Path, files: &[Placed<'_>]) -> io::Result<Staleness> {
     let mut stale = Staleness::default();
-    for f in files {
-        let path = destination(out_dir, f, reference);
+    for (path, f) in files {
+        let path = path.clone();
         match std::fs::read_to_string(&path) {
             Ok(old) if old == f.contents => {}
             Ok(old) => stale.files.push(StaleFile {
@@ -124,15 +118,7 @@ pub fn check_all(
     Ok(stale)
 }
 
-/// Where a file goes: the error reference to its configured path, everything else into `out_dir`.
-fn destination(out_dir: &Path, f: &GeneratedFile, reference: Option<&Path>) -> PathBuf {
-    match reference {
-        Some(path) if f.path == crate::ERROR_REFERENCE => path.to_path_buf(),
-        _ => out_dir.join(&f.path),
-    }
-}
-
-fn orphans(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Vec<PathBuf>> {
+fn orphans(out_dir: &Path, files: &[Placed<'_>]) -> io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let entries = match std::fs::read_dir(out_dir) {
         Ok(entries) => entries,
@@ -144,7 +130,7 @@ fn orphans(out_dir: &Path, files: &[GeneratedFile]) -> io::Result<Vec<PathBuf>> 
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if !name.ends_with(".rs") || files.iter().any(|f| f.path == name) {
+        if !name.ends_with(".rs") || files.iter().any(|(placed, _)| *placed == path) {
             continue;
         }
         if std::fs::read_to_string(&path).is_ok_and(|text| text.starts_with(GENERATED_MARKER)) {
