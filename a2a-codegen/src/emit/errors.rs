@@ -258,7 +258,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
             /// Feeds the next bytes; returns one item per event they complete, in order.
             pub fn feed(&mut self, chunk: &[u8]) -> ::std::vec::Vec<::core::result::Result<T, CallError>> {
-                self.inner.feed(chunk).into_iter().map(__call_result).collect()
+                self.inner.feed_map(chunk, __call_result)
             }
 
             /// Ends the stream: an error when it stopped in the middle of an event.

@@ -6,7 +6,7 @@
 //! what it is). An event whose data held invalid UTF-8 is malformed, not silently repaired.
 
 use super::envelope::{decode_response, ClientError, Envelope};
-use super::sse::{SseDecoder, SseError};
+use super::sse::{SseDecoder, SseError, SseEvent};
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
 
@@ -26,6 +26,8 @@ use std::marker::PhantomData;
 #[derive(Debug, Default)]
 pub struct EventStream<T> {
     sse: SseDecoder,
+    /// Framed events of the current chunk; kept to reuse its allocation.
+    framed: Vec<Result<SseEvent, SseError>>,
     result: PhantomData<fn() -> T>,
 }
 
@@ -34,13 +36,25 @@ impl<T: DeserializeOwned> EventStream<T> {
     pub fn new() -> Self {
         EventStream {
             sse: SseDecoder::new(),
+            framed: Vec::new(),
             result: PhantomData,
         }
     }
 
     /// Feeds the next bytes; returns the items of every event they complete, in order.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Envelope<T>, ClientError>> {
-        self.sse.feed(chunk).into_iter().map(decode_event).collect()
+        self.feed_map(chunk, |item| item)
+    }
+
+    /// Like [`EventStream::feed`], passing each item through `f` on the way out, so that a caller
+    /// converting items (generated code maps them to its typed errors) allocates one list, not two.
+    pub fn feed_map<U>(
+        &mut self,
+        chunk: &[u8],
+        f: impl FnMut(Result<Envelope<T>, ClientError>) -> U,
+    ) -> Vec<U> {
+        self.sse.feed_into(chunk, &mut self.framed);
+        self.framed.drain(..).map(decode_event).map(f).collect()
     }
 
     /// Ends the stream: an error when it stopped in the middle of an event.
@@ -50,7 +64,7 @@ impl<T: DeserializeOwned> EventStream<T> {
 }
 
 fn decode_event<T: DeserializeOwned>(
-    item: Result<super::sse::SseEvent, SseError>,
+    item: Result<SseEvent, SseError>,
 ) -> Result<Envelope<T>, ClientError> {
     let event = item.map_err(sse_error)?;
     if event.had_invalid_utf8 {

@@ -649,7 +649,7 @@ impl<T: ::serde::de::DeserializeOwned> StreamDecoder<T> {
         &mut self,
         chunk: &[u8],
     ) -> ::std::vec::Vec<::core::result::Result<T, CallError>> {
-        self.inner.feed(chunk).into_iter().map(__call_result).collect()
+        self.inner.feed_map(chunk, __call_result)
     }
     /// Ends the stream: an error when it stopped in the middle of an event.
     pub fn finish(&mut self) -> ::core::result::Result<(), CallError> {
