@@ -215,3 +215,30 @@ pub fn v1_result_type(method: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// Arbitrary JSON for property tests: finite numbers, strings from `strings`, and arrays and
+/// objects (keys from `keys`) nested a few levels deep.
+pub fn arbitrary_json(
+    keys: proptest::strategy::BoxedStrategy<String>,
+    strings: proptest::strategy::BoxedStrategy<String>,
+) -> proptest::strategy::BoxedStrategy<serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        strings.prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((keys.clone(), inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+    .boxed()
+}

@@ -307,37 +307,20 @@ proptest! {
 }
 
 fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        ".{0,8}".prop_map(Value::String),
-        prop::sample::select(
-            &[
-                "TASK_STATE_WORKING",
-                "ROLE_USER",
-                "text",
-                "code",
-                "2026-01-01T00:00:00Z"
-            ][..]
-        )
-        .prop_map(Value::from),
+    const KEYS: &[&str] = &[
+        "id", "status", "state", "code", "message", "data", "result", "error", "parts", "text",
+        "task", "tasks", "x",
     ];
-    leaf.prop_recursive(4, 48, 5, |inner| {
-        let keys = prop::sample::select(
-            &[
-                "id", "status", "state", "code", "message", "data", "result", "error", "parts",
-                "text", "task", "tasks", "x",
-            ][..],
-        );
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((keys, inner), 0..5).prop_map(|kv| Value::Object(
-                kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-            )),
-        ]
-    })
+    const WORDS: &[&str] = &[
+        "TASK_STATE_WORKING",
+        "ROLE_USER",
+        "text",
+        "code",
+        "2026-01-01T00:00:00Z",
+    ];
+    let strings = prop_oneof![".{0,8}", prop::sample::select(WORDS).prop_map(String::from)];
+    a2a_tests::arbitrary_json(
+        prop::sample::select(KEYS).prop_map(String::from).boxed(),
+        strings.boxed(),
+    )
 }

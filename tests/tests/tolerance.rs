@@ -4,24 +4,9 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-/// Arbitrary JSON for the unknown members' values (nested up to a few levels).
+/// Arbitrary JSON for the unknown members' values.
 fn any_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        "[^\"]{0,12}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    a2a_tests::arbitrary_json("[a-z]{1,6}".boxed(), "[^\"]{0,12}".boxed())
 }
 
 /// Every object inside `v`, by JSON pointer (the root is "").
