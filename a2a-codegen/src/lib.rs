@@ -309,6 +309,12 @@ impl Config {
                 contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
             });
             modules.push("methods");
+            let tokens = emit::emit_server(&model.methods, &opts);
+            files.push(GeneratedFile {
+                path: "server.rs".into(),
+                contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+            });
+            modules.push("server");
         }
         let mod_rs =
             format::format_file(module_root(&inputs.schema.value, &modules), &[schema_input])

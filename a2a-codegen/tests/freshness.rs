@@ -54,7 +54,14 @@ fn generated_files_carry_the_header_with_input_hashes() {
     let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
         names,
-        ["ERRORS.md", "errors.rs", "methods.rs", "mod.rs", "types.rs"]
+        [
+            "ERRORS.md",
+            "errors.rs",
+            "methods.rs",
+            "mod.rs",
+            "server.rs",
+            "types.rs"
+        ]
     );
     for f in &files {
         assert!(
@@ -64,7 +71,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
         );
         let input = match f.path.as_str() {
             "ERRORS.md" | "errors.rs" => "errors.toml",
-            "methods.rs" => "methods.toml",
+            "methods.rs" | "server.rs" => "methods.toml",
             _ => "a2a.schema.json",
         };
         let stamp = format!(
@@ -88,8 +95,8 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     let mut config = Config::checked_in(workspace_root());
     config.out_dir(&tmp).error_reference(tmp.join("ERRORS.md"));
     let staleness = config.check().unwrap();
-    assert_eq!(staleness.files.len(), 5, "every file missing: {staleness}");
-    assert_eq!(config.write().unwrap().len(), 5);
+    assert_eq!(staleness.files.len(), 6, "every file missing: {staleness}");
+    assert_eq!(config.write().unwrap().len(), 6);
     assert!(config.check().unwrap().is_fresh());
     assert!(
         config.write().unwrap().is_empty(),

@@ -16,7 +16,8 @@
 //! ```
 //!
 //! Modules:
-//! - [`v1`]: the A2A v1.0.1 data model (generated; never edit by hand).
+//! - [`v1`]: the A2A v1.0.1 data model, its error enum, the reply decoders for clients and the
+//!   request decoder and response encoders for agents (generated; never edit by hand).
 //! - [`rt`]: the small hand-written runtime the generated code shares.
 
 #![warn(missing_docs)]

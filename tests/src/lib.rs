@@ -155,6 +155,11 @@ pub const SAMPLES: &[(&str, &str)] = &[
         r#"{"configs":[{"id":"p","taskId":"t","url":"https://hook.example"}],"nextPageToken":"n"}"#,
     ),
     (
+        "TaskPushNotificationConfig",
+        r#"{"tenant":"t","id":"p","taskId":"t-1","url":"https://hook.example","token":"tok",
+            "authentication":{"scheme":"Bearer","credentials":"c"}}"#,
+    ),
+    (
         "GetTaskPushNotificationConfigRequest",
         r#"{"taskId":"t","id":"p"}"#,
     ),

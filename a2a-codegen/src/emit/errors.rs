@@ -152,6 +152,59 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 }
             }
 
+            /// This error with its `data` replaced.
+            pub fn with_data(mut self, value: ::core::option::Option<::serde_json::Value>) -> Self {
+                match &mut self {
+                    #(Self::#names { data, .. })|* | Self::Other { data, .. } => *data = value,
+                }
+                self
+            }
+
+            /// This error with `data` set to the v1 array of `@type` objects (A2A v1 §9.5).
+            ///
+            /// ```
+            /// # use a2a_types::v1::A2aError;
+            /// let e = A2aError::from_code(-32001, None, None);
+            /// let info = e.error_info([("taskId", "t-1")]).unwrap();
+            /// let e = e.with_details([info]);
+            /// assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
+            /// ```
+            pub fn with_details(self, details: impl ::core::iter::IntoIterator<Item = #rt::ErrorDetail>) -> Self {
+                self.with_data(::core::option::Option::Some(#rt::ErrorDetail::list_to_data(details)))
+            }
+
+            /// The `@type` objects of a v1 `data` array, in order; empty when `data` is anything else.
+            pub fn details(&self) -> ::std::vec::Vec<#rt::ErrorDetail> {
+                #rt::ErrorDetail::list_from(self.data())
+            }
+
+            /// The `google.rpc.ErrorInfo` A2A v1 prescribes for this error: the table's reason in the
+            /// `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason (the
+            /// standard JSON-RPC errors, and [`A2aError::Other`]).
+            pub fn error_info<__K, __V>(&self, metadata: impl ::core::iter::IntoIterator<Item = (__K, __V)>) -> ::core::option::Option<#rt::ErrorDetail>
+            where
+                __K: ::core::convert::Into<::std::string::String>,
+                __V: ::core::convert::Into<::std::string::String>,
+            {
+                let reason = self.row()?.reason?;
+                ::core::option::Option::Some(#rt::ErrorDetail::error_info(reason, #rt::detail::A2A_DOMAIN, metadata))
+            }
+
+            /// The error answering a request the runtime could not serve: the table's default
+            /// message, then what was wrong; the fault's details as `data`.
+            pub fn from_fault(fault: &#rt::Fault) -> Self {
+                let message = match Self::from_code(fault.code, ::core::option::Option::None, ::core::option::Option::None).row() {
+                    ::core::option::Option::Some(row) => ::std::format!("{}: {}", row.message, fault.detail),
+                    ::core::option::Option::None => fault.detail.clone(),
+                };
+                let data = if fault.details.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(#rt::ErrorDetail::list_to_data(fault.details.iter().cloned()))
+                };
+                Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+            }
+
             /// The table row of this error; `None` for [`A2aError::Other`].
             pub fn row(&self) -> ::core::option::Option<&'static #rt::ErrorRow> {
                 match self {

@@ -7,6 +7,7 @@
 mod errors;
 mod methods;
 mod reference;
+mod server;
 mod types;
 
 use proc_macro2::TokenStream;
@@ -14,6 +15,7 @@ use proc_macro2::TokenStream;
 pub use errors::{emit_errors, RESERVED};
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
+pub use server::emit_server;
 pub use types::emit_types;
 
 /// Settings that change the emitted code.

@@ -282,7 +282,7 @@ fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientErro
     Err(ClientError::new(reason))
 }
 
-fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
+pub(crate) fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
     if body.iter().all(u8::is_ascii_whitespace) {
         return "the body is empty".to_string();
     }
@@ -305,7 +305,7 @@ fn short_type_name<T>() -> &'static str {
 }
 
 /// "a JSON array", "the string \"boom\"", ... for messages.
-fn describe(value: &Value) -> String {
+pub(crate) fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("the boolean {b}"),

@@ -6,17 +6,23 @@
 //! - [`num`]: the ProtoJSON number forms (numbers or numeric strings) for the generated decoders.
 //! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
 //! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
+//! - [`server`]: the agent's side: request objects, response and event encoding.
+//! - [`detail`]: the `@type` objects of a v1 error's `data`.
 //! - [`table`]: the static shapes of the error table and of methods.
 
 mod bytes;
+pub mod detail;
 pub mod envelope;
 pub mod num;
+pub mod server;
 pub mod sse;
 pub mod stream;
 pub mod table;
 mod timestamp;
 
 pub use bytes::Bytes;
+pub use detail::ErrorDetail;
 pub use envelope::{ClientError, Envelope, RawError};
+pub use server::{Fault, RawRequest, RequestId};
 pub use table::{ErrorRow, Method};
 pub use timestamp::{Timestamp, TimestampError, UnixTime};

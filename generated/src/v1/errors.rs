@@ -517,6 +517,95 @@ impl A2aError {
             | Self::Other { data, .. } => data.as_ref(),
         }
     }
+    /// This error with its `data` replaced.
+    pub fn with_data(
+        mut self,
+        value: ::core::option::Option<::serde_json::Value>,
+    ) -> Self {
+        match &mut self {
+            Self::TaskNotFound { data, .. }
+            | Self::TaskNotCancelable { data, .. }
+            | Self::PushNotificationNotSupported { data, .. }
+            | Self::UnsupportedOperation { data, .. }
+            | Self::ContentTypeNotSupported { data, .. }
+            | Self::InvalidAgentResponse { data, .. }
+            | Self::ExtendedAgentCardNotConfigured { data, .. }
+            | Self::ExtensionSupportRequired { data, .. }
+            | Self::VersionNotSupported { data, .. }
+            | Self::JsonParse { data, .. }
+            | Self::InvalidRequest { data, .. }
+            | Self::MethodNotFound { data, .. }
+            | Self::InvalidParams { data, .. }
+            | Self::Internal { data, .. }
+            | Self::Other { data, .. } => *data = value,
+        }
+        self
+    }
+    /// This error with `data` set to the v1 array of `@type` objects (A2A v1 §9.5).
+    ///
+    /// ```
+    /// # use a2a_types::v1::A2aError;
+    /// let e = A2aError::from_code(-32001, None, None);
+    /// let info = e.error_info([("taskId", "t-1")]).unwrap();
+    /// let e = e.with_details([info]);
+    /// assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
+    /// ```
+    pub fn with_details(
+        self,
+        details: impl ::core::iter::IntoIterator<Item = crate::rt::ErrorDetail>,
+    ) -> Self {
+        self.with_data(
+            ::core::option::Option::Some(crate::rt::ErrorDetail::list_to_data(details)),
+        )
+    }
+    /// The `@type` objects of a v1 `data` array, in order; empty when `data` is anything else.
+    pub fn details(&self) -> ::std::vec::Vec<crate::rt::ErrorDetail> {
+        crate::rt::ErrorDetail::list_from(self.data())
+    }
+    /// The `google.rpc.ErrorInfo` A2A v1 prescribes for this error: the table's reason in the
+    /// `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason (the
+    /// standard JSON-RPC errors, and [`A2aError::Other`]).
+    pub fn error_info<__K, __V>(
+        &self,
+        metadata: impl ::core::iter::IntoIterator<Item = (__K, __V)>,
+    ) -> ::core::option::Option<crate::rt::ErrorDetail>
+    where
+        __K: ::core::convert::Into<::std::string::String>,
+        __V: ::core::convert::Into<::std::string::String>,
+    {
+        let reason = self.row()?.reason?;
+        ::core::option::Option::Some(
+            crate::rt::ErrorDetail::error_info(
+                reason,
+                crate::rt::detail::A2A_DOMAIN,
+                metadata,
+            ),
+        )
+    }
+    /// The error answering a request the runtime could not serve: the table's default
+    /// message, then what was wrong; the fault's details as `data`.
+    pub fn from_fault(fault: &crate::rt::Fault) -> Self {
+        let message = match Self::from_code(
+                fault.code,
+                ::core::option::Option::None,
+                ::core::option::Option::None,
+            )
+            .row()
+        {
+            ::core::option::Option::Some(row) => {
+                ::std::format!("{}: {}", row.message, fault.detail)
+            }
+            ::core::option::Option::None => fault.detail.clone(),
+        };
+        let data = if fault.details.is_empty() {
+            ::core::option::Option::None
+        } else {
+            ::core::option::Option::Some(
+                crate::rt::ErrorDetail::list_to_data(fault.details.iter().cloned()),
+            )
+        };
+        Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+    }
     /// The table row of this error; `None` for [`A2aError::Other`].
     pub fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
         match self {

@@ -14,3 +14,6 @@ pub use self::errors::*;
 #[rustfmt::skip]
 mod methods;
 pub use self::methods::*;
+#[rustfmt::skip]
+mod server;
+pub use self::server::*;

@@ -1,0 +1,708 @@
+//! The agent's side of JSON-RPC 2.0: reading a request, writing responses and stream events.
+//!
+//! Generated code builds its typed request enum on [`RawRequest`]: [`RawRequest::parse`] checks
+//! the request object, the generated code looks the method up in its table and decodes the
+//! `params` with [`RawRequest::params`]. Every problem is a [`Fault`] carrying the JSON-RPC code
+//! to answer with:
+//!
+//! | code | when |
+//! |---|---|
+//! | -32700 | the body is not JSON (not UTF-8, a syntax error, trailing garbage, too deep) |
+//! | -32600 | JSON, but not a request object: not an object (batches are not part of A2A), `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` not a string, number or null |
+//! | -32601 | the method is not in the table (the generated code decides) |
+//! | -32602 | the `params` do not decode as the method's params type |
+//!
+//! Members the request object does not need are ignored at every depth (A2A v1 §5.7), at the top
+//! level too (the official Python server rejects them; capture 012). A missing or `null`
+//! `params` reads as `{}`: A2A params are messages, and an empty message then fails on its
+//! required fields, if it has any, as -32602.
+//!
+//! Decoding parses the body once, keeping `params` as a borrowed [`RawValue`] slice, and then
+//! decodes those bytes as the params type picked by the method (the method may come after the
+//! params in the object, so the type is not known during the first pass).
+//!
+//! The encoders write compact JSON. They cannot fail: a result whose `Serialize` fails becomes an
+//! internal error (-32603) response saying so, which is what the client should see anyway.
+
+use super::detail::ErrorDetail;
+use super::envelope::{describe, not_json_reason};
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Number, Value};
+use std::fmt;
+
+/// The JSON-RPC 2.0 error codes the request side produces itself. They are fixed by JSON-RPC 2.0,
+/// not by A2A; the generated error table gives each its variant and default message.
+pub mod codes {
+    /// The body is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The body is JSON but not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not fit the method.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed.
+    pub const INTERNAL_ERROR: i64 = -32603;
+}
+
+/// A request `id`: a string, a number or `null`, echoed unchanged in the response.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RequestId {
+    /// A numeric id (kept as sent: integer or not).
+    Number(Number),
+    /// A string id.
+    String(String),
+    /// `null`: what a response carries when the request's id could not be read.
+    Null,
+}
+
+impl From<i64> for RequestId {
+    fn from(n: i64) -> Self {
+        RequestId::Number(n.into())
+    }
+}
+
+impl From<&str> for RequestId {
+    fn from(s: &str) -> Self {
+        RequestId::String(s.to_string())
+    }
+}
+
+impl From<String> for RequestId {
+    fn from(s: String) -> Self {
+        RequestId::String(s)
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{}", Value::String(s.clone())),
+            RequestId::Null => f.write_str("null"),
+        }
+    }
+}
+
+impl Serialize for RequestId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RequestId::Number(n) => n.serialize(serializer),
+            RequestId::String(s) => serializer.serialize_str(s),
+            RequestId::Null => serializer.serialize_unit(),
+        }
+    }
+}
+
+/// A string, a number or `null`; anything else is an error.
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Number(n) => Ok(RequestId::Number(n)),
+            Value::String(s) => Ok(RequestId::String(s)),
+            Value::Null => Ok(RequestId::Null),
+            other => Err(de::Error::custom(format!(
+                "`id` is {}; it must be a string, a number or null",
+                describe(&other)
+            ))),
+        }
+    }
+}
+
+/// Why a request cannot be served, and what to answer: the JSON-RPC code, the id to echo, one
+/// line saying what was wrong, and error details for the response's `data` (v1 §9.5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fault {
+    /// The id to answer with (`null` when the request's id could not be read).
+    pub id: RequestId,
+    /// One of the [`codes`].
+    pub code: i64,
+    /// What was wrong, in one line, for the error message.
+    pub detail: String,
+    /// Structured details: a `google.rpc.BadRequest` for params that do not decode.
+    pub details: Vec<ErrorDetail>,
+}
+
+impl Fault {
+    fn new(id: RequestId, code: i64, detail: impl Into<String>) -> Self {
+        Fault {
+            id,
+            code,
+            detail: detail.into(),
+            details: Vec::new(),
+        }
+    }
+}
+
+/// A JSON-RPC request object whose envelope is valid; `params` not decoded yet.
+#[derive(Clone, Debug)]
+pub struct RawRequest<'a> {
+    id: Option<RequestId>,
+    method: String,
+    params: Option<&'a RawValue>,
+}
+
+impl<'a> RawRequest<'a> {
+    /// Checks the request object (see the [module docs](self) for the rules). One leading UTF-8
+    /// BOM is ignored.
+    ///
+    /// ```
+    /// use a2a_types::rt::server::{codes, RawRequest, RequestId};
+    ///
+    /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"t"}}"#).unwrap();
+    /// assert_eq!((raw.method(), raw.id()), ("GetTask", Some(&RequestId::from(7))));
+    ///
+    /// let fault = RawRequest::parse(br#"{"jsonrpc":"1.0","id":"a","method":"GetTask"}"#).unwrap_err();
+    /// assert_eq!((fault.code, fault.id), (codes::INVALID_REQUEST, RequestId::from("a")));
+    /// ```
+    pub fn parse(body: &'a [u8]) -> Result<Self, Fault> {
+        let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+        let members = match serde_json::from_slice::<Members<'a>>(body) {
+            Ok(members) => members,
+            Err(e) if e.is_data() => {
+                // Valid JSON, but not an object (the only way the member visitor fails on data).
+                let what = serde_json::from_slice::<Value>(body)
+                    .map(|v| describe(&v))
+                    .unwrap_or_else(|_| "not an object".to_string());
+                let batch = if what == "a JSON array" {
+                    " (JSON-RPC batches are not part of A2A)"
+                } else {
+                    ""
+                };
+                return Err(Fault::new(
+                    RequestId::Null,
+                    codes::INVALID_REQUEST,
+                    format!("the request is {what}, not an object{batch}"),
+                ));
+            }
+            Err(e) => {
+                return Err(Fault::new(
+                    RequestId::Null,
+                    codes::PARSE_ERROR,
+                    not_json_reason(body, &e).replace("the body", "the request"),
+                ))
+            }
+        };
+        let id = match members.id {
+            None => None,
+            Some(raw) => match serde_json::from_str::<RequestId>(raw.get()) {
+                Ok(id) => Some(id),
+                Err(e) => {
+                    return Err(Fault::new(
+                        RequestId::Null,
+                        codes::INVALID_REQUEST,
+                        // `e` names the type; serde_json appends a position we do not need.
+                        strip_position(&e.to_string()),
+                    ));
+                }
+            },
+        };
+        let reply_id = id.clone().unwrap_or(RequestId::Null);
+        let invalid =
+            |detail: String| Err(Fault::new(reply_id.clone(), codes::INVALID_REQUEST, detail));
+        match members.jsonrpc.map(string_member) {
+            Some(Ok(version)) if version == "2.0" => {}
+            Some(Ok(version)) => {
+                return invalid(format!(
+                    "`jsonrpc` is {}; it must be \"2.0\"",
+                    describe(&Value::String(version))
+                ))
+            }
+            Some(Err(what)) => return invalid(format!("`jsonrpc` is {what}; it must be \"2.0\"")),
+            None => return invalid("`jsonrpc` is missing; it must be \"2.0\"".to_string()),
+        }
+        let method = match members.method.map(string_member) {
+            Some(Ok(method)) => method,
+            Some(Err(what)) => return invalid(format!("`method` is {what}, not a string")),
+            None => return invalid("`method` is missing".to_string()),
+        };
+        let params = members.params.filter(|raw| raw.get() != "null");
+        Ok(RawRequest { id, method, params })
+    }
+
+    /// The request's id; `None` for a notification (no `id` member), which JSON-RPC says gets no
+    /// response.
+    pub fn id(&self) -> Option<&RequestId> {
+        self.id.as_ref()
+    }
+
+    /// The id to put in a response: the request's, or `null` for a notification.
+    pub fn reply_id(&self) -> RequestId {
+        self.id.clone().unwrap_or(RequestId::Null)
+    }
+
+    /// The method name as sent.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// Decodes the params as `P` (`{}` when absent or null). A failure is an invalid-params fault
+    /// whose detail names the JSON path, with a `google.rpc.BadRequest` detail for the field.
+    pub fn params<P: de::DeserializeOwned>(&self) -> Result<P, Fault> {
+        let text = self.params.map_or("{}", RawValue::get);
+        match serde_json::from_str::<P>(text) {
+            Ok(params) => Ok(params),
+            Err(_) => Err(self.params_fault::<P>(text)),
+        }
+    }
+
+    /// The fault for a method name the table does not have.
+    pub fn unknown_method(&self) -> Fault {
+        Fault::new(
+            self.reply_id(),
+            codes::METHOD_NOT_FOUND,
+            format!("no method is named {}", Value::String(self.method.clone())),
+        )
+    }
+
+    /// The slow path of [`RawRequest::params`]: decode again, tracking the path, to say where.
+    fn params_fault<P: de::DeserializeOwned>(&self, text: &str) -> Fault {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let (field, reason) = match serde_path_to_error::deserialize::<_, P>(&mut deserializer) {
+            Ok(_) => ("params".to_string(), "the params do not decode".to_string()),
+            Err(e) => {
+                let path = e.path().to_string();
+                let mut field = if path == "." {
+                    "params".to_string()
+                } else {
+                    format!("params.{path}")
+                };
+                let reason = strip_position(&e.inner().to_string());
+                // Our decoders say "missing required field `x`": point at the field itself.
+                if let Some(name) = reason
+                    .split("missing required field `")
+                    .nth(1)
+                    .and_then(|rest| rest.split('`').next())
+                {
+                    field = format!("{field}.{name}");
+                }
+                (field, reason)
+            }
+        };
+        let mut fault = Fault::new(
+            self.reply_id(),
+            codes::INVALID_PARAMS,
+            format!("`{field}`: {reason}"),
+        );
+        fault.details = vec![ErrorDetail::bad_request([(field, reason)])];
+        fault
+    }
+}
+
+/// A JSON string member, or a description of what it was instead.
+fn string_member(raw: &RawValue) -> Result<String, String> {
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(Value::String(s)) => Ok(s),
+        Ok(other) => Err(describe(&other)),
+        Err(e) => Err(strip_position(&e.to_string())),
+    }
+}
+
+/// serde_json appends " at line 1 column 9" to its messages; our messages name JSON paths instead.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(" column ") => message[..i].to_string(),
+        _ => message.to_string(),
+    }
+}
+
+/// The members of a request object the protocol reads, each kept as its raw JSON text.
+struct Members<'a> {
+    jsonrpc: Option<&'a RawValue>,
+    id: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(MembersVisitor)
+    }
+}
+
+struct MembersVisitor;
+
+enum Key {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "jsonrpc" => Key::Jsonrpc,
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+impl<'de> Visitor<'de> for MembersVisitor {
+    type Value = Members<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC request object")
+    }
+
+    // A repeated member: the last one wins, as everywhere else in this crate.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
+        let mut members = Members {
+            jsonrpc: None,
+            id: None,
+            method: None,
+            params: None,
+        };
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Jsonrpc => members.jsonrpc = Some(map.next_value()?),
+                Key::Id => members.id = Some(map.next_value()?),
+                Key::Method => members.method = Some(map.next_value()?),
+                Key::Params => members.params = Some(map.next_value()?),
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(members)
+    }
+}
+
+/// A JSON-RPC request body: `{"jsonrpc":"2.0","id":..,"method":..,"params":..}`.
+pub fn encode_request<P: Serialize + ?Sized>(id: &RequestId, method: &str, params: &P) -> Vec<u8> {
+    struct Request<'a, P: ?Sized> {
+        id: &'a RequestId,
+        method: &'a str,
+        params: &'a P,
+    }
+    impl<P: Serialize + ?Sized> Serialize for Request<'_, P> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(Some(4))?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            map.serialize_entry("id", self.id)?;
+            map.serialize_entry("method", self.method)?;
+            map.serialize_entry("params", self.params)?;
+            map.end()
+        }
+    }
+    // A request's params that cannot be written are the caller's bug, but a panic is not ours to
+    // raise: write `{}` params, which the agent will reject with a clear invalid-params error.
+    serde_json::to_vec(&Request { id, method, params }).unwrap_or_else(|_| {
+        serde_json::to_vec(&Request {
+            id,
+            method,
+            params: &serde_json::Map::new(),
+        })
+        .unwrap_or_default()
+    })
+}
+
+/// A success response body: `{"jsonrpc":"2.0","id":..,"result":..}`.
+pub fn encode_result<T: Serialize + ?Sized>(id: &RequestId, result: &T) -> Vec<u8> {
+    match serde_json::to_vec(&Response {
+        id,
+        member: "result",
+        value: result,
+    }) {
+        Ok(body) => body,
+        Err(e) => encode_unencodable(id, &e),
+    }
+}
+
+/// An error response body: `{"jsonrpc":"2.0","id":..,"error":..}`, where `error` serializes as
+/// the JSON-RPC error object (the generated error enum does).
+pub fn encode_error<E: Serialize + ?Sized>(id: &RequestId, error: &E) -> Vec<u8> {
+    match serde_json::to_vec(&Response {
+        id,
+        member: "error",
+        value: error,
+    }) {
+        Ok(body) => body,
+        Err(e) => encode_unencodable(id, &e),
+    }
+}
+
+/// An internal error saying that the response could not be written. Built from strings only, so
+/// writing it cannot fail.
+fn encode_unencodable(id: &RequestId, e: &serde_json::Error) -> Vec<u8> {
+    let mut error = serde_json::Map::new();
+    error.insert("code".to_string(), codes::INTERNAL_ERROR.into());
+    error.insert(
+        "message".to_string(),
+        format!("Internal error: the response could not be encoded ({e})").into(),
+    );
+    serde_json::to_vec(&Response {
+        id,
+        member: "error",
+        value: &error,
+    })
+    .unwrap_or_default()
+}
+
+struct Response<'a, T: ?Sized> {
+    id: &'a RequestId,
+    member: &'static str,
+    value: &'a T,
+}
+
+impl<T: Serialize + ?Sized> Serialize for Response<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("id", self.id)?;
+        map.serialize_entry(self.member, self.value)?;
+        map.end()
+    }
+}
+
+/// Frames one SSE event whose data is `data`: one `data:` line per line of it, then a blank line.
+/// The JSON the encoders write has no line breaks (strings escape them), so a response is one line.
+///
+/// ```
+/// use a2a_types::rt::server::sse_event;
+///
+/// assert_eq!(sse_event(b"{\"a\":1}"), b"data: {\"a\":1}\n\n");
+/// assert_eq!(sse_event(b"x\r\ny"), b"data: x\ndata: y\n\n");
+/// ```
+pub fn sse_event(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + 8);
+    let mut rest = data;
+    loop {
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        out.extend_from_slice(b"data: ");
+        out.extend_from_slice(&rest[..end]);
+        out.push(b'\n');
+        if end == rest.len() {
+            break;
+        }
+        let skip = if rest[end..].starts_with(b"\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = &rest[end + skip..];
+    }
+    out.push(b'\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fault(body: &[u8]) -> Fault {
+        RawRequest::parse(body).unwrap_err()
+    }
+
+    #[test]
+    fn non_json_is_a_parse_error_with_a_null_id() {
+        for body in [
+            &b""[..],
+            b"{\"jsonrpc\": \"2.0\", \"id\": 1, ",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"} trailing",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+        ] {
+            let f = fault(body);
+            assert_eq!(
+                (f.code, &f.id),
+                (codes::PARSE_ERROR, &RequestId::Null),
+                "{f:?}"
+            );
+        }
+        assert_eq!(fault(b"  ").detail, "the request is empty");
+    }
+
+    #[test]
+    fn json_that_is_not_a_request_object_is_an_invalid_request() {
+        let cases: [(&[u8], &str); 7] = [
+            (
+                b"[]",
+                "the request is a JSON array, not an object (JSON-RPC batches are not part of A2A)",
+            ),
+            (
+                b"\"GetTask\"",
+                "the request is the string \"GetTask\", not an object",
+            ),
+            (
+                br#"{"id":1,"method":"GetTask"}"#,
+                "`jsonrpc` is missing; it must be \"2.0\"",
+            ),
+            (
+                br#"{"jsonrpc":"1.0","id":1,"method":"GetTask"}"#,
+                "`jsonrpc` is the string \"1.0\"; it must be \"2.0\"",
+            ),
+            (
+                br#"{"jsonrpc":2,"id":1,"method":"GetTask"}"#,
+                "`jsonrpc` is the number 2; it must be \"2.0\"",
+            ),
+            (br#"{"jsonrpc":"2.0","id":1}"#, "`method` is missing"),
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":["GetTask"]}"#,
+                "`method` is a JSON array, not a string",
+            ),
+        ];
+        for (body, detail) in cases {
+            let f = fault(body);
+            assert_eq!(f.code, codes::INVALID_REQUEST);
+            assert_eq!(f.detail, detail);
+        }
+        // The id is echoed once it could be read, and `null` when it could not.
+        assert_eq!(fault(br#"{"jsonrpc":"2.0","id":1}"#).id, RequestId::from(1));
+        let f = fault(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"GetTask"}"#);
+        assert_eq!((f.code, f.id), (codes::INVALID_REQUEST, RequestId::Null));
+        assert_eq!(
+            f.detail,
+            "`id` is a JSON object; it must be a string, a number or null"
+        );
+    }
+
+    #[test]
+    fn extra_members_are_ignored_and_the_last_duplicate_wins() {
+        let raw = RawRequest::parse(
+            br#"{"xTrace":{"deep":[1]},"jsonrpc":"2.0","id":"a","method":"A","method":"B","params":{"x":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(raw.method(), "B");
+        assert_eq!(raw.id(), Some(&RequestId::from("a")));
+        assert_eq!(raw.params::<Value>().unwrap(), json!({"x": 1}));
+    }
+
+    #[test]
+    fn ids_are_echoed_exactly() {
+        for (id, expected) in [
+            ("1.5", RequestId::Number(Number::from_f64(1.5).unwrap())),
+            ("-7", RequestId::from(-7)),
+            ("\"\\u0041\"", RequestId::from("A")),
+            ("null", RequestId::Null),
+        ] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"M"}}"#);
+            let raw = RawRequest::parse(body.as_bytes()).unwrap();
+            assert_eq!(raw.id(), Some(&expected));
+            let reply = encode_result(&raw.reply_id(), &json!({}));
+            let back: Value = serde_json::from_slice(&reply).unwrap();
+            assert_eq!(back["id"], serde_json::to_value(&expected).unwrap());
+        }
+        let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","method":"M"}"#).unwrap();
+        assert_eq!((raw.id(), raw.reply_id()), (None, RequestId::Null));
+    }
+
+    #[test]
+    fn missing_or_null_params_read_as_an_empty_object() {
+        for body in [
+            &br#"{"jsonrpc":"2.0","id":1,"method":"M"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"M","params":null}"#,
+        ] {
+            let raw = RawRequest::parse(body).unwrap();
+            assert_eq!(raw.params::<Value>().unwrap(), json!({}));
+        }
+    }
+
+    #[test]
+    fn params_that_do_not_decode_name_the_path_and_carry_a_bad_request() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Params {
+            id: String,
+        }
+        let raw = RawRequest::parse(
+            br#"{"jsonrpc":"2.0","id":1,"method":"M","params":{"id":{"not":"a string"}}}"#,
+        )
+        .unwrap();
+        let f = raw.params::<Params>().unwrap_err();
+        assert_eq!(
+            (f.code, &f.id),
+            (codes::INVALID_PARAMS, &RequestId::from(1))
+        );
+        assert_eq!(
+            f.detail,
+            "`params.id`: invalid type: map, expected a string"
+        );
+        assert_eq!(
+            ErrorDetail::list_to_data(f.details),
+            json!([{
+                "@type": super::super::detail::BAD_REQUEST_TYPE,
+                "fieldViolations": [{"field": "params.id", "description": "invalid type: map, expected a string"}]
+            }])
+        );
+    }
+
+    #[test]
+    fn unknown_methods_echo_the_id() {
+        let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":"q","method":"Nope"}"#).unwrap();
+        let f = raw.unknown_method();
+        assert_eq!(
+            (f.code, f.id),
+            (codes::METHOD_NOT_FOUND, RequestId::from("q"))
+        );
+        assert_eq!(f.detail, "no method is named \"Nope\"");
+    }
+
+    #[test]
+    fn encoders_write_the_envelope() {
+        let id = RequestId::from("r");
+        assert_eq!(
+            encode_request(&id, "GetTask", &json!({"id": "t"})),
+            br#"{"jsonrpc":"2.0","id":"r","method":"GetTask","params":{"id":"t"}}"#
+        );
+        assert_eq!(
+            encode_result(&id, &json!({"a": 1})),
+            br#"{"jsonrpc":"2.0","id":"r","result":{"a":1}}"#
+        );
+        assert_eq!(
+            encode_error(&RequestId::Null, &json!({"code": -32700, "message": "m"})),
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#
+        );
+    }
+
+    #[test]
+    fn a_result_that_cannot_be_encoded_becomes_an_internal_error() {
+        struct Broken;
+        impl Serialize for Broken {
+            fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+                Err(serde::ser::Error::custom("no"))
+            }
+        }
+        let body: Value =
+            serde_json::from_slice(&encode_result(&RequestId::from(1), &Broken)).unwrap();
+        assert_eq!(body["id"], 1);
+        assert_eq!(body["error"]["code"], codes::INTERNAL_ERROR);
+        assert!(body.get("result").is_none());
+        let body: Value =
+            serde_json::from_slice(&encode_request(&RequestId::from(1), "M", &Broken)).unwrap();
+        assert_eq!(body["params"], json!({}));
+    }
+
+    #[test]
+    fn sse_events_split_every_line_ending() {
+        assert_eq!(sse_event(b""), b"data: \n\n");
+        assert_eq!(
+            sse_event(b"a\rb\nc\r\n"),
+            b"data: a\ndata: b\ndata: c\ndata: \n\n"
+        );
+        let mut decoder = super::super::sse::SseDecoder::new();
+        let mut events = Vec::new();
+        decoder.feed_into(&sse_event("one\r\ntwo\u{2028}".as_bytes()), &mut events);
+        let event = events.pop().unwrap().unwrap();
+        assert_eq!(event.data, "one\ntwo\u{2028}");
+    }
+}
