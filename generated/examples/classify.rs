@@ -136,6 +136,8 @@ fn set_failure(line: &mut Map<String, Value>, e: &CallError) {
             line.insert("variant".into(), json!(error.name()));
         }
         CallError::Malformed(reason) => set_malformed(line, reason.reason()),
+        // Without a custom error type the variant cannot occur (`NoCustomErrors` has no values).
+        CallError::Custom { error, .. } => match *error {},
     }
 }
 

@@ -24,3 +24,5 @@
 
 pub mod rt;
 pub mod v1;
+
+pub use rt::custom::AgentError;

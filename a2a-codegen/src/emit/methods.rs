@@ -118,6 +118,16 @@ pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
             super::decode_response::<M::Result>(body)
         }
 
+        /// [`decode_reply`] for an agent with its own errors `E` (see [`super::decode_response_with`]).
+        pub fn decode_reply_with<M, E>(body: &[u8]) -> ::core::result::Result<M::Result, super::CallError<E>>
+        where
+            M: #rt::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+            E: #rt::custom::AgentError,
+        {
+            super::decode_response_with::<M::Result, E>(body)
+        }
+
         /// The decoded result of any method, for code that learns the method at run time.
         #[derive(Clone, Debug, PartialEq)]
         #[allow(clippy::large_enum_variant)]
@@ -128,8 +138,13 @@ pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
         impl Reply {
             /// Decodes `body` as the reply of `method`.
             pub fn decode(method: MethodName, body: &[u8]) -> ::core::result::Result<Self, super::CallError> {
+                Self::decode_with(method, body)
+            }
+
+            /// [`Reply::decode`] for an agent with its own errors `E`.
+            pub fn decode_with<E: #rt::custom::AgentError>(method: MethodName, body: &[u8]) -> ::core::result::Result<Self, super::CallError<E>> {
                 match method {
-                    #(MethodName::#names => super::decode_response(body).map(Self::#names),)*
+                    #(MethodName::#names => super::decode_response_with(body).map(Self::#names),)*
                 }
             }
 

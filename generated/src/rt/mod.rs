@@ -7,10 +7,12 @@
 //! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
 //! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
 //! - [`server`]: the agent's side: request objects, response and event encoding.
+//! - [`custom`]: an agent's own error codes (the `AgentError` trait) and their wire mapping.
 //! - [`detail`]: the `@type` objects of a v1 error's `data`.
 //! - [`table`]: the static shapes of the error table and of methods.
 
 mod bytes;
+pub mod custom;
 pub mod detail;
 pub mod envelope;
 pub mod num;

@@ -517,6 +517,28 @@ impl A2aError {
             | Self::Other { data, .. } => data.as_ref(),
         }
     }
+    /// The error object of an agent's own error (see [`AgentError`](#rt::custom::AgentError)):
+    /// its code, its row's message and its `data`. Codes of custom errors never collide with
+    /// the table, so this is [`A2aError::Other`].
+    pub fn from_custom<__E: crate::rt::custom::AgentError>(error: &__E) -> Self {
+        Self::from_code(
+            error.code(),
+            ::core::option::Option::Some(::std::string::String::from(error.message())),
+            ::core::option::Option::Some(error.data()),
+        )
+    }
+    /// This error as the agent's own error type `E`: `Some` when the code is one of `E`'s and
+    /// the `data` carries the variant's fields.
+    pub fn to_custom<__E: crate::rt::custom::AgentError>(
+        &self,
+    ) -> ::core::option::Option<__E> {
+        match self {
+            Self::Other { code, data, .. } => {
+                __E::from_code_and_data(*code, data.as_ref())
+            }
+            _ => ::core::option::Option::None,
+        }
+    }
     /// This error with its `data` replaced.
     pub fn with_data(
         mut self,
@@ -687,72 +709,112 @@ impl<'de> ::serde::Deserialize<'de> for A2aError {
             .map(Self::from_raw)
     }
 }
-/// Why a call failed: the agent answered with an error, or the reply broke the contract.
+/// Why a call failed: the agent answered with an error (a standard one, or one of the
+/// agent's own errors `E`), or the reply broke the contract.
+///
+/// `E` defaults to [`NoCustomErrors`](#rt::custom::NoCustomErrors), which has no values: then
+/// `Custom` cannot occur and a `match` need not name it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CallError {
-    /// The agent sent a well-formed JSON-RPC error object.
+pub enum CallError<E = crate::rt::custom::NoCustomErrors> {
+    /// The agent sent a well-formed JSON-RPC error object: a row of the table, or
+    /// [`A2aError::Other`] for a code neither the table nor `E` names.
     Agent(A2aError),
+    /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
+    Custom {
+        /// The error, with its fields.
+        error: E,
+        /// The message the agent sent, or the row's default when it sent none.
+        message: ::std::string::String,
+    },
     /// The reply was malformed; the reason says how.
     Malformed(crate::rt::ClientError),
 }
-impl ::core::fmt::Display for CallError {
+impl<E: crate::rt::custom::AgentError> ::core::fmt::Display for CallError<E> {
     fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         match self {
             Self::Agent(__e) => ::core::fmt::Display::fmt(__e, __f),
+            Self::Custom { error, message } => {
+                write!(__f, "{} ({}): {}", error.row().name, error.code(), message)
+            }
             Self::Malformed(__e) => ::core::fmt::Display::fmt(__e, __f),
         }
     }
 }
-impl ::std::error::Error for CallError {
+impl<E: crate::rt::custom::AgentError + ::core::fmt::Debug> ::std::error::Error
+for CallError<E> {
     fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
         match self {
             Self::Agent(__e) => ::core::option::Option::Some(__e),
+            Self::Custom { .. } => ::core::option::Option::None,
             Self::Malformed(__e) => ::core::option::Option::Some(__e),
         }
     }
 }
 /// Decodes a streamed reply (an SSE body) incrementally, every event with the same contract
-/// as [`decode_response`]. Feed bytes as they arrive, split anywhere.
+/// as [`decode_response`]. Feed bytes as they arrive, split anywhere. `E` is the agent's own
+/// error type, if it has one.
 ///
 /// An agent may answer a streaming call with one plain JSON body instead (content type
 /// `application/json`, typically an error): decode that with [`decode_response`], which
 /// gives the one item of such a stream.
 #[derive(Debug)]
-pub struct StreamDecoder<T> {
+pub struct StreamDecoder<T, E = crate::rt::custom::NoCustomErrors> {
     inner: crate::rt::stream::EventStream<T>,
+    custom: ::core::marker::PhantomData<fn() -> E>,
 }
-impl<T: ::serde::de::DeserializeOwned> ::core::default::Default for StreamDecoder<T> {
+impl<
+    T: ::serde::de::DeserializeOwned,
+    E: crate::rt::custom::AgentError,
+> ::core::default::Default for StreamDecoder<T, E> {
     fn default() -> Self {
         Self::new()
     }
 }
-impl<T: ::serde::de::DeserializeOwned> StreamDecoder<T> {
+impl<
+    T: ::serde::de::DeserializeOwned,
+    E: crate::rt::custom::AgentError,
+> StreamDecoder<T, E> {
     /// A decoder for a new stream.
     pub fn new() -> Self {
         StreamDecoder {
             inner: crate::rt::stream::EventStream::new(),
+            custom: ::core::marker::PhantomData,
         }
     }
     /// Feeds the next bytes; returns one item per event they complete, in order.
     pub fn feed(
         &mut self,
         chunk: &[u8],
-    ) -> ::std::vec::Vec<::core::result::Result<T, CallError>> {
-        self.inner.feed_map(chunk, __call_result)
+    ) -> ::std::vec::Vec<::core::result::Result<T, CallError<E>>> {
+        self.inner.feed_map(chunk, __call_result::<T, E>)
     }
     /// Ends the stream: an error when it stopped in the middle of an event.
-    pub fn finish(&mut self) -> ::core::result::Result<(), CallError> {
+    pub fn finish(&mut self) -> ::core::result::Result<(), CallError<E>> {
         self.inner.finish().map_err(CallError::Malformed)
     }
 }
-fn __call_result<T>(
+fn __call_result<T, E: crate::rt::custom::AgentError>(
     item: ::core::result::Result<crate::rt::Envelope<T>, crate::rt::ClientError>,
-) -> ::core::result::Result<T, CallError> {
+) -> ::core::result::Result<T, CallError<E>> {
     match item {
         ::core::result::Result::Ok(crate::rt::Envelope::Result(__t)) => {
             ::core::result::Result::Ok(__t)
         }
         ::core::result::Result::Ok(crate::rt::Envelope::Error(__raw)) => {
+            if !is_code_taken(__raw.code) {
+                if let ::core::option::Option::Some(error) = E::from_code_and_data(
+                    __raw.code,
+                    __raw.data.as_ref(),
+                ) {
+                    let message = __raw
+                        .message
+                        .unwrap_or_else(|| ::std::string::String::from(error.message()));
+                    return ::core::result::Result::Err(CallError::Custom {
+                        error,
+                        message,
+                    });
+                }
+            }
             ::core::result::Result::Err(CallError::Agent(A2aError::from_raw(__raw)))
         }
         ::core::result::Result::Err(__e) => {
@@ -765,5 +827,21 @@ fn __call_result<T>(
 pub fn decode_response<T: ::serde::de::DeserializeOwned>(
     body: &[u8],
 ) -> ::core::result::Result<T, CallError> {
+    decode_response_with::<T, crate::rt::custom::NoCustomErrors>(body)
+}
+/// [`decode_response`] for an agent with its own errors `E`: an error whose code is one of
+/// `E`'s comes back as [`CallError::Custom`] with the variant's fields.
+pub fn decode_response_with<
+    T: ::serde::de::DeserializeOwned,
+    E: crate::rt::custom::AgentError,
+>(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
     __call_result(crate::rt::envelope::decode_response::<T>(body))
+}
+/// What `#[derive(AgentError)]` expansions reach through this module's path.
+#[doc(hidden)]
+pub mod __derive {
+    pub use super::is_code_taken;
+    pub use crate::rt::custom::{field, field_value, find_fields, AgentError};
+    pub use crate::rt::{ErrorDetail, ErrorRow};
+    pub use ::serde_json::Value;
 }

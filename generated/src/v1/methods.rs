@@ -285,6 +285,17 @@ where
 {
     super::decode_response::<M::Result>(body)
 }
+/// [`decode_reply`] for an agent with its own errors `E` (see [`super::decode_response_with`]).
+pub fn decode_reply_with<M, E>(
+    body: &[u8],
+) -> ::core::result::Result<M::Result, super::CallError<E>>
+where
+    M: crate::rt::Method,
+    M::Result: ::serde::de::DeserializeOwned,
+    E: crate::rt::custom::AgentError,
+{
+    super::decode_response_with::<M::Result, E>(body)
+}
 /// The decoded result of any method, for code that learns the method at run time.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
@@ -318,33 +329,48 @@ impl Reply {
         method: MethodName,
         body: &[u8],
     ) -> ::core::result::Result<Self, super::CallError> {
+        Self::decode_with(method, body)
+    }
+    /// [`Reply::decode`] for an agent with its own errors `E`.
+    pub fn decode_with<E: crate::rt::custom::AgentError>(
+        method: MethodName,
+        body: &[u8],
+    ) -> ::core::result::Result<Self, super::CallError<E>> {
         match method {
             MethodName::SendMessage => {
-                super::decode_response(body).map(Self::SendMessage)
+                super::decode_response_with(body).map(Self::SendMessage)
             }
             MethodName::SendStreamingMessage => {
-                super::decode_response(body).map(Self::SendStreamingMessage)
+                super::decode_response_with(body).map(Self::SendStreamingMessage)
             }
-            MethodName::GetTask => super::decode_response(body).map(Self::GetTask),
-            MethodName::ListTasks => super::decode_response(body).map(Self::ListTasks),
-            MethodName::CancelTask => super::decode_response(body).map(Self::CancelTask),
+            MethodName::GetTask => super::decode_response_with(body).map(Self::GetTask),
+            MethodName::ListTasks => {
+                super::decode_response_with(body).map(Self::ListTasks)
+            }
+            MethodName::CancelTask => {
+                super::decode_response_with(body).map(Self::CancelTask)
+            }
             MethodName::SubscribeToTask => {
-                super::decode_response(body).map(Self::SubscribeToTask)
+                super::decode_response_with(body).map(Self::SubscribeToTask)
             }
             MethodName::CreateTaskPushNotificationConfig => {
-                super::decode_response(body).map(Self::CreateTaskPushNotificationConfig)
+                super::decode_response_with(body)
+                    .map(Self::CreateTaskPushNotificationConfig)
             }
             MethodName::GetTaskPushNotificationConfig => {
-                super::decode_response(body).map(Self::GetTaskPushNotificationConfig)
+                super::decode_response_with(body)
+                    .map(Self::GetTaskPushNotificationConfig)
             }
             MethodName::ListTaskPushNotificationConfigs => {
-                super::decode_response(body).map(Self::ListTaskPushNotificationConfigs)
+                super::decode_response_with(body)
+                    .map(Self::ListTaskPushNotificationConfigs)
             }
             MethodName::GetExtendedAgentCard => {
-                super::decode_response(body).map(Self::GetExtendedAgentCard)
+                super::decode_response_with(body).map(Self::GetExtendedAgentCard)
             }
             MethodName::DeleteTaskPushNotificationConfig => {
-                super::decode_response(body).map(Self::DeleteTaskPushNotificationConfig)
+                super::decode_response_with(body)
+                    .map(Self::DeleteTaskPushNotificationConfig)
             }
         }
     }

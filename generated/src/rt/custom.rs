@@ -1,0 +1,158 @@
+//! An agent's own error codes: the trait `#[derive(AgentError)]` (and the generator's custom error
+//! tables) implement, and how such an error travels in a JSON-RPC error object.
+//!
+//! # The wire mapping
+//!
+//! A custom error is an ordinary JSON-RPC error object: its row's `code`, a `message` (the row's
+//! default unless the agent says otherwise), and, as A2A v1 §9.5 asks, a `data` array of `@type`
+//! objects:
+//!
+//! 1. a `google.rpc.ErrorInfo` whose `reason` is the variant's name in UPPER_SNAKE_CASE and whose
+//!    `domain` is the name of the type that declared it;
+//! 2. for a variant with fields, one more object holding them, with `@type`
+//!    [`FIELDS_TYPE_PREFIX`]`<Type>.<Variant>` and one member per field, named in lowerCamelCase
+//!    like every A2A member, valued by the field's `serde` form.
+//!
+//! ```json
+//! {"code": -32050, "message": "quota exceeded", "data": [
+//!   {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "QUOTA_EXCEEDED",
+//!    "domain": "BillingError", "metadata": {}},
+//!   {"@type": "type.a2a-codegen/BillingError.QuotaExceeded", "retryAfterSecs": 30}
+//! ]}
+//! ```
+//!
+//! A client reads the variant back from the code, and its fields from the object with the
+//! variant's `@type`. When that object is missing or a field does not decode, the error is not
+//! forced into the variant: the client keeps it as the catch-all (`A2aError::Other`) with code,
+//! message and data intact.
+
+use super::detail::{ErrorDetail, ERROR_INFO_TYPE};
+use super::table::ErrorRow;
+use serde_json::{Map, Value};
+
+/// The type URL prefix of the object carrying a custom error's fields.
+pub const FIELDS_TYPE_PREFIX: &str = "type.a2a-codegen/";
+
+/// An agent's own error type: one variant per code, each with its row (message, gRPC and HTTP
+/// status), and fields that travel in the error's `data`.
+///
+/// Implement it with `#[derive(AgentError)]`, or generate the type from a custom error table; both
+/// check at compile time that no code collides with the A2A error table or the JSON-RPC reserved
+/// block.
+pub trait AgentError: Sized {
+    /// The `ErrorInfo` domain: the name of the declaring type.
+    const DOMAIN: &'static str;
+
+    /// One row per variant, in declaration order. `name` is the variant's name, `reason` its
+    /// UPPER_SNAKE_CASE form, `standard` is false.
+    const ROWS: &'static [ErrorRow];
+
+    /// The JSON-RPC error code of this value.
+    fn code(&self) -> i64;
+
+    /// The fields object for the error's `data` (see the [module docs](self)); `None` for a
+    /// variant without fields.
+    fn fields_detail(&self) -> Option<ErrorDetail>;
+
+    /// Rebuilds a value from a received code and `data`. `None` when the code is not one of this
+    /// type's, or when a variant with fields finds no fields object it can decode.
+    fn from_code_and_data(code: i64, data: Option<&Value>) -> Option<Self>;
+
+    /// This value's row.
+    fn row(&self) -> &'static ErrorRow {
+        let code = self.code();
+        // Every code an implementation returns is one of its rows (the derive makes it so).
+        Self::ROWS
+            .iter()
+            .find(|row| row.code == code)
+            .unwrap_or(&UNLISTED)
+    }
+
+    /// The default message of this value's row.
+    fn message(&self) -> &'static str {
+        self.row().message
+    }
+
+    /// The `data` member: the `ErrorInfo`, then the fields object if the variant has fields.
+    fn data(&self) -> Value {
+        let row = self.row();
+        let info = ErrorDetail::error_info(
+            row.reason.unwrap_or(row.name),
+            Self::DOMAIN,
+            std::iter::empty::<(String, String)>(),
+        );
+        ErrorDetail::list_to_data(std::iter::once(info).chain(self.fields_detail()))
+    }
+}
+
+/// The row of a code an implementation forgot to list (never used by derived code).
+static UNLISTED: ErrorRow = ErrorRow {
+    name: "Unlisted",
+    spec_name: "Unlisted",
+    code: 0,
+    grpc: "UNKNOWN",
+    http: 500,
+    message: "Unknown error",
+    reason: None,
+    standard: false,
+    doc: "",
+};
+
+/// The type for "no custom errors": the default of the decoders' custom-error parameter. It has
+/// no values, so a `CallError::Custom` holding it cannot occur and need not be matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoCustomErrors {}
+
+impl AgentError for NoCustomErrors {
+    const DOMAIN: &'static str = "";
+    const ROWS: &'static [ErrorRow] = &[];
+
+    fn code(&self) -> i64 {
+        match *self {}
+    }
+
+    fn fields_detail(&self) -> Option<ErrorDetail> {
+        match *self {}
+    }
+
+    fn from_code_and_data(_: i64, _: Option<&Value>) -> Option<Self> {
+        None
+    }
+}
+
+impl std::fmt::Display for NoCustomErrors {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {}
+    }
+}
+
+impl std::error::Error for NoCustomErrors {}
+
+/// Finds the fields object with this type URL in an error's `data` (used by derived code).
+pub fn find_fields<'a>(data: Option<&'a Value>, type_url: &str) -> Option<&'a Map<String, Value>> {
+    let Some(Value::Array(items)) = data else {
+        return None;
+    };
+    items.iter().find_map(|item| match item {
+        Value::Object(object)
+            if object.get("@type").and_then(Value::as_str) == Some(type_url)
+                && type_url != ERROR_INFO_TYPE =>
+        {
+            Some(object)
+        }
+        _ => None,
+    })
+}
+
+/// Decodes one field from a fields object; an absent member decodes from `null` (so `Option`
+/// fields may be left out). Used by derived code.
+pub fn field<T: serde::de::DeserializeOwned>(object: &Map<String, Value>, name: &str) -> Option<T> {
+    let value = object.get(name).cloned().unwrap_or(Value::Null);
+    serde_json::from_value(value).ok()
+}
+
+/// Encodes one field for a fields object; a field whose `Serialize` fails is written as `null`
+/// (the client then keeps the error as the catch-all). Used by derived code.
+pub fn field_value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
