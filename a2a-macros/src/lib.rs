@@ -1,4 +1,144 @@
-//! Procedural macros for `a2a-types`.
+//! Procedural macros for `a2a-types`: `#[derive(AgentError)]`, which declares an agent's own
+//! JSON-RPC error codes.
 //!
-//! The `#[derive(AgentError)]` macro lands here in a later change; the crate already exists so that
-//! the workspace layout is final and `a2a-types` can depend on it.
+//! Use it through `a2a-types`, which re-exports it beside the trait it implements
+//! (`a2a_types::rt::custom::AgentError`):
+//!
+//! ```ignore
+//! use a2a_types::AgentError; // the trait and the derive
+//!
+//! #[derive(Debug, AgentError)]
+//! pub enum BillingError {
+//!     /// The account used up its quota for the period.
+//!     #[a2a(code = -32050, message = "quota exceeded", grpc = "RESOURCE_EXHAUSTED", http = 429)]
+//!     QuotaExceeded { retry_after_secs: u32 },
+//!     #[a2a(code = 42)]
+//!     PlanExpired,
+//! }
+//! ```
+//!
+//! An agent then answers with `A2aError::from_custom(&error)`, and a client that passes the type
+//! to `decode_response_with::<T, BillingError>` (or `StreamDecoder::<T, BillingError>`) gets
+//! `CallError::Custom { error, message }` back, fields included.
+//!
+//! # Variant attributes
+//!
+//! Every variant carries `#[a2a(...)]` with these keys (each at most once; they may be split over
+//! several `#[a2a(...)]` attributes):
+//!
+//! | key | value | default |
+//! |---|---|---|
+//! | `code` | the JSON-RPC error code: an integer literal (`-32050`, `42`) that fits an `i64` | required |
+//! | `message` | the default `message` of the error object: a string literal | the variant's name in words: `PlanExpired` → `"Plan expired"` |
+//! | `grpc` | a gRPC status code name (`"NOT_FOUND"`, one of the 17 of `google.rpc.Code`) | `"UNKNOWN"` |
+//! | `http` | an HTTP status: an integer literal in `100..=599` | the status `google.rpc.Code` gives the `grpc` code (`UNKNOWN` → 500, `RESOURCE_EXHAUSTED` → 429, `NOT_FOUND` → 404, ...) |
+//!
+//! A code may be any `i64` outside the JSON-RPC reserved block `-32768..=-32100` (which holds the
+//! five standard errors) and not used by a row of the A2A error table (`-32001..=-32009` in A2A
+//! v1): that is, a free code of the server-error range `-32099..=-32000`, or any code outside
+//! `-32768..=-32000`. Each variant needs its own code.
+//!
+//! The variant's row (`AgentError::ROWS`, one per variant in declaration order) takes its `name`
+//! and `spec_name` from the variant, its `reason` from the variant's name in UPPER_SNAKE_CASE
+//! (`QuotaExceeded` → `QUOTA_EXCEEDED`), `standard: false`, and as `doc` the variant's `///` lines
+//! joined into one (or the message when there are none).
+//!
+//! The derive implements `AgentError` only: derive or write `Debug`, `Display` and
+//! `std::error::Error` as for any other error type (`CallError<E>` needs `E: Debug` to be an
+//! `Error` itself).
+//!
+//! # The data mapping
+//!
+//! The wire form is the one documented in `a2a_types::rt::custom`: the error's `data` is an array
+//! holding a `google.rpc.ErrorInfo` (reason: the UPPER_SNAKE_CASE name; domain: the enum's name)
+//! and, for a variant with fields, one object with `@type` `type.a2a-codegen/<Enum>.<Variant>` and
+//! one member per field:
+//!
+//! ```json
+//! {"code": -32050, "message": "quota exceeded", "data": [
+//!   {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "QUOTA_EXCEEDED",
+//!    "domain": "BillingError", "metadata": {}},
+//!   {"@type": "type.a2a-codegen/BillingError.QuotaExceeded", "retryAfterSecs": 30}
+//! ]}
+//! ```
+//!
+//! - Variants are unit variants or have named fields (`Variant { .. }`); tuple variants are
+//!   refused, as their fields would have no member names.
+//! - A field's member name is its Rust name in lowerCamelCase (`retry_after_secs` →
+//!   `retryAfterSecs`, `r#type` → `type`).
+//! - A field's value is its `serde` form: every field type implements `serde::Serialize` and
+//!   `serde::de::DeserializeOwned` (the user's crate depends on `serde` for that; it needs no
+//!   `serde_json`). An absent member decodes as `null`, so `Option` fields may be left out.
+//! - Decoding gives `None` (and the client keeps the catch-all `A2aError::Other`) when the code is
+//!   not one of the enum's, or when a variant with fields finds no fields object or a field that
+//!   does not decode.
+//!
+//! # The `crate` attribute
+//!
+//! The expansion reaches the runtime only through `<path>::__derive`, a hidden module the
+//! generator emits beside the error table; `<path>` is `::a2a_types::v1` by default. When the
+//! types are generated into the user's own crate (a `build.rs` running `a2a-codegen`), or re-exported
+//! under another name, point the derive at that module on the enum:
+//!
+//! ```ignore
+//! #[derive(Debug, a2a_types::AgentError)]
+//! #[a2a(crate = "crate::a2a")] // the module generated from the error table
+//! pub enum BillingError {
+//!     #[a2a(code = 42)]
+//!     PlanExpired,
+//! }
+//! ```
+//!
+//! The codes are then checked against that module's table (see below).
+//!
+//! # What it expands to
+//!
+//! An `impl <path>::__derive::AgentError for Enum` (`DOMAIN`, `ROWS`, `code`, `fields_detail`,
+//! `from_code_and_data`), and per variant a `const _: () = assert!(!is_code_taken(code), ..)`
+//! against the generated table, so that a code the table takes fails to compile with the error
+//! pointing at the code. Paths are absolute (`::core`, `::std`, `<path>::__derive`), so the
+//! expansion needs nothing in scope.
+//!
+//! # Diagnostics
+//!
+//! Every problem is reported in one compile, each on the tokens at fault:
+//!
+//! - the derive on a struct or union (on the item): only enums;
+//! - generic parameters or a `where` clause (on them): generic error enums are not supported;
+//! - a variant without `#[a2a(...)]` or without `code` (on the variant's name): missing `code`;
+//! - `code` not an integer literal, with a suffix other than `i64`, or outside `i64` (on the
+//!   value);
+//! - a code in the JSON-RPC reserved block `-32768..=-32100`, naming the standard error when it
+//!   is one of `-32700`, `-32600`, `-32601`, `-32602`, `-32603` (on the code);
+//! - a code already used by an earlier variant (on the second, naming the first);
+//! - a code used by a row of the A2A error table (`-32001..=-32009` today, and whatever the table
+//!   holds): the const assertion fails (on the code);
+//! - an unknown key in a variant's `#[a2a(...)]` (on the key), or a key given twice (on the
+//!   second);
+//! - `message` not a string literal (on the value);
+//! - `grpc` not one of the 17 gRPC status code names (on the value, listing them);
+//! - `http` not an integer literal in `100..=599` (on the value);
+//! - a tuple variant (on the variant): name the fields;
+//! - two fields whose member names coincide (`a_b` and `aB`; on the second);
+//! - `#[a2a(...)]` on a field (on the attribute): fields take no attributes;
+//! - on the enum, `crate` not a string literal, or a string that is not a path (on the value),
+//!   given twice (on the second), or another key (on the key);
+//! - `#[a2a]` that is not a list of `key = value` (on the attribute, as `syn` words it).
+
+mod expand;
+mod names;
+mod parse;
+mod rules;
+
+use proc_macro::TokenStream;
+
+/// Derives `AgentError` for an enum of an agent's own errors: see the [crate docs](crate) for the
+/// attributes, the wire form and the diagnostics.
+#[proc_macro_derive(AgentError, attributes(a2a))]
+pub fn derive_agent_error(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match parse::parse(&input) {
+        Ok(model) => expand::expand(&model).into(),
+        Err(error) => error.into_compile_error().into(),
+    }
+}

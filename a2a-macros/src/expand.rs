@@ -1,0 +1,165 @@
+//! The expansion: an `AgentError` impl and one const assertion per code.
+//!
+//! Everything is reached through `<crate>::__derive` (the module generated from the error table),
+//! `::core` and `::std`, so the expansion needs no other name in the user's scope.
+
+use crate::names;
+use crate::parse::{Input, Variant};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+
+/// The type URL prefix of a fields object (`rt::custom::FIELDS_TYPE_PREFIX`).
+const FIELDS_TYPE_PREFIX: &str = "type.a2a-codegen/";
+
+pub fn expand(input: &Input) -> TokenStream {
+    let Input {
+        ident,
+        derive_mod: d,
+        variants,
+    } = input;
+    let domain = ident.unraw().to_string();
+    let type_url = |v: &Variant| format!("{FIELDS_TYPE_PREFIX}{domain}.{}", v.name);
+
+    let rows = variants.iter().map(|v| {
+        let Variant {
+            name,
+            message,
+            grpc,
+            http,
+            doc,
+            ..
+        } = v;
+        let code = v.code.value;
+        let reason = names::upper_snake(name);
+        quote! {
+            #d::ErrorRow {
+                name: #name,
+                spec_name: #name,
+                code: #code,
+                grpc: #grpc,
+                http: #http,
+                message: #message,
+                reason: ::core::option::Option::Some(#reason),
+                standard: false,
+                doc: #doc,
+            }
+        }
+    });
+
+    let code_arms = variants.iter().map(|v| {
+        let (variant, code) = (&v.ident, v.code.value);
+        quote!(Self::#variant { .. } => #code,)
+    });
+
+    let detail_arms = variants.iter().map(|v| {
+        let variant = &v.ident;
+        match &v.fields {
+            Some(fields) if !fields.is_empty() => {
+                let url = type_url(v);
+                let idents = fields.iter().map(|f| &f.ident);
+                let bindings: Vec<_> = (0..fields.len()).map(|i| format_ident!("__f{i}")).collect();
+                let members = fields.iter().map(|f| &f.member);
+                quote! {
+                    Self::#variant { #(#idents: #bindings),* } => ::core::option::Option::Some(
+                        #d::ErrorDetail::new(#url)
+                            #(.with(#members, #d::field_value(#bindings)))*
+                    ),
+                }
+            }
+            _ => quote!(Self::#variant { .. } => ::core::option::Option::None,),
+        }
+    });
+
+    let uses_data = variants
+        .iter()
+        .any(|v| v.fields.as_ref().is_some_and(|f| !f.is_empty()));
+    let from_arms = variants.iter().map(|v| {
+        let (variant, code) = (&v.ident, v.code.value);
+        match &v.fields {
+            None => quote!(#code => ::core::option::Option::Some(Self::#variant),),
+            Some(fields) if fields.is_empty() => {
+                quote!(#code => ::core::option::Option::Some(Self::#variant {}),)
+            }
+            Some(fields) => {
+                let url = type_url(v);
+                let idents = fields.iter().map(|f| &f.ident);
+                let members = fields.iter().map(|f| &f.member);
+                quote! {
+                    #code => {
+                        let __fields = #d::find_fields(__data, #url)?;
+                        ::core::option::Option::Some(Self::#variant {
+                            #(#idents: #d::field(__fields, #members)?,)*
+                        })
+                    }
+                }
+            }
+        }
+    });
+
+    let (code_body, detail_body) = if variants.is_empty() {
+        (quote!(match *self {}), quote!(match *self {}))
+    } else {
+        (
+            quote!(match *self { #(#code_arms)* }),
+            quote!(match self { #(#detail_arms)* }),
+        )
+    };
+    let (code_param, data_param) = match (variants.is_empty(), uses_data) {
+        (true, _) => (quote!(_), quote!(_)),
+        (false, false) => (quote!(__code), quote!(_)),
+        (false, true) => (quote!(__code), quote!(__data)),
+    };
+    let from_body = if variants.is_empty() {
+        quote!(::core::option::Option::None)
+    } else {
+        quote! {
+            match __code {
+                #(#from_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    };
+
+    let assertions = variants.iter().map(|v| {
+        let code = v.code.value;
+        let message = format!(
+            "AgentError: code {code} of `{}` is taken by the A2A error table or the JSON-RPC \
+             reserved block; pick a code in -32099..=-32000 not used by the table, or any code \
+             outside -32768..=-32000",
+            v.name
+        );
+        // The macro call's span runs from its path to its parentheses: spanning the path on the
+        // first token of the code and the parentheses on the last makes a failed assertion point
+        // at the code as written (`-32001`).
+        let path = quote_spanned!(v.code.first=> ::core::assert!);
+        let args = quote_spanned!(v.code.last=> (!#d::is_code_taken(#code), #message));
+        quote_spanned!(v.code.last=> const _: () = #path #args;)
+    });
+
+    quote! {
+        #[automatically_derived]
+        impl #d::AgentError for #ident {
+            const DOMAIN: &'static ::core::primitive::str = #domain;
+
+            const ROWS: &'static [#d::ErrorRow] = &[#(#rows),*];
+
+            fn code(&self) -> ::core::primitive::i64 {
+                #code_body
+            }
+
+            fn fields_detail(&self) -> ::core::option::Option<#d::ErrorDetail> {
+                #detail_body
+            }
+
+            fn from_code_and_data(
+                #code_param: ::core::primitive::i64,
+                #data_param: ::core::option::Option<&#d::Value>,
+            ) -> ::core::option::Option<Self> {
+                #from_body
+            }
+        }
+
+        #(#assertions)*
+    }
+}
