@@ -25,4 +25,8 @@
 pub mod rt;
 pub mod v1;
 
+/// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the
+/// `a2a-macros` crate for the attributes.
+#[cfg(feature = "derive")]
+pub use a2a_macros::AgentError;
 pub use rt::custom::AgentError;
