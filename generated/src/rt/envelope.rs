@@ -101,6 +101,16 @@ pub fn decode_response<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, 
     }
 }
 
+/// [`decode_response`] for a body already known to be UTF-8 (an SSE event's data, say): the
+/// same rules and answers, without checking the UTF-8 a second time.
+pub fn decode_response_str<T: DeserializeOwned>(body: &str) -> Result<Envelope<T>, ClientError> {
+    let body = body.strip_prefix('\u{FEFF}').unwrap_or(body);
+    match serde_json::from_str::<Fast<T>>(body) {
+        Ok(fast) => fast.finish(),
+        Err(_) => slow_path::<T>(body.as_bytes()),
+    }
+}
+
 /// Classifies a decoded `error` member.
 enum ErrorMember {
     /// `null`, `false`, `0`, `""`, `[]`, `{}`.
@@ -112,22 +122,9 @@ enum ErrorMember {
 }
 
 impl ErrorMember {
-    fn from_value(value: Value) -> ErrorMember {
-        let falsy = match &value {
-            Value::Null | Value::Bool(false) => true,
-            Value::Number(n) => n.as_f64() == Some(0.0),
-            Value::String(s) => s.is_empty(),
-            Value::Array(a) => a.is_empty(),
-            Value::Object(o) => o.is_empty(),
-            Value::Bool(true) => false,
-        };
-        if falsy {
-            return ErrorMember::Falsy;
-        }
-        let Value::Object(mut object) = value else {
-            return ErrorMember::Invalid(format!("`error` is {}, not an object", describe(&value)));
-        };
-        let code = match object.get("code") {
+    /// An object with these members (each `None` when absent; the last of duplicates wins).
+    fn from_members(code: Option<Value>, message: Option<Value>, data: Option<Value>) -> Self {
+        let code = match code {
             Some(Value::Number(n)) => match n.as_i64() {
                 Some(code) => code,
                 None => {
@@ -137,21 +134,145 @@ impl ErrorMember {
             Some(other) => {
                 return ErrorMember::Invalid(format!(
                     "`error.code` is {}, not an integer",
-                    describe(other)
+                    describe(&other)
                 ))
             }
             None => return ErrorMember::Invalid("`error` has no `code`".to_string()),
         };
-        let message = match object.remove("message") {
+        let message = match message {
             Some(Value::String(s)) => Some(s),
             _ => None,
         };
-        let data = object.remove("data");
         ErrorMember::Object(RawError {
             code,
             message,
             data,
         })
+    }
+
+    fn not_an_object(value: &Value) -> Self {
+        ErrorMember::Invalid(format!("`error` is {}, not an object", describe(value)))
+    }
+}
+
+/// Classifies the `error` member in one pass: members other than `code`, `message` and `data`
+/// are skipped without being built (an agent may put anything beside them).
+impl<'de> Deserialize<'de> for ErrorMember {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ErrorMemberVisitor)
+    }
+}
+
+struct ErrorMemberVisitor;
+
+impl<'de> Visitor<'de> for ErrorMemberVisitor {
+    type Value = ErrorMember;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC error object")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ErrorMember, E> {
+        Ok(ErrorMember::Falsy)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<ErrorMember, E> {
+        Ok(ErrorMember::Falsy)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<ErrorMember, E> {
+        Ok(match v {
+            false => ErrorMember::Falsy,
+            true => ErrorMember::not_an_object(&Value::Bool(true)),
+        })
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<ErrorMember, E> {
+        Ok(match v {
+            0 => ErrorMember::Falsy,
+            _ => ErrorMember::not_an_object(&Value::from(v)),
+        })
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<ErrorMember, E> {
+        Ok(match v {
+            0 => ErrorMember::Falsy,
+            _ => ErrorMember::not_an_object(&Value::from(v)),
+        })
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ErrorMember, E> {
+        Ok(if v == 0.0 {
+            ErrorMember::Falsy
+        } else {
+            ErrorMember::not_an_object(&Value::from(v))
+        })
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<ErrorMember, E> {
+        Ok(match v {
+            "" => ErrorMember::Falsy,
+            _ => ErrorMember::not_an_object(&Value::String(v.to_string())),
+        })
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<ErrorMember, A::Error> {
+        let mut empty = true;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            empty = false;
+        }
+        Ok(match empty {
+            true => ErrorMember::Falsy,
+            false => ErrorMember::not_an_object(&Value::Array(Vec::new())),
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorMember, A::Error> {
+        let (mut code, mut message, mut data) = (None, None, None);
+        let mut empty = true;
+        while let Some(key) = map.next_key::<ErrorKey>()? {
+            empty = false;
+            match key {
+                ErrorKey::Code => code = Some(map.next_value()?),
+                ErrorKey::Message => message = Some(map.next_value()?),
+                ErrorKey::Data => data = Some(map.next_value()?),
+                ErrorKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(match empty {
+            true => ErrorMember::Falsy,
+            false => ErrorMember::from_members(code, message, data),
+        })
+    }
+}
+
+enum ErrorKey {
+    Code,
+    Message,
+    Data,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for ErrorKey {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = ErrorKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ErrorKey, E> {
+                Ok(match v {
+                    "code" => ErrorKey::Code,
+                    "message" => ErrorKey::Message,
+                    "data" => ErrorKey::Data,
+                    _ => ErrorKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
     }
 }
 
@@ -228,8 +349,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for FastVisitor<T> {
                 // A `null` result fails here (no A2A result type decodes from null) and the slow
                 // path then names it.
                 Key::Result => fast.result = Some(map.next_value()?),
-                // Error objects are small; going through `Value` keeps the leniency rules simple.
-                Key::Error => fast.error = Some(ErrorMember::from_value(map.next_value()?)),
+                Key::Error => fast.error = Some(map.next_value()?),
                 Key::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -252,7 +372,11 @@ fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientErro
             describe(&value)
         )));
     };
-    match object.remove("error").map(ErrorMember::from_value) {
+    // Deserializing from a `Value` cannot fail: every shape is classified.
+    match object
+        .remove("error")
+        .and_then(|v| ErrorMember::deserialize(v).ok())
+    {
         Some(ErrorMember::Object(raw)) => return Ok(Envelope::Error(raw)),
         Some(ErrorMember::Invalid(reason)) => return Err(ClientError::new(reason)),
         Some(ErrorMember::Falsy) | None => {}
@@ -321,7 +445,7 @@ pub(crate) fn describe(value: &Value) -> String {
 /// `None`; `data` is kept; other members are ignored.
 impl<'de> Deserialize<'de> for RawError {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match ErrorMember::from_value(Value::deserialize(deserializer)?) {
+        match ErrorMember::deserialize(deserializer)? {
             ErrorMember::Object(raw) => Ok(raw),
             ErrorMember::Invalid(reason) => Err(de::Error::custom(reason)),
             ErrorMember::Falsy => Err(de::Error::custom(

@@ -493,7 +493,7 @@ impl SseDecoder {
                 rest = after;
             }
         }
-        while let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(i) = memchr::memchr2(b'\n', b'\r', rest) {
             let next = match (rest[i], rest.get(i + 1)) {
                 (b'\r', Some(b'\n')) => i + 2,
                 (b'\r', None) => {
@@ -641,8 +641,10 @@ impl SseDecoder {
             self.event_type.clear();
             return;
         }
-        let mut data = std::mem::take(&mut self.data);
-        data.pop(); // the `\n` after the last `data` line
+        // Copy out rather than take the buffer: it keeps its capacity for the next event, which
+        // is usually about as large (a taken buffer would regrow from nothing, event after event).
+        let data = String::from(&self.data[..self.data.len() - 1]); // without the last `\n`
+        self.data.clear();
         let event = if self.event_type.is_empty() {
             DEFAULT_EVENT_TYPE.to_owned()
         } else {

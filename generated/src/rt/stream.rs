@@ -5,7 +5,7 @@
 //! event's `event:` name does not matter: agents name error events differently, and the body says
 //! what it is). An event whose data held invalid UTF-8 is malformed, not silently repaired.
 
-use super::envelope::{decode_response, ClientError, Envelope};
+use super::envelope::{decode_response_str, ClientError, Envelope};
 use super::sse::{SseDecoder, SseError, SseEvent};
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
@@ -70,7 +70,7 @@ fn decode_event<T: DeserializeOwned>(
     if event.had_invalid_utf8 {
         return Err(ClientError::new("an event's data is not valid UTF-8"));
     }
-    decode_response(event.data.as_bytes())
+    decode_response_str(&event.data)
 }
 
 fn sse_error(e: SseError) -> ClientError {
