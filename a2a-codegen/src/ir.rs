@@ -18,6 +18,17 @@ pub struct Model {
     pub errors: Vec<ErrorDef>,
     /// The JSON-RPC methods (`methods.toml`), in file order. Empty when the table is absent.
     pub methods: Vec<MethodDef>,
+    /// A user's own error table, when one is configured.
+    pub custom_errors: Option<CustomErrors>,
+}
+
+/// A user's own error table: one enum implementing the runtime's `AgentError`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomErrors {
+    /// The enum's name.
+    pub enum_name: String,
+    /// The rows, in file order (kind [`ErrorKind::Custom`]).
+    pub rows: Vec<ErrorDef>,
 }
 
 /// A named type.
@@ -233,6 +244,8 @@ pub enum ErrorKind {
     A2a,
     /// A standard JSON-RPC 2.0 error (spec §9.5).
     JsonRpc,
+    /// An agent's own error, from a custom table.
+    Custom,
 }
 
 /// One JSON-RPC method.

@@ -101,6 +101,7 @@ pub struct Config {
     runtime_path: String,
     preserve_unknown_fields: bool,
     error_reference: Option<PathBuf>,
+    custom_errors: Option<PathBuf>,
 }
 
 impl Config {
@@ -118,6 +119,7 @@ impl Config {
             runtime_path: DEFAULT_RUNTIME_PATH.to_string(),
             preserve_unknown_fields: false,
             error_reference: None,
+            custom_errors: None,
         }
     }
 
@@ -189,6 +191,21 @@ impl Config {
         self
     }
 
+    /// Also generate `custom_errors.rs` from your own error table: a TOML file of `[[error]]` rows
+    /// in the format of `errors.toml`, where only `name` and `code` are required, plus an optional
+    /// top-level `enum = "BillingError"` naming the enum (default `CustomError`). The enum
+    /// implements `a2a_types::AgentError` exactly as `#[derive(AgentError)]` would. A code that the
+    /// standard table uses, or that lies in the JSON-RPC reserved block, is an error naming the
+    /// file and row. Needs a spec directory with `errors.toml`.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").custom_errors("billing-errors.toml");
+    /// ```
+    pub fn custom_errors(&mut self, table: impl Into<PathBuf>) -> &mut Self {
+        self.custom_errors = Some(table.into());
+        self
+    }
+
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
     /// path). Touches no file.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
@@ -256,10 +273,24 @@ impl Config {
         if let Some(methods) = &inputs.methods {
             model.methods = lower::lower_methods(methods);
         }
+        let custom: Option<load::Source<load::RawCustomErrors>> = match &self.custom_errors {
+            Some(path) => {
+                let source = load::read_toml(path, &custom_label(path), &mut diags);
+                if source.is_none() {
+                    return Err(Error::Input(diags));
+                }
+                source
+            }
+            None => None,
+        };
+        if let Some(custom) = &custom {
+            model.custom_errors = Some(lower::lower_custom_errors(custom, &mut diags));
+        }
         let files = validate::Files {
             schema: &inputs.schema.label,
             errors: inputs.errors.as_ref().map_or("", |s| s.label.as_str()),
             methods: inputs.methods.as_ref().map_or("", |s| s.label.as_str()),
+            custom_errors: custom.as_ref().map_or("", |s| s.label.as_str()),
         };
         validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
         diags.into_result().map_err(Error::Input)?;
@@ -315,6 +346,14 @@ impl Config {
                 contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
             });
             modules.push("server");
+        }
+        if let (Some(table), Some(source)) = (&model.custom_errors, &custom) {
+            let tokens = emit::emit_custom_errors(table, &source.label, &opts);
+            files.push(GeneratedFile {
+                path: "custom_errors.rs".into(),
+                contents: format::format_file(tokens, &[source.into()]).map_err(Error::Bug)?,
+            });
+            modules.push("custom_errors");
         }
         let mod_rs =
             format::format_file(module_root(&inputs.schema.value, &modules), &[schema_input])
@@ -377,6 +416,18 @@ fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
 }
 
 /// The module root: docs from the schema's title and description, and the re-export of the types.
+/// How a custom error table is named in diagnostics and headers: the path as given when it is
+/// relative (so output does not depend on where the checkout lives), else its file name.
+fn custom_label(path: &Path) -> String {
+    if path.is_relative() {
+        path.to_string_lossy().replace('\\', "/")
+    } else {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
 fn module_root(schema: &serde_json::Value, modules: &[&str]) -> TokenStream {
     let mut doc = String::new();
     for key in ["title", "description"] {

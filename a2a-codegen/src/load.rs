@@ -63,6 +63,42 @@ pub struct RawError {
     pub doc: String,
 }
 
+/// A user's own error table (`Config::custom_errors`, `--custom-errors`): the row format of
+/// `errors.toml`, where only `name` and `code` are required and `kind`, if given, is `"custom"`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCustomErrors {
+    /// The name of the generated enum (default `CustomError`).
+    #[serde(default, rename = "enum")]
+    pub enum_name: Option<String>,
+    /// The rows, in order.
+    #[serde(default)]
+    pub error: Vec<RawCustomError>,
+}
+
+/// One `[[error]]` row of a custom table as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RawCustomError {
+    pub name: String,
+    #[serde(default)]
+    pub spec_name: Option<String>,
+    pub code: i64,
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub grpc: Option<String>,
+    #[serde(default)]
+    pub http: Option<i64>,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub doc: Option<String>,
+}
+
 /// `methods.toml` as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +184,15 @@ fn read_toml_if_present<T: for<'de> Deserialize<'de>>(
     if !path.exists() {
         return None;
     }
+    read_toml(path, label, diags)
+}
+
+/// Reads one TOML table file (a missing file is a diagnostic).
+pub fn read_toml<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<Source<T>> {
     let bytes = read_bytes(path, label, diags)?;
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,

@@ -6,7 +6,7 @@
 
 use crate::diag::{pointer_push, Diagnostics};
 use crate::ir::*;
-use crate::load::{RawErrors, RawMethods, Source};
+use crate::load::{RawCustomErrors, RawErrors, RawMethods, Source};
 use crate::naming;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -772,6 +772,72 @@ pub fn lower_errors(source: &Source<RawErrors>, diags: &mut Diagnostics) -> Vec<
         });
     }
     out
+}
+
+/// The enum name of a custom error table that does not name one.
+pub const DEFAULT_CUSTOM_ENUM: &str = "CustomError";
+
+/// Lowers a user's own error table, filling in the defaults `#[derive(AgentError)]` uses: the
+/// message is the name in words, gRPC `UNKNOWN`, HTTP the one `google.rpc.Code` gives the gRPC
+/// status, the reason the name in UPPER_SNAKE_CASE, the spec name the name, the doc the message.
+pub fn lower_custom_errors(
+    source: &Source<RawCustomErrors>,
+    diags: &mut Diagnostics,
+) -> CustomErrors {
+    let file = source.label.as_str();
+    let mut rows = Vec::new();
+    for (i, row) in source.value.error.iter().enumerate() {
+        let at = format!("/error/{i}");
+        if let Some(kind) = row.kind.as_deref().filter(|k| *k != "custom") {
+            diags
+                .push(file, format!("{at}/kind"), format!("kind `{kind}` in a custom table"))
+                .help("leave `kind` out, or write \"custom\": a2a and jsonrpc rows belong to the standard table");
+        }
+        let grpc = row.grpc.clone().unwrap_or_else(|| "UNKNOWN".to_string());
+        let http = match row.http {
+            None => crate::validate::http_of_grpc(&grpc).unwrap_or(500),
+            Some(h) => match u16::try_from(h) {
+                Ok(h) if (100..=599).contains(&h) => h,
+                _ => {
+                    diags
+                        .push(
+                            file,
+                            format!("{at}/http"),
+                            format!("HTTP status {h} is out of range"),
+                        )
+                        .help("use 100..=599");
+                    500
+                }
+            },
+        };
+        let message = row
+            .message
+            .clone()
+            .unwrap_or_else(|| naming::sentence(&row.name));
+        rows.push(ErrorDef {
+            name: row.name.clone(),
+            spec_name: row.spec_name.clone().unwrap_or_else(|| row.name.clone()),
+            code: row.code,
+            kind: ErrorKind::Custom,
+            grpc,
+            http,
+            reason: Some(
+                row.reason
+                    .clone()
+                    .unwrap_or_else(|| naming::upper_snake(&row.name)),
+            ),
+            doc: row.doc.clone().unwrap_or_else(|| message.clone()),
+            message,
+        });
+    }
+    CustomErrors {
+        enum_name: source
+            .value
+            .enum_name
+            .clone()
+            .unwrap_or_else(|| DEFAULT_CUSTOM_ENUM.to_string()),
+        rows,
+    }
 }
 
 /// Lowers the method table.

@@ -41,6 +41,9 @@ struct Paths {
     /// Do not render the error reference.
     #[arg(long, conflicts_with = "error_reference")]
     no_error_reference: bool,
+    /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
+    #[arg(long, value_name = "FILE")]
+    custom_errors: Option<PathBuf>,
 }
 
 impl Paths {
@@ -53,6 +56,9 @@ impl Paths {
             .preserve_unknown_fields(self.preserve_unknown_fields);
         if !self.no_error_reference {
             config.error_reference(&self.error_reference);
+        }
+        if let Some(table) = &self.custom_errors {
+            config.custom_errors(table);
         }
         config
     }

@@ -51,6 +51,23 @@ pub fn pascal_case(name: &str) -> String {
     out
 }
 
+/// PascalCase to UPPER_SNAKE_CASE, the form of a `google.rpc.ErrorInfo` reason:
+/// `QuotaExceeded` -> `QUOTA_EXCEEDED`.
+pub fn upper_snake(name: &str) -> String {
+    snake_case(name).to_ascii_uppercase()
+}
+
+/// PascalCase to words, the first capitalised, for a default message:
+/// `QuotaExceeded` -> `Quota exceeded`.
+pub fn sentence(name: &str) -> String {
+    let text = snake_case(name).replace('_', " ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => text,
+    }
+}
+
 /// Splits a name into lowercase-insensitive words at separators and camelCase humps.
 fn words(name: &str) -> Vec<String> {
     // SCREAMING or lower names split on separators only; mixed-case names split at humps too.
@@ -126,6 +143,15 @@ pub fn is_identifier(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reasons_and_sentences_from_variant_names() {
+        assert_eq!(upper_snake("QuotaExceeded"), "QUOTA_EXCEEDED");
+        assert_eq!(upper_snake("HTTPTimeout"), "HTTP_TIMEOUT");
+        assert_eq!(sentence("QuotaExceeded"), "Quota exceeded");
+        assert_eq!(sentence("PlanExpired2"), "Plan expired2");
+        assert_eq!(sentence("X"), "X");
+    }
 
     #[test]
     fn snake_case_table() {

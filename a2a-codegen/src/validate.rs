@@ -6,26 +6,35 @@ use crate::ir::*;
 use crate::naming;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// gRPC status code names (google.rpc.Code).
-const GRPC_CODES: &[&str] = &[
-    "OK",
-    "CANCELLED",
-    "UNKNOWN",
-    "INVALID_ARGUMENT",
-    "DEADLINE_EXCEEDED",
-    "NOT_FOUND",
-    "ALREADY_EXISTS",
-    "PERMISSION_DENIED",
-    "RESOURCE_EXHAUSTED",
-    "FAILED_PRECONDITION",
-    "ABORTED",
-    "OUT_OF_RANGE",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "DATA_LOSS",
-    "UNAUTHENTICATED",
+/// gRPC status code names (`google.rpc.Code`), each with the HTTP status `google.rpc.Code`
+/// documents for it (the default HTTP status of a custom error row that names only its gRPC code).
+const GRPC_CODES: &[(&str, u16)] = &[
+    ("OK", 200),
+    ("CANCELLED", 499),
+    ("UNKNOWN", 500),
+    ("INVALID_ARGUMENT", 400),
+    ("DEADLINE_EXCEEDED", 504),
+    ("NOT_FOUND", 404),
+    ("ALREADY_EXISTS", 409),
+    ("PERMISSION_DENIED", 403),
+    ("RESOURCE_EXHAUSTED", 429),
+    ("FAILED_PRECONDITION", 400),
+    ("ABORTED", 409),
+    ("OUT_OF_RANGE", 400),
+    ("UNIMPLEMENTED", 501),
+    ("INTERNAL", 500),
+    ("UNAVAILABLE", 503),
+    ("DATA_LOSS", 500),
+    ("UNAUTHENTICATED", 401),
 ];
+
+/// The HTTP status `google.rpc.Code` gives a gRPC status name, if it is one.
+pub fn http_of_grpc(name: &str) -> Option<u16> {
+    GRPC_CODES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, http)| *http)
+}
 
 /// Names the generator itself uses for a struct's extra members.
 pub const UNKNOWN_FIELDS: &str = "unknown_fields";
@@ -38,6 +47,8 @@ pub struct Files<'a> {
     pub errors: &'a str,
     /// The method table's label.
     pub methods: &'a str,
+    /// The custom error table's label.
+    pub custom_errors: &'a str,
 }
 
 /// Checks the model. `preserve_unknown` reserves the extra-members field name in every struct.
@@ -56,7 +67,97 @@ pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags:
     check_recursion(model, files.schema, diags);
     check_errors(&model.errors, files.errors, diags);
     check_methods(model, files.methods, diags);
+    if let Some(custom) = &model.custom_errors {
+        check_custom_errors(model, custom, files, diags);
+    }
 }
+
+/// Names the generated modules define next to a custom error enum.
+const GENERATED_NAMES: &[&str] = &[
+    "A2aError",
+    "CallError",
+    "StreamDecoder",
+    "MethodName",
+    "Reply",
+    "Request",
+    "IncomingRequest",
+    "RejectedRequest",
+    "method",
+];
+
+fn check_custom_errors(
+    model: &Model,
+    custom: &CustomErrors,
+    files: &Files<'_>,
+    diags: &mut Diagnostics,
+) {
+    let file = files.custom_errors;
+    if model.errors.is_empty() {
+        diags
+            .push(
+                file,
+                "",
+                "a custom error table needs the standard error table",
+            )
+            .help("add errors.toml to the spec directory: custom codes are checked against it");
+    }
+    if custom.rows.is_empty() {
+        diags
+            .push(file, "/error", "the custom error table has no rows")
+            .help("add [[error]] entries with at least `name` and `code`");
+    }
+    let name = &custom.enum_name;
+    if !naming::is_identifier(name) || !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+        diags
+            .push(
+                file,
+                "/enum",
+                format!("`{name}` is not a PascalCase Rust type name"),
+            )
+            .help("name the enum like a Rust type, e.g. enum = \"BillingError\"");
+    } else if GENERATED_NAMES.contains(&name.as_str())
+        || model.types.values().any(|t| &t.name == name)
+    {
+        diags
+            .push(
+                file,
+                "/enum",
+                format!("`{name}` is already a name in the generated module"),
+            )
+            .help("pick another enum name");
+    }
+    check_errors(&custom.rows, file, diags);
+    for (i, row) in custom.rows.iter().enumerate() {
+        let at = format!("/error/{i}/code");
+        if let Some(taken) = model.errors.iter().find(|e| e.code == row.code) {
+            diags
+                .push(
+                    file,
+                    at,
+                    format!(
+                        "code {} of `{}` is taken by `{}` in {}",
+                        row.code, row.name, taken.name, files.errors
+                    ),
+                )
+                .help(CUSTOM_CODE_HELP);
+        } else if crate::emit::RESERVED.contains(&row.code) {
+            diags
+                .push(
+                    file,
+                    at,
+                    format!(
+                        "code {} of `{}` is inside the JSON-RPC reserved block -32768..=-32100",
+                        row.code, row.name
+                    ),
+                )
+                .help(CUSTOM_CODE_HELP);
+        }
+    }
+}
+
+const CUSTOM_CODE_HELP: &str =
+    "pick a code in -32099..=-32000 that the standard table does not use, \
+     or any code outside -32768..=-32000";
 
 fn check_type_names(model: &Model, file: &str, diags: &mut Diagnostics) {
     let mut taken: BTreeMap<String, String> = BTreeMap::new();
@@ -310,14 +411,21 @@ fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
                 format!("error code {} does not fit in 32 bits", e.code),
             );
         }
-        if !GRPC_CODES.contains(&e.grpc.as_str()) {
+        if http_of_grpc(&e.grpc).is_none() {
             diags
                 .push(
                     file,
                     format!("{at}/grpc"),
                     format!("`{}` is not a gRPC status code name", e.grpc),
                 )
-                .help(format!("use one of {}", GRPC_CODES.join(", ")));
+                .help(format!(
+                    "use one of {}",
+                    GRPC_CODES
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
         }
         if e.message.trim().is_empty() {
             diags.push(

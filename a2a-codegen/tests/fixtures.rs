@@ -121,6 +121,92 @@ fn fail_fixtures_report_their_golden_diagnostics() {
     assert!(count >= 8, "expected the fail fixtures, found {count}");
 }
 
+/// The checked-in spec with a custom error table from `tests/fixtures/custom/`.
+fn custom_config(table: &Path) -> Config {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut config = Config::new(root.join("spec/v1"));
+    config.source_label("spec/v1").custom_errors(table);
+    config
+}
+
+fn tables(kind: &str) -> Vec<PathBuf> {
+    sorted_entries(&fixtures("custom").join(kind))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect()
+}
+
+#[test]
+fn custom_error_tables_generate_their_golden_enum_which_compiles_and_runs() {
+    let wrappers = Path::new(env!("CARGO_TARGET_TMPDIR")).join("custom-programs");
+    std::fs::create_dir_all(&wrappers).unwrap();
+    let t = trybuild::TestCases::new();
+    let inputs = tables("pass");
+    assert!(!inputs.is_empty());
+    for input in inputs {
+        let files = custom_config(&input)
+            .generate()
+            .unwrap_or_else(|e| panic!("{}:\n{e}", input.display()));
+        let custom = files
+            .iter()
+            .find(|f| f.path == "custom_errors.rs")
+            .expect("a custom_errors.rs");
+        let golden = input.with_extension("rs");
+        assert_golden(&golden, &custom.contents);
+        let mod_rs = files.iter().find(|f| f.path == "mod.rs").unwrap();
+        assert!(mod_rs.contents.contains("mod custom_errors;"));
+
+        // The file reaches only the runtime: it compiles on its own, next to the checked-in crate.
+        let program = input.with_extension("main.rs");
+        let wrapper = wrappers.join(golden.file_name().unwrap());
+        std::fs::write(
+            &wrapper,
+            format!(
+                "include!({:?});\ninclude!({:?});\n",
+                golden.display().to_string(),
+                program.display().to_string()
+            ),
+        )
+        .unwrap();
+        t.pass(&wrapper);
+    }
+}
+
+#[test]
+fn custom_error_tables_report_their_golden_diagnostics() {
+    let inputs = tables("fail");
+    assert!(!inputs.is_empty());
+    for input in inputs {
+        let message = match custom_config(&input).generate() {
+            Ok(_) => panic!("{}: generation succeeded", input.display()),
+            Err(Error::Input(diags)) => diags.to_string(),
+            Err(other) => panic!("{}: {other}", input.display()),
+        };
+        assert_golden(&input.with_extension("stderr"), &format!("{message}\n"));
+    }
+}
+
+#[test]
+fn a_custom_table_needs_the_standard_table() {
+    let schema = fixtures("pass").join("scalars.schema.json");
+    let table = fixtures("custom").join("pass/billing-errors.toml");
+    let err = Config::new(schema)
+        .custom_errors(&table)
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("a custom error table needs the standard error table"),
+        "{err}"
+    );
+    let err = Config::new(fixtures("pass").join("scalars.schema.json"))
+        .custom_errors("/nonexistent/billing.toml")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cannot read"), "{err}");
+}
+
 #[test]
 fn a_missing_spec_directory_is_a_clear_error() {
     let err = Config::new("/nonexistent/spec/v1")

@@ -4,6 +4,7 @@
 //! shared runtime (timestamps, base64, ProtoJSON numbers) through one configurable path, the way
 //! prost-generated code relies on the prost crate.
 
+mod custom;
 mod errors;
 mod methods;
 mod reference;
@@ -12,6 +13,7 @@ mod types;
 
 use proc_macro2::TokenStream;
 
+pub use custom::emit_custom_errors;
 pub use errors::{emit_errors, RESERVED};
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
