@@ -23,6 +23,25 @@
 //!     .expect("A2A code generation failed");
 //! ```
 //!
+//! ## From a build script
+//!
+//! ```no_run
+//! // build.rs. Returning the error prints the generator's report (file, JSON pointer or TOML
+//! // row, what to do) and fails the build, without a panic.
+//! fn main() -> Result<(), a2a_codegen::Error> {
+//!     a2a_codegen::Config::new("../spec/v1")
+//!         .source_label("spec/v1")
+//!         .custom_errors("my-errors.toml") // optional: the crate's own error enum
+//!         .single_file("a2a.rs")           // out_dir defaults to OUT_DIR
+//!         .write()?;                       // prints cargo:rerun-if-changed for every input
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Then, in any module of the crate: `include!(concat!(env!("OUT_DIR"), "/a2a.rs"));`. The
+//! workspace's `examples/echo-agent` is a complete consumer: an agent and a client on the
+//! generated module, with their own error table.
+//!
 //! ## Why not typify (or another generic JSON Schema tool)
 //!
 //! The A2A model needs semantics that JSON Schema does not carry and that ProtoJSON defines:
@@ -55,7 +74,11 @@ use quote::quote;
 use std::path::{Path, PathBuf};
 
 /// Why generation failed.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` prints the same text as `Display`, so a build script whose `main` returns
+/// `Result<(), a2a_codegen::Error>` fails with the readable report (every problem with its file,
+/// JSON pointer and what to do) rather than a struct dump.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// The inputs have problems; every one found is listed, with file and JSON pointer.
     #[error("{0}")]
@@ -74,6 +97,12 @@ pub enum Error {
     /// The generator produced something it should not have: a bug in a2a-codegen.
     #[error("{0}")]
     Bug(String),
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 /// Spec directory of the checked-in crate, relative to the workspace root.
@@ -102,6 +131,11 @@ pub struct Config {
     preserve_unknown_fields: bool,
     error_reference: Option<PathBuf>,
     custom_errors: Option<PathBuf>,
+    schema_file: Option<PathBuf>,
+    errors_table: Option<PathBuf>,
+    methods_table: Option<PathBuf>,
+    single_file: Option<String>,
+    rerun_if_changed: Option<bool>,
 }
 
 impl Config {
@@ -120,6 +154,11 @@ impl Config {
             preserve_unknown_fields: false,
             error_reference: None,
             custom_errors: None,
+            schema_file: None,
+            errors_table: None,
+            methods_table: None,
+            single_file: None,
+            rerun_if_changed: None,
         }
     }
 
@@ -147,7 +186,8 @@ impl Config {
         self
     }
 
-    /// Where [`Config::write`] and [`Config::check`] put or compare the files.
+    /// Where [`Config::write`] and [`Config::check`] put or compare the files. Defaults to the
+    /// `OUT_DIR` cargo gives a build script.
     ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1").out_dir("src/a2a");
@@ -206,6 +246,91 @@ impl Config {
         self
     }
 
+    /// Reads the schema from this file instead of the spec directory's `a2a.schema.json`.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").schema_file("vendor/a2a.schema.json");
+    /// ```
+    pub fn schema_file(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.schema_file = Some(path.into());
+        self
+    }
+
+    /// Reads the error table from this file instead of the spec directory's `errors.toml` (it
+    /// must exist).
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").errors_table("vendor/errors.toml");
+    /// ```
+    pub fn errors_table(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.errors_table = Some(path.into());
+        self
+    }
+
+    /// Reads the method table from this file instead of the spec directory's `methods.toml` (it
+    /// must exist).
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").methods_table("vendor/methods.toml");
+    /// ```
+    pub fn methods_table(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.methods_table = Some(path.into());
+        self
+    }
+
+    /// Writes everything into one file of this name instead of a module directory (`mod.rs`,
+    /// `types.rs`, ...), for `include!` from a build script: the modules are inline and the file
+    /// has no inner attributes, so it compiles inside any module of your crate.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").single_file("a2a.rs");
+    /// // src/lib.rs: pub mod a2a { include!(concat!(env!("OUT_DIR"), "/a2a.rs")); }
+    /// ```
+    pub fn single_file(&mut self, name: impl Into<String>) -> &mut Self {
+        self.single_file = Some(name.into());
+        self
+    }
+
+    /// Whether [`Config::write`] prints `cargo:rerun-if-changed` for every input it reads (the
+    /// spec directory, each table and schema file, the custom table), so that cargo re-runs the
+    /// build script exactly when an input changes, and only then. By default it does when it runs
+    /// in a build script (cargo has set `OUT_DIR`), and not elsewhere (the CLI).
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").rerun_if_changed(false);
+    /// ```
+    pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
+        self.rerun_if_changed = Some(on);
+        self
+    }
+
+    /// Every input file this configuration reads, as given (plus the spec directory, so that a
+    /// table added to it is noticed).
+    pub fn input_paths(&self) -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        let is_dir = !self.spec.is_file();
+        if is_dir {
+            paths.push(self.spec.clone());
+        }
+        match &self.schema_file {
+            Some(path) => paths.push(path.clone()),
+            None if is_dir => paths.push(self.spec.join(load::SCHEMA_FILE)),
+            None => paths.push(self.spec.clone()),
+        }
+        for (table, file) in [
+            (&self.errors_table, load::ERRORS_FILE),
+            (&self.methods_table, load::METHODS_FILE),
+        ] {
+            match table {
+                Some(path) => paths.push(path.clone()),
+                None if is_dir && self.spec.join(file).exists() => paths.push(self.spec.join(file)),
+                None => {}
+            }
+        }
+        paths.extend(self.custom_errors.clone());
+        paths
+    }
+
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
     /// path). Touches no file.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
@@ -216,19 +341,50 @@ impl Config {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let inputs = if self.spec.is_file() {
-            load::read_json(&self.spec, &label, &mut diags).map(|schema| load::Inputs {
-                schema,
-                errors: None,
-                methods: None,
-            })
-        } else {
-            load::load_dir(&self.spec, &label, &mut diags)
+        let in_dir = |file: &str| match label.trim_end_matches('/') {
+            "" => file.to_string(),
+            dir => format!("{dir}/{file}"),
         };
-        let Some(inputs) = inputs else {
+        let is_dir = !self.spec.is_file();
+        let schema = match &self.schema_file {
+            Some(path) => load::read_json(path, &custom_label(path), &mut diags),
+            None if is_dir => load::read_json(
+                &self.spec.join(load::SCHEMA_FILE),
+                &in_dir(load::SCHEMA_FILE),
+                &mut diags,
+            ),
+            None => load::read_json(&self.spec, &label, &mut diags),
+        };
+        // A table given on its own must exist; one in the spec directory is optional.
+        fn table<T: for<'de> serde::Deserialize<'de>>(
+            given: &Option<PathBuf>,
+            in_spec_dir: Option<(PathBuf, String)>,
+            diags: &mut Diagnostics,
+        ) -> Option<load::Source<T>> {
+            match (given, in_spec_dir) {
+                (Some(path), _) => load::read_toml(path, &custom_label(path), diags),
+                (None, Some((path, label))) => load::read_toml_if_present(&path, &label, diags),
+                (None, None) => None,
+            }
+        }
+        let dir_file = |file: &str| is_dir.then(|| (self.spec.join(file), in_dir(file)));
+        let errors = table(&self.errors_table, dir_file(load::ERRORS_FILE), &mut diags);
+        let methods = table(
+            &self.methods_table,
+            dir_file(load::METHODS_FILE),
+            &mut diags,
+        );
+        let Some(schema) = schema else {
             return Err(Error::Input(diags));
         };
-        self.generate_inputs(inputs, diags)
+        self.generate_inputs(
+            load::Inputs {
+                schema,
+                errors,
+                methods,
+            },
+            diags,
+        )
     }
 
     /// Like [`Config::generate`], for a schema held in memory (no tables); the source label names
@@ -300,20 +456,13 @@ impl Config {
             preserve_unknown: self.preserve_unknown_fields,
         };
         let schema_input: format::HeaderInput<'_> = (&inputs.schema).into();
+        // (module name, tokens, the inputs its header names), in module order.
+        let mut modules: Vec<(&str, TokenStream, Vec<format::HeaderInput<'_>>)> = Vec::new();
         let mut files = Vec::new();
-        let mut modules = vec!["types"];
-        let types = emit::emit_types(&model, &opts);
-        files.push(GeneratedFile {
-            path: "types.rs".into(),
-            contents: format::format_file(types, &[(&inputs.schema).into()]).map_err(Error::Bug)?,
-        });
+        modules.push(("types", emit::emit_types(&model, &opts), vec![schema_input]));
         if let Some(errors) = inputs.errors.as_ref().filter(|_| !model.errors.is_empty()) {
             let tokens = emit::emit_errors(&model.errors, &opts);
-            files.push(GeneratedFile {
-                path: "errors.rs".into(),
-                contents: format::format_file(tokens, &[errors.into()]).map_err(Error::Bug)?,
-            });
-            modules.push("errors");
+            modules.push(("errors", tokens, vec![errors.into()]));
             if self.error_reference.is_some() {
                 let text =
                     emit::render_error_reference(&model.errors, &errors.label, &errors.sha256)
@@ -329,39 +478,63 @@ impl Config {
             .as_ref()
             .filter(|_| !model.methods.is_empty())
         {
-            let tokens = emit::emit_methods(&model.methods, &opts);
-            let mut header: Vec<format::HeaderInput<'_>> =
-                vec![methods.into(), (&inputs.schema).into()];
+            let mut header: Vec<format::HeaderInput<'_>> = vec![methods.into(), schema_input];
             if let Some(errors) = &inputs.errors {
                 header.push(errors.into());
             }
-            files.push(GeneratedFile {
-                path: "methods.rs".into(),
-                contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
-            });
-            modules.push("methods");
+            let tokens = emit::emit_methods(&model.methods, &opts);
+            modules.push(("methods", tokens, header.clone()));
             let tokens = emit::emit_server(&model.methods, &opts);
-            files.push(GeneratedFile {
-                path: "server.rs".into(),
-                contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
-            });
-            modules.push("server");
+            modules.push(("server", tokens, header));
         }
         if let (Some(table), Some(source)) = (&model.custom_errors, &custom) {
             let tokens = emit::emit_custom_errors(table, &source.label, &opts);
-            files.push(GeneratedFile {
-                path: "custom_errors.rs".into(),
-                contents: format::format_file(tokens, &[source.into()]).map_err(Error::Bug)?,
-            });
-            modules.push("custom_errors");
+            modules.push(("custom_errors", tokens, vec![source.into()]));
         }
-        let mod_rs =
-            format::format_file(module_root(&inputs.schema.value, &modules), &[schema_input])
-                .map_err(Error::Bug)?;
-        files.push(GeneratedFile {
-            path: "mod.rs".into(),
-            contents: mod_rs,
-        });
+
+        match &self.single_file {
+            Some(name) => {
+                // One file for `include!`: inline modules and no inner attributes, so it compiles
+                // inside any module of the including crate.
+                let mut tokens = TokenStream::new();
+                let mut header = Vec::new();
+                for (module, body, inputs) in modules {
+                    let ident = proc_macro2::Ident::new(module, proc_macro2::Span::call_site());
+                    tokens.extend(quote! {
+                        mod #ident { #body }
+                        pub use self::#ident::*;
+                    });
+                    for input in inputs {
+                        if !header
+                            .iter()
+                            .any(|h: &format::HeaderInput<'_>| h.label == input.label)
+                        {
+                            header.push(input);
+                        }
+                    }
+                }
+                files.push(GeneratedFile {
+                    path: name.clone(),
+                    contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+                });
+            }
+            None => {
+                let names: Vec<&str> = modules.iter().map(|(m, _, _)| *m).collect();
+                let mod_rs =
+                    format::format_file(module_root(&inputs.schema.value, &names), &[schema_input])
+                        .map_err(Error::Bug)?;
+                files.push(GeneratedFile {
+                    path: "mod.rs".into(),
+                    contents: mod_rs,
+                });
+                for (module, tokens, header) in modules {
+                    files.push(GeneratedFile {
+                        path: format!("{module}.rs"),
+                        contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+                    });
+                }
+            }
+        }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
     }
@@ -369,10 +542,18 @@ impl Config {
     /// Generates and writes into the output directory, changing only files whose bytes differ and
     /// removing generated files that are no longer produced. Returns the paths it touched.
     pub fn write(&self) -> Result<Vec<PathBuf>, Error> {
+        let in_build_script = std::env::var_os("OUT_DIR").is_some();
+        if self.rerun_if_changed.unwrap_or(in_build_script) {
+            // Printed before generating: a failed build script re-runs anyway, but the lines also
+            // tell cargo what to watch once the inputs are fixed.
+            for path in self.input_paths() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::write_all(out, &self.place(out, &files)).map_err(|source| Error::Io {
-            path: out.to_path_buf(),
+        write::write_all(&out, &self.place(&out, &files)).map_err(|source| Error::Io {
+            path: out.clone(),
             source,
         })
     }
@@ -381,8 +562,8 @@ impl Config {
     pub fn check(&self) -> Result<Staleness, Error> {
         let out = self.require_out_dir()?;
         let files = self.generate()?;
-        write::check_all(out, &self.place(out, &files)).map_err(|source| Error::Io {
-            path: out.to_path_buf(),
+        write::check_all(&out, &self.place(&out, &files)).map_err(|source| Error::Io {
+            path: out.clone(),
             source,
         })
     }
@@ -398,10 +579,19 @@ impl Config {
             .collect()
     }
 
-    fn require_out_dir(&self) -> Result<&Path, Error> {
-        self.out_dir
-            .as_deref()
-            .ok_or_else(|| Error::Config("no output directory: call `out_dir`".into()))
+    fn require_out_dir(&self) -> Result<PathBuf, Error> {
+        if let Some(dir) = &self.out_dir {
+            return Ok(dir.clone());
+        }
+        std::env::var_os("OUT_DIR")
+            .map(PathBuf::from)
+            .ok_or_else(|| {
+                Error::Config(
+                    "no output directory: call `out_dir(...)`, or run from a build script, where \
+                 cargo sets OUT_DIR"
+                        .into(),
+                )
+            })
     }
 }
 
@@ -415,7 +605,6 @@ fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
         })
 }
 
-/// The module root: docs from the schema's title and description, and the re-export of the types.
 /// How a custom error table is named in diagnostics and headers: the path as given when it is
 /// relative (so output does not depend on where the checkout lives), else its file name.
 fn custom_label(path: &Path) -> String {
@@ -428,6 +617,7 @@ fn custom_label(path: &Path) -> String {
     }
 }
 
+/// The module root: docs from the schema's title and description, and the re-export of the types.
 fn module_root(schema: &serde_json::Value, modules: &[&str]) -> TokenStream {
     let mut doc = String::new();
     for key in ["title", "description"] {

@@ -176,7 +176,8 @@ pub fn parse_json(
     }
 }
 
-fn read_toml_if_present<T: for<'de> Deserialize<'de>>(
+/// Reads one TOML table file if it exists.
+pub fn read_toml_if_present<T: for<'de> Deserialize<'de>>(
     path: &Path,
     label: &str,
     diags: &mut Diagnostics,

@@ -1,0 +1,121 @@
+//! The build-script side of `Config`: default output directory, single-file output, inputs
+//! given one by one, the files cargo is told to watch, and readable failures.
+
+use a2a_codegen::Config;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The generated code without its header (which names the inputs by label).
+fn body(contents: &str) -> &str {
+    contents.split_once("\n\n").map_or(contents, |(_, b)| b)
+}
+
+#[test]
+fn without_out_dir_or_cargo_out_dir_writing_is_a_clear_error() {
+    if std::env::var_os("OUT_DIR").is_some() {
+        return; // run under a build-script-like environment: the default applies
+    }
+    let err = Config::new(root().join("spec/v1")).write().unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("out_dir") && text.contains("OUT_DIR"),
+        "{text}"
+    );
+}
+
+#[test]
+fn errors_debug_print_as_their_readable_report() {
+    let err = Config::new("/nonexistent/spec/v1")
+        .source_label("spec/v1")
+        .generate()
+        .unwrap_err();
+    // What `fn main() -> Result<(), a2a_codegen::Error>` prints in a failing build script.
+    assert_eq!(format!("{err:?}"), err.to_string());
+    assert!(format!("{err:?}").contains("spec/v1/a2a.schema.json"));
+}
+
+#[test]
+fn single_file_output_has_inline_modules_and_no_inner_attributes() {
+    let spec = root().join("spec/v1");
+    let mut config = Config::new(&spec);
+    config
+        .source_label("spec/v1")
+        .custom_errors(root().join("examples/echo-agent/echo-errors.toml"))
+        .single_file("a2a.rs");
+    let files = config.generate().unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(names, ["a2a.rs"]);
+    let text = &files[0].contents;
+    assert!(!text.contains("#!["), "inner attributes break include!");
+    for module in ["types", "errors", "methods", "server", "custom_errors"] {
+        assert!(text.contains(&format!("mod {module} {{")), "{module}");
+        assert!(
+            text.contains(&format!("pub use self::{module}::*;")),
+            "{module}"
+        );
+    }
+    for input in [
+        "spec/v1/a2a.schema.json",
+        "spec/v1/errors.toml",
+        "spec/v1/methods.toml",
+        "echo-errors.toml",
+    ] {
+        assert_eq!(
+            text.matches(&format!("// input: {input} sha256:")).count(),
+            1,
+            "the header names {input} once"
+        );
+    }
+}
+
+#[test]
+fn inputs_given_one_by_one_generate_the_same_code_as_the_spec_directory() {
+    let spec = root().join("spec/v1");
+    let from_dir = Config::new(&spec)
+        .source_label("spec/v1")
+        .generate()
+        .unwrap();
+    let one_by_one = Config::new("/nonexistent/spec")
+        .schema_file(spec.join("a2a.schema.json"))
+        .errors_table(spec.join("errors.toml"))
+        .methods_table(spec.join("methods.toml"))
+        .generate()
+        .unwrap();
+    assert_eq!(from_dir.len(), one_by_one.len());
+    for (a, b) in from_dir.iter().zip(&one_by_one) {
+        assert_eq!(a.path, b.path);
+        assert_eq!(body(&a.contents), body(&b.contents), "{}", a.path);
+    }
+    let err = Config::new("/nonexistent/spec")
+        .schema_file(spec.join("a2a.schema.json"))
+        .errors_table("/nonexistent/errors.toml")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("cannot read"),
+        "a table given explicitly must exist: {err}"
+    );
+}
+
+#[test]
+fn cargo_is_told_to_watch_every_input() {
+    let spec = root().join("spec/v1");
+    let mut config = Config::new(&spec);
+    config.custom_errors("echo-errors.toml");
+    assert_eq!(
+        config.input_paths(),
+        [
+            spec.clone(),
+            spec.join("a2a.schema.json"),
+            spec.join("errors.toml"),
+            spec.join("methods.toml"),
+            PathBuf::from("echo-errors.toml"),
+        ]
+    );
+    let file = root().join("a2a-codegen/tests/fixtures/pass/scalars.schema.json");
+    assert_eq!(Config::new(&file).input_paths(), [file]);
+}
