@@ -3,14 +3,19 @@
 //!
 //! Types are kept in a `BTreeMap` keyed by their schema name, and refer to each other by that id,
 //! so iteration order (and therefore output) never depends on hashing.
+//!
+//! Every type is `Serialize` (serde's default representation: structs as objects, enums externally
+//! tagged) so that `a2a-codegen ir INPUT` can print the model as JSON; maps are `BTreeMap`s and
+//! tables keep file order, so the dump is deterministic.
 
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The schema name of a type (the `$defs` key), used as its id.
 pub type TypeId = String;
 
 /// Everything the generator knows after lowering.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Model {
     /// Every named type, by id.
     pub types: BTreeMap<TypeId, TypeDef>,
@@ -23,7 +28,7 @@ pub struct Model {
 }
 
 /// A user's own error table: one enum implementing the runtime's `AgentError`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CustomErrors {
     /// The enum's name.
     pub enum_name: String,
@@ -32,7 +37,7 @@ pub struct CustomErrors {
 }
 
 /// A named type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TypeDef {
     /// The Rust name (equal to the schema name; the schema names are the spec's names).
     pub name: String,
@@ -45,7 +50,7 @@ pub struct TypeDef {
 }
 
 /// The kinds of named type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum TypeKind {
     /// An object with named fields, and at most one oneof group beside them.
     Struct(StructDef),
@@ -58,7 +63,7 @@ pub enum TypeKind {
 }
 
 /// An object type.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct StructDef {
     /// Fields in schema order.
     pub fields: Vec<Field>,
@@ -69,7 +74,7 @@ pub struct StructDef {
 }
 
 /// A stored field.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Field {
     /// Name on the wire (lowerCamelCase).
     pub json_name: String,
@@ -90,7 +95,7 @@ pub struct Field {
 }
 
 /// How a field's absence is handled on decode and its value on encode.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Presence {
     /// Listed in `required`. Scalars, enums, lists and maps decode to their default when absent
     /// (ProtoJSON writers omit default values even for REQUIRED fields); a message is an error.
@@ -105,7 +110,7 @@ pub enum Presence {
 }
 
 /// A literal from the schema (`default`, `const`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Literal {
     /// A string.
     String(String),
@@ -118,7 +123,7 @@ pub enum Literal {
 }
 
 /// A property pinned with `const`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConstField {
     /// Name on the wire.
     pub json_name: String,
@@ -131,7 +136,7 @@ pub struct ConstField {
 }
 
 /// A oneof group stored in a field of a struct (`Part.content`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OneOfField {
     /// Rust field name holding the group (from `x-oneof-name`).
     pub rust_name: String,
@@ -142,7 +147,7 @@ pub struct OneOfField {
 }
 
 /// A oneof: exactly one of the members is present; the member's JSON name is the key.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OneOfGroup {
     /// The proto oneof's name (`content`, `payload`), when the schema gives it.
     pub name: Option<String>,
@@ -151,7 +156,7 @@ pub struct OneOfGroup {
 }
 
 /// One member of a oneof.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OneOfMember {
     /// Name on the wire.
     pub json_name: String,
@@ -168,14 +173,14 @@ pub struct OneOfMember {
 }
 
 /// An open enum.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EnumDef {
     /// Values in number order: a value's ProtoJSON number is its index.
     pub values: Vec<EnumValue>,
 }
 
 /// One enum value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EnumValue {
     /// The wire string.
     pub wire: String,
@@ -186,7 +191,7 @@ pub struct EnumValue {
 }
 
 /// A reference to a type, as used by a field, list item, map value or alias.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum TypeRef {
     /// `string`.
     String,
@@ -215,7 +220,7 @@ pub enum TypeRef {
 }
 
 /// One row of the error table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ErrorDef {
     /// Rust variant name.
     pub name: String,
@@ -238,7 +243,7 @@ pub struct ErrorDef {
 }
 
 /// Which table an error row belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ErrorKind {
     /// An A2A-specific error (spec §5.4).
     A2a,
@@ -249,7 +254,7 @@ pub enum ErrorKind {
 }
 
 /// One JSON-RPC method.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MethodDef {
     /// The method name on the wire (`SendMessage`).
     pub name: String,

@@ -1,7 +1,7 @@
 //! The `a2a-codegen` command: a thin layer over the library.
 
-use a2a_codegen::Config;
-use clap::{Args, Parser, Subcommand};
+use a2a_codegen::{diff, Config};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,6 +19,55 @@ enum Command {
     Generate(Paths),
     /// Exit 1, with a short diff, when the output directory is not what `generate` would write.
     Check(Paths),
+    /// Compare two spec inputs and classify every change for users of the generated Rust.
+    ///
+    /// Reports types, fields, enum values, oneof members, methods and error rows that were added,
+    /// removed or changed, each classed breaking, behaviour or compatible (the rules are in the
+    /// rustdoc of `a2a_codegen::diff`). Exits 0 when nothing is breaking, 1 when something is, and
+    /// 2 when an input is bad.
+    Diff(DiffArgs),
+    /// Print the generator's model (IR) of a spec input as JSON, without generating anything.
+    ///
+    /// Exits 2, listing every problem, when the input is bad.
+    Ir(IrArgs),
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// The old spec: a directory (a2a.schema.json, errors.toml, methods.toml) or a schema file.
+    old: PathBuf,
+    /// The new spec, in the same forms.
+    new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
+}
+
+/// How `diff` prints its report.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DiffFormat {
+    /// One line per change, then a summary.
+    Text,
+    /// A Markdown report with one table per class.
+    Md,
+    /// A JSON array of {kind, path, change, class, detail}.
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct IrArgs {
+    /// A spec directory (a2a.schema.json, errors.toml, methods.toml) or a schema file.
+    input: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = IrFormat::Json)]
+    format: IrFormat,
+}
+
+/// How `ir` prints the model.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum IrFormat {
+    /// Pretty-printed JSON (types by name, tables in file order).
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -67,6 +116,8 @@ impl Paths {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
+        Command::Diff(args) => return run_diff(args),
+        Command::Ir(args) => return run_ir(args),
         Command::Generate(paths) => paths.config().write().map(|touched| {
             if touched.is_empty() {
                 println!("a2a-codegen: {} is up to date", paths.out.display());
@@ -90,6 +141,56 @@ fn main() -> ExitCode {
         eprintln!("{e}");
         ExitCode::from(2)
     })
+}
+
+fn run_diff(args: &DiffArgs) -> ExitCode {
+    let report = match diff::compare(&args.old, &args.new) {
+        Ok(report) => report,
+        Err(diags) => {
+            eprintln!("{diags}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = match args.format {
+        DiffFormat::Text => report.to_text(),
+        DiffFormat::Json => report.to_json(),
+        DiffFormat::Md => match report.to_markdown() {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    print_stdout(&text);
+    if report.is_breaking() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn print_stdout(text: &str) {
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn run_ir(args: &IrArgs) -> ExitCode {
+    let label = diff::label_of(&args.input);
+    match diff::load_model(&args.input, &label) {
+        Ok(model) => {
+            let IrFormat::Json = args.format;
+            let mut json = serde_json::to_string_pretty(&model).expect("the IR serializes to JSON");
+            json.push('\n');
+            print_stdout(&json);
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            eprintln!("{diags}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,658 @@
+//! `a2a-codegen diff` and `a2a-codegen ir`, through the library and as a real process: one
+//! fixture pair per classification rule (tests/fixtures/diff/rules), the A2A v1.0.0 -> v1.0.1
+//! error-table change, spec/v1 against itself, bad inputs, the IR dump, and the help texts.
+
+use a2a_codegen::diff::{self, Change, Class};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn workspace_root() -> &'static Path {
+    manifest_dir().parent().unwrap()
+}
+
+fn bin() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a-codegen"));
+    command.current_dir(manifest_dir());
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Compares with a file in the repository, or rewrites it under `A2A_BLESS=1`.
+fn snapshot(path: &Path, actual: &str) {
+    if std::env::var_os("A2A_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(
+        expected,
+        actual,
+        "{} is out of date (A2A_BLESS=1 to accept)",
+        path.display()
+    );
+}
+
+const RULES_DIR: &str = "tests/fixtures/diff/rules";
+
+/// The pair of inputs of a rule, relative to the crate: two schema files
+/// (`<rule>.old.schema.json`, `<rule>.new.schema.json`) or two spec directories (`<rule>.old/`,
+/// `<rule>.new/`) when the rule concerns the tables.
+fn rule_inputs(rule: &str) -> (String, String) {
+    let file = format!("{RULES_DIR}/{rule}.old.schema.json");
+    if manifest_dir().join(&file).is_file() {
+        (file, format!("{RULES_DIR}/{rule}.new.schema.json"))
+    } else {
+        (
+            format!("{RULES_DIR}/{rule}.old"),
+            format!("{RULES_DIR}/{rule}.new"),
+        )
+    }
+}
+
+/// (kind, path, change, class) of each expected change, in report order.
+type Expected = &'static [(&'static str, &'static str, &'static str, &'static str)];
+
+/// One fixture pair per rule of the `a2a_codegen::diff` docs, with exactly the changes expected.
+const RULES: &[(&str, Expected)] = &[
+    // types
+    ("type-added", &[("type", "Note", "added", "compatible")]),
+    ("type-removed", &[("type", "Note", "removed", "breaking")]),
+    (
+        "type-kind-changed",
+        &[("type", "Note", "changed", "breaking")],
+    ),
+    (
+        "alias-target-changed",
+        &[("type", "Id", "changed", "breaking")],
+    ),
+    ("alias-respelled", &[]),
+    (
+        "default-lost",
+        &[
+            ("field", "Task.when", "changed", "breaking"),
+            ("type", "Task", "changed", "breaking"),
+        ],
+    ),
+    ("docs-only", &[]),
+    // fields
+    (
+        "field-added-optional",
+        &[("field", "Task.note", "added", "compatible")],
+    ),
+    (
+        "field-added-optional-no-default",
+        &[("field", "Task.note", "added", "breaking")],
+    ),
+    (
+        "field-added-required",
+        &[("field", "Task.note", "added", "breaking")],
+    ),
+    (
+        "field-removed",
+        &[("field", "Task.note", "removed", "breaking")],
+    ),
+    (
+        "field-wire-name-changed",
+        &[("field", "Task.context_id", "changed", "breaking")],
+    ),
+    (
+        "field-type-changed",
+        &[("field", "Task.note", "changed", "breaking")],
+    ),
+    (
+        "field-optional-to-required",
+        &[("field", "Task.note", "changed", "breaking")],
+    ),
+    (
+        "field-required-to-optional",
+        &[("field", "Task.note", "changed", "breaking")],
+    ),
+    (
+        "field-optional-to-default",
+        &[("field", "Task.limit", "changed", "breaking")],
+    ),
+    (
+        "field-list-optional-to-required",
+        &[("field", "Task.tags", "changed", "behaviour")],
+    ),
+    (
+        "field-required-to-default",
+        &[("field", "Task.limit", "changed", "behaviour")],
+    ),
+    (
+        "field-default-changed",
+        &[("field", "Task.limit", "changed", "behaviour")],
+    ),
+    // consts
+    (
+        "const-added-required",
+        &[("const", "Task.kind", "added", "breaking")],
+    ),
+    (
+        "const-added-optional",
+        &[("const", "Task.kind", "added", "behaviour")],
+    ),
+    (
+        "const-removed",
+        &[("const", "Task.kind", "removed", "behaviour")],
+    ),
+    (
+        "const-value-changed",
+        &[("const", "Task.kind", "changed", "breaking")],
+    ),
+    (
+        "const-becomes-required",
+        &[("const", "Task.kind", "changed", "breaking")],
+    ),
+    (
+        "const-no-longer-required",
+        &[("const", "Task.kind", "changed", "behaviour")],
+    ),
+    // oneofs
+    (
+        "oneof-field-added",
+        &[
+            ("oneof", "Part.content", "added", "breaking"),
+            ("type", "Part", "changed", "breaking"),
+        ],
+    ),
+    (
+        "oneof-field-removed",
+        &[("oneof", "Part.content", "removed", "breaking")],
+    ),
+    (
+        "oneof-field-renamed",
+        &[("oneof", "Part.content", "changed", "breaking")],
+    ),
+    (
+        "oneof-member-added",
+        &[("member", "Event::StatusUpdate", "added", "breaking")],
+    ),
+    (
+        "oneof-member-removed",
+        &[("member", "Event::StatusUpdate", "removed", "breaking")],
+    ),
+    (
+        "oneof-member-wire-name-changed",
+        &[("member", "Event::StatusUpdate", "changed", "breaking")],
+    ),
+    (
+        "oneof-member-type-changed",
+        &[("member", "Event::StatusUpdate", "changed", "breaking")],
+    ),
+    // enums
+    (
+        "enum-value-added",
+        &[("value", "State::Failed", "added", "breaking")],
+    ),
+    (
+        "enum-value-removed",
+        &[("value", "State::Failed", "removed", "breaking")],
+    ),
+    (
+        "enum-variant-renamed",
+        &[
+            ("value", "Unit::UnitCelsius", "changed", "breaking"),
+            ("value", "Unit::UnitKelvin", "changed", "breaking"),
+            ("value", "Unit::Other", "removed", "breaking"),
+        ],
+    ),
+    (
+        "enum-value-renumbered",
+        &[
+            ("value", "State::Working", "changed", "breaking"),
+            ("value", "State::Done", "changed", "breaking"),
+        ],
+    ),
+    // methods
+    (
+        "method-added",
+        &[("method", "ListTasks", "added", "breaking")],
+    ),
+    (
+        "method-table-added",
+        &[("method", "GetTask", "added", "compatible")],
+    ),
+    (
+        "method-removed",
+        &[("method", "ListTasks", "removed", "breaking")],
+    ),
+    (
+        "method-params-changed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-result-changed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-streaming-changed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    // error rows
+    (
+        "error-added",
+        &[("error", "A2aError::InvalidParams", "added", "compatible")],
+    ),
+    (
+        "error-removed",
+        &[("error", "A2aError::InvalidParams", "removed", "breaking")],
+    ),
+    (
+        "error-code-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "breaking")],
+    ),
+    (
+        "error-grpc-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "behaviour")],
+    ),
+    (
+        "error-http-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "behaviour")],
+    ),
+    (
+        "error-message-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "behaviour")],
+    ),
+    (
+        "error-reason-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "behaviour")],
+    ),
+    (
+        "error-spec-name-changed",
+        &[("error", "A2aError::TaskNotFound", "changed", "behaviour")],
+    ),
+    (
+        "error-kind-changed",
+        &[("error", "A2aError::InvalidParams", "changed", "behaviour")],
+    ),
+    ("tables-docs-only", &[]),
+];
+
+fn tuples(changes: &[Change]) -> Vec<(String, String, String, String)> {
+    changes
+        .iter()
+        .map(|c| {
+            (
+                c.kind.to_string(),
+                c.path.clone(),
+                c.change.to_string(),
+                c.class.to_string(),
+            )
+        })
+        .collect()
+}
+
+fn expected_tuples(expected: Expected) -> Vec<(String, String, String, String)> {
+    expected
+        .iter()
+        .map(|(k, p, c, cl)| (k.to_string(), p.to_string(), c.to_string(), cl.to_string()))
+        .collect()
+}
+
+fn compare(old: &str, new: &str) -> diff::Report {
+    let root = manifest_dir();
+    let report = diff::compare(&root.join(old), &root.join(new))
+        .unwrap_or_else(|d| panic!("{old} vs {new}:\n{d}"));
+    // Labels are the paths as given; only the report's contents matter here.
+    diff::Report {
+        old: old.to_string(),
+        new: new.to_string(),
+        ..report
+    }
+}
+
+#[test]
+fn every_rule_classifies_its_one_change_pair() {
+    let mut failures = Vec::new();
+    for (rule, expected) in RULES {
+        let (old, new) = rule_inputs(rule);
+        let report = compare(&old, &new);
+        if tuples(&report.changes) != expected_tuples(expected) {
+            failures.push(format!(
+                "{rule}: expected {expected:?}\n  got:\n{}",
+                report.to_text()
+            ));
+        }
+        // Every detail says something.
+        assert!(
+            report.changes.iter().all(|c| !c.detail.is_empty()),
+            "{rule}"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_fixture_pair_belongs_to_a_rule() {
+    let names: BTreeSet<String> = std::fs::read_dir(manifest_dir().join(RULES_DIR))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let rules: BTreeSet<&str> = RULES.iter().map(|(r, _)| *r).collect();
+    assert_eq!(rules.len(), RULES.len(), "a rule is listed twice");
+    for name in &names {
+        let rule = name
+            .split(".old")
+            .next()
+            .unwrap()
+            .split(".new")
+            .next()
+            .unwrap();
+        assert!(rules.contains(rule), "{name} belongs to no rule");
+    }
+    for rule in rules {
+        let (old, new) = rule_inputs(rule);
+        assert!(manifest_dir().join(&old).exists(), "{old} is missing");
+        assert!(manifest_dir().join(&new).exists(), "{new} is missing");
+    }
+}
+
+#[test]
+fn the_binary_reports_every_rule_as_json_with_its_exit_status() {
+    for (rule, expected) in RULES {
+        let (old, new) = rule_inputs(rule);
+        let out = run(&["diff", &old, &new, "--format", "json"]);
+        let breaking = expected.iter().any(|e| e.3 == "breaking");
+        assert_eq!(
+            out.status.code(),
+            Some(if breaking { 1 } else { 0 }),
+            "{rule}: {}",
+            stderr(&out)
+        );
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let items = json.as_array().expect("a JSON array");
+        let got: Vec<(String, String, String, String)> = items
+            .iter()
+            .map(|item| {
+                let object = item.as_object().unwrap();
+                let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+                assert_eq!(
+                    keys,
+                    ["kind", "path", "change", "class", "detail"],
+                    "{rule}"
+                );
+                assert!(object.values().all(serde_json::Value::is_string), "{rule}");
+                let s = |k: &str| object[k].as_str().unwrap().to_string();
+                (s("kind"), s("path"), s("change"), s("class"))
+            })
+            .collect();
+        assert_eq!(got, expected_tuples(expected), "{rule}");
+    }
+}
+
+const ERRORS_V100: &str = "tests/fixtures/diff/errors-v1.0.0";
+const ERRORS_V101: &str = "tests/fixtures/diff/errors-v1.0.1";
+
+/// The six rows whose gRPC or HTTP mapping changed between A2A v1.0.0 and v1.0.1 (spec §5.4).
+const V100_TO_V101: [(&str, &str); 6] = [
+    (
+        "A2aError::TaskNotCancelable",
+        "code -32002: HTTP status 409 -> 400",
+    ),
+    (
+        "A2aError::PushNotificationNotSupported",
+        "code -32003: gRPC status UNIMPLEMENTED -> FAILED_PRECONDITION",
+    ),
+    (
+        "A2aError::UnsupportedOperation",
+        "code -32004: gRPC status UNIMPLEMENTED -> FAILED_PRECONDITION",
+    ),
+    (
+        "A2aError::ContentTypeNotSupported",
+        "code -32005: HTTP status 415 -> 400",
+    ),
+    (
+        "A2aError::InvalidAgentResponse",
+        "code -32006: HTTP status 502 -> 500",
+    ),
+    (
+        "A2aError::VersionNotSupported",
+        "code -32009: gRPC status UNIMPLEMENTED -> FAILED_PRECONDITION",
+    ),
+];
+
+#[test]
+fn a2a_v1_0_0_to_v1_0_1_error_mappings_are_six_behaviour_changes() {
+    let report = compare(ERRORS_V100, ERRORS_V101);
+    assert_eq!(
+        report.changes.len(),
+        V100_TO_V101.len(),
+        "{}",
+        report.to_text()
+    );
+    for (change, (path, detail)) in report.changes.iter().zip(V100_TO_V101) {
+        assert_eq!(change.kind, diff::ItemKind::Error);
+        assert_eq!(change.change, diff::ChangeKind::Changed);
+        assert_eq!(change.class, Class::Behaviour);
+        assert_eq!(change.path, path);
+        assert!(change.detail.starts_with(detail), "{}", change.detail);
+    }
+    assert!(!report.is_breaking());
+    assert_eq!(
+        report.summary(),
+        "6 changes (0 breaking, 6 behaviour, 0 compatible)"
+    );
+    // And back: the same rows, the other way round.
+    let back = compare(ERRORS_V101, ERRORS_V100);
+    let paths: Vec<&str> = back.changes.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(paths, V100_TO_V101.map(|(p, _)| p));
+}
+
+#[test]
+fn the_binary_renders_the_v1_0_x_error_report_in_every_format() {
+    let md = run(&["diff", ERRORS_V100, ERRORS_V101, "--format", "md"]);
+    assert_eq!(md.status.code(), Some(0), "{}", stderr(&md));
+    snapshot(
+        &manifest_dir().join("tests/fixtures/diff/errors-v1.0.0-to-v1.0.1.md"),
+        &stdout(&md),
+    );
+
+    let text = run(&["diff", ERRORS_V100, ERRORS_V101]);
+    assert_eq!(text.status.code(), Some(0));
+    let text = stdout(&text);
+    assert_eq!(text.lines().count(), 7, "{text}");
+    for (path, detail) in V100_TO_V101 {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("behaviour  changed error")
+                    && l.contains(path)
+                    && l.contains(detail)),
+            "{path}: {text}"
+        );
+    }
+    assert!(text.ends_with(
+        "tests/fixtures/diff/errors-v1.0.0 -> tests/fixtures/diff/errors-v1.0.1: \
+         6 changes (0 breaking, 6 behaviour, 0 compatible)\n"
+    ));
+
+    let json = run(&["diff", ERRORS_V100, ERRORS_V101, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 6);
+    assert_eq!(json[0]["class"], "behaviour");
+    assert_eq!(json[0]["path"], "A2aError::TaskNotCancelable");
+}
+
+#[test]
+fn spec_v1_against_itself_has_no_changes() {
+    let spec = workspace_root().join("spec/v1");
+    let report = diff::compare(&spec, &spec).unwrap();
+    assert_eq!(report.changes, []);
+    assert_eq!(report.summary(), "no changes");
+
+    for format in ["text", "md", "json"] {
+        let out = bin()
+            .current_dir(workspace_root())
+            .args(["diff", "spec/v1", "spec/v1/", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        let text = stdout(&out);
+        match format {
+            "text" => assert_eq!(text, "spec/v1 -> spec/v1: no changes\n"),
+            "json" => assert_eq!(text, "[]\n"),
+            _ => assert!(
+                text.contains("`spec/v1` -> `spec/v1`: no changes."),
+                "{text}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn a_schema_file_compares_with_a_spec_directory() {
+    // Any input `generate` accepts: here the bare schema of spec/v1 against the whole directory,
+    // so the only changes are the two tables appearing.
+    let report = compare("../spec/v1/a2a.schema.json", "../spec/v1");
+    assert!(!report.changes.is_empty());
+    assert!(
+        report
+            .changes
+            .iter()
+            .all(|c| c.change == diff::ChangeKind::Added && c.class == Class::Compatible),
+        "{}",
+        report.to_text()
+    );
+    let kinds: BTreeSet<String> = report.changes.iter().map(|c| c.kind.to_string()).collect();
+    assert_eq!(kinds, BTreeSet::from(["error".into(), "method".into()]));
+    assert!(!report.is_breaking());
+}
+
+#[test]
+fn bad_input_exits_2_with_the_diagnostics_of_both_sides() {
+    let out = run(&[
+        "diff",
+        "tests/fixtures/fail/dangling-ref.schema.json",
+        "tests/fixtures/fail/bad-tables",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "tests/fixtures/fail/dangling-ref.schema.json at /$defs/Task/properties/status/$ref"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("tests/fixtures/fail/bad-tables/"), "{err}");
+
+    let missing = run(&["diff", "no/such/spec", ERRORS_V101]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("no/such/spec/a2a.schema.json"),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+#[test]
+fn ir_dumps_the_model_as_deterministic_json() {
+    let out = bin()
+        .current_dir(workspace_root())
+        .args(["ir", "spec/v1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let again = bin()
+        .current_dir(workspace_root())
+        .args(["ir", "spec/v1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(text, stdout(&again), "two runs differ");
+
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let model = diff::load_model(&workspace_root().join("spec/v1"), "spec/v1").unwrap();
+    assert_eq!(json, serde_json::to_value(&model).unwrap());
+    let types: Vec<&String> = json["types"].as_object().unwrap().keys().collect();
+    let mut sorted = types.clone();
+    sorted.sort();
+    assert_eq!(types, sorted, "types are in name order");
+    assert_eq!(
+        json["types"]["Task"]["kind"]["Struct"]["fields"][0]["json_name"],
+        "id"
+    );
+    assert_eq!(json["errors"][0]["code"], -32001);
+    assert_eq!(json["methods"][0]["name"], "SendMessage");
+
+    let fixture = run(&["ir", ERRORS_V100]);
+    assert_eq!(fixture.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&fixture)).unwrap();
+    let codes: Vec<i64> = json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        (1..=9).map(|n| -32000 - n).collect::<Vec<_>>(),
+        "file order"
+    );
+    assert_eq!(json["errors"][1]["http"], 409);
+}
+
+#[test]
+fn ir_exits_2_on_bad_input() {
+    let out = run(&["ir", "tests/fixtures/fail/dangling-ref.schema.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    assert!(
+        stderr(&out).contains("tests/fixtures/fail/dangling-ref.schema.json at /$defs/Task"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn help_texts_of_diff_and_ir_match_their_snapshots() {
+    let snapshots = manifest_dir().join("tests/snapshots");
+    for (command, file) in [("diff", "help-diff.txt"), ("ir", "help-ir.txt")] {
+        let out = run(&[command, "--help"]);
+        assert!(out.status.success());
+        snapshot(&snapshots.join(file), &stdout(&out));
+    }
+}
+
+#[test]
+fn text_report_lines_carry_class_change_kind_path_and_detail() {
+    let (old, new) = rule_inputs("default-lost");
+    let report = compare(&old, &new);
+    let text = report.to_text();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("breaking   changed field  Task.when  optional -> required"),
+        "{text}"
+    );
+    assert!(
+        first.contains("`Option<Timestamp>` -> `Timestamp`"),
+        "{text}"
+    );
+    let md = report.to_markdown().unwrap();
+    assert!(md.contains("## Breaking (2)"), "{md}");
+    assert!(md.contains("| field | `Task.when` | changed |"), "{md}");
+}
+
+#[test]
+fn labels_are_paths_as_given() {
+    assert_eq!(diff::label_of(&PathBuf::from("spec/v1/")), "spec/v1");
+    assert_eq!(diff::label_of(&PathBuf::from("x.json")), "x.json");
+    assert_eq!(diff::label_of(&PathBuf::from("/")), "/");
+}
