@@ -106,6 +106,32 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// Something the generator decided on the input's behalf and tells the user once; not a problem
+/// (generation goes on). [`Config::write`](crate::Config::write) and
+/// [`Config::check`](crate::Config::check) print notes on stderr (as `cargo:warning` lines in a
+/// build script); [`Config::generate_with_notes`](crate::Config::generate_with_notes) returns them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The input file, as labelled in the generator's configuration.
+    pub file: String,
+    /// Where in the file (a JSON pointer): the first place the note concerns.
+    pub location: String,
+    /// What the generator did, and why.
+    pub message: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "note: {}\n  --> {} at {}",
+            self.message,
+            self.file,
+            display_location(&self.location)
+        )
+    }
+}
+
 /// Appends one reference token to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub fn pointer_push(pointer: &str, token: &str) -> String {
     let escaped = token.replace('~', "~0").replace('/', "~1");

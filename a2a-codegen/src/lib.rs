@@ -9,6 +9,7 @@
 //! | stage | module | what |
 //! |---|---|---|
 //! | load | [`load`] | read files; remember labels and SHA-256 |
+//! | import | [`import`] | the schema the A2A project publishes + our overlay -> our dialect |
 //! | lower | [`lower`] | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
 //! | validate | [`validate`] | whole-model checks, all problems reported together |
 //! | emit | [`emit`] | IR -> tokens with `quote!` |
@@ -57,8 +58,10 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod format;
+pub mod import;
 pub mod ir;
 pub mod load;
 pub mod lower;
@@ -66,7 +69,7 @@ pub mod naming;
 pub mod validate;
 pub mod write;
 
-pub use diag::{Diagnostic, Diagnostics};
+pub use diag::{Diagnostic, Diagnostics, Note};
 pub use write::{GeneratedFile, Staleness};
 
 use proc_macro2::TokenStream;
@@ -136,11 +139,13 @@ pub struct Config {
     methods_table: Option<PathBuf>,
     single_file: Option<String>,
     rerun_if_changed: Option<bool>,
+    overlay: Option<PathBuf>,
 }
 
 impl Config {
     /// Generates from `spec`: a directory holding `a2a.schema.json` (plus, optionally,
-    /// `errors.toml` and `methods.toml`), or a single schema file.
+    /// `errors.toml`, `methods.toml` and, for a published schema, `overlay.toml`), or a single
+    /// schema file.
     ///
     /// ```
     /// let config = a2a_codegen::Config::new("spec/v1");
@@ -159,6 +164,7 @@ impl Config {
             methods_table: None,
             single_file: None,
             rerun_if_changed: None,
+            overlay: None,
         }
     }
 
@@ -304,6 +310,22 @@ impl Config {
         self
     }
 
+    /// Completes the schema the A2A project publishes (`a2a.json`) with this overlay: the REQUIRED
+    /// fields, oneofs, field order and definitions the published schema cannot express (format in
+    /// `spec/v1/README.md`; `spec/v1/overlay.toml` is the one for A2A v1.0.x). Without the
+    /// setting, a spec directory's `overlay.toml` is used. Only published schemas take an
+    /// overlay: with a schema in a2a-codegen's own dialect, setting one is an error.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1")
+    ///     .schema_file("vendor/a2a.json")     // as downloaded from a2a-protocol.org
+    ///     .overlay("spec/v1/overlay.toml");
+    /// ```
+    pub fn overlay(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.overlay = Some(path.into());
+        self
+    }
+
     /// Every input file this configuration reads, as given (plus the spec directory, so that a
     /// table added to it is noticed).
     pub fn input_paths(&self) -> Vec<PathBuf> {
@@ -328,12 +350,21 @@ impl Config {
             }
         }
         paths.extend(self.custom_errors.clone());
+        // An overlay in the spec directory is covered by watching the directory.
+        paths.extend(self.overlay.clone());
         paths
     }
 
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
     /// path). Touches no file.
     pub fn generate(&self) -> Result<Vec<GeneratedFile>, Error> {
+        self.generate_with_notes().map(|(files, _)| files)
+    }
+
+    /// Like [`Config::generate`], also returning the [`Note`]s: what the generator decided on the
+    /// input's behalf (e.g. that it ignores the `additionalProperties: false` of a published
+    /// schema). [`Config::write`] and [`Config::check`] print them.
+    pub fn generate_with_notes(&self) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
         let mut diags = Diagnostics::default();
         let label = self.label.clone().unwrap_or_else(|| {
             self.spec
@@ -377,14 +408,31 @@ impl Config {
         let Some(schema) = schema else {
             return Err(Error::Input(diags));
         };
-        self.generate_inputs(
-            load::Inputs {
+        let overlay = match &self.overlay {
+            Some(path) => Some((path.clone(), custom_label(path), true)),
+            None if is_dir => Some((
+                self.spec.join(load::OVERLAY_FILE),
+                in_dir(load::OVERLAY_FILE),
+                false,
+            ))
+            .filter(|(path, ..)| path.exists()),
+            None => None,
+        };
+        let overlay = overlay.map(|(path, label, explicit)| import::OverlayPath {
+            path,
+            label,
+            explicit,
+        });
+        let mut notes = Vec::new();
+        let files = import::generate_with(schema, overlay, diags, &mut notes, |schema, diags| {
+            let inputs = load::Inputs {
                 schema,
                 errors,
                 methods,
-            },
-            diags,
-        )
+            };
+            self.generate_inputs(inputs, diags)
+        })?;
+        Ok((files, notes))
     }
 
     /// Like [`Config::generate`], for a schema held in memory (no tables); the source label names
@@ -403,14 +451,19 @@ impl Config {
         let Some(schema) = load::parse_json(schema_json.as_bytes(), &label, &mut diags) else {
             return Err(Error::Input(diags));
         };
-        self.generate_inputs(
-            load::Inputs {
+        let overlay = self.overlay.as_ref().map(|path| import::OverlayPath {
+            path: path.clone(),
+            label: custom_label(path),
+            explicit: true,
+        });
+        import::generate_with(schema, overlay, diags, &mut Vec::new(), |schema, diags| {
+            let inputs = load::Inputs {
                 schema,
                 errors: None,
                 methods: None,
-            },
-            diags,
-        )
+            };
+            self.generate_inputs(inputs, diags)
+        })
     }
 
     fn generate_inputs(
@@ -551,7 +604,8 @@ impl Config {
             }
         }
         let out = self.require_out_dir()?;
-        let files = self.generate()?;
+        let (files, notes) = self.generate_with_notes()?;
+        print_notes(&notes, in_build_script);
         write::write_all(&out, &self.place(&out, &files)).map_err(|source| Error::Io {
             path: out.clone(),
             source,
@@ -561,7 +615,8 @@ impl Config {
     /// Generates in memory and compares with the output directory.
     pub fn check(&self) -> Result<Staleness, Error> {
         let out = self.require_out_dir()?;
-        let files = self.generate()?;
+        let (files, notes) = self.generate_with_notes()?;
+        print_notes(&notes, false);
         write::check_all(&out, &self.place(&out, &files)).map_err(|source| Error::Io {
             path: out.clone(),
             source,
@@ -592,6 +647,21 @@ impl Config {
                         .into(),
                 )
             })
+    }
+}
+
+/// Tells the user what the generator decided: on stderr, or as cargo warnings in a build script
+/// (cargo shows a build script's stderr only when it fails).
+fn print_notes(notes: &[Note], in_build_script: bool) {
+    for note in notes {
+        if in_build_script {
+            println!(
+                "cargo:warning=a2a-codegen: {} ({} at {})",
+                note.message, note.file, note.location
+            );
+        } else {
+            eprintln!("{note}");
+        }
     }
 }
 

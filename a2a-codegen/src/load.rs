@@ -14,6 +14,9 @@ pub const SCHEMA_FILE: &str = "a2a.schema.json";
 pub const ERRORS_FILE: &str = "errors.toml";
 /// File name of the method table inside a spec directory.
 pub const METHODS_FILE: &str = "methods.toml";
+/// File name of the overlay inside a spec directory: what the schema the A2A project publishes
+/// cannot say (see [`crate::import`]); read only when the schema is a published one.
+pub const OVERLAY_FILE: &str = "overlay.toml";
 
 /// One input file: its label (for messages and headers), its bytes' SHA-256, and its content.
 #[derive(Clone, Debug)]

@@ -1,0 +1,432 @@
+//! The official schema as published: the v1.0.1 bundle the A2A project serves (`a2a.json`, read
+//! from `shared/` through [`a2a_tests::shared_path`], never copied into the checkout) and the
+//! newer layout of its generator (upstream PR #2074: `$defs` keyed by message names, local
+//! `$ref`s; built here from the bundle, as no file of it exists yet), each completed by
+//! `spec/v1/overlay.toml`, lower to the same model as our own `spec/v1/a2a.schema.json` and
+//! generate the same code. Plus the import's errors, as golden fixtures in
+//! `a2a-codegen/tests/fixtures/import/` (`A2A_BLESS=1` rewrites the expected `.stderr`).
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+
+use a2a_codegen::import::{self, Shape};
+use a2a_codegen::ir::{TypeDef, TypeKind};
+use a2a_codegen::load::{self, Source};
+use a2a_codegen::{Config, Diagnostics, Error, GeneratedFile};
+use a2a_tests::{shared_path, workspace_root};
+use serde_json::{Map, Value};
+
+const BUNDLE: &str = "a2a-spec/v1.0/a2a.json";
+
+fn spec_v1() -> PathBuf {
+    workspace_root().join("spec/v1")
+}
+
+fn read_schema(path: &Path, label: &str) -> Source<Value> {
+    let mut diags = Diagnostics::default();
+    load::read_json(path, label, &mut diags).unwrap_or_else(|| panic!("{diags}"))
+}
+
+fn bundle(what: &str) -> Option<Source<Value>> {
+    shared_path(what, BUNDLE).map(|path| read_schema(&path, "a2a.json"))
+}
+
+fn our_overlay() -> Source<import::Overlay> {
+    let mut diags = Diagnostics::default();
+    import::read_overlay(
+        &spec_v1().join("overlay.toml"),
+        "spec/v1/overlay.toml",
+        &mut diags,
+    )
+    .unwrap_or_else(|| panic!("{diags}"))
+}
+
+/// The model of `spec/v1/a2a.schema.json`, our own dialect.
+fn our_types() -> BTreeMap<String, TypeDef> {
+    let schema = read_schema(
+        &spec_v1().join("a2a.schema.json"),
+        "spec/v1/a2a.schema.json",
+    );
+    assert_eq!(import::detect(&schema.value), Shape::Own);
+    let mut diags = Diagnostics::default();
+    let types = a2a_codegen::lower::lower_schema(&schema, &mut diags);
+    assert!(diags.is_empty(), "{diags}");
+    types
+}
+
+/// The model of a published schema with our overlay; asserts the one note about
+/// `additionalProperties: false`.
+fn imported_types(schema: &Source<Value>) -> BTreeMap<String, TypeDef> {
+    let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+    let types = import::lower_types(schema, Some(&our_overlay()), &mut diags, &mut notes);
+    assert!(diags.is_empty(), "{diags}");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0]
+            .message
+            .contains("closes 44 messages with `additionalProperties: false`"),
+        "{}",
+        notes[0]
+    );
+    types
+}
+
+/// The model without what may differ between the inputs: descriptions and JSON pointers.
+fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> {
+    let mut types = types.clone();
+    for def in types.values_mut() {
+        def.doc = None;
+        def.pointer.clear();
+        let group = match &mut def.kind {
+            TypeKind::Struct(s) => {
+                for field in &mut s.fields {
+                    field.doc = None;
+                    field.pointer.clear();
+                }
+                s.oneof.as_mut().map(|o| &mut o.group)
+            }
+            TypeKind::OneOf(group) => Some(group),
+            TypeKind::Enum(_) | TypeKind::Alias(_) => None,
+        };
+        for member in group.into_iter().flat_map(|g| &mut g.members) {
+            member.doc = None;
+        }
+    }
+    types
+}
+
+/// A line diff of two texts (longest common subsequence; the texts are small).
+fn line_diff(expected: &str, actual: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, String::new());
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            out.push_str(&format!("  {}\n", a[i]));
+            (i, j) = (i + 1, j + 1);
+        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            out.push_str(&format!("+ {}\n", b[j]));
+            j += 1;
+        } else {
+            out.push_str(&format!("- {}\n", a[i]));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Panics with a per-type diff (`-` spec/v1, `+` the published schema) unless the maps are equal.
+fn assert_same<T: Debug + PartialEq>(
+    what: &str,
+    expected: &BTreeMap<String, T>,
+    actual: &BTreeMap<String, T>,
+) {
+    let mut report = String::new();
+    for name in expected
+        .keys()
+        .chain(actual.keys().filter(|k| !expected.contains_key(*k)))
+    {
+        match (expected.get(name), actual.get(name)) {
+            (Some(e), Some(a)) if e == a => {}
+            (Some(e), Some(a)) => report.push_str(&format!(
+                "\n== {name} differs (- spec/v1, + {what}):\n{}",
+                line_diff(&format!("{e:#?}"), &format!("{a:#?}"))
+            )),
+            (Some(_), None) => report.push_str(&format!("\n== {name}: missing from {what}\n")),
+            (None, _) => report.push_str(&format!("\n== {name}: only in {what}\n")),
+        }
+    }
+    assert!(report.is_empty(), "{what} is not spec/v1:{report}");
+}
+
+/// The bundle rewritten the way the A2A generator script writes it since PR #2074 (its
+/// `clean_schema_names.py`): `$defs` keyed by message names, refs `#/$defs/Name`, no `$schema`
+/// inside definitions. Everything else (inlined enums, `patternProperties`, `additionalProperties:
+/// false`, `default`s) stays as published.
+fn newer_layout(bundle: &Value) -> Value {
+    fn clean(name: &str) -> String {
+        let name = name.strip_suffix(".jsonschema.json").unwrap_or(name);
+        let name = name.strip_prefix("lf.a2a.v1.").unwrap_or(name);
+        let name = name.strip_prefix("google.protobuf.").unwrap_or(name);
+        name.replace(' ', "")
+    }
+    fn rewrite_refs(value: &mut Value) {
+        match value {
+            Value::Object(obj) => {
+                if let Some(Value::String(target)) = obj.get_mut("$ref") {
+                    *target = format!("#/$defs/{}", clean(target));
+                }
+                obj.values_mut().for_each(rewrite_refs);
+            }
+            Value::Array(items) => items.iter_mut().for_each(rewrite_refs),
+            _ => {}
+        }
+    }
+    let mut root = bundle.as_object().expect("the bundle is an object").clone();
+    let defs = root
+        .remove("definitions")
+        .expect("the bundle has `definitions`");
+    let mut new_defs = Map::new();
+    for (key, mut def) in defs.as_object().expect("an object").clone() {
+        def.as_object_mut().expect("a schema").remove("$schema");
+        rewrite_refs(&mut def);
+        new_defs.insert(clean(&key), def);
+    }
+    root.insert("$defs".into(), Value::Object(new_defs));
+    Value::Object(root)
+}
+
+#[test]
+fn the_official_bundle_with_our_overlay_lowers_to_the_model_of_spec_v1() {
+    let Some(bundle) = bundle("import: the official v1.0.1 bundle") else {
+        return;
+    };
+    assert_eq!(import::detect(&bundle.value), Shape::Bundle);
+    let ours = our_types();
+    let published = imported_types(&bundle);
+    assert_eq!(ours.len(), 50);
+    assert_same(
+        "the v1.0.1 bundle",
+        &without_docs(&ours),
+        &without_docs(&published),
+    );
+    // The overlay's enum descriptions and Empty carry our words; the rest are the bundle's.
+    for name in ["TaskState", "Role", "Empty"] {
+        assert_eq!(published[name].doc, ours[name].doc, "{name}");
+    }
+}
+
+#[test]
+fn the_newer_layout_with_our_overlay_lowers_to_the_model_of_spec_v1() {
+    let Some(bundle) = bundle("import: the layout after PR #2074") else {
+        return;
+    };
+    let value = newer_layout(&bundle.value);
+    assert!(value.get("definitions").is_none());
+    assert!(!value.to_string().contains(".jsonschema.json"));
+    assert_eq!(import::detect(&value), Shape::LocalBundle);
+    let newer = Source {
+        label: "a2a.json".into(),
+        sha256: bundle.sha256.clone(),
+        value,
+    };
+    assert_same(
+        "the newer layout",
+        &without_docs(&our_types()),
+        &without_docs(&imported_types(&newer)),
+    );
+}
+
+/// A generated file without its header (which names the inputs) and without doc comments (the
+/// published descriptions are not ours).
+fn code_body(contents: &str) -> String {
+    let body = contents.split_once("\n\n").map_or(contents, |(_, b)| b);
+    body.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            !l.starts_with("///") && !l.starts_with("//!")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn by_path(files: Vec<GeneratedFile>) -> BTreeMap<String, String> {
+    files.into_iter().map(|f| (f.path, f.contents)).collect()
+}
+
+#[test]
+fn the_bundle_in_the_spec_directory_generates_the_code_of_spec_v1() {
+    let Some(bundle_path) = shared_path("import: code from the official bundle", BUNDLE) else {
+        return;
+    };
+    let ours = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .generate()
+        .unwrap();
+    // spec/v1 holds overlay.toml: with the published schema in place of ours it is picked up.
+    let (files, notes) = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .schema_file(&bundle_path)
+        .generate_with_notes()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let (ours, published) = (by_path(ours), by_path(files));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        published.keys().collect::<Vec<_>>()
+    );
+    let types = &published["types.rs"];
+    let header = types.split_once("\n\n").unwrap().0;
+    assert!(
+        header.contains("// input: a2a.json sha256:ba4b702b")
+            && header.contains("// input: spec/v1/overlay.toml sha256:"),
+        "the header names the bundle and the overlay:\n{header}"
+    );
+    let mut report = String::new();
+    for (path, contents) in &ours {
+        let (expected, actual) = (code_body(contents), code_body(&published[path]));
+        if expected != actual {
+            report.push_str(&format!(
+                "\n== {path}:\n{}",
+                line_diff(&expected, &actual)
+                    .lines()
+                    .filter(|l| !l.starts_with("  "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "code from the bundle differs from spec/v1's (doc comments aside):{report}"
+    );
+}
+
+#[test]
+fn shapes_of_the_real_inputs() {
+    let ours = read_schema(&spec_v1().join("a2a.schema.json"), "a2a.schema.json");
+    assert_eq!(import::detect(&ours.value), Shape::Own);
+    let Some(bundle) = bundle("import: shapes") else {
+        return;
+    };
+    assert_eq!(import::detect(&bundle.value), Shape::Bundle);
+    assert_eq!(
+        import::detect(&newer_layout(&bundle.value)),
+        Shape::LocalBundle
+    );
+    // v0.3.0 is draft-07 with local refs and none of the generator's idioms: it is read as our
+    // dialect (and fails there: its unions need discriminated unions, a later issue).
+    if let Some(v03) = shared_path("import: shapes", "a2a-spec/v0.3.0/a2a.json") {
+        let v03 = read_schema(&v03, "a2a.json");
+        assert_eq!(import::detect(&v03.value), Shape::Own);
+    }
+}
+
+#[test]
+fn a_bundle_without_an_overlay_says_what_to_add() {
+    let Some(bundle_path) = shared_path("import: no overlay", BUNDLE) else {
+        return;
+    };
+    let err = Config::new(&bundle_path)
+        .source_label("a2a.json")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("error: this is the JSON Schema bundle the A2A project publishes")
+            && err.contains("needs an overlay")
+            && err.contains("--> a2a.json at (document root)")
+            && err.contains("put an `overlay.toml` beside it in the spec directory")
+            && err.contains("Config::overlay"),
+        "{err}"
+    );
+    assert!(err.ends_with("1 error in the generator input"), "{err}");
+    // Config::overlay completes it.
+    let files = Config::new(&bundle_path)
+        .overlay(spec_v1().join("overlay.toml"))
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(files.iter().any(|f| f.path == "types.rs"));
+}
+
+#[test]
+fn an_overlay_for_our_own_dialect_is_an_error() {
+    let err = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .overlay("spec/v1/overlay.toml")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "an overlay is given, but spec/v1/a2a.schema.json is in a2a-codegen's own dialect"
+        ) && err.contains("--> spec/v1/overlay.toml"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_overlay_matches_spec_v1() {
+    // Every REQUIRED mark and oneof of spec/v1 is in the overlay (the model test above proves
+    // the converse); 61 REQUIRED fields, 5 oneofs.
+    let overlay = our_overlay().value;
+    let required: usize = overlay.message.values().map(|m| m.required.len()).sum();
+    let oneofs: Vec<&str> = overlay
+        .message
+        .iter()
+        .filter(|(_, m)| m.oneof.is_some())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(required, 61);
+    assert_eq!(
+        oneofs,
+        [
+            "OAuthFlows",
+            "Part",
+            "SecurityScheme",
+            "SendMessageResponse",
+            "StreamResponse"
+        ]
+    );
+    assert_eq!(overlay.message.len(), 44);
+    assert_eq!(overlay.enums.len(), 2);
+    assert_eq!(overlay.definition.keys().collect::<Vec<_>>(), ["Empty"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error fixtures: a2a-codegen/tests/fixtures/import/<name>(.schema.json | /) -> <name>.stderr
+
+fn fixtures() -> PathBuf {
+    workspace_root().join("a2a-codegen/tests/fixtures/import")
+}
+
+#[test]
+fn import_errors_match_their_fixtures() {
+    let dir = fixtures();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() || p.to_string_lossy().ends_with(".schema.json"))
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 3, "{inputs:?}");
+    for input in inputs {
+        let name = input.file_name().unwrap().to_string_lossy().into_owned();
+        let stem = name
+            .strip_suffix(".schema.json")
+            .unwrap_or(&name)
+            .to_string();
+        let label = format!("fixtures/import/{name}");
+        let actual = match Config::new(&input).source_label(&label).generate() {
+            Err(Error::Input(diags)) => format!("{diags}\n"),
+            Err(other) => panic!("{name}: not an input error: {other}"),
+            Ok(_) => panic!("{name}: generated, but should fail"),
+        };
+        let expected_path = dir.join(format!("{stem}.stderr"));
+        if std::env::var_os("A2A_BLESS").is_some() {
+            std::fs::write(&expected_path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run with A2A_BLESS=1 to create it",
+                expected_path.display()
+            )
+        });
+        assert!(
+            expected == actual,
+            "{name} (A2A_BLESS=1 to accept):\n{}",
+            line_diff(&expected, &actual)
+        );
+    }
+}
