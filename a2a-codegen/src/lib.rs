@@ -115,6 +115,9 @@ pub const CHECKED_IN_OUT: &str = "generated/src/v1";
 /// Runtime path used inside the checked-in crate (the generated code lives in a2a-types itself).
 pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
 
+/// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
+pub const CHECKED_IN_JSON_SCHEMA_FEATURE: &str = "schemars";
+
 /// The error reference of the checked-in crate, relative to the workspace root.
 pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
 
@@ -140,6 +143,17 @@ pub struct Config {
     single_file: Option<String>,
     rerun_if_changed: Option<bool>,
     overlay: Option<PathBuf>,
+    json_schema: Option<JsonSchemaImpls>,
+}
+
+/// Whether, and under which condition, the generated code implements `schemars::JsonSchema`
+/// (see [`Config::json_schema`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonSchemaImpls {
+    /// Always: the including crate depends on `schemars` 1.x.
+    Always,
+    /// Only with this cargo feature of the including crate on (`#[cfg(feature = "...")]`).
+    Feature(String),
 }
 
 impl Config {
@@ -165,6 +179,7 @@ impl Config {
             single_file: None,
             rerun_if_changed: None,
             overlay: None,
+            json_schema: None,
         }
     }
 
@@ -177,7 +192,10 @@ impl Config {
             .source_label(CHECKED_IN_SPEC)
             .out_dir(workspace_root.join(CHECKED_IN_OUT))
             .runtime_path(CHECKED_IN_RUNTIME)
-            .error_reference(workspace_root.join(CHECKED_IN_ERROR_REFERENCE));
+            .error_reference(workspace_root.join(CHECKED_IN_ERROR_REFERENCE))
+            .json_schema(JsonSchemaImpls::Feature(
+                CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
+            ));
         config
     }
 
@@ -307,6 +325,20 @@ impl Config {
     /// ```
     pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
         self.rerun_if_changed = Some(on);
+        self
+    }
+
+    /// Also implement `schemars::JsonSchema` for every generated type, in a module `json_schema`
+    /// that also provides `json_schema_definitions()` (every definition of the model). The schema
+    /// is written from the IR: the same definitions, properties, `required` lists, enum values and
+    /// oneof constraints as the input. Off by default.
+    ///
+    /// ```
+    /// use a2a_codegen::{Config, JsonSchemaImpls};
+    /// Config::new("spec/v1").json_schema(JsonSchemaImpls::Feature("schemars".into()));
+    /// ```
+    pub fn json_schema(&mut self, impls: JsonSchemaImpls) -> &mut Self {
+        self.json_schema = Some(impls);
         self
     }
 
@@ -511,6 +543,15 @@ impl Config {
         let schema_input: format::HeaderInput<'_> = (&inputs.schema).into();
         // (module name, tokens, the inputs its header names), in module order.
         let mut modules: Vec<(&str, TokenStream, Vec<format::HeaderInput<'_>>)> = Vec::new();
+        // The `#[cfg]` of the JSON Schema module, when it is gated on a feature.
+        let schema_gate = match &self.json_schema {
+            Some(JsonSchemaImpls::Feature(feature)) => quote!(#[cfg(feature = #feature)]),
+            _ => TokenStream::new(),
+        };
+        let gate = |module: &str| match module {
+            "json_schema" => schema_gate.clone(),
+            _ => TokenStream::new(),
+        };
         let mut files = Vec::new();
         modules.push(("types", emit::emit_types(&model, &opts), vec![schema_input]));
         if let Some(errors) = inputs.errors.as_ref().filter(|_| !model.errors.is_empty()) {
@@ -544,6 +585,10 @@ impl Config {
             let tokens = emit::emit_custom_errors(table, &source.label, &opts);
             modules.push(("custom_errors", tokens, vec![source.into()]));
         }
+        if self.json_schema.is_some() {
+            let tokens = emit::emit_json_schema(&model, &opts);
+            modules.push(("json_schema", tokens, vec![schema_input]));
+        }
 
         match &self.single_file {
             Some(name) => {
@@ -553,9 +598,10 @@ impl Config {
                 let mut header = Vec::new();
                 for (module, body, inputs) in modules {
                     let ident = proc_macro2::Ident::new(module, proc_macro2::Span::call_site());
+                    let cfg = gate(module);
                     tokens.extend(quote! {
-                        mod #ident { #body }
-                        pub use self::#ident::*;
+                        #cfg mod #ident { #body }
+                        #cfg pub use self::#ident::*;
                     });
                     for input in inputs {
                         if !header
@@ -572,7 +618,8 @@ impl Config {
                 });
             }
             None => {
-                let names: Vec<&str> = modules.iter().map(|(m, _, _)| *m).collect();
+                let names: Vec<(&str, TokenStream)> =
+                    modules.iter().map(|(m, _, _)| (*m, gate(m))).collect();
                 let mod_rs =
                     format::format_file(module_root(&inputs.schema.value, &names), &[schema_input])
                         .map_err(Error::Bug)?;
@@ -688,7 +735,7 @@ fn custom_label(path: &Path) -> String {
 }
 
 /// The module root: docs from the schema's title and description, and the re-export of the types.
-fn module_root(schema: &serde_json::Value, modules: &[&str]) -> TokenStream {
+fn module_root(schema: &serde_json::Value, modules: &[(&str, TokenStream)]) -> TokenStream {
     let mut doc = String::new();
     for key in ["title", "description"] {
         if let Some(text) = schema.get(key).and_then(|v| v.as_str()) {
@@ -705,17 +752,21 @@ fn module_root(schema: &serde_json::Value, modules: &[&str]) -> TokenStream {
             format!(" {l}")
         }
     });
+    let cfgs = modules.iter().map(|(_, cfg)| cfg);
+    let cfgs2 = cfgs.clone();
     let modules: Vec<proc_macro2::Ident> = modules
         .iter()
-        .map(|m| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()))
+        .map(|(m, _)| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()))
         .collect();
     quote! {
         #( #![doc = #lines] )*
         #(
             // prettyplease formats generated modules; rustfmt would reformat them and make the
             // checked-in files look stale.
+            #cfgs
             #[rustfmt::skip]
             mod #modules;
+            #cfgs2
             pub use self::#modules::*;
         )*
     }

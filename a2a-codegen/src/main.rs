@@ -1,6 +1,6 @@
 //! The `a2a-codegen` command: a thin layer over the library.
 
-use a2a_codegen::{diff, Config};
+use a2a_codegen::{diff, Config, JsonSchemaImpls};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -93,6 +93,15 @@ struct Paths {
     /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
     #[arg(long, value_name = "FILE")]
     custom_errors: Option<PathBuf>,
+    /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature.
+    #[arg(long, value_name = "FEATURE", default_value = a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE)]
+    json_schema_feature: String,
+    /// Implement schemars::JsonSchema unconditionally.
+    #[arg(long, conflicts_with_all = ["json_schema_feature", "no_json_schema"])]
+    json_schema: bool,
+    /// Do not implement schemars::JsonSchema.
+    #[arg(long, conflicts_with = "json_schema_feature")]
+    no_json_schema: bool,
 }
 
 impl Paths {
@@ -108,6 +117,11 @@ impl Paths {
         }
         if let Some(table) = &self.custom_errors {
             config.custom_errors(table);
+        }
+        if self.json_schema {
+            config.json_schema(JsonSchemaImpls::Always);
+        } else if !self.no_json_schema {
+            config.json_schema(JsonSchemaImpls::Feature(self.json_schema_feature.clone()));
         }
         config
     }
@@ -132,7 +146,7 @@ fn main() -> ExitCode {
                 println!("a2a-codegen: {} is fresh", paths.out.display());
                 ExitCode::SUCCESS
             } else {
-                eprintln!("{staleness}");
+                eprintln!("{}", staleness.report(&fix_command()));
                 ExitCode::from(1)
             }
         }),
@@ -141,6 +155,31 @@ fn main() -> ExitCode {
         eprintln!("{e}");
         ExitCode::from(2)
     })
+}
+
+/// The `generate` command that repairs what `check` found: this invocation's arguments, with
+/// `check` replaced, so that a CI user can paste it.
+fn fix_command() -> String {
+    let mut words = vec!["cargo run -p a2a-codegen --".to_string()];
+    let mut replaced = false;
+    for arg in std::env::args().skip(1) {
+        let word = if !replaced && arg == "check" {
+            replaced = true;
+            "generate".to_string()
+        } else {
+            arg
+        };
+        // Quote what a shell would split or expand.
+        let plain = word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@+,".contains(c));
+        words.push(if plain {
+            word
+        } else {
+            format!("'{}'", word.replace('\'', r"'\''"))
+        });
+    }
+    words.join(" ")
 }
 
 fn run_diff(args: &DiffArgs) -> ExitCode {

@@ -38,18 +38,28 @@ impl Staleness {
     }
 }
 
-impl std::fmt::Display for Staleness {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Staleness {
+    /// The report, ending with the command that regenerates the files (`fix`), to run and commit.
+    pub fn report(&self, fix: &str) -> String {
+        let mut out = String::new();
         for s in &self.files {
-            writeln!(f, "stale: {} ({})", s.path.display(), s.what)?;
+            out.push_str(&format!("stale: {} ({})\n", s.path.display(), s.what));
             if !s.diff.is_empty() {
-                writeln!(f, "{}", s.diff)?;
+                out.push_str(&format!("{}\n", s.diff));
             }
         }
-        write!(
-            f,
-            "run `cargo run -p a2a-codegen -- generate` and commit the result"
-        )
+        out.push_str(&format!(
+            "{} generated file(s) out of date; to fix, run\n\n    {fix}\n\nand commit the result",
+            self.files.len()
+        ));
+        out
+    }
+}
+
+/// The report, suggesting the default `generate` command (the CLI names the exact one).
+impl std::fmt::Display for Staleness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.report("cargo run -p a2a-codegen -- generate"))
     }
 }
 

@@ -39,7 +39,8 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
     via_dotdot
         .source_label("spec/v1")
         .runtime_path("crate::rt")
-        .error_reference("elsewhere/ERRORS.md");
+        .error_reference("elsewhere/ERRORS.md")
+        .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()));
     assert_eq!(relative.generate().unwrap(), via_dotdot.generate().unwrap());
 }
 
@@ -57,6 +58,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
         [
             "ERRORS.md",
             "errors.rs",
+            "json_schema.rs",
             "methods.rs",
             "mod.rs",
             "server.rs",
@@ -95,8 +97,8 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     let mut config = Config::checked_in(workspace_root());
     config.out_dir(&tmp).error_reference(tmp.join("ERRORS.md"));
     let staleness = config.check().unwrap();
-    assert_eq!(staleness.files.len(), 6, "every file missing: {staleness}");
-    assert_eq!(config.write().unwrap().len(), 6);
+    assert_eq!(staleness.files.len(), 7, "every file missing: {staleness}");
+    assert_eq!(config.write().unwrap().len(), 7);
     assert!(config.check().unwrap().is_fresh());
     assert!(
         config.write().unwrap().is_empty(),
@@ -118,7 +120,7 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     assert!(report.contains("old.rs (no longer generated)"), "{report}");
     assert!(!report.contains("hand.rs"), "{report}");
     assert!(
-        report.contains("run `cargo run -p a2a-codegen -- generate`"),
+        report.contains("to fix, run\n\n    cargo run -p a2a-codegen -- generate\n"),
         "{report}"
     );
     config.write().unwrap();

@@ -78,6 +78,76 @@ pub fn sse_event_data(body: &str) -> Vec<String> {
         .collect()
 }
 
+/// One result object the official Python SDK put on the wire, with the v1 type it must decode as.
+#[derive(Clone, Debug)]
+pub struct CapturedResult {
+    /// `<response file>#<event index>`.
+    pub capture: String,
+    /// The v1 type name (`Task`, `StreamResponse`, ... or `AgentCard` for the card).
+    pub type_name: &'static str,
+    /// The `result` member (the whole body for the agent card).
+    pub value: serde_json::Value,
+}
+
+/// Every result object of the a2a-sdk 1.3.0 wire captures (unary bodies and SSE events, in file
+/// order), and how many error replies were passed over. `None` (after the printed skip) when
+/// shared/ is absent.
+pub fn captured_results(what: &str) -> Option<(Vec<CapturedResult>, usize)> {
+    use serde_json::Value;
+    let dir = shared_path(what, "wire-captures/a2a-sdk-1.3.0")?;
+    let method_of = |stem: &str| -> Option<String> {
+        let request = std::fs::read_to_string(dir.join(format!("{stem}.request.json"))).ok()?;
+        let request: Value = serde_json::from_str(&request).ok()?;
+        request.get("method")?.as_str().map(String::from)
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".response.json") || n.ends_with(".response.sse"))
+        .collect();
+    names.sort();
+    let (mut results, mut errors) = (Vec::new(), 0);
+    for name in &names {
+        let stem = name.split(".response").next().unwrap();
+        let body = std::fs::read_to_string(dir.join(name)).unwrap();
+        let bodies = if name.ends_with(".sse") {
+            sse_event_data(&body)
+        } else {
+            vec![body]
+        };
+        for (i, body) in bodies.iter().enumerate() {
+            let capture = format!("{name}#{i}");
+            let value: Value =
+                serde_json::from_str(body).unwrap_or_else(|e| panic!("{capture}: not JSON: {e}"));
+            if stem.ends_with("agent-card") {
+                results.push(CapturedResult {
+                    capture,
+                    type_name: "AgentCard",
+                    value,
+                });
+                continue;
+            }
+            if value.get("error").is_some() {
+                errors += 1;
+                continue;
+            }
+            let method = method_of(stem).unwrap_or_else(|| panic!("{capture}: no request method"));
+            let type_name = v1_result_type(&method)
+                .unwrap_or_else(|| panic!("{capture}: unknown method {method}"));
+            let value = value
+                .get("result")
+                .unwrap_or_else(|| panic!("{capture}: neither result nor error"))
+                .clone();
+            results.push(CapturedResult {
+                capture,
+                type_name,
+                value,
+            });
+        }
+    }
+    Some((results, errors))
+}
+
 /// Hand-written A2A v1 messages covering every oneof member, enums, maps, bytes and timestamps:
 /// `(type name, JSON)`. Used where the wire captures do not reach (and when shared/ is absent).
 pub const SAMPLES: &[(&str, &str)] = &[

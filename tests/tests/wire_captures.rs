@@ -2,10 +2,9 @@
 //! type and encodes back to the same JSON (up to the defaults ProtoJSON writers may omit).
 
 use a2a_tests::{
-    shared_path, sse_event_data, strip_protojson_defaults, v1_result_type, v1_roundtrip,
+    captured_results, shared_path, sse_event_data, strip_protojson_defaults, v1_roundtrip,
 };
 use serde_json::Value;
-use std::path::Path;
 
 const WHAT: &str = "wire captures";
 
@@ -25,57 +24,17 @@ fn check(capture: &str, type_name: &str, result: &Value) -> Option<String> {
     }
 }
 
-fn method_of(dir: &Path, stem: &str) -> Option<String> {
-    let request = std::fs::read_to_string(dir.join(format!("{stem}.request.json"))).ok()?;
-    let request: Value = serde_json::from_str(&request).ok()?;
-    request.get("method")?.as_str().map(String::from)
-}
-
 #[test]
 fn every_captured_result_decodes_and_round_trips() {
-    let Some(dir) = shared_path(WHAT, "wire-captures/a2a-sdk-1.3.0") else {
+    let Some((results, errors)) = captured_results(WHAT) else {
         return;
     };
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".response.json") || n.ends_with(".response.sse"))
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|r| check(&r.capture, r.type_name, &r.value))
         .collect();
-    names.sort();
-    let (mut decoded, mut errors, mut failures) = (0, 0, Vec::new());
-    for name in &names {
-        let stem = name.split(".response").next().unwrap();
-        let body = std::fs::read_to_string(dir.join(name)).unwrap();
-        let bodies: Vec<String> = if name.ends_with(".sse") {
-            sse_event_data(&body)
-        } else {
-            vec![body]
-        };
-        for (i, body) in bodies.iter().enumerate() {
-            let capture = format!("{name}#{i}");
-            let value: Value =
-                serde_json::from_str(body).unwrap_or_else(|e| panic!("{capture}: not JSON: {e}"));
-            if stem.ends_with("agent-card") {
-                failures.extend(check(&capture, "AgentCard", &value));
-                decoded += 1;
-                continue;
-            }
-            if value.get("error").is_some() {
-                errors += 1; // error replies are the envelope decoder's business
-                continue;
-            }
-            let method =
-                method_of(&dir, stem).unwrap_or_else(|| panic!("{capture}: no request method"));
-            let type_name = v1_result_type(&method)
-                .unwrap_or_else(|| panic!("{capture}: unknown method {method}"));
-            let result = value
-                .get("result")
-                .unwrap_or_else(|| panic!("{capture}: neither result nor error"));
-            failures.extend(check(&capture, type_name, result));
-            decoded += 1;
-        }
-    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let decoded = results.len();
     eprintln!("wire captures: {decoded} results decoded and round-tripped, {errors} error replies skipped");
     // 001 card, 002, 003 x4, 004, 013 x4, 014, 016 x2: a capture that silently stops decoding is a failure.
     assert!(decoded >= 14, "only {decoded} results decoded");

@@ -8,6 +8,7 @@ mod custom;
 mod errors;
 mod methods;
 mod reference;
+mod schema;
 mod server;
 mod types;
 
@@ -17,6 +18,7 @@ pub use custom::emit_custom_errors;
 pub use errors::{emit_errors, RESERVED};
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
+pub use schema::emit_json_schema;
 pub use server::emit_server;
 pub use types::emit_types;
 

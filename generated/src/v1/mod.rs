@@ -17,3 +17,8 @@ pub use self::methods::*;
 #[rustfmt::skip]
 mod server;
 pub use self::server::*;
+#[cfg(feature = "schemars")]
+#[rustfmt::skip]
+mod json_schema;
+#[cfg(feature = "schemars")]
+pub use self::json_schema::*;
