@@ -94,48 +94,28 @@
 
 use crate::diag::Diagnostics;
 use crate::ir::*;
-use crate::{load, lower, validate};
 use askama::Template;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
-/// Loads a spec input into the IR, running the generator's load, lower and validate stages (and
-/// nothing after them). `input` is a schema file or a spec directory; `label` names it in
-/// diagnostics (in a directory, each file is `label/<file>`). Every problem found is returned.
+/// Loads a spec input into the IR, running the generator's load, import, lower and validate
+/// stages (and nothing after them), through [`Config::model`](crate::Config::model): `input` is a
+/// schema file (in any shape the generator reads, the published bundle included, with the spec
+/// directory's overlay) or a spec directory; `label` names it in diagnostics (in a directory,
+/// each file is `label/<file>`). Every problem found is returned.
 pub fn load_model(input: &Path, label: &str) -> Result<Model, Diagnostics> {
-    let mut diags = Diagnostics::default();
-    let inputs = if input.is_file() {
-        load::read_json(input, label, &mut diags).map(|schema| load::Inputs {
-            schema,
-            errors: None,
-            methods: None,
-        })
-    } else {
-        load::load_dir(input, label, &mut diags)
-    };
-    let Some(inputs) = inputs else {
-        return Err(diags);
-    };
-    let mut model = Model {
-        types: lower::lower_schema(&inputs.schema, &mut diags),
-        ..Default::default()
-    };
-    if let Some(errors) = &inputs.errors {
-        model.errors = lower::lower_errors(errors, &mut diags);
-    }
-    if let Some(methods) = &inputs.methods {
-        model.methods = lower::lower_methods(methods);
-    }
-    let files = validate::Files {
-        schema: &inputs.schema.label,
-        errors: inputs.errors.as_ref().map_or("", |s| s.label.as_str()),
-        methods: inputs.methods.as_ref().map_or("", |s| s.label.as_str()),
-        custom_errors: "",
-    };
-    validate::validate(&model, &files, false, &mut diags);
-    diags.into_result().map(|()| model)
+    let mut config = crate::Config::new(input);
+    config.source_label(label);
+    config.model().map_err(|e| match e {
+        crate::Error::Input(diags) => diags,
+        other => {
+            let mut diags = Diagnostics::default();
+            diags.push(label, "", other.to_string());
+            diags
+        }
+    })
 }
 
 /// The label of an input in diagnostics and reports: the path as given, with `/` separators and

@@ -397,6 +397,27 @@ impl Config {
     /// input's behalf (e.g. that it ignores the `additionalProperties: false` of a published
     /// schema). [`Config::write`] and [`Config::check`] print them.
     pub fn generate_with_notes(&self) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
+        self.run(|inputs, diags| self.generate_inputs(inputs, diags))
+    }
+
+    /// Loads, imports (when the schema is a published one), lowers and validates the inputs,
+    /// without emitting: the generator's model, as `a2a-codegen ir` prints it and `diff` compares
+    /// it.
+    pub fn model(&self) -> Result<ir::Model, Error> {
+        let mut model = None;
+        self.run(|inputs, diags| {
+            model = Some(self.lower_inputs(&inputs, diags)?.0);
+            Ok(Vec::new())
+        })?;
+        model.ok_or_else(|| Error::Bug("the model was not built".into()))
+    }
+
+    /// Reads the inputs and hands them, imported into our dialect if need be, to `then`; maps
+    /// problems back to the published file and collects the notes.
+    fn run(
+        &self,
+        then: impl FnOnce(load::Inputs, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
+    ) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
         let mut diags = Diagnostics::default();
         let label = self.label.clone().unwrap_or_else(|| {
             self.spec
@@ -462,7 +483,7 @@ impl Config {
                 errors,
                 methods,
             };
-            self.generate_inputs(inputs, diags)
+            then(inputs, diags)
         })?;
         Ok((files, notes))
     }
@@ -501,9 +522,20 @@ impl Config {
     fn generate_inputs(
         &self,
         inputs: load::Inputs,
-        mut diags: Diagnostics,
+        diags: Diagnostics,
     ) -> Result<Vec<GeneratedFile>, Error> {
         let runtime = parse_runtime_path(&self.runtime_path)?;
+        let (model, custom) = self.lower_inputs(&inputs, diags)?;
+        self.emit(&inputs, &model, custom.as_ref(), runtime)
+    }
+
+    /// Lowers and validates: the model, and the custom error table it read (if configured).
+    #[allow(clippy::type_complexity)]
+    fn lower_inputs(
+        &self,
+        inputs: &load::Inputs,
+        mut diags: Diagnostics,
+    ) -> Result<(ir::Model, Option<load::Source<load::RawCustomErrors>>), Error> {
         let mut model = ir::Model {
             types: lower::lower_schema(&inputs.schema, &mut diags),
             ..Default::default()
@@ -535,7 +567,17 @@ impl Config {
         };
         validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
         diags.into_result().map_err(Error::Input)?;
+        Ok((model, custom))
+    }
 
+    /// Emits and formats the files for a validated model.
+    fn emit(
+        &self,
+        inputs: &load::Inputs,
+        model: &ir::Model,
+        custom: Option<&load::Source<load::RawCustomErrors>>,
+        runtime: TokenStream,
+    ) -> Result<Vec<GeneratedFile>, Error> {
         let opts = emit::EmitOptions {
             runtime,
             preserve_unknown: self.preserve_unknown_fields,
@@ -553,7 +595,7 @@ impl Config {
             _ => TokenStream::new(),
         };
         let mut files = Vec::new();
-        modules.push(("types", emit::emit_types(&model, &opts), vec![schema_input]));
+        modules.push(("types", emit::emit_types(model, &opts), vec![schema_input]));
         if let Some(errors) = inputs.errors.as_ref().filter(|_| !model.errors.is_empty()) {
             let tokens = emit::emit_errors(&model.errors, &opts);
             modules.push(("errors", tokens, vec![errors.into()]));
@@ -581,12 +623,12 @@ impl Config {
             let tokens = emit::emit_server(&model.methods, &opts);
             modules.push(("server", tokens, header));
         }
-        if let (Some(table), Some(source)) = (&model.custom_errors, &custom) {
+        if let (Some(table), Some(source)) = (&model.custom_errors, custom) {
             let tokens = emit::emit_custom_errors(table, &source.label, &opts);
             modules.push(("custom_errors", tokens, vec![source.into()]));
         }
         if self.json_schema.is_some() {
-            let tokens = emit::emit_json_schema(&model, &opts);
+            let tokens = emit::emit_json_schema(model, &opts);
             modules.push(("json_schema", tokens, vec![schema_input]));
         }
 

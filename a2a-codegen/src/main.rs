@@ -93,6 +93,9 @@ struct Paths {
     /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
     #[arg(long, value_name = "FILE")]
     custom_errors: Option<PathBuf>,
+    /// The overlay completing a published A2A schema (default: overlay.toml in the spec directory).
+    #[arg(long, value_name = "FILE")]
+    overlay: Option<PathBuf>,
     /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature.
     #[arg(long, value_name = "FEATURE", default_value = a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE)]
     json_schema_feature: String,
@@ -117,6 +120,9 @@ impl Paths {
         }
         if let Some(table) = &self.custom_errors {
             config.custom_errors(table);
+        }
+        if let Some(overlay) = &self.overlay {
+            config.overlay(overlay);
         }
         if self.json_schema {
             config.json_schema(JsonSchemaImpls::Always);

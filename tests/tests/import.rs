@@ -430,3 +430,21 @@ fn import_errors_match_their_fixtures() {
         );
     }
 }
+
+#[test]
+fn diff_sees_no_change_between_the_official_bundle_and_spec_v1() {
+    let Some(bundle_path) = shared_path("import: diff of the official bundle", BUNDLE) else {
+        return;
+    };
+    let ours = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .model()
+        .unwrap();
+    let published = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .schema_file(&bundle_path)
+        .model()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let changes = a2a_codegen::diff::diff(&ours, &published);
+    assert!(changes.is_empty(), "{changes:#?}");
+}
