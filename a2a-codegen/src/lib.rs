@@ -157,8 +157,9 @@ pub enum JsonSchemaImpls {
 }
 
 impl Config {
-    /// Generates from `spec`: a directory holding `a2a.schema.json` (plus, optionally,
-    /// `errors.toml`, `methods.toml` and, for a published schema, `overlay.toml`), or a single
+    /// Generates from `spec`: a directory holding `a2a.schema.json` (or the schema as the A2A
+    /// project publishes it, under that name or as downloaded, `a2a.json`) plus, optionally,
+    /// `errors.toml`, `methods.toml` and, for a published schema, `overlay.toml`; or a single
     /// schema file.
     ///
     /// ```
@@ -368,7 +369,7 @@ impl Config {
         }
         match &self.schema_file {
             Some(path) => paths.push(path.clone()),
-            None if is_dir => paths.push(self.spec.join(load::SCHEMA_FILE)),
+            None if is_dir => paths.push(self.spec.join(load::schema_file_in(&self.spec))),
             None => paths.push(self.spec.clone()),
         }
         for (table, file) in [
@@ -433,8 +434,8 @@ impl Config {
         let schema = match &self.schema_file {
             Some(path) => load::read_json(path, &custom_label(path), &mut diags),
             None if is_dir => load::read_json(
-                &self.spec.join(load::SCHEMA_FILE),
-                &in_dir(load::SCHEMA_FILE),
+                &self.spec.join(load::schema_file_in(&self.spec)),
+                &in_dir(load::schema_file_in(&self.spec)),
                 &mut diags,
             ),
             None => load::read_json(&self.spec, &label, &mut diags),

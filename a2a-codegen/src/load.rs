@@ -14,6 +14,20 @@ pub const SCHEMA_FILE: &str = "a2a.schema.json";
 pub const ERRORS_FILE: &str = "errors.toml";
 /// File name of the method table inside a spec directory.
 pub const METHODS_FILE: &str = "methods.toml";
+/// File name the A2A project publishes its schema under: a spec directory without
+/// [`SCHEMA_FILE`] may hold the downloaded file as it is (with an overlay beside it).
+pub const PUBLISHED_SCHEMA_FILE: &str = "a2a.json";
+
+/// The schema file of a spec directory: [`SCHEMA_FILE`], or else [`PUBLISHED_SCHEMA_FILE`] when
+/// only that one is there.
+pub fn schema_file_in(dir: &Path) -> &'static str {
+    if !dir.join(SCHEMA_FILE).exists() && dir.join(PUBLISHED_SCHEMA_FILE).exists() {
+        PUBLISHED_SCHEMA_FILE
+    } else {
+        SCHEMA_FILE
+    }
+}
+
 /// File name of the overlay inside a spec directory: what the schema the A2A project publishes
 /// cannot say (see [`crate::import`]); read only when the schema is a published one.
 pub const OVERLAY_FILE: &str = "overlay.toml";

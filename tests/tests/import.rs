@@ -448,3 +448,24 @@ fn diff_sees_no_change_between_the_official_bundle_and_spec_v1() {
     let changes = a2a_codegen::diff::diff(&ours, &published);
     assert!(changes.is_empty(), "{changes:#?}");
 }
+
+#[test]
+fn a_spec_directory_may_hold_the_published_file_under_its_own_name() {
+    let Some(bundle_path) = shared_path("import: the downloaded a2a.json", BUNDLE) else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("downloaded-spec");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&bundle_path, dir.join("a2a.json")).unwrap();
+    for file in ["overlay.toml", "errors.toml", "methods.toml"] {
+        std::fs::copy(spec_v1().join(file), dir.join(file)).unwrap();
+    }
+    let mut config = Config::new(&dir);
+    config.source_label("downloaded");
+    assert!(config.input_paths().contains(&dir.join("a2a.json")));
+    let published = config.model().unwrap_or_else(|e| panic!("{e}"));
+    let ours = Config::new(spec_v1()).model().unwrap();
+    let changes = a2a_codegen::diff::diff(&ours, &published);
+    assert!(changes.is_empty(), "{changes:#?}");
+}
