@@ -19,11 +19,14 @@
 //! - [`v1`]: the A2A v1.0.1 data model, its error enum, the reply decoders for clients and the
 //!   request decoder and response encoders for agents (generated; never edit by hand).
 //! - [`rt`]: the small hand-written runtime the generated code shares.
+//! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
+//!   and how a client negotiates it.
 
 #![warn(missing_docs)]
 
 pub mod rt;
 pub mod v1;
+pub mod version;
 
 /// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the
 /// `a2a-macros` crate for the attributes.

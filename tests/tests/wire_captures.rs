@@ -74,3 +74,18 @@ fn every_hand_written_sample_round_trips() {
         }
     }
 }
+
+#[test]
+fn the_captured_agent_card_declares_v1() {
+    let Some(path) = shared_path(
+        WHAT,
+        "wire-captures/a2a-sdk-1.3.0/001-agent-card.response.json",
+    ) else {
+        return;
+    };
+    let card: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(
+        a2a_types::version::ProtocolVersion::from_agent_card(&card),
+        Some(a2a_types::version::ProtocolVersion::V1_0)
+    );
+}

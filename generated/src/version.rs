@@ -1,0 +1,210 @@
+//! Which A2A protocol version a peer speaks, and so which generated module decodes its replies.
+//!
+//! A2A v1 carries the version in the `A2A-Version` request header (or a query parameter of the
+//! same name), as `Major.Minor` (spec §3.6). A server that receives an empty or missing value
+//! treats the request as 0.3, which is how v0.3 clients, which never send it, keep working.
+//!
+//! # Negotiating as a client
+//!
+//! 1. Read the agent card. A v1 card lists `supportedInterfaces`, each with its
+//!    `protocolVersion` (the first interface is the agent's preferred one); a v0.3 card has one
+//!    top-level `protocolVersion` (`"0.3.0"`). [`ProtocolVersion::from_agent_card`] picks the
+//!    newest version the card declares that this crate speaks.
+//! 2. Send every request with `A2A-Version: <version>` ([`ProtocolVersion::HEADER`],
+//!    [`ProtocolVersion::as_str`]) and decode the replies with the module for that version
+//!    ([`ProtocolVersion::V1_0`]: [`crate::v1`]).
+//! 3. An agent that does not serve the version answers `VersionNotSupported` (-32009) on v1;
+//!    retry with an older version the card lists, if any.
+//!
+//! Without a card, send no header: the agent then speaks 0.3.
+//!
+//! ```
+//! use a2a_types::version::ProtocolVersion;
+//!
+//! assert_eq!(ProtocolVersion::parse("1.0"), Ok(ProtocolVersion::V1_0));
+//! assert_eq!(ProtocolVersion::parse(""), Ok(ProtocolVersion::V0_3)); // spec §3.6
+//! let card = serde_json::json!({"supportedInterfaces": [
+//!     {"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+//!     {"url": "https://a.example/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+//! ]});
+//! assert_eq!(ProtocolVersion::from_agent_card(&card), Some(ProtocolVersion::V1_0));
+//! ```
+
+use serde_json::Value;
+use std::fmt;
+
+/// An A2A protocol version this crate has a module for (or will: v0.3 is coming).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum ProtocolVersion {
+    /// A2A 0.3.x: what an empty or missing `A2A-Version` means.
+    V0_3,
+    /// A2A 1.0.x: the module [`crate::v1`].
+    V1_0,
+}
+
+/// A version string this crate cannot serve, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedVersion {
+    /// The value as given.
+    pub value: String,
+}
+
+impl fmt::Display for UnsupportedVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "A2A version {:?} is not supported (this crate speaks 0.3 and 1.0)",
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for UnsupportedVersion {}
+
+impl ProtocolVersion {
+    /// The request header (and query parameter) that carries the version.
+    pub const HEADER: &'static str = "A2A-Version";
+
+    /// Every version, oldest first.
+    pub const ALL: [ProtocolVersion; 2] = [ProtocolVersion::V0_3, ProtocolVersion::V1_0];
+
+    /// Reads an `A2A-Version` value, or the `protocolVersion` of an agent card. Empty means 0.3
+    /// (spec §3.6). `Major.Minor` is the form the spec asks for; a patch part (`"0.3.0"`,
+    /// `"1.0.1"`) and surrounding whitespace are accepted too, since cards write them.
+    pub fn parse(value: &str) -> Result<Self, UnsupportedVersion> {
+        let unsupported = || UnsupportedVersion {
+            value: value.to_string(),
+        };
+        let trimmed = value.trim();
+        if trimmed.is_empty() {
+            return Ok(ProtocolVersion::V0_3);
+        }
+        let mut parts = trimmed.split('.');
+        let number = |part: Option<&str>| -> Option<u32> {
+            let part = part?;
+            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            part.parse().ok()
+        };
+        let major = number(parts.next()).ok_or_else(unsupported)?;
+        let minor = number(parts.next()).ok_or_else(unsupported)?;
+        match parts.next() {
+            None => {}
+            Some(patch) if number(Some(patch)).is_some() && parts.next().is_none() => {}
+            Some(_) => return Err(unsupported()),
+        }
+        match (major, minor) {
+            (0, 3) => Ok(ProtocolVersion::V0_3),
+            (1, 0) => Ok(ProtocolVersion::V1_0),
+            _ => Err(unsupported()),
+        }
+    }
+
+    /// The `Major.Minor` string to send in the header.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolVersion::V0_3 => "0.3",
+            ProtocolVersion::V1_0 => "1.0",
+        }
+    }
+
+    /// The newest version an agent card (as JSON, in either version's shape) declares that this
+    /// crate speaks; `None` when it declares none of them. Interfaces bound to other transports
+    /// (`GRPC`, `HTTP+JSON`) are skipped: this crate speaks JSON-RPC.
+    pub fn from_agent_card(card: &Value) -> Option<Self> {
+        let mut declared: Vec<&str> = Vec::new();
+        // v1: supportedInterfaces[].protocolVersion, per JSON-RPC interface.
+        if let Some(Value::Array(interfaces)) = card.get("supportedInterfaces") {
+            for interface in interfaces {
+                let binding = interface.get("protocolBinding").and_then(Value::as_str);
+                if binding.is_some_and(|b| b != "JSONRPC") {
+                    continue;
+                }
+                if let Some(v) = interface.get("protocolVersion").and_then(Value::as_str) {
+                    declared.push(v);
+                }
+            }
+        }
+        // v0.3: one top-level protocolVersion (its transport is the card's preferred one).
+        if let Some(v) = card.get("protocolVersion").and_then(Value::as_str) {
+            let transport = card.get("preferredTransport").and_then(Value::as_str);
+            if transport.is_none_or(|t| t == "JSONRPC") {
+                declared.push(v);
+            }
+        }
+        declared
+            .into_iter()
+            .filter_map(|v| ProtocolVersion::parse(v).ok())
+            .max()
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn header_values() {
+        for (value, want) in [
+            ("", Some(ProtocolVersion::V0_3)),
+            ("  ", Some(ProtocolVersion::V0_3)),
+            ("0.3", Some(ProtocolVersion::V0_3)),
+            ("0.3.0", Some(ProtocolVersion::V0_3)),
+            ("1.0", Some(ProtocolVersion::V1_0)),
+            (" 1.0.1 ", Some(ProtocolVersion::V1_0)),
+            ("1", None),
+            ("1.1", None),
+            ("2.0", None),
+            ("v1.0", None),
+            ("1.0.x", None),
+            ("1.0.1.2", None),
+            ("1..0", None),
+            ("+1.0", None),
+            ("99999999999.0", None),
+        ] {
+            assert_eq!(ProtocolVersion::parse(value).ok(), want, "{value:?}");
+        }
+        let err = ProtocolVersion::parse("2.0").unwrap_err();
+        assert_eq!(err.value, "2.0");
+        assert!(err.to_string().contains("\"2.0\""));
+    }
+
+    #[test]
+    fn round_trips_through_the_header_string() {
+        for v in ProtocolVersion::ALL {
+            assert_eq!(ProtocolVersion::parse(v.as_str()), Ok(v));
+        }
+    }
+
+    #[test]
+    fn cards_of_both_shapes() {
+        let v03 = json!({"name": "a", "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"});
+        assert_eq!(
+            ProtocolVersion::from_agent_card(&v03),
+            Some(ProtocolVersion::V0_3)
+        );
+        let grpc_only = json!({"supportedInterfaces": [
+            {"protocolBinding": "GRPC", "protocolVersion": "1.0"}
+        ]});
+        assert_eq!(ProtocolVersion::from_agent_card(&grpc_only), None);
+        let future = json!({"supportedInterfaces": [
+            {"protocolBinding": "JSONRPC", "protocolVersion": "2.0"},
+            {"protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ]});
+        assert_eq!(
+            ProtocolVersion::from_agent_card(&future),
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(ProtocolVersion::from_agent_card(&json!({})), None);
+        assert_eq!(ProtocolVersion::from_agent_card(&json!([1, 2])), None);
+    }
+}
