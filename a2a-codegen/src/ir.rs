@@ -256,8 +256,11 @@ pub enum ErrorKind {
 /// One JSON-RPC method.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MethodDef {
-    /// The method name on the wire (`SendMessage`).
+    /// The method name on the wire (`SendMessage`, or v0.3's `message/send`).
     pub name: String,
+    /// The Rust name of its unit type and variants (`SendMessage`): the wire name unless the
+    /// table gives `rust_name` (wire names like `message/send` are not identifiers).
+    pub rust_name: String,
     /// The params type's id.
     pub params: TypeId,
     /// The result type's id (per event for streaming methods).

@@ -131,6 +131,8 @@ pub struct RawMethods {
 #[allow(missing_docs)]
 pub struct RawMethod {
     pub name: String,
+    #[serde(default)]
+    pub rust_name: Option<String>,
     pub params: String,
     pub result: String,
     pub streaming: bool,

@@ -848,6 +848,7 @@ pub fn lower_methods(source: &Source<RawMethods>) -> Vec<MethodDef> {
         .iter()
         .map(|m| MethodDef {
             name: m.name.clone(),
+            rust_name: m.rust_name.clone().unwrap_or_else(|| m.name.clone()),
             params: m.params.clone(),
             result: m.result.clone(),
             streaming: m.streaming,

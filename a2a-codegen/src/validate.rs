@@ -444,6 +444,7 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
             .help("add errors.toml to the spec directory: replies decode into its error enum");
     }
     let mut names = BTreeSet::new();
+    let mut rust_names = BTreeSet::new();
     for (i, m) in model.methods.iter().enumerate() {
         let at = format!("/method/{i}");
         if !names.insert(&m.name) {
@@ -451,6 +452,28 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
                 file,
                 format!("{at}/name"),
                 format!("method `{}` is listed twice", m.name),
+            );
+        }
+        let key = if m.rust_name == m.name {
+            "name"
+        } else {
+            "rust_name"
+        };
+        if !naming::is_identifier(&m.rust_name)
+            || !m.rust_name.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            diags
+                .push(
+                    file,
+                    format!("{at}/{key}"),
+                    format!("`{}` is not a PascalCase Rust name", m.rust_name),
+                )
+                .help("add `rust_name = \"SendMessage\"` for a wire name that is not one");
+        } else if !rust_names.insert(&m.rust_name) {
+            diags.push(
+                file,
+                format!("{at}/{key}"),
+                format!("two methods have the Rust name `{}`", m.rust_name),
             );
         }
         for (key, ty) in [("params", &m.params), ("result", &m.result)] {

@@ -119,3 +119,52 @@ fn cargo_is_told_to_watch_every_input() {
     let file = root().join("a2a-codegen/tests/fixtures/pass/scalars.schema.json");
     assert_eq!(Config::new(&file).input_paths(), [file]);
 }
+
+#[test]
+fn methods_whose_wire_names_are_not_identifiers_take_a_rust_name() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("slash-methods");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = root().join("spec/v1");
+    for file in ["a2a.schema.json", "errors.toml"] {
+        std::fs::copy(spec.join(file), dir.join(file)).unwrap();
+    }
+    let row = |name: &str, rust: Option<&str>| {
+        format!(
+            "[[method]]\nname = \"{name}\"\n{}params = \"GetTaskRequest\"\nresult = \"Task\"\nstreaming = false\ndoc = \"d\"\n\n",
+            rust.map(|r| format!("rust_name = \"{r}\"\n")).unwrap_or_default()
+        )
+    };
+    std::fs::write(
+        dir.join("methods.toml"),
+        row("tasks/get", Some("GetTask")) + &row("GetTask2", None),
+    )
+    .unwrap();
+    let files = Config::new(&dir).source_label("v").generate().unwrap();
+    let methods = &files
+        .iter()
+        .find(|f| f.path == "methods.rs")
+        .unwrap()
+        .contents;
+    assert!(methods.contains("pub struct GetTask;"), "{methods}");
+    assert!(methods.contains("const NAME: &'static str = \"tasks/get\";"));
+    assert!(methods.contains("\"tasks/get\" => ::core::option::Option::Some(Self::GetTask)"));
+
+    std::fs::write(
+        dir.join("methods.toml"),
+        row("tasks/get", None) + &row("a/b", Some("GetTask2")) + &row("GetTask2", None),
+    )
+    .unwrap();
+    let err = Config::new(&dir)
+        .source_label("v")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("v/methods.toml at /method/0/name")
+            && err.contains("`tasks/get` is not a PascalCase Rust name")
+            && err.contains("rust_name = \"SendMessage\"")
+            && err.contains("two methods have the Rust name `GetTask2`"),
+        "{err}"
+    );
+}

@@ -12,7 +12,7 @@ pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;
     let names: Vec<Ident> = methods
         .iter()
-        .map(|m| Ident::new(&m.name, Span::call_site()))
+        .map(|m| Ident::new(&m.rust_name, Span::call_site()))
         .collect();
     let wire: Vec<&str> = methods.iter().map(|m| m.name.as_str()).collect();
     let results: Vec<Ident> = methods
@@ -25,6 +25,7 @@ pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
     let n = methods.len();
 
     let unit_types = methods.iter().zip(&names).map(|(m, name)| {
+        // (`name` is the Rust ident; `m.name` the wire name, used in docs and NAME.)
         let shape = if m.streaming {
             "an SSE stream of"
         } else {

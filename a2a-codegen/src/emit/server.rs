@@ -14,7 +14,7 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;
     let names: Vec<Ident> = methods
         .iter()
-        .map(|m| Ident::new(&m.name, Span::call_site()))
+        .map(|m| Ident::new(&m.rust_name, Span::call_site()))
         .collect();
     let params: Vec<Ident> = methods
         .iter()
