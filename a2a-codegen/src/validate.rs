@@ -447,7 +447,8 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
     let mut rust_names = BTreeSet::new();
     for (i, m) in model.methods.iter().enumerate() {
         let at = format!("/method/{i}");
-        if !names.insert(&m.name) {
+        let first = names.insert(&m.name);
+        if !first {
             diags.push(
                 file,
                 format!("{at}/name"),
@@ -459,7 +460,9 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
         } else {
             "rust_name"
         };
-        if !naming::is_identifier(&m.rust_name)
+        if !first {
+            // The same row twice: reported above.
+        } else if !naming::is_identifier(&m.rust_name)
             || !m.rust_name.starts_with(|c: char| c.is_ascii_uppercase())
         {
             diags
