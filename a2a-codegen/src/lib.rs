@@ -78,7 +78,7 @@ use std::path::{Path, PathBuf};
 
 /// Why generation failed.
 ///
-/// `Debug` prints the same text as `Display`, so a build script whose `main` returns
+/// `Debug` prints the `Display` text after one heading line, so a build script whose `main` returns
 /// `Result<(), a2a_codegen::Error>` fails with the readable report (every problem with its file,
 /// JSON pointer and what to do) rather than a struct dump.
 #[derive(thiserror::Error)]
@@ -104,7 +104,8 @@ pub enum Error {
 
 impl std::fmt::Debug for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
+        // After the `Error: ` that a `main` returning `Err` prints, start the report on its own line.
+        write!(f, "a2a-codegen could not generate:\n{self}")
     }
 }
 

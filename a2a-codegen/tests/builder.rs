@@ -33,7 +33,10 @@ fn errors_debug_print_as_their_readable_report() {
         .generate()
         .unwrap_err();
     // What `fn main() -> Result<(), a2a_codegen::Error>` prints in a failing build script.
-    assert_eq!(format!("{err:?}"), err.to_string());
+    assert_eq!(
+        format!("{err:?}"),
+        format!("a2a-codegen could not generate:\n{err}")
+    );
     assert!(format!("{err:?}").contains("spec/v1/a2a.schema.json"));
 }
 
