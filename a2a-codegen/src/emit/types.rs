@@ -513,18 +513,20 @@ impl Cx<'_> {
             let key = format_ident!("C{}", i);
             let slot = format_ident!("__c{}", i);
             let json_name = &c.json_name;
-            let check = match &c.value {
-                Literal::String(s) => quote!(__v.as_str() == ::core::option::Option::Some(#s)),
-                Literal::Bool(b) => quote!(__v.as_bool() == ::core::option::Option::Some(#b)),
-                Literal::Integer(n) => quote!(__v.as_i64() == ::core::option::Option::Some(#n)),
-                Literal::Number(n) => quote!(__v.as_f64() == ::core::option::Option::Some(#n)),
+            // Written as the mismatch (`!=`), not `!(.. == ..)`, which clippy's `nonminimal_bool`
+            // flags in the crate that includes the generated code.
+            let mismatch = match &c.value {
+                Literal::String(s) => quote!(__v.as_str() != ::core::option::Option::Some(#s)),
+                Literal::Bool(b) => quote!(__v.as_bool() != ::core::option::Option::Some(#b)),
+                Literal::Integer(n) => quote!(__v.as_i64() != ::core::option::Option::Some(#n)),
+                Literal::Number(n) => quote!(__v.as_f64() != ::core::option::Option::Some(#n)),
             };
             let expected = serde_json::to_string(&literal_json(&c.value)).unwrap_or_default();
             let msg = format!("{type_name}: `{json_name}` must be {expected}, found {{}}");
             arms.push(quote! {
                 __Key::#key => {
                     let __v: ::serde_json::Value = __map.next_value()?;
-                    if !(#check) {
+                    if #mismatch {
                         return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(::core::format_args!(#msg, __v)));
                     }
                     #slot = true;
