@@ -96,7 +96,9 @@ fn schema() -> impl Strategy<Value = Value> {
 fn tagged_schema() -> impl Strategy<Value = Value> {
     let value =
         prop::sample::select(&["text", "file", "status-update", "status_update", "1x", ""][..]);
-    let branch = (value, any::<bool>(), any::<bool>()).prop_map(|(value, pinned, required)| {
+    // Mostly well formed, so that a good share of the cases generate code.
+    let likely = || prop::bool::weighted(0.8);
+    let branch = (value, likely(), likely()).prop_map(|(value, pinned, required)| {
         let kind = if pinned {
             serde_json::json!({ "const": value })
         } else {
@@ -108,21 +110,29 @@ fn tagged_schema() -> impl Strategy<Value = Value> {
         }
         def
     });
-    (branch.clone(), branch, any::<bool>(), any::<bool>(), json()).prop_map(
-        |(a, b, keyword, nested, extra)| {
+    (
+        branch.clone(),
+        branch,
+        likely(),
+        any::<bool>(),
+        prop::option::of(json()),
+    )
+        .prop_map(|(a, b, keyword, nested, extra)| {
             let mut union =
                 serde_json::json!({ "oneOf": [{ "$ref": "#/$defs/A" }, { "$ref": "#/$defs/B" }] });
             if keyword {
                 union["x-discriminator"] = "kind".into();
             }
-            let mut defs = serde_json::json!({ "A": a, "B": b, "U": union, "C": extra });
+            let mut defs = serde_json::json!({ "A": a, "B": b, "U": union });
+            if let Some(extra) = extra {
+                defs["C"] = extra;
+            }
             if nested {
                 defs["A"]["properties"]["u"] =
                     serde_json::json!({ "type": "array", "items": { "$ref": "#/$defs/U" } });
             }
             serde_json::json!({ "$defs": defs })
-        },
-    )
+        })
 }
 
 proptest! {
