@@ -868,6 +868,11 @@ impl Cx<'_> {
             _ => values.join(""),
         };
         let unknown = format!("{type_name}: `{tag}` {{:?}} names no variant (expected {expected})");
+        // The tag's snake_case proto name is accepted too, as for every member of the variant.
+        let lookup = match Some(crate::naming::snake_case(tag)).filter(|a| a != tag) {
+            Some(alias) => quote!(__object.get(#tag).or_else(|| __object.get(#alias))),
+            None => quote!(__object.get(#tag)),
+        };
         let missing = format!("{type_name}: missing `{tag}`");
         let not_string = format!("{type_name}: `{tag}` must be a string, found {{}}");
         let not_object = format!("{type_name}: expected a JSON object, found {{}}");
@@ -914,7 +919,7 @@ impl Cx<'_> {
                             return ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(::core::format_args!(#not_object, __found)));
                         }
                     };
-                    let __tag = match __object.get(#tag) {
+                    let __tag = match #lookup {
                         ::core::option::Option::Some(::serde_json::Value::String(__s)) => ::std::clone::Clone::clone(__s),
                         ::core::option::Option::Some(__other) => {
                             return ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(::core::format_args!(#not_string, __other)));
