@@ -28,7 +28,7 @@
 //! |---|---|---|---|
 //! | type | added | compatible | a new item |
 //! | type | removed | breaking | its users stop compiling |
-//! | type | kind changed (struct, enum, oneof enum, alias) | breaking | a different kind of Rust item |
+//! | type | kind changed (struct, enum, oneof enum, tagged enum, alias) | breaking | a different kind of Rust item |
 //! | type | alias target changed | breaking | `pub type X = ..` names another Rust type |
 //! | type | a struct no longer implements `Default` | breaking | `..Default::default()` stops compiling (a nested change can cause it) |
 //! | field | added, required | breaking | struct literals must set it; peers on the old schema do not send it (a missing message fails to decode) |
@@ -52,6 +52,11 @@
 //! | oneof member | removed | breaking | its users stop compiling; messages that set it no longer decode |
 //! | oneof member | wire name changed | breaking | peers on the old schema send the old name |
 //! | oneof member | type changed | breaking | the variant holds another Rust type |
+//! | tagged union | tag member changed (`x-discriminator`) | breaking | peers on the old schema name the variant with another member |
+//! | tagged variant | added | breaking | a new variant: tagged enums are not `#[non_exhaustive]` (like oneof enums: a union's variants are matched exhaustively), so exhaustive matches stop compiling; peers on the old schema reject the new tag value |
+//! | tagged variant | removed | breaking | its users stop compiling; messages with its tag value no longer decode |
+//! | tagged variant | tag value changed | breaking | peers on the old schema send the old value |
+//! | tagged variant | type changed | breaking | the variant holds another Rust type |
 //! | enum value | added | breaking | a new variant: the open enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling. On the wire it is compatible (the value used to decode to `Unrecognized`) |
 //! | enum value | removed | breaking | the variant is gone; the value now decodes to `Unrecognized` |
 //! | enum value | Rust variant renamed (same wire string) | breaking | its users stop compiling |
@@ -84,7 +89,8 @@
 //!
 //! - `kind`: `type`, `field`, `const`, `oneof`, `member`, `value`, `method` or `error`
 //! - `path`: `Task` (type), `Task.context_id` (field, by Rust name), `Task.kind` (const, by JSON
-//!   name), `Part.content` (oneof field), `PartContent::Text` (oneof member), `TaskState::Working`
+//!   name), `Part.content` (oneof field), `PartContent::Text` (oneof member, and a tagged union's
+//!   variant: `Part::Text`), `TaskState::Working`
 //!   (enum value), `SendMessage` (method), `A2aError::TaskNotFound` (error row)
 //! - `change`: `added`, `removed` or `changed`
 //! - `class`: `breaking`, `behaviour` or `compatible`
@@ -460,7 +466,7 @@ impl<'a> Side<'a> {
         matches!(ty, TypeRef::Timestamp)
             || matches!(
                 self.kind(ty),
-                Some(TypeKind::Struct(_) | TypeKind::OneOf(_))
+                Some(TypeKind::Struct(_) | TypeKind::OneOf(_) | TypeKind::Tagged(_))
             )
     }
 
@@ -469,7 +475,7 @@ impl<'a> Side<'a> {
         match (ty, self.kind(ty)) {
             (TypeRef::Timestamp, _) => false,
             (_, Some(TypeKind::Struct(s))) => depth < 64 && self.struct_has_default(s, depth + 1),
-            (_, Some(TypeKind::OneOf(_))) => false,
+            (_, Some(TypeKind::OneOf(_) | TypeKind::Tagged(_))) => false,
             _ => true,
         }
     }
@@ -545,6 +551,7 @@ fn kind_name(kind: &TypeKind) -> &'static str {
         TypeKind::Struct(_) => "struct",
         TypeKind::Enum(_) => "enum",
         TypeKind::OneOf(_) => "oneof enum",
+        TypeKind::Tagged(_) => "tagged enum",
         TypeKind::Alias(_) => "type alias",
     }
 }
@@ -610,6 +617,7 @@ impl Differ<'_> {
             (TypeKind::Struct(a), TypeKind::Struct(b)) => self.structs(id, a, b),
             (TypeKind::Enum(a), TypeKind::Enum(b)) => self.enums(id, a, b),
             (TypeKind::OneOf(a), TypeKind::OneOf(b)) => self.members(id, a, b),
+            (TypeKind::Tagged(a), TypeKind::Tagged(b)) => self.tagged(id, a, b),
             (TypeKind::Alias(a), TypeKind::Alias(b)) => {
                 if let Some((ra, rb)) = self.type_changed(a, b) {
                     self.push(
@@ -951,6 +959,75 @@ impl Differ<'_> {
                     n.variant,
                     self.new.rust_type(&n.ty),
                     n.json_name
+                ),
+            );
+        }
+    }
+
+    fn tagged(&mut self, id: &str, a: &TaggedUnion, b: &TaggedUnion) {
+        if a.tag != b.tag {
+            self.push(
+                ItemKind::Type,
+                id,
+                ChangeKind::Changed,
+                Class::Breaking,
+                format!(
+                    "tag member `{}` -> `{}`: peers on the old schema name the variant with the old member",
+                    a.tag, b.tag
+                ),
+            );
+        }
+        for v in &a.variants {
+            let path = format!("{id}::{}", v.variant);
+            match b.variants.iter().find(|w| w.variant == v.variant) {
+                None => self.push(
+                    ItemKind::Member,
+                    path,
+                    ChangeKind::Removed,
+                    Class::Breaking,
+                    format!(
+                        "variant `{}({})` (`{}`: \"{}\") removed: messages with that tag no longer decode",
+                        v.variant, v.ty, a.tag, v.value
+                    ),
+                ),
+                Some(w) => {
+                    if v.value != w.value {
+                        self.push(
+                            ItemKind::Member,
+                            &path,
+                            ChangeKind::Changed,
+                            Class::Breaking,
+                            format!(
+                                "tag value \"{}\" -> \"{}\": peers on the old schema send the old value",
+                                v.value, w.value
+                            ),
+                        );
+                    }
+                    if v.ty != w.ty {
+                        self.push(
+                            ItemKind::Member,
+                            &path,
+                            ChangeKind::Changed,
+                            Class::Breaking,
+                            format!("type `{}` -> `{}`", v.ty, w.ty),
+                        );
+                    }
+                }
+            }
+        }
+        for w in &b.variants {
+            if a.variants.iter().any(|v| v.variant == w.variant) {
+                continue;
+            }
+            self.push(
+                ItemKind::Member,
+                format!("{id}::{}", w.variant),
+                ChangeKind::Added,
+                Class::Breaking,
+                format!(
+                    "new variant `{}({})` (`{}`: \"{}\"): exhaustive matches stop compiling (tagged \
+                     enums are not #[non_exhaustive]), and peers on the old schema reject the new tag",
+                    w.variant, w.ty, b.tag, w.value
                 ),
             );
         }

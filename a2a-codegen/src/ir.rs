@@ -60,6 +60,32 @@ pub enum TypeKind {
     OneOf(OneOfGroup),
     /// Another name for a type (`Struct`, `Value`, `Timestamp`).
     Alias(TypeRef),
+    /// An internally tagged union (`oneOf` of `$ref`s with `x-discriminator`): a Rust enum with one
+    /// variant per object type, chosen on decode by the value of the tag member that every variant
+    /// pins with `const` (A2A v0.3's `kind`).
+    Tagged(TaggedUnion),
+}
+
+/// An internally tagged union: the object's `tag` member names the variant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaggedUnion {
+    /// The tag member's JSON name (`kind`).
+    pub tag: String,
+    /// Variants in schema order.
+    pub variants: Vec<TaggedVariant>,
+}
+
+/// One variant of a tagged union.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaggedVariant {
+    /// The tag value that selects it (`status-update`): the `const` of the target's tag property.
+    pub value: String,
+    /// The Rust variant name (`StatusUpdate`), from the tag value.
+    pub variant: String,
+    /// The object type it holds (the branch's `$ref` target).
+    pub ty: TypeId,
+    /// JSON pointer of the branch, for diagnostics.
+    pub pointer: String,
 }
 
 /// An object type.

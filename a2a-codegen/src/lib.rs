@@ -54,6 +54,47 @@
 //! `additionalProperties: false`, which turns a legal reply with one new member into an error.
 //! So the generator owns its IR and reads a strict subset of
 //! JSON Schema, reporting anything else instead of guessing.
+//!
+//! ## Tagged unions (`x-discriminator`)
+//!
+//! A2A v0.3 tells the members of a union apart by a `kind` member (`Part` is a `TextPart`
+//! (`"kind": "text"`), a `FilePart` or a `DataPart`). Our dialect writes such a union as a definition
+//! holding a `oneOf` of `$ref`s and the vendor keyword `x-discriminator`, naming the tag property:
+//!
+//! ```json
+//! "Part": {
+//!   "oneOf": [{"$ref": "#/$defs/TextPart"}, {"$ref": "#/$defs/FilePart"}, {"$ref": "#/$defs/DataPart"}],
+//!   "x-discriminator": "kind"
+//! },
+//! "TextPart": {
+//!   "type": "object",
+//!   "properties": {"kind": {"const": "text"}, "text": {"type": "string"}},
+//!   "required": ["kind", "text"]
+//! }
+//! ```
+//!
+//! The rules, each broken one reported with its JSON pointer:
+//!
+//! - `type` may be left out or be `"object"`; no other keyword but annotations sits beside the two.
+//! - Every branch is a `$ref` (annotations allowed beside it) to an object definition (one with
+//!   `"type": "object"` and `properties`; not an enum, alias or another union).
+//! - That definition pins the tag property to a non-empty string with `const`, and lists it in
+//!   `required`: the tag decides the variant, so every variant carries it (the variant's struct
+//!   writes it on encode and checks it on decode, even when decoded on its own).
+//! - Each tag value is used by one branch only; the Rust variant name is the tag value in
+//!   PascalCase (`status-update` -> `StatusUpdate`), and two values may not give the same name
+//!   (`status-update`, `status_update`) or an unusable one (`1st`).
+//! - A `oneOf` with a `$ref` branch but no `x-discriminator` is an error: the generator never
+//!   guesses a variant by trying each branch in turn, as untagged unions do.
+//!
+//! The Rust type is an enum with one variant per branch, holding the struct (`Part::Text(TextPart)`),
+//! with `TAG`, `TAG_VALUES`, `tag_value()` and `From` each struct. Encoding writes the struct
+//! (the tag included); decoding reads the object into a `serde_json::Value`, takes the tag and
+//! decodes that variant's struct from it: a missing tag, a tag that is not a string and a tag that
+//! names no variant are decode errors naming the union
+//! (``Part: `kind` "foo" names no variant (expected text, file or data)``). Unknown members inside the variant are ignored, or kept with
+//! `preserve_unknown_fields`. The enum has no `Default` and is not `#[non_exhaustive]` (like the
+//! oneof enums: adding a variant is a breaking change, see [`diff`]).
 
 #![warn(missing_docs)]
 

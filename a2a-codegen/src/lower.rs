@@ -17,7 +17,7 @@ const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples", "
 /// Every keyword the generator understands, for the help text of the unsupported-keyword error.
 const SUPPORTED: &str = "$defs/definitions, $ref, type (object, array, string, integer, number, boolean), \
 properties, required, items, additionalProperties (a schema), enum, const, format (date-time, byte, int32, \
-double, float), oneOf of single-member `required`, x-oneof-name, default, description, title, \
+double, float), oneOf of single-member `required`, x-oneof-name, oneOf of $refs with x-discriminator, default, description, title, \
 examples, deprecated, $comment";
 
 /// Schema dialects accepted in `$schema`.
@@ -96,6 +96,13 @@ pub fn lower_schema(source: &Source<Value>, diags: &mut Diagnostics) -> BTreeMap
         }
     }
     types
+}
+
+/// Whether a definition's `oneOf` has a `$ref` branch: a union of types, which must be tagged.
+fn is_ref_union(obj: &Map<String, Value>) -> bool {
+    obj.get("oneOf")
+        .and_then(Value::as_array)
+        .is_some_and(|b| b.iter().any(|b| b.get("$ref").is_some()))
 }
 
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
@@ -184,6 +191,8 @@ impl Lowerer<'_> {
         let kind = if obj.contains_key("enum") {
             self.check_keywords(obj, pointer, &["type", "enum"]);
             TypeKind::Enum(self.lower_enum(obj, pointer)?)
+        } else if obj.contains_key("x-discriminator") || is_ref_union(obj) {
+            TypeKind::Tagged(self.lower_tagged(obj, pointer)?)
         } else if obj.get("type").and_then(Value::as_str) == Some("object")
             && (obj.contains_key("properties") || obj.contains_key("oneOf"))
         {
@@ -428,6 +437,155 @@ impl Lowerer<'_> {
                 group,
             }),
         }))
+    }
+
+    /// An internally tagged union: `{"oneOf": [{"$ref": ..}, ..], "x-discriminator": "kind"}`.
+    /// Every branch is a `$ref` to an object definition that pins the tag property to a string with
+    /// `const` and lists it in `required`; each tag value is used once.
+    fn lower_tagged(&mut self, obj: &Map<String, Value>, pointer: &str) -> Option<TaggedUnion> {
+        self.check_keywords(obj, pointer, &["type", "oneOf", "x-discriminator"]);
+        if let Some(ty) = obj.get("type") {
+            if ty.as_str() != Some("object") {
+                let at = pointer_push(pointer, "type");
+                self.error(
+                    &at,
+                    "a tagged union is an object: `type` must be \"object\" or absent",
+                );
+            }
+        }
+        let tag = match obj.get("x-discriminator") {
+            None => {
+                self.error(pointer, "a `oneOf` of `$ref`s needs `x-discriminator`")
+                    .help("add \"x-discriminator\" naming the property whose `const` tells the variants \
+                           apart (A2A v0.3: \"kind\"); a2a-codegen never guesses a variant by trying each \
+                           branch in turn, as an untagged union does (it silently takes the first branch that fits)");
+                None
+            }
+            Some(Value::String(t)) if !t.is_empty() => Some(t.clone()),
+            Some(_) => {
+                let at = pointer_push(pointer, "x-discriminator");
+                self.error(
+                    &at,
+                    "`x-discriminator` must be the name of a property, such as \"kind\"",
+                );
+                None
+            }
+        };
+        let at = pointer_push(pointer, "oneOf");
+        let Some(branches) = obj
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .filter(|b| !b.is_empty())
+        else {
+            self.error(&at, "a tagged union needs `oneOf`: a non-empty array of `$ref`s")
+                .help("list the variants: \"oneOf\": [{\"$ref\": \"#/$defs/A\"}, {\"$ref\": \"#/$defs/B\"}]");
+            return None;
+        };
+        let mut variants: Vec<TaggedVariant> = Vec::new();
+        for (i, branch) in branches.iter().enumerate() {
+            let b_at = pointer_push(&at, &i.to_string());
+            let Some((b, target)) = branch
+                .as_object()
+                .and_then(|b| b.get("$ref").map(|t| (b, t)))
+            else {
+                self.error(&b_at, "a branch of a tagged union must be a `$ref`")
+                    .help(
+                        "move the branch's schema to $defs and write {\"$ref\": \"#/$defs/Name\"}",
+                    );
+                continue;
+            };
+            self.check_keywords(b, &b_at, &["$ref"]);
+            let Some(TypeRef::Named(name)) = self.resolve_ref(target, &pointer_push(&b_at, "$ref"))
+            else {
+                continue;
+            };
+            let Some(tag) = &tag else { continue };
+            let Some(value) = self.tag_value(&name, tag, &b_at) else {
+                continue;
+            };
+            if let Some(other) = variants.iter().find(|v| v.value == value) {
+                self.error(
+                    &b_at,
+                    format!(
+                        "the tag value \"{value}\" of `{name}` is also the one of `{}` (branch {})",
+                        other.ty, other.pointer
+                    ),
+                )
+                .help(format!("each variant must pin `{tag}` to its own value"));
+                continue;
+            }
+            variants.push(TaggedVariant {
+                variant: naming::pascal_case(&value),
+                value,
+                ty: name,
+                pointer: b_at,
+            });
+        }
+        Some(TaggedUnion {
+            tag: tag?,
+            variants,
+        })
+    }
+
+    /// The string a tagged union's branch target pins its tag property to, or a diagnostic.
+    fn tag_value(&mut self, name: &str, tag: &str, b_at: &str) -> Option<String> {
+        let container = self
+            .ref_prefix
+            .trim_start_matches('#')
+            .trim_end_matches('/');
+        let target_at = pointer_push(container, name);
+        let def = self.defs.get(name).and_then(Value::as_object);
+        let props = def
+            .filter(|d| {
+                d.get("type").and_then(Value::as_str) == Some("object")
+                    && !d.contains_key("x-discriminator")
+                    && !is_ref_union(d)
+            })
+            .and_then(|d| d.get("properties"))
+            .and_then(Value::as_object);
+        let Some(props) = props else {
+            self.error(
+                b_at,
+                format!("`{name}` is not an object type, so it cannot carry the tag `{tag}`"),
+            )
+            .help(format!(
+                "a tagged union's branches must be object definitions with \"properties\" (see {target_at})"
+            ));
+            return None;
+        };
+        let prop_at = pointer_push(&pointer_push(&target_at, "properties"), tag);
+        let Some(prop) = props.get(tag) else {
+            self.error(b_at, format!("`{name}` has no property `{tag}`, the union's tag"))
+                .help(format!(
+                    "add \"{tag}\": {{\"const\": \"<value>\"}} to {target_at}/properties and list it in `required`"
+                ));
+            return None;
+        };
+        let value = match prop.get("const") {
+            Some(Value::String(v)) if !v.is_empty() => v.clone(),
+            _ => {
+                self.error(
+                    b_at,
+                    format!("`{name}.{tag}` does not pin a string with `const`"),
+                )
+                .help(format!(
+                    "the tag names the variant: write {{\"const\": \"<value>\"}} (a non-empty string) at {prop_at}"
+                ));
+                return None;
+            }
+        };
+        let required = def
+            .and_then(|d| d.get("required"))
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|r| r.as_str() == Some(tag)));
+        if !required {
+            self.error(b_at, format!("`{name}.{tag}` is not listed in `required`"))
+                .help(format!(
+                    "the tag decides the variant, so every variant carries it: add \"{tag}\" to {target_at}/required"
+                ));
+            return None;
+        }
+        Some(value)
     }
 
     /// The property names of a `oneOf: [{"required": ["a"]}, {"required": ["b"]}]` group.

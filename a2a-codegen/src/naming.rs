@@ -185,6 +185,10 @@ mod tests {
             ("oauth2SecurityScheme", "Oauth2SecurityScheme"),
             ("apiKeySecurityScheme", "ApiKeySecurityScheme"),
             ("content", "Content"),
+            // A2A v0.3 `kind` values, the variant names of tagged unions.
+            ("status-update", "StatusUpdate"),
+            ("artifact-update", "ArtifactUpdate"),
+            ("task", "Task"),
         ];
         for (input, want) in table {
             assert_eq!(pascal_case(input), want, "pascal_case({input:?})");

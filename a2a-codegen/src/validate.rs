@@ -61,6 +61,7 @@ pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags:
                 check_members(g, &def.pointer, files.schema, &mut BTreeSet::new(), diags)
             }
             TypeKind::Enum(e) => check_enum(e, def, files.schema, diags),
+            TypeKind::Tagged(t) => check_tagged(t, def, model, files.schema, diags),
             TypeKind::Alias(_) => {}
         }
     }
@@ -311,6 +312,60 @@ fn check_members(
     }
 }
 
+/// The variants of a tagged union: usable, distinct Rust names, and targets that are structs
+/// pinning the tag to the variant's value (lowering checks the schema; this checks the model).
+fn check_tagged(
+    t: &TaggedUnion,
+    def: &TypeDef,
+    model: &Model,
+    file: &str,
+    diags: &mut Diagnostics,
+) {
+    let mut variants: BTreeMap<&str, &TaggedVariant> = BTreeMap::new();
+    for v in &t.variants {
+        if !usable_ident(&v.variant, false) {
+            diags
+                .push(
+                    file,
+                    &v.pointer,
+                    format!(
+                        "the tag value \"{}\" of `{}` gives no usable Rust variant name (got `{}`)",
+                        v.value, def.name, v.variant
+                    ),
+                )
+                .help("variant names come from the tag values (`status-update` -> `StatusUpdate`): use a value that starts with a letter");
+        } else if let Some(other) = variants.insert(&v.variant, v) {
+            diags
+                .push(
+                    file,
+                    &v.pointer,
+                    format!(
+                        "the tag values \"{}\" and \"{}\" of `{}` both become the Rust variant `{}`",
+                        other.value, v.value, def.name, v.variant
+                    ),
+                )
+                .help("tag values must differ in more than case and punctuation: rename one");
+        }
+        let pinned = match model.types.get(&v.ty).map(|d| &d.kind) {
+            Some(TypeKind::Struct(s)) => s.consts.iter().any(|c| {
+                c.json_name == t.tag && c.required && c.value == Literal::String(v.value.clone())
+            }),
+            // Not lowered: its own diagnostics are already reported.
+            None => true,
+            Some(_) => false,
+        };
+        if !pinned {
+            diags
+                .push(
+                    file,
+                    &v.pointer,
+                    format!("`{}` does not pin `{}` to \"{}\"", v.ty, t.tag, v.value),
+                )
+                .help("a tagged union's variants must be objects with a required `const` tag property");
+        }
+    }
+}
+
 fn check_enum(e: &EnumDef, def: &TypeDef, file: &str, diags: &mut Diagnostics) {
     let mut seen = BTreeSet::new();
     for v in &e.values {
@@ -348,6 +403,7 @@ fn check_recursion(model: &Model, file: &str, diags: &mut Diagnostics) {
                 }
             }
             TypeKind::OneOf(g) => g.members.iter().for_each(|m| direct(&m.ty, &mut out)),
+            TypeKind::Tagged(t) => t.variants.iter().for_each(|v| out.push(v.ty.clone())),
             TypeKind::Alias(ty) => direct(ty, &mut out),
             TypeKind::Enum(_) => {}
         }

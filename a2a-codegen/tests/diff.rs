@@ -197,6 +197,30 @@ const RULES: &[(&str, Expected)] = &[
         "oneof-member-type-changed",
         &[("member", "Event::StatusUpdate", "changed", "breaking")],
     ),
+    // tagged unions
+    (
+        "tagged-variant-added",
+        &[("member", "U::C", "added", "breaking")],
+    ),
+    (
+        "tagged-variant-removed",
+        &[("member", "U::C", "removed", "breaking")],
+    ),
+    (
+        "tagged-variant-value-changed",
+        &[
+            ("const", "B.kind", "changed", "breaking"),
+            ("member", "U::BX", "changed", "breaking"),
+        ],
+    ),
+    (
+        "tagged-variant-type-changed",
+        &[("member", "U::B", "changed", "breaking")],
+    ),
+    (
+        "tagged-tag-changed",
+        &[("type", "U", "changed", "breaking")],
+    ),
     // enums
     (
         "enum-value-added",
@@ -607,6 +631,44 @@ fn ir_dumps_the_model_as_deterministic_json() {
         "file order"
     );
     assert_eq!(json["errors"][1]["http"], 409);
+}
+
+#[test]
+fn ir_dumps_a_tagged_union() {
+    let out = run(&["ir", "tests/fixtures/pass/tagged.schema.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let part = &json["types"]["StreamEvent"]["kind"]["Tagged"];
+    assert_eq!(part["tag"], "kind");
+    let variants: Vec<(&str, &str, &str)> = part["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["value"].as_str().unwrap(),
+                v["variant"].as_str().unwrap(),
+                v["ty"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            ("task", "Task", "Task"),
+            ("message", "Message", "Message"),
+            ("status-update", "StatusUpdate", "TaskStatusUpdateEvent"),
+            (
+                "artifact-update",
+                "ArtifactUpdate",
+                "TaskArtifactUpdateEvent"
+            ),
+        ]
+    );
+    assert_eq!(
+        json["types"]["StreamEvent"]["kind"]["Tagged"]["variants"][2]["pointer"],
+        "/$defs/StreamEvent/oneOf/2"
+    );
 }
 
 #[test]

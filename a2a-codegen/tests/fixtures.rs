@@ -221,6 +221,28 @@ fn a_missing_spec_directory_is_a_clear_error() {
     assert!(err.contains("--spec"), "{err}");
 }
 
+/// The schemars impls of a tagged union state the input's `oneOf` of `$ref`s and its tag keyword.
+/// (The impls compile and run in `a2a-types` only; here the emitted text is checked.)
+#[test]
+fn a_tagged_union_has_a_json_schema_of_its_branches() {
+    let files = Config::new(fixtures("pass").join("tagged.schema.json"))
+        .json_schema(a2a_codegen::JsonSchemaImpls::Always)
+        .generate()
+        .unwrap();
+    let schema = files.iter().find(|f| f.path == "json_schema.rs").unwrap();
+    syn::parse_file(&schema.contents).unwrap();
+    let flat: String = schema.contents.split_whitespace().collect();
+    assert!(
+        flat.contains(
+            "\"oneOf\":[(generator.subschema_for::<super::TextPart>()),\
+             (generator.subschema_for::<super::FilePart>()),\
+             (generator.subschema_for::<super::DataPart>())],\"x-discriminator\":\"kind\""
+        ),
+        "{}",
+        schema.contents
+    );
+}
+
 #[test]
 fn a_bad_runtime_path_is_a_clear_error() {
     let err = Config::new(fixtures("pass").join("oneofs.schema.json"))

@@ -18,6 +18,7 @@ const KEYS: &[&str] = &[
     "format",
     "oneOf",
     "x-oneof-name",
+    "x-discriminator",
     "$ref",
     "description",
     "deprecated",
@@ -55,6 +56,8 @@ const STRINGS: &[&str] = &[
     "A",
     "B",
     "content",
+    "kind",
+    "status-update",
     "SELF",
     "X_1",
     "1",
@@ -88,11 +91,70 @@ fn schema() -> impl Strategy<Value = Value> {
     })
 }
 
+/// A tagged union over A and B whose branches are well formed or broken at random: the tag pinned
+/// or not, required or not, clashing values, a missing keyword.
+fn tagged_schema() -> impl Strategy<Value = Value> {
+    let value =
+        prop::sample::select(&["text", "file", "status-update", "status_update", "1x", ""][..]);
+    // Mostly well formed, so that a good share of the cases generate code.
+    let likely = || prop::bool::weighted(0.8);
+    let branch = (value, likely(), likely()).prop_map(|(value, pinned, required)| {
+        let kind = if pinned {
+            serde_json::json!({ "const": value })
+        } else {
+            serde_json::json!({ "type": "string" })
+        };
+        let mut def = serde_json::json!({ "type": "object", "properties": { "kind": kind, "n": { "type": "integer" } } });
+        if required {
+            def["required"] = serde_json::json!(["kind"]);
+        }
+        def
+    });
+    (
+        branch.clone(),
+        branch,
+        likely(),
+        any::<bool>(),
+        prop::option::of(json()),
+    )
+        .prop_map(|(a, b, keyword, nested, extra)| {
+            let mut union =
+                serde_json::json!({ "oneOf": [{ "$ref": "#/$defs/A" }, { "$ref": "#/$defs/B" }] });
+            if keyword {
+                union["x-discriminator"] = "kind".into();
+            }
+            let mut defs = serde_json::json!({ "A": a, "B": b, "U": union });
+            if let Some(extra) = extra {
+                defs["C"] = extra;
+            }
+            if nested {
+                defs["A"]["properties"]["u"] =
+                    serde_json::json!({ "type": "array", "items": { "$ref": "#/$defs/U" } });
+            }
+            serde_json::json!({ "$defs": defs })
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     #[test]
     fn random_schemas_generate_or_fail_cleanly(schema in schema(), preserve in any::<bool>()) {
+        let mut config = Config::new("unused");
+        config.source_label("random.json").preserve_unknown_fields(preserve);
+        match config.generate_from_str(&schema.to_string()) {
+            Ok(files) => {
+                for f in files {
+                    prop_assert!(syn::parse_file(&f.contents).is_ok(), "{} does not parse", f.path);
+                }
+            }
+            Err(Error::Input(diags)) => prop_assert!(!diags.0.is_empty()),
+            Err(other) => prop_assert!(false, "unexpected error for {}: {}", schema, other),
+        }
+    }
+
+    #[test]
+    fn random_tagged_unions_generate_or_fail_cleanly(schema in tagged_schema(), preserve in any::<bool>()) {
         let mut config = Config::new("unused");
         config.source_label("random.json").preserve_unknown_fields(preserve);
         match config.generate_from_str(&schema.to_string()) {

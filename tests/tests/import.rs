@@ -87,7 +87,7 @@ fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> 
                 s.oneof.as_mut().map(|o| &mut o.group)
             }
             TypeKind::OneOf(group) => Some(group),
-            TypeKind::Enum(_) | TypeKind::Alias(_) => None,
+            TypeKind::Enum(_) | TypeKind::Alias(_) | TypeKind::Tagged(_) => None,
         };
         for member in group.into_iter().flat_map(|g| &mut g.members) {
             member.doc = None;

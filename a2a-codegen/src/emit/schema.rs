@@ -120,6 +120,21 @@ fn type_schema(model: &Model, def: &TypeDef) -> Json {
                 Json::Array(e.values.iter().map(|v| string(&v.wire)).collect()),
             ),
         ],
+        // The input's own spelling: a `oneOf` of `$ref`s and the tag keyword (our dialect reads
+        // it back; other tools ignore an `x-` keyword). Each variant's schema pins the tag with
+        // `const`, so `oneOf` alone already admits exactly one branch.
+        TypeKind::Tagged(t) => vec![
+            (
+                "oneOf".to_string(),
+                Json::Array(
+                    t.variants
+                        .iter()
+                        .map(|v| ref_schema(model, &TypeRef::Named(v.ty.clone())))
+                        .collect(),
+                ),
+            ),
+            ("x-discriminator".to_string(), string(&t.tag)),
+        ],
         TypeKind::Alias(target) => match ref_schema(model, target) {
             Json::Object(members) => members,
             other => vec![("allOf".to_string(), Json::Array(vec![other]))],
