@@ -390,6 +390,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         /// What `#[derive(AgentError)]` expansions reach through this module's path.
         #[doc(hidden)]
+        #[allow(unused_imports)] // used only by expansions, and only when the module is reachable
         pub mod __derive {
             pub use super::is_code_taken;
             pub use #rt::custom::{field, field_value, find_fields, AgentError};

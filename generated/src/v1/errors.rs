@@ -839,6 +839,7 @@ pub fn decode_response_with<
 }
 /// What `#[derive(AgentError)]` expansions reach through this module's path.
 #[doc(hidden)]
+#[allow(unused_imports)]
 pub mod __derive {
     pub use super::is_code_taken;
     pub use crate::rt::custom::{field, field_value, find_fields, AgentError};
