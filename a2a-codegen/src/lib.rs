@@ -157,6 +157,11 @@ pub const CHECKED_IN_OUT: &str = "generated/src/v1";
 /// Runtime path used inside the checked-in crate (the generated code lives in a2a-types itself).
 pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
 
+/// Spec directory of the checked-in v0.3 module, relative to the workspace root.
+pub const CHECKED_IN_V0_3_SPEC: &str = "spec/v0_3";
+/// Output directory of the checked-in v0.3 module, relative to the workspace root.
+pub const CHECKED_IN_V0_3_OUT: &str = "generated/src/v0_3";
+
 /// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
 pub const CHECKED_IN_JSON_SCHEMA_FEATURE: &str = "schemars";
 
@@ -240,6 +245,28 @@ impl Config {
                 CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
             ));
         config
+    }
+
+    /// The settings of the checked-in v0.3 module (`generated/src/v0_3` from `spec/v0_3`): like
+    /// [`Config::checked_in`], without an error reference.
+    pub fn checked_in_v0_3(workspace_root: &Path) -> Self {
+        let mut config = Config::new(workspace_root.join(CHECKED_IN_V0_3_SPEC));
+        config
+            .source_label(CHECKED_IN_V0_3_SPEC)
+            .out_dir(workspace_root.join(CHECKED_IN_V0_3_OUT))
+            .runtime_path(CHECKED_IN_RUNTIME)
+            .json_schema(JsonSchemaImpls::Feature(
+                CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
+            ));
+        config
+    }
+
+    /// Every checked-in module of `a2a-types`: v1, then v0.3.
+    pub fn checked_in_all(workspace_root: &Path) -> Vec<Self> {
+        vec![
+            Config::checked_in(workspace_root),
+            Config::checked_in_v0_3(workspace_root),
+        ]
     }
 
     /// How inputs are named in diagnostics and `@generated` headers (default: the spec path's last

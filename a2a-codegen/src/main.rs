@@ -72,12 +72,15 @@ enum IrFormat {
 
 #[derive(Debug, Args)]
 struct Paths {
-    /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file.
-    #[arg(long, default_value = a2a_codegen::CHECKED_IN_SPEC)]
-    spec: PathBuf,
-    /// Output directory for the generated modules.
-    #[arg(long, default_value = a2a_codegen::CHECKED_IN_OUT)]
-    out: PathBuf,
+    /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file
+    /// [default: spec/v1; with neither --spec nor --out, every checked-in module: spec/v1 and
+    /// spec/v0_3]
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// Output directory for the generated modules [default: generated/src/v1, or
+    /// generated/src/v0_3 for spec/v0_3 when neither --spec nor --out is given]
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Rust path of the runtime module the generated code uses.
     #[arg(long, default_value = a2a_codegen::CHECKED_IN_RUNTIME)]
     runtime_path: String,
@@ -108,14 +111,37 @@ struct Paths {
 }
 
 impl Paths {
-    fn config(&self) -> Config {
-        let mut config = Config::new(&self.spec);
+    /// The configurations to run, each with its output directory: every checked-in module when
+    /// neither `--spec` nor `--out` is given, else the one named.
+    fn configs(&self) -> Vec<(Config, PathBuf)> {
+        let one = |spec: &str, out: &str, reference: bool| {
+            let spec = self.spec.clone().unwrap_or_else(|| spec.into());
+            let out = self.out.clone().unwrap_or_else(|| out.into());
+            (self.config(&spec, &out, reference), out)
+        };
+        let mut configs = vec![one(
+            a2a_codegen::CHECKED_IN_SPEC,
+            a2a_codegen::CHECKED_IN_OUT,
+            true,
+        )];
+        if self.spec.is_none() && self.out.is_none() {
+            configs.push(one(
+                a2a_codegen::CHECKED_IN_V0_3_SPEC,
+                a2a_codegen::CHECKED_IN_V0_3_OUT,
+                false,
+            ));
+        }
+        configs
+    }
+
+    fn config(&self, spec: &std::path::Path, out: &std::path::Path, reference: bool) -> Config {
+        let mut config = Config::new(spec);
         config
-            .source_label(self.spec.to_string_lossy().trim_end_matches('/'))
-            .out_dir(&self.out)
+            .source_label(spec.to_string_lossy().trim_end_matches('/'))
+            .out_dir(out)
             .runtime_path(&self.runtime_path)
             .preserve_unknown_fields(self.preserve_unknown_fields);
-        if !self.no_error_reference {
+        if reference && !self.no_error_reference {
             config.error_reference(&self.error_reference);
         }
         if let Some(table) = &self.custom_errors {
@@ -138,24 +164,44 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Diff(args) => return run_diff(args),
         Command::Ir(args) => return run_ir(args),
-        Command::Generate(paths) => paths.config().write().map(|touched| {
-            if touched.is_empty() {
-                println!("a2a-codegen: {} is up to date", paths.out.display());
-            }
-            for path in touched {
-                println!("a2a-codegen: wrote {}", path.display());
-            }
-            ExitCode::SUCCESS
-        }),
-        Command::Check(paths) => paths.config().check().map(|staleness| {
-            if staleness.is_fresh() {
-                println!("a2a-codegen: {} is fresh", paths.out.display());
-                ExitCode::SUCCESS
-            } else {
-                eprintln!("{}", staleness.report(&fix_command()));
-                ExitCode::from(1)
-            }
-        }),
+        Command::Generate(paths) => paths
+            .configs()
+            .into_iter()
+            .try_for_each(|(config, out)| {
+                let touched = config.write()?;
+                if touched.is_empty() {
+                    println!("a2a-codegen: {} is up to date", out.display());
+                }
+                for path in touched {
+                    println!("a2a-codegen: wrote {}", path.display());
+                }
+                Ok::<(), a2a_codegen::Error>(())
+            })
+            .map(|()| ExitCode::SUCCESS),
+        Command::Check(paths) => {
+            let mut stale = Vec::new();
+            paths
+                .configs()
+                .into_iter()
+                .try_for_each(|(config, out)| {
+                    let staleness = config.check()?;
+                    if staleness.is_fresh() {
+                        println!("a2a-codegen: {} is fresh", out.display());
+                    } else {
+                        stale.push(staleness);
+                    }
+                    Ok::<(), a2a_codegen::Error>(())
+                })
+                .map(|()| {
+                    if stale.is_empty() {
+                        return ExitCode::SUCCESS;
+                    }
+                    for staleness in &stale {
+                        eprintln!("{}", staleness.report(&fix_command()));
+                    }
+                    ExitCode::from(1)
+                })
+        }
     };
     result.unwrap_or_else(|e| {
         eprintln!("{e}");

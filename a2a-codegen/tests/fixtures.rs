@@ -207,34 +207,6 @@ fn a_custom_table_needs_the_standard_table() {
     assert!(err.contains("cannot read"), "{err}");
 }
 
-/// The v0.3 inputs (spec/v0_3) generate a module that compiles against a2a-types and decodes
-/// v0.3 traffic: its `kind` unions, file oneof, error table and slash method names.
-#[test]
-fn spec_v0_3_generates_a_module_that_decodes_v0_3_traffic() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let files = Config::new(root.join("spec/v0_3"))
-        .source_label("spec/v0_3")
-        .single_file("v0_3.rs")
-        .generate()
-        .unwrap_or_else(|e| panic!("spec/v0_3:\n{e}"));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("v0_3-program");
-    std::fs::create_dir_all(&dir).unwrap();
-    let module = dir.join("v0_3.rs");
-    std::fs::write(&module, &files[0].contents).unwrap();
-    let program = fixtures("v0_3").join("decode.main.rs");
-    let wrapper = dir.join("decode.rs");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "mod v0_3 {{ include!({:?}); }}\ninclude!({:?});\n",
-            module.display().to_string(),
-            program.display().to_string()
-        ),
-    )
-    .unwrap();
-    trybuild::TestCases::new().pass(&wrapper);
-}
-
 #[test]
 fn a_missing_spec_directory_is_a_clear_error() {
     let err = Config::new("/nonexistent/spec/v1")

@@ -12,13 +12,15 @@ fn workspace_root() -> &'static Path {
 
 #[test]
 fn checked_in_generated_code_is_fresh() {
-    let staleness = Config::checked_in(workspace_root())
-        .check()
-        .unwrap_or_else(|e| panic!("generation failed:\n{e}"));
-    assert!(
-        staleness.is_fresh(),
-        "generated/ is stale: run `cargo run -p a2a-codegen -- generate` and commit.\n{staleness}"
-    );
+    for config in Config::checked_in_all(workspace_root()) {
+        let staleness = config
+            .check()
+            .unwrap_or_else(|e| panic!("generation failed:\n{e}"));
+        assert!(
+            staleness.is_fresh(),
+            "generated/ is stale: run `cargo run -p a2a-codegen -- generate` and commit.\n{staleness}"
+        );
+    }
 }
 
 #[test]

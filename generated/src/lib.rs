@@ -18,6 +18,8 @@
 //! Modules:
 //! - [`v1`]: the A2A v1.0.1 data model, its error enum, the reply decoders for clients and the
 //!   request decoder and response encoders for agents (generated; never edit by hand).
+//! - [`v0_3`]: the A2A v0.3.0 data model, with the same error enum shape, decoders and
+//!   request side (generated from `spec/v0_3`; never edit by hand). Its unions are tagged by `kind`.
 //! - [`rt`]: the small hand-written runtime the generated code shares.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   and how a client negotiates it.
@@ -25,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod rt;
+pub mod v0_3;
 pub mod v1;
 pub mod version;
 

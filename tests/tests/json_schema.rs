@@ -7,7 +7,12 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
 fn input_defs() -> Map<String, Value> {
-    let text = std::fs::read_to_string(workspace_root().join("spec/v1/a2a.schema.json")).unwrap();
+    input_defs_of("spec/v1")
+}
+
+fn input_defs_of(spec: &str) -> Map<String, Value> {
+    let text =
+        std::fs::read_to_string(workspace_root().join(spec).join("a2a.schema.json")).unwrap();
     let schema: Value = serde_json::from_str(&text).unwrap();
     schema["$defs"].as_object().unwrap().clone()
 }
@@ -29,8 +34,36 @@ fn strings(value: Option<&Value>) -> Vec<String> {
 
 #[test]
 fn the_generated_schema_has_the_inputs_definitions_properties_required_and_enums() {
-    let ours = json_schema_definitions();
-    let input = input_defs();
+    same_model(json_schema_definitions(), input_defs());
+}
+
+#[test]
+fn the_v0_3_schema_too_with_its_tagged_unions() {
+    same_model(
+        a2a_types::v0_3::json_schema_definitions(),
+        input_defs_of("spec/v0_3"),
+    );
+    // A tagged union validates by its tag: a text part passes, an unknown kind does not.
+    let defs = a2a_types::v0_3::json_schema_definitions();
+    assert!(check(
+        &defs,
+        "part",
+        "Part",
+        &json!({"kind": "text", "text": "hi"})
+    )
+    .is_empty());
+    assert!(!check(
+        &defs,
+        "part",
+        "Part",
+        &json!({"kind": "telegram", "text": "hi"})
+    )
+    .is_empty());
+    let task = json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "working"}});
+    assert!(check(&defs, "result", "SendMessageResult", &task).is_empty());
+}
+
+fn same_model(ours: Map<String, Value>, input: Map<String, Value>) {
     assert_eq!(
         ours.keys().collect::<BTreeSet<_>>(),
         input.keys().collect::<BTreeSet<_>>(),
