@@ -113,3 +113,57 @@ fn classify_handles_chunks_bytes_plain_json_streams_and_unreadable_cases() {
     assert!(stderr.contains("unknown method `NoSuchMethod`"), "{stderr}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// The seed cases under v0.3's method names (`tasks/get`, `message/stream`), run with
+/// `--spec v0_3`, give the same outcomes as the v1 originals.
+#[test]
+fn the_seed_cases_under_v0_3_names_give_the_same_outcomes() {
+    let Some(seed) = a2a_tests::shared_path("classify --spec v0_3", "envelope-cases/seed.json")
+    else {
+        return;
+    };
+    let mut cases: Vec<Value> = serde_json::from_slice(&std::fs::read(&seed).unwrap()).unwrap();
+    for case in &mut cases {
+        let v1_name = case["method"].as_str().unwrap().to_string();
+        // The v0.3 methods carry the v1 names as their Rust names.
+        let method = a2a_types::v0_3::MethodName::ALL
+            .into_iter()
+            .find(|m| format!("{m:?}") == v1_name)
+            .unwrap_or_else(|| panic!("no v0.3 method for {v1_name}"));
+        assert_ne!(method.as_str(), v1_name);
+        case["method"] = Value::from(method.as_str());
+    }
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("seed-v0_3.json");
+    std::fs::write(&path, serde_json::to_vec(&cases).unwrap()).unwrap();
+
+    let out = Command::new(classify_binary())
+        .args(["--spec".as_ref(), "v0_3".as_ref(), path.as_os_str()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (_, v1_lines, _) = run(&[&seed]);
+    assert_eq!(lines.len(), 8);
+    for ((case, line), v1_line) in cases.iter().zip(&lines).zip(&v1_lines) {
+        for (key, want) in case["expect"].as_object().unwrap() {
+            assert_eq!(&line[key], want, "{}: {key} in {line}", case["name"]);
+        }
+        assert_eq!(line["outcome"], v1_line["outcome"], "{}", case["name"]);
+    }
+    // v1 names are unknown to the v0.3 module: the tool says so.
+    let out = Command::new(classify_binary())
+        .args(["--spec".as_ref(), "v0_3".as_ref(), seed.as_os_str()])
+        .output()
+        .unwrap();
+    let (status, stderr) = (out.status.code(), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("unknown method `GetTask`"), "{stderr}");
+}
