@@ -12,7 +12,7 @@
 //!    newest version the card declares that this crate speaks.
 //! 2. Send every request with `A2A-Version: <version>` ([`ProtocolVersion::HEADER`],
 //!    [`ProtocolVersion::as_str`]) and decode the replies with the module for that version
-//!    ([`ProtocolVersion::V1_0`]: [`crate::v1`]).
+//!    ([`ProtocolVersion::V1_0`]: [`crate::v1`]; [`ProtocolVersion::V0_3`]: [`crate::v0_3`]).
 //! 3. An agent that does not serve the version answers `VersionNotSupported` (-32009) on v1;
 //!    retry with an older version the card lists, if any.
 //!
@@ -33,11 +33,11 @@
 use serde_json::Value;
 use std::fmt;
 
-/// An A2A protocol version this crate has a module for (or will: v0.3 is coming).
+/// An A2A protocol version this crate has a module for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum ProtocolVersion {
-    /// A2A 0.3.x: what an empty or missing `A2A-Version` means.
+    /// A2A 0.3.x: the module [`crate::v0_3`]; what an empty or missing `A2A-Version` means.
     V0_3,
     /// A2A 1.0.x: the module [`crate::v1`].
     V1_0,
