@@ -2199,4 +2199,265 @@ mod tests {
         );
         assert_eq!(other, "// @generated\n// input: e sha256:3\n\nx");
     }
+
+    /// A small schema in the v0.3 layout.
+    fn v03() -> Value {
+        let rpc = json!({"const": "2.0", "type": "string"});
+        json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {
+                "A2AError": {"anyOf": [{"$ref": "#/definitions/JSONRPCError"}, {"$ref": "#/definitions/TaskNotFoundError"}]},
+                "DataPart": {"type": "object", "required": ["data", "kind"], "properties": {
+                    "data": {"additionalProperties": {}, "type": "object"},
+                    "kind": {"const": "data", "type": "string"}}},
+                "FilePart": {"type": "object", "required": ["file", "kind"], "properties": {
+                    "file": {"anyOf": [{"$ref": "#/definitions/FileWithBytes"}, {"$ref": "#/definitions/FileWithUri"}], "description": "The file."},
+                    "kind": {"const": "file", "type": "string"}}},
+                "FileWithBytes": {"type": "object", "required": ["bytes"], "properties": {
+                    "bytes": {"type": "string", "description": "Inline."}, "name": {"type": "string"}}},
+                "FileWithUri": {"type": "object", "required": ["uri"], "properties": {
+                    "name": {"type": "string"}, "uri": {"type": "string"}}},
+                "JSONRPCError": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"type": "integer"}, "data": {}, "message": {"type": "string"}}},
+                "JSONRPCErrorResponse": {"type": "object", "required": ["error", "jsonrpc"], "properties": {
+                    "error": {"$ref": "#/definitions/JSONRPCError"}, "jsonrpc": rpc}},
+                "Message": {"type": "object", "required": ["kind", "role", "version"], "properties": {
+                    "kind": {"const": "message", "type": "string"},
+                    "metadata": {"additionalProperties": {}, "type": "object"},
+                    "mode": {"default": "x", "type": "string"},
+                    "role": {"enum": ["agent", "user"], "type": "string", "description": "Who."},
+                    "version": {"default": "1.0", "type": "string"}}},
+                "Part": {"anyOf": [{"$ref": "#/definitions/FilePart"}, {"$ref": "#/definitions/DataPart"}], "description": "A part."},
+                "PartBase": {"type": "object", "properties": {"metadata": {"additionalProperties": {}, "type": "object"}}},
+                "SendMessageRequest": {"type": "object", "required": ["jsonrpc", "method"], "properties": {
+                    "jsonrpc": rpc, "method": {"const": "message/send", "type": "string"},
+                    "params": {"$ref": "#/definitions/Message"}}},
+                "SendMessageResponse": {"anyOf": [{"$ref": "#/definitions/JSONRPCErrorResponse"}, {"$ref": "#/definitions/SendMessageSuccessResponse"}]},
+                "SendMessageSuccessResponse": {"type": "object", "required": ["jsonrpc", "result"], "properties": {
+                    "jsonrpc": rpc,
+                    "result": {"anyOf": [{"$ref": "#/definitions/Message"}, {"$ref": "#/definitions/FilePart"}]}}},
+                "TaskNotFoundError": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"const": -32001, "type": "integer"},
+                    "message": {"default": "Task not found", "type": "string"}}}
+            }
+        })
+    }
+
+    const V03_OVERLAY: &str = r#"
+        drop = ["PartBase", "FileWithBytes", "FileWithUri"]
+
+        [union.SendResult]
+        at = "/definitions/SendMessageSuccessResponse/properties/result"
+        description = "What comes back."
+
+        [union.FileContent]
+        at = "/definitions/FilePart/properties/file"
+        oneof = "source"
+
+        [enum.Role]
+        at = "/definitions/Message/properties/role"
+        description = "Sender."
+
+        [message.FileContent]
+        fields = ["bytes", "uri", "name"]
+    "#;
+
+    #[test]
+    fn the_v03_shape_is_detected() {
+        assert_eq!(detect(&v03()), Shape::V03);
+        let mut no_draft = v03();
+        no_draft.as_object_mut().unwrap().remove("$schema");
+        assert_eq!(
+            detect(&no_draft),
+            Shape::Own,
+            "draft-07 is part of the rule"
+        );
+        let mut untagged = v03();
+        for part in ["FilePart", "DataPart", "Message", "TaskNotFoundError"] {
+            untagged["definitions"][part]["properties"]
+                .as_object_mut()
+                .unwrap()
+                .retain(|k, _| k != "kind" && k != "code");
+        }
+        assert_eq!(detect(&untagged), Shape::Own, "no union tagged by a const");
+        let defs_container = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$defs": v03()["definitions"].clone()});
+        assert_eq!(detect(&defs_container), Shape::Own);
+    }
+
+    #[test]
+    fn the_json_rpc_layer_of_v03_is_dropped_by_rule_with_one_note() {
+        let defs = v03()["definitions"].as_object().unwrap().clone();
+        let dropped = dropped_by_rule(&defs, "#/definitions/");
+        assert_eq!(
+            dropped.iter().map(String::as_str).collect::<Vec<_>>(),
+            [
+                "A2AError",
+                "JSONRPCError",
+                "JSONRPCErrorResponse",
+                "SendMessageRequest",
+                "SendMessageResponse",
+                "SendMessageSuccessResponse",
+                "TaskNotFoundError"
+            ]
+        );
+        let (im, diags) = imported(v03(), V03_OVERLAY);
+        assert!(diags.is_empty(), "{diags}");
+        let im = im.unwrap();
+        assert_eq!(im.shape, Shape::V03);
+        let names: Vec<&String> = defs_of(&im).keys().collect();
+        assert_eq!(
+            names,
+            [
+                "DataPart",
+                "FilePart",
+                "Message",
+                "Part",
+                "Role",
+                "FileContent",
+                "SendResult"
+            ]
+        );
+        assert_eq!(im.notes.len(), 1);
+        assert!(
+            im.notes[0].message.contains("leaves out the 7 definitions"),
+            "{}",
+            im.notes[0]
+        );
+        assert_eq!(im.notes[0].location, "/definitions/A2AError");
+    }
+
+    #[test]
+    fn v03_unions_tagged_by_a_const_become_discriminated_oneofs() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["Part"],
+            json!({"oneOf": [{"$ref": "#/$defs/FilePart"}, {"$ref": "#/$defs/DataPart"}], "x-discriminator": "kind", "description": "A part."})
+        );
+        // An inline union of results, named by the overlay.
+        assert_eq!(
+            defs["SendResult"],
+            json!({"oneOf": [{"$ref": "#/$defs/Message"}, {"$ref": "#/$defs/FilePart"}], "x-discriminator": "kind", "description": "What comes back."})
+        );
+        // The tag is the member every branch pins with a distinct const.
+        let any = json!([{"$ref": "#/definitions/FilePart"}, {"$ref": "#/definitions/DataPart"}]);
+        let defs = v03()["definitions"].as_object().unwrap().clone();
+        assert_eq!(
+            tag_of_union(&defs, &any, "#/definitions/"),
+            Ok("kind".into())
+        );
+        let mut same = defs.clone();
+        same["DataPart"]["properties"]["kind"]["const"] = "file".into();
+        assert!(tag_of_union(&same, &any, "#/definitions/")
+            .unwrap_err()
+            .contains("no required member pinned with a distinct `const`"));
+        let files =
+            json!([{"$ref": "#/definitions/FileWithBytes"}, {"$ref": "#/definitions/FileWithUri"}]);
+        assert!(tag_of_union(&defs, &files, "#/definitions/").is_err());
+    }
+
+    #[test]
+    fn v03_file_shapes_merge_into_one_object_with_a_oneof() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["FileContent"],
+            json!({
+                "type": "object",
+                "properties": {"bytes": {"type": "string", "description": "Inline."}, "uri": {"type": "string"}, "name": {"type": "string"}},
+                "oneOf": [{"required": ["bytes"]}, {"required": ["uri"]}],
+                "x-oneof-name": "source"
+            })
+        );
+        assert_eq!(
+            defs["FilePart"]["properties"]["file"],
+            json!({"$ref": "#/$defs/FileContent", "description": "The file."})
+        );
+        // Branches that disagree on a member cannot merge.
+        let mut schema = v03();
+        schema["definitions"]["FileWithUri"]["properties"]["name"] = json!({"type": "integer"});
+        let (_, diags) = imported(schema, V03_OVERLAY);
+        assert!(
+            diags
+                .to_string()
+                .contains("the branches disagree on the member `name`")
+                && diags.0[0].location == "/union/FileContent/oneof",
+            "{diags}"
+        );
+    }
+
+    #[test]
+    fn v03_inline_enums_free_form_objects_and_defaults() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["Role"],
+            json!({"type": "string", "enum": ["agent", "user"], "description": "Sender."})
+        );
+        let props = &defs["Message"]["properties"];
+        assert_eq!(
+            props["role"],
+            json!({"$ref": "#/$defs/Role", "description": "Who."})
+        );
+        assert_eq!(props["metadata"], json!({"type": "object"}));
+        assert_eq!(
+            defs["DataPart"]["properties"]["data"],
+            json!({"type": "object"})
+        );
+        assert_eq!(props["kind"], json!({"const": "message", "type": "string"}));
+        // A default on a required member is dropped; on an optional one it is kept.
+        assert_eq!(props["version"], json!({"type": "string"}));
+        assert_eq!(props["mode"], json!({"default": "x", "type": "string"}));
+    }
+
+    #[test]
+    fn v03_overlay_mistakes_are_errors_at_their_toml_path() {
+        let text = r#"
+            drop = ["PartBase", "Nope"]
+
+            [union.Bad]
+            at = "/definitions/Message/properties/role"
+
+            [union.Untagged]
+            at = "/definitions/FilePart/properties/file"
+
+            [union.Message]
+            at = "/definitions/SendMessageSuccessResponse/properties/result"
+
+            [enum.Role]
+            at = "/definitions/Message/properties/nothing"
+
+            [enum.Both]
+            zero = "X_UNSPECIFIED"
+            at = "/definitions/Message/properties/role"
+        "#;
+        let (im, diags) = imported(v03(), text);
+        assert!(im.is_none());
+        let found: Vec<(&str, &str)> = diags
+            .0
+            .iter()
+            .map(|d| (d.file.as_str(), d.location.as_str()))
+            .collect();
+        for at in [
+            "/drop/1",
+            "/union/Bad/at",
+            "/union/Untagged/at",
+            "/union/Message",
+            "/enum/Role/at",
+            "/enum/Both",
+        ] {
+            assert!(found.contains(&("overlay.toml", at)), "{at} in {diags}");
+        }
+        let text = diags.to_string();
+        assert!(text.contains("is not a tagged union"), "{text}");
+        // A kept definition that refers to a dropped one.
+        let text = V03_OVERLAY.replace("\"FileWithUri\"]", "\"FileWithUri\", \"DataPart\"]");
+        let (_, diags) = imported(v03(), &text);
+        assert!(
+            diags.0.iter().any(|d| d.file == "a2a.json"
+                && d.location == "/definitions/Part/anyOf/1/$ref"
+                && d.message.contains("`DataPart`, which is not generated")),
+            "{diags}"
+        );
+    }
 }
