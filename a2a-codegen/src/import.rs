@@ -6,7 +6,8 @@
 //! fields are and what JSON they hold, but not which fields are REQUIRED, which properties form a
 //! oneof, or in which order the proto declares the fields; and it spells the model with keywords
 //! our dialect does not use. The pre-pass rewrites the spelling, and the overlay
-//! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`) supplies what the schema cannot say.
+//! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`; `spec/v0_3/overlay.toml` for the
+//! v0.3.0 schema, additions in `spec/v0_3/README.md`) supplies what the schema cannot say.
 //!
 //! ## Shapes, and how they are told apart ([`detect`])
 //!
@@ -15,6 +16,7 @@
 //! | [`Shape::Own`] | `$defs` (or `definitions`) | `#/$defs/Name` | anything that is not one of the two below |
 //! | [`Shape::Bundle`] (v1.0.x `a2a.json`) | `definitions`, keyed by spaced titles (`"Agent Card"`) | file names (`lf.a2a.v1.Message.jsonschema.json`) | `definitions` in which some `$ref` names a `*.jsonschema.json` file |
 //! | [`Shape::LocalBundle`] (after upstream PR #2074) | `$defs`, keyed by message names | local (`#/$defs/Message`) | some definition uses a ProtoJSON idiom of the generator (below) |
+//! | [`Shape::V03`] (v0.3.x `a2a.json`, from TypeScript) | `definitions`, keyed by type names | local (`#/definitions/Part`) | `$schema` is draft-07 and some definition is an `anyOf` of 2+ refs whose targets all require a member pinned with a distinct `const` (`kind`, `type`) |
 //!
 //! The idioms: a `patternProperties` entry `^(snake_name)$` (the snake_case spelling of a
 //! property), an `anyOf` that is an inlined enum (`[{"type": "string", "pattern":
@@ -50,6 +52,22 @@
 //!   top-level `version` and `$ref` are dropped. Anything else is kept for the lowerer, which
 //!   reports what it does not support; its diagnostics are mapped back to the published file's
 //!   own JSON pointers (or to the overlay's TOML path, for what the overlay added).
+//!
+//! For [`Shape::V03`] (format of its overlay in `spec/v0_3/README.md`):
+//!
+//! - The JSON-RPC layer is left out by rule (one [`Note`] says so): definitions with a `jsonrpc`
+//!   member, error objects (`code` and `message` members, `code` required), and `anyOf`s of refs
+//!   to those only. The overlay's `drop` leaves out more (the base shapes, which the concrete
+//!   definitions repeat since the schema uses no `allOf`); a kept `$ref` to a dropped definition
+//!   is an error.
+//! - A definition that is an `anyOf` of refs to `const`-tagged definitions becomes
+//!   `{"oneOf": [refs], "x-discriminator": member}`; any other `anyOf` definition is an error.
+//! - `[union.Name] at = pointer` makes a definition of an inline `anyOf` of refs (a tagged union,
+//!   or with `oneof = "name"` one object merging the branches, whose members only some branches
+//!   require form the oneof); `[enum.Name] at = pointer` names an inline `enum`. Each use becomes
+//!   a `$ref`.
+//! - `additionalProperties: {}` on an object without properties is dropped (a free-form object);
+//!   a `default` on a required member is dropped (it has nothing to fill in).
 //!
 //! Then the overlay is applied: property order, `required`, the oneof group, `deprecated` flags,
 //! enum names and descriptions, and whole definitions the schema lacks (`Empty`). An overlay entry
@@ -515,10 +533,24 @@ pub fn import(
                 ),
             )
             .help(format!(
-                "put an `{}` beside it in the spec directory (a2a-codegen's spec/v1/overlay.toml is \
-                 the one for A2A v1.0.x), or name one with `Config::overlay`; spec/v1/README.md \
-                 describes the format",
-                load::OVERLAY_FILE
+                "put an `{}` beside it in the spec directory (a2a-codegen's {} is the one for \
+                 A2A {}), or name one with `Config::overlay`; {} describes the format",
+                load::OVERLAY_FILE,
+                if shape == Shape::V03 {
+                    "spec/v0_3/overlay.toml"
+                } else {
+                    "spec/v1/overlay.toml"
+                },
+                if shape == Shape::V03 {
+                    "v0.3.0"
+                } else {
+                    "v1.0.x"
+                },
+                if shape == Shape::V03 {
+                    "spec/v0_3/README.md"
+                } else {
+                    "spec/v1/README.md"
+                },
             ));
     }
     let (container, defs) = match (root.get("$defs"), root.get("definitions")) {
