@@ -786,6 +786,15 @@ pub fn import(
         }
         let at = pointer_push(&format!("/{container}"), key);
         let value = im.schema(def, &at, true);
+        if def.get("anyOf").is_some() && value.get("oneOf").is_some() {
+            // A union rewritten from `anyOf`: its branches point back at the `anyOf`'s.
+            origins.push((
+                format!("{}/oneOf", pointer_push("/$defs", &name)),
+                file.to_string(),
+                format!("{at}/anyOf"),
+                true,
+            ));
+        }
         origins.push((pointer_push("/$defs", &name), file.to_string(), at, true));
         out_defs.insert(name, value);
     }
@@ -2491,5 +2500,42 @@ mod tests {
                 && d.message.contains("`DataPart`, which is not generated")),
             "{diags}"
         );
+    }
+
+    #[test]
+    fn v03_lowering_diagnostics_point_back_into_the_published_file_and_the_overlay() {
+        let mut schema = v03();
+        schema["definitions"]["DataPart"]["properties"]["data"]["minProperties"] = 1.into();
+        schema["definitions"]["FileWithUri"]["properties"]["uri"]["minLength"] = 1.into();
+        let o = overlay(V03_OVERLAY);
+        let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+        let types = lower_types(&source(schema), Some(&o), &mut diags, &mut notes);
+        assert!(types.is_empty() || !diags.is_empty());
+        let found: Vec<(&str, &str)> = diags
+            .0
+            .iter()
+            .map(|d| (d.file.as_str(), d.location.as_str()))
+            .collect();
+        assert!(
+            found.contains(&(
+                "a2a.json",
+                "/definitions/DataPart/properties/data/minProperties"
+            )),
+            "{diags}"
+        );
+        assert!(
+            found.contains(&("overlay.toml", "/union/FileContent")),
+            "{diags}"
+        );
+        // Without mistakes, the small schema lowers: Part is a tagged union on `kind`.
+        let o = overlay(V03_OVERLAY);
+        let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+        let types = lower_types(&source(v03()), Some(&o), &mut diags, &mut notes);
+        assert!(diags.is_empty(), "{diags}");
+        assert!(matches!(types["Part"].kind, crate::ir::TypeKind::Tagged(_)));
+        assert!(matches!(
+            types["FileContent"].kind,
+            crate::ir::TypeKind::Struct(ref s) if s.oneof.is_some()
+        ));
     }
 }
