@@ -6,7 +6,8 @@
 //! fields are and what JSON they hold, but not which fields are REQUIRED, which properties form a
 //! oneof, or in which order the proto declares the fields; and it spells the model with keywords
 //! our dialect does not use. The pre-pass rewrites the spelling, and the overlay
-//! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`) supplies what the schema cannot say.
+//! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`; `spec/v0_3/overlay.toml` for the
+//! v0.3.0 schema, additions in `spec/v0_3/README.md`) supplies what the schema cannot say.
 //!
 //! ## Shapes, and how they are told apart ([`detect`])
 //!
@@ -15,6 +16,7 @@
 //! | [`Shape::Own`] | `$defs` (or `definitions`) | `#/$defs/Name` | anything that is not one of the two below |
 //! | [`Shape::Bundle`] (v1.0.x `a2a.json`) | `definitions`, keyed by spaced titles (`"Agent Card"`) | file names (`lf.a2a.v1.Message.jsonschema.json`) | `definitions` in which some `$ref` names a `*.jsonschema.json` file |
 //! | [`Shape::LocalBundle`] (after upstream PR #2074) | `$defs`, keyed by message names | local (`#/$defs/Message`) | some definition uses a ProtoJSON idiom of the generator (below) |
+//! | [`Shape::V03`] (v0.3.x `a2a.json`, from TypeScript) | `definitions`, keyed by type names | local (`#/definitions/Part`) | `$schema` is draft-07 and some definition is an `anyOf` of 2+ refs whose targets all require a member pinned with a distinct `const` (`kind`, `type`) |
 //!
 //! The idioms: a `patternProperties` entry `^(snake_name)$` (the snake_case spelling of a
 //! property), an `anyOf` that is an inlined enum (`[{"type": "string", "pattern":
@@ -51,6 +53,22 @@
 //!   reports what it does not support; its diagnostics are mapped back to the published file's
 //!   own JSON pointers (or to the overlay's TOML path, for what the overlay added).
 //!
+//! For [`Shape::V03`] (format of its overlay in `spec/v0_3/README.md`):
+//!
+//! - The JSON-RPC layer is left out by rule (one [`Note`] says so): definitions with a `jsonrpc`
+//!   member, error objects (`code` and `message` members, `code` required), and `anyOf`s of refs
+//!   to those only. The overlay's `drop` leaves out more (the base shapes, which the concrete
+//!   definitions repeat since the schema uses no `allOf`); a kept `$ref` to a dropped definition
+//!   is an error.
+//! - A definition that is an `anyOf` of refs to `const`-tagged definitions becomes
+//!   `{"oneOf": [refs], "x-discriminator": member}`; any other `anyOf` definition is an error.
+//! - `[union.Name] at = pointer` makes a definition of an inline `anyOf` of refs (a tagged union,
+//!   or with `oneof = "name"` one object merging the branches, whose members only some branches
+//!   require form the oneof); `[enum.Name] at = pointer` names an inline `enum`. Each use becomes
+//!   a `$ref`.
+//! - `additionalProperties: {}` on an object without properties is dropped (a free-form object);
+//!   a `default` on a required member is dropped (it has nothing to fill in).
+//!
 //! Then the overlay is applied: property order, `required`, the oneof group, `deprecated` flags,
 //! enum names and descriptions, and whole definitions the schema lacks (`Empty`). An overlay entry
 //! that names a message, property or enum the schema lacks is an error at its TOML path.
@@ -62,13 +80,15 @@ use crate::naming;
 use crate::{Error, GeneratedFile};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Suffix of the file names the v1.0.x bundle's `$ref`s point at.
 const FILE_REF_SUFFIX: &str = ".jsonschema.json";
 /// The `pattern` the published schema gives `bytes` fields (standard base64).
 const BASE64_PATTERN: &str = "^[A-Za-z0-9+/]*={0,2}$";
+/// The `$schema` of JSON Schema draft-07 (with or without the trailing `#`).
+const DRAFT_07: &str = "http://json-schema.org/draft-07/schema";
 /// The `pattern` of the numeric-string branch of an int32 `anyOf`.
 const INT_STRING_PATTERN: &str = "^-?[0-9]+$";
 
@@ -83,6 +103,11 @@ pub enum Shape {
     /// The layout of the A2A generator script since upstream PR #2074: `$defs` keyed by message
     /// names with local `$ref`s, otherwise like [`Shape::Bundle`].
     LocalBundle,
+    /// The schema published for A2A v0.3.x (`specification/json/a2a.json`, generated from
+    /// TypeScript): draft-07 `definitions`, `#/definitions/...` refs, unions as `anyOf`s of refs
+    /// told apart by a `const` member, the JSON-RPC envelope and error objects alongside the data
+    /// model.
+    V03,
 }
 
 impl Shape {
@@ -95,6 +120,10 @@ impl Shape {
             }
             Shape::LocalBundle => {
                 "the JSON Schema the A2A project's generator writes (layout with local `$ref`s)"
+            }
+            Shape::V03 => {
+                "the JSON Schema the A2A project published for v0.3.x (draft-07 `definitions`, \
+                 `anyOf` unions told apart by a `const` member)"
             }
         }
     }
@@ -116,8 +145,106 @@ pub fn detect(schema: &Value) -> Shape {
         Shape::Bundle
     } else if signs.idiom {
         Shape::LocalBundle
+    } else if definitions && is_draft07(root) && is_v03(defs) {
+        Shape::V03
     } else {
         Shape::Own
+    }
+}
+
+/// `$schema` names JSON Schema draft-07.
+fn is_draft07(root: &Map<String, Value>) -> bool {
+    root.get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.starts_with(DRAFT_07))
+}
+
+/// Some definition is an `anyOf` of local refs whose targets pin a common member with `const`.
+fn is_v03(defs: &Value) -> bool {
+    let Some(defs) = defs.as_object() else {
+        return false;
+    };
+    defs.values().any(|d| {
+        d.get("anyOf")
+            .is_some_and(|any| tag_of_union(defs, any, "#/definitions/").is_ok())
+    })
+}
+
+/// The targets of an `anyOf` made of `{"$ref": "<prefix>Key"}` branches only.
+fn ref_branches<'a>(any: &'a Value, prefix: &str) -> Option<Vec<&'a str>> {
+    let branches = any.as_array().filter(|b| b.len() >= 2)?;
+    branches
+        .iter()
+        .map(|b| {
+            let b = b.as_object().filter(|b| b.len() == 1)?;
+            b.get("$ref")?.as_str()?.strip_prefix(prefix)
+        })
+        .collect()
+}
+
+/// The members a definition pins with `{"type": "string", "const": ...}` and requires.
+fn pinned_members(def: &Value) -> Vec<String> {
+    let required: Vec<&str> = def
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    def.get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .filter(|(name, p)| {
+                    required.contains(&name.as_str())
+                        && p.get("const").is_some_and(Value::is_string)
+                        && p.get("type").and_then(Value::as_str) == Some("string")
+                })
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The discriminating member of an `anyOf` of refs (`kind`, `type`): the one member every target
+/// pins with a `const` and requires, with a different value in each. `Err` says why there is none.
+fn tag_of_union(defs: &Map<String, Value>, any: &Value, prefix: &str) -> Result<String, String> {
+    let Some(targets) = ref_branches(any, prefix) else {
+        return Err("not an `anyOf` of two or more local `$ref`s".into());
+    };
+    let mut common: Option<Vec<String>> = None;
+    for target in &targets {
+        let key = target.replace("~1", "/").replace("~0", "~");
+        let Some(def) = defs.get(&key) else {
+            return Err(format!("`{key}` is not defined"));
+        };
+        let pinned = pinned_members(def);
+        common = Some(match common {
+            None => pinned,
+            Some(c) => c.into_iter().filter(|m| pinned.contains(m)).collect(),
+        });
+    }
+    let common = common.unwrap_or_default();
+    let distinct = |member: &String| {
+        let mut values: Vec<&Value> = targets
+            .iter()
+            .filter_map(|t| defs.get(&t.replace("~1", "/").replace("~0", "~")))
+            .filter_map(|d| d.get("properties")?.get(member)?.get("const"))
+            .collect();
+        let n = values.len();
+        values.sort_by_key(|v| v.to_string());
+        values.dedup();
+        values.len() == n
+    };
+    match common.iter().filter(|m| distinct(m)).collect::<Vec<_>>()[..] {
+        [one] => Ok(one.clone()),
+        [] => Err("its branches share no required member pinned with a distinct `const`".into()),
+        ref many => Err(format!(
+            "its branches share several pinned members ({})",
+            many.iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
@@ -255,6 +382,29 @@ pub struct Overlay {
     /// `[definition.Name]`: a whole definition the schema lacks, in our dialect.
     #[serde(default)]
     pub definition: BTreeMap<String, toml::Table>,
+    /// `drop = [...]` (v0.3): definitions of the schema that are not generated, besides those the
+    /// import drops by rule (the JSON-RPC envelope and the error objects).
+    #[serde(default)]
+    pub drop: Vec<String>,
+    /// `[union.Name]` (v0.3): a named definition made from an inline `anyOf` of `$ref`s.
+    #[serde(default)]
+    pub union: BTreeMap<String, OverlayUnion>,
+}
+
+/// One `[union.Name]` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OverlayUnion {
+    /// JSON pointer, in the published file, of the schema holding the `anyOf`
+    /// (`/definitions/FilePart/properties/file`); that use becomes a `$ref` to the new definition.
+    pub at: String,
+    /// Absent: a tagged union (`oneOf` + `x-discriminator`). Present: the branches are merged into
+    /// one object whose members that only some branches require form a oneof of this name.
+    #[serde(default)]
+    pub oneof: Option<String>,
+    /// Its description.
+    #[serde(default)]
+    pub description: Option<String>,
 }
 
 /// One `[message.Name]` table.
@@ -289,8 +439,13 @@ pub struct OverlayOneof {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OverlayEnum {
-    /// The enum's zero value (`TASK_STATE_UNSPECIFIED`), which identifies it.
-    pub zero: String,
+    /// The enum's zero value (`TASK_STATE_UNSPECIFIED`), which identifies it (v1).
+    #[serde(default)]
+    pub zero: Option<String>,
+    /// Or (v0.3): the JSON pointer, in the published file, of the property holding the inline
+    /// `{"type": "string", "enum": [...]}` (`/definitions/Message/properties/role`).
+    #[serde(default)]
+    pub at: Option<String>,
     /// Its description (the inlined enum has none of its own).
     #[serde(default)]
     pub description: Option<String>,
@@ -378,10 +533,24 @@ pub fn import(
                 ),
             )
             .help(format!(
-                "put an `{}` beside it in the spec directory (a2a-codegen's spec/v1/overlay.toml is \
-                 the one for A2A v1.0.x), or name one with `Config::overlay`; spec/v1/README.md \
-                 describes the format",
-                load::OVERLAY_FILE
+                "put an `{}` beside it in the spec directory (a2a-codegen's {} is the one for \
+                 A2A {}), or name one with `Config::overlay`; {} describes the format",
+                load::OVERLAY_FILE,
+                if shape == Shape::V03 {
+                    "spec/v0_3/overlay.toml"
+                } else {
+                    "spec/v1/overlay.toml"
+                },
+                if shape == Shape::V03 {
+                    "v0.3.0"
+                } else {
+                    "v1.0.x"
+                },
+                if shape == Shape::V03 {
+                    "spec/v0_3/README.md"
+                } else {
+                    "spec/v1/README.md"
+                },
             ));
     }
     let (container, defs) = match (root.get("$defs"), root.get("definitions")) {
@@ -416,9 +585,14 @@ pub fn import(
     let mut im = Importer {
         file,
         container,
+        shape,
+        defs,
         keys: BTreeMap::new(),
         zero_names: BTreeMap::new(),
         enums: BTreeMap::new(),
+        enum_sites: BTreeMap::new(),
+        union_sites: BTreeMap::new(),
+        dropped: BTreeSet::new(),
         closed: Vec::new(),
         diags,
     };
@@ -451,15 +625,155 @@ pub fn import(
             im.diags
                 .push(overlay_file, &at, format!("`{name}` is not a type name"))
                 .help("name the enum like a Rust type, e.g. [enum.TaskState]");
-        } else if let Some(other) = im.zero_names.insert(e.zero.clone(), name.clone()) {
+        } else {
+            match (&e.zero, &e.at) {
+                (Some(zero), None) => {
+                    if let Some(other) = im.zero_names.insert(zero.clone(), name.clone()) {
+                        im.diags
+                            .push(
+                                overlay_file,
+                                format!("{at}/zero"),
+                                format!("`{zero}` already names enum `{other}`"),
+                            )
+                            .help("each inlined enum is named once, by its zero value");
+                    }
+                }
+                (None, Some(site)) => {
+                    if schema
+                        .value
+                        .pointer(site)
+                        .and_then(|v| v.get("enum"))
+                        .is_none()
+                    {
+                        im.diags
+                            .push(
+                                overlay_file,
+                                format!("{at}/at"),
+                                format!("the schema has no inline `enum` at `{site}`"),
+                            )
+                            .help(
+                                "give the JSON pointer of the property holding the enum, e.g. \
+                                   \"/definitions/Message/properties/role\"",
+                            );
+                    } else {
+                        im.enum_sites.insert(site.clone(), name.clone());
+                    }
+                }
+                _ => {
+                    im.diags
+                        .push(
+                            overlay_file,
+                            &at,
+                            "an enum table needs exactly one of `zero` and `at`",
+                        )
+                        .help(
+                            "`zero` names an inlined ProtoJSON enum (v1) by its zero value; `at` \
+                             names an inline enum (v0.3) by the JSON pointer of its property",
+                        );
+                }
+            }
+        }
+    }
+
+    // Definitions that are not generated: by rule in a v0.3 schema, and as the overlay says.
+    if shape == Shape::V03 {
+        let dropped = dropped_by_rule(defs, &format!("#/{container}/"));
+        im.dropped.extend(dropped);
+    }
+    for (i, name) in overlay_value.drop.iter().enumerate() {
+        match im.keys.iter().find(|(_, n)| *n == name) {
+            Some((key, _)) => {
+                im.dropped.insert(key.clone());
+            }
+            None => {
+                im.diags
+                    .push(
+                        overlay_file,
+                        format!("/drop/{i}"),
+                        format!("the schema has no definition `{name}`"),
+                    )
+                    .help("fix the name or remove it from `drop`");
+            }
+        }
+    }
+    let mut union_defs = Vec::new();
+    for (name, u) in &overlay_value.union {
+        let at = pointer_push("/union", name);
+        if !naming::is_identifier(name) {
+            im.diags
+                .push(overlay_file, &at, format!("`{name}` is not a type name"))
+                .help("name the union like a Rust type, e.g. [union.SendMessageResult]");
+            continue;
+        }
+        if im.keys.values().any(|n| n == name) {
             im.diags
                 .push(
                     overlay_file,
-                    format!("{at}/zero"),
-                    format!("`{}` already names enum `{other}`", e.zero),
+                    &at,
+                    format!("the schema already defines `{name}`"),
                 )
-                .help("each inlined enum is named once, by its zero value");
+                .help("choose a name the schema does not use");
+            continue;
         }
+        let prefix = format!("#/{container}/");
+        let any = schema.value.pointer(&u.at).and_then(|v| v.get("anyOf"));
+        let Some(targets) = any.and_then(|a| ref_branches(a, &prefix)) else {
+            im.diags
+                .push(
+                    overlay_file,
+                    format!("{at}/at"),
+                    format!("the schema has no `anyOf` of `$ref`s at `{}`", u.at),
+                )
+                .help(
+                    "give the JSON pointer of the schema holding the `anyOf`, e.g. \
+                       \"/definitions/SendMessageSuccessResponse/properties/result\"",
+                );
+            continue;
+        };
+        let any = any.expect("checked above");
+        let anyof_at = format!("{}/anyOf", u.at);
+        let def = match &u.oneof {
+            None => match tag_of_union(defs, any, &prefix) {
+                Ok(tag) => im.tagged(any, &tag, &anyof_at),
+                Err(why) => {
+                    im.diags
+                        .push(
+                            overlay_file,
+                            format!("{at}/at"),
+                            format!("the `anyOf` at `{}` is not a tagged union: {why}", u.at),
+                        )
+                        .help("add `oneof = \"<name>\"` to merge its branches into one object instead");
+                    continue;
+                }
+            },
+            Some(oneof) => {
+                let keys: Vec<String> = targets
+                    .iter()
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .collect();
+                match im.merged(&keys, oneof) {
+                    Ok(def) => def,
+                    Err(why) => {
+                        im.diags
+                            .push(overlay_file, format!("{at}/oneof"), why)
+                            .help("merge only branches that differ in which members they require");
+                        continue;
+                    }
+                }
+            }
+        };
+        let mut def = def;
+        if let Some(text) = &u.description {
+            def.insert("description".into(), text.as_str().into());
+        }
+        im.union_sites.insert(u.at.clone(), name.clone());
+        origins.push((
+            pointer_push("/$defs", name),
+            overlay_file.to_string(),
+            at,
+            false,
+        ));
+        union_defs.push((name.clone(), Value::Object(def)));
     }
 
     let mut out_defs = Map::new();
@@ -467,8 +781,20 @@ pub fn import(
         let Some(name) = im.keys.get(key).cloned() else {
             continue;
         };
+        if im.dropped.contains(key) {
+            continue;
+        }
         let at = pointer_push(&format!("/{container}"), key);
         let value = im.schema(def, &at, true);
+        if def.get("anyOf").is_some() && value.get("oneOf").is_some() {
+            // A union rewritten from `anyOf`: its branches point back at the `anyOf`'s.
+            origins.push((
+                format!("{}/oneOf", pointer_push("/$defs", &name)),
+                file.to_string(),
+                format!("{at}/anyOf"),
+                true,
+            ));
+        }
         origins.push((pointer_push("/$defs", &name), file.to_string(), at, true));
         out_defs.insert(name, value);
     }
@@ -511,17 +837,35 @@ pub fn import(
         out_defs.insert(name.clone(), Value::Object(def));
         im.enums.insert(name, found);
     }
+    for (name, def) in union_defs {
+        out_defs.insert(name, def);
+    }
     for (name, e) in &overlay_value.enums {
+        if let Some(site) = &e.at {
+            let found = im.enums.get(name).is_some_and(|f| f.pointer == *site);
+            if !found && im.enum_sites.get(site) == Some(name) {
+                im.diags
+                    .push(
+                        overlay_file,
+                        format!("{}/at", pointer_push("/enum", name)),
+                        format!("the enum at `{site}` is in a definition that is not generated"),
+                    )
+                    .help("remove the table");
+            }
+        }
+        let Some(zero) = &e.zero else {
+            continue;
+        };
         let matched = im
             .enums
             .get(name)
-            .is_some_and(|found| found.values.first() == Some(&e.zero));
-        if !matched && im.zero_names.get(&e.zero) == Some(name) {
+            .is_some_and(|found| found.values.first() == Some(zero));
+        if !matched && im.zero_names.get(zero) == Some(name) {
             im.diags
                 .push(
                     overlay_file,
                     format!("{}/zero", pointer_push("/enum", name)),
-                    format!("the schema has no inlined enum whose zero value is `{}`", e.zero),
+                    format!("the schema has no inlined enum whose zero value is `{zero}`"),
                 )
                 .help("fix the value (the `pattern` branch of the enum's `anyOf`, without ^ and $), or remove the table");
         }
@@ -600,6 +944,23 @@ pub fn import(
             ),
         });
     }
+    let by_rule = if shape == Shape::V03 {
+        dropped_by_rule(defs, &format!("#/{container}/"))
+    } else {
+        BTreeSet::new()
+    };
+    if let Some(first) = by_rule.iter().next() {
+        notes.push(Note {
+            file: file.to_string(),
+            location: pointer_push(&format!("/{container}"), first),
+            message: format!(
+                "the import leaves out the {} definitions of the JSON-RPC envelope and the error \
+                 objects; the generator writes its own envelope from methods.toml and its error \
+                 enum from errors.toml",
+                by_rule.len()
+            ),
+        });
+    }
     if diags.0.len() > errors_before {
         return None;
     }
@@ -620,9 +981,55 @@ struct FoundEnum {
     pointer: String,
 }
 
+/// The definitions a v0.3 schema holds for the JSON-RPC layer, which the generator writes itself:
+/// every definition with a `jsonrpc` member (the envelope, requests and responses), every error
+/// object (`code` and `message` members, `code` required), and every `anyOf` of `$ref`s that
+/// point only at those (`A2AError`, `A2ARequest`, `JSONRPCResponse`, the `...Response` unions).
+fn dropped_by_rule(defs: &Map<String, Value>, prefix: &str) -> BTreeSet<String> {
+    let mut dropped: BTreeSet<String> = defs
+        .iter()
+        .filter(|(_, def)| {
+            let props = def.get("properties").and_then(Value::as_object);
+            let has = |m: &str| props.is_some_and(|p| p.contains_key(m));
+            let requires = |m: &str| {
+                def.get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(m)))
+            };
+            has("jsonrpc") || (has("code") && has("message") && requires("code"))
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
+    loop {
+        let more: Vec<String> = defs
+            .iter()
+            .filter(|(key, _)| !dropped.contains(*key))
+            .filter(|(_, def)| {
+                def.get("anyOf")
+                    .and_then(|any| ref_branches(any, prefix))
+                    .is_some_and(|targets| targets.iter().all(|t| dropped.contains(*t)))
+            })
+            .map(|(key, _)| key.clone())
+            .collect();
+        if more.is_empty() {
+            return dropped;
+        }
+        dropped.extend(more);
+    }
+}
+
 struct Importer<'a> {
     file: &'a str,
     container: &'static str,
+    shape: Shape,
+    /// The published definitions, by key.
+    defs: &'a Map<String, Value>,
+    /// The overlay's inline enums (`[enum.X] at`): name by the JSON pointer of the property.
+    enum_sites: BTreeMap<String, String>,
+    /// The overlay's unions (`[union.X]`): name by the JSON pointer of the `anyOf` it replaces.
+    union_sites: BTreeMap<String, String>,
+    /// Keys of the definitions that are not generated.
+    dropped: BTreeSet<String>,
     /// Definition key -> type name.
     keys: BTreeMap<String, String>,
     /// The overlay's enum names, by zero value.
@@ -640,6 +1047,55 @@ impl Importer<'_> {
         let Value::Object(obj) = schema else {
             return schema.clone();
         };
+        if let Some(name) = self.union_sites.get(pointer).cloned() {
+            let mut out = Map::new();
+            out.insert("$ref".into(), format!("#/$defs/{name}").into());
+            self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
+            return Value::Object(out);
+        }
+        if let Some(name) = self.enum_sites.get(pointer).cloned() {
+            let values = obj.get("enum").and_then(Value::as_array).and_then(|v| {
+                v.iter()
+                    .map(|x| x.as_str().map(String::from))
+                    .collect::<Option<Vec<_>>>()
+            });
+            let Some(values) = values.filter(|v| !v.is_empty()) else {
+                self.diags
+                    .push(
+                        self.file,
+                        pointer_push(pointer, "enum"),
+                        "must be a non-empty array of strings",
+                    )
+                    .help("an inline enum the overlay names lists its string values");
+                return schema.clone();
+            };
+            self.record_enum(&name, values, pointer);
+            let mut out = Map::new();
+            out.insert("$ref".into(), format!("#/$defs/{name}").into());
+            self.keep_rest(obj, &mut out, &["enum", "type"], |_| false);
+            return Value::Object(out);
+        }
+        if let (Some(any), true, Shape::V03) = (obj.get("anyOf"), def, self.shape) {
+            let prefix = format!("#/{}/", self.container);
+            let at = pointer_push(pointer, "anyOf");
+            match tag_of_union(self.defs, any, &prefix) {
+                Ok(tag) => {
+                    let mut out = self.tagged(any, &tag, &at);
+                    self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
+                    return Value::Object(out);
+                }
+                Err(why) => {
+                    self.diags
+                        .push(self.file, &at, format!("not a tagged union: {why}"))
+                        .help(
+                            "a definition's `anyOf` is read as a union of `$ref`s whose targets \
+                             pin a common member with `const`; drop the definition in the overlay \
+                             if it is not part of the data model",
+                        );
+                    return Value::Object(Map::new());
+                }
+            }
+        }
         if let Some(any) = obj.get("anyOf") {
             if let Some((zero, rest)) = inlined_enum(any) {
                 let mut out = Map::new();
@@ -678,11 +1134,23 @@ impl Importer<'_> {
                     }
                 },
                 "properties" if value.is_object() => {
+                    let required: Vec<&str> = obj
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .map(|r| r.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
                     let props = value.as_object().into_iter().flatten();
                     let props = props
                         .map(|(name, prop)| {
                             let prop_at = pointer_push(&at, name);
-                            (name.clone(), self.schema(prop, &prop_at, false))
+                            let mut prop = self.schema(prop, &prop_at, false);
+                            // A default on a required member has nothing to fill in.
+                            if required.contains(&name.as_str()) {
+                                if let Value::Object(p) = &mut prop {
+                                    p.remove("default");
+                                }
+                            }
+                            (name.clone(), prop)
                         })
                         .collect();
                     out.insert(key.clone(), Value::Object(props));
@@ -693,6 +1161,12 @@ impl Importer<'_> {
                 {
                     self.closed.push(at);
                 }
+                // `{}` (any value) on an object without properties: a free-form object, which
+                // is what `{"type": "object"}` means in our dialect.
+                "additionalProperties"
+                    if value.as_object().is_some_and(Map::is_empty)
+                        && ty == Some("object")
+                        && !obj.contains_key("properties") => {}
                 "additionalProperties" | "items" if value.is_object() => {
                     out.insert(key.clone(), self.schema(value, &at, false));
                 }
@@ -758,7 +1232,13 @@ impl Importer<'_> {
         };
         let mut values = vec![zero];
         values.extend(rest);
-        match self.enums.get(&name) {
+        self.record_enum(&name, values, pointer);
+        Some(name)
+    }
+
+    /// Records an enum found at `pointer`; every use of a name must list the same values.
+    fn record_enum(&mut self, name: &str, values: Vec<String>, pointer: &str) {
+        match self.enums.get(name) {
             Some(found) if found.values == values => {}
             Some(found) => {
                 let message = format!(
@@ -772,7 +1252,7 @@ impl Importer<'_> {
             }
             None => {
                 self.enums.insert(
-                    name.clone(),
+                    name.to_string(),
                     FoundEnum {
                         values,
                         pointer: pointer.to_string(),
@@ -780,7 +1260,103 @@ impl Importer<'_> {
                 );
             }
         }
-        Some(name)
+    }
+
+    /// `{"oneOf": [refs], "x-discriminator": tag}` for a tagged `anyOf` of refs at `pointer`.
+    fn tagged(&mut self, any: &Value, tag: &str, pointer: &str) -> Map<String, Value> {
+        let branches: Vec<Value> = any
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, b)| self.schema(b, &format!("{pointer}/{i}"), false))
+            .collect();
+        let mut out = Map::new();
+        out.insert("oneOf".into(), branches.into());
+        out.insert("x-discriminator".into(), tag.into());
+        out
+    }
+
+    /// One object made of the definitions `keys` (the branches of an `anyOf`): every member of
+    /// any branch; `required` those every branch requires; the members only some branches
+    /// require form the oneof `name`.
+    fn merged(&mut self, keys: &[String], name: &str) -> Result<Map<String, Value>, String> {
+        let mut props = Map::new();
+        let mut required: Vec<Vec<String>> = Vec::new();
+        for key in keys {
+            let Some(def) = self.defs.get(key) else {
+                return Err(format!("`{key}` is not defined"));
+            };
+            let at = pointer_push(&format!("/{}", self.container), key);
+            let Some(branch_props) = def.get("properties").and_then(Value::as_object) else {
+                return Err(format!("`{key}` is not an object with properties"));
+            };
+            for (prop, schema) in branch_props {
+                let prop_at = pointer_push(&pointer_push(&at, "properties"), prop);
+                let value = self.schema(schema, &prop_at, false);
+                let bare = |v: &Value| {
+                    let mut v = v.clone();
+                    if let Value::Object(o) = &mut v {
+                        o.remove("description");
+                    }
+                    v
+                };
+                match props.get(prop) {
+                    Some(existing) if bare(existing) != bare(&value) => {
+                        return Err(format!("the branches disagree on the member `{prop}`"));
+                    }
+                    Some(_) => {}
+                    None => {
+                        props.insert(prop.clone(), value);
+                    }
+                }
+            }
+            required.push(
+                def.get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| {
+                        r.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            );
+        }
+        let all: Vec<String> = props
+            .keys()
+            .filter(|p| required.iter().all(|r| r.contains(p)))
+            .cloned()
+            .collect();
+        let members: Vec<String> = props
+            .keys()
+            .filter(|p| !all.contains(p) && required.iter().any(|r| r.contains(p)))
+            .cloned()
+            .collect();
+        if members.len() < 2 {
+            return Err(format!(
+                "the branches {} do not differ in two or more required members",
+                keys.iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !naming::is_identifier(&naming::snake_case(name)) {
+            return Err(format!("`{name}` is not a oneof name"));
+        }
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), Value::Object(props));
+        if !all.is_empty() {
+            out.insert("required".into(), all.into());
+        }
+        let branches: Vec<Value> = members
+            .iter()
+            .map(|m| serde_json::json!({ "required": [m] }))
+            .collect();
+        out.insert("oneOf".into(), branches.into());
+        out.insert("x-oneof-name".into(), name.into());
+        Ok(out)
     }
 
     fn resolve_ref(&mut self, target: &str, pointer: &str) -> Option<String> {
@@ -822,6 +1398,19 @@ impl Importer<'_> {
             return None;
         };
         match self.keys.get(&key) {
+            Some(_) if self.dropped.contains(&key) => {
+                self.diags
+                    .push(
+                        self.file,
+                        pointer,
+                        format!("`$ref` points at `{key}`, which is not generated"),
+                    )
+                    .help(
+                        "remove it from the overlay's `drop`, or replace this use with a \
+                         [union.Name] or [definition.Name] of the overlay",
+                    );
+                None
+            }
             Some(name) => Some(name.clone()),
             None => {
                 self.diags
@@ -1650,5 +2239,303 @@ mod tests {
             "// input: o sha256:2\n",
         );
         assert_eq!(other, "// @generated\n// input: e sha256:3\n\nx");
+    }
+
+    /// A small schema in the v0.3 layout.
+    fn v03() -> Value {
+        let rpc = json!({"const": "2.0", "type": "string"});
+        json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {
+                "A2AError": {"anyOf": [{"$ref": "#/definitions/JSONRPCError"}, {"$ref": "#/definitions/TaskNotFoundError"}]},
+                "DataPart": {"type": "object", "required": ["data", "kind"], "properties": {
+                    "data": {"additionalProperties": {}, "type": "object"},
+                    "kind": {"const": "data", "type": "string"}}},
+                "FilePart": {"type": "object", "required": ["file", "kind"], "properties": {
+                    "file": {"anyOf": [{"$ref": "#/definitions/FileWithBytes"}, {"$ref": "#/definitions/FileWithUri"}], "description": "The file."},
+                    "kind": {"const": "file", "type": "string"}}},
+                "FileWithBytes": {"type": "object", "required": ["bytes"], "properties": {
+                    "bytes": {"type": "string", "description": "Inline."}, "name": {"type": "string"}}},
+                "FileWithUri": {"type": "object", "required": ["uri"], "properties": {
+                    "name": {"type": "string"}, "uri": {"type": "string"}}},
+                "JSONRPCError": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"type": "integer"}, "data": {}, "message": {"type": "string"}}},
+                "JSONRPCErrorResponse": {"type": "object", "required": ["error", "jsonrpc"], "properties": {
+                    "error": {"$ref": "#/definitions/JSONRPCError"}, "jsonrpc": rpc}},
+                "Message": {"type": "object", "required": ["kind", "role", "version"], "properties": {
+                    "kind": {"const": "message", "type": "string"},
+                    "metadata": {"additionalProperties": {}, "type": "object"},
+                    "mode": {"default": "x", "type": "string"},
+                    "role": {"enum": ["agent", "user"], "type": "string", "description": "Who."},
+                    "version": {"default": "1.0", "type": "string"}}},
+                "Part": {"anyOf": [{"$ref": "#/definitions/FilePart"}, {"$ref": "#/definitions/DataPart"}], "description": "A part."},
+                "PartBase": {"type": "object", "properties": {"metadata": {"additionalProperties": {}, "type": "object"}}},
+                "SendMessageRequest": {"type": "object", "required": ["jsonrpc", "method"], "properties": {
+                    "jsonrpc": rpc, "method": {"const": "message/send", "type": "string"},
+                    "params": {"$ref": "#/definitions/Message"}}},
+                "SendMessageResponse": {"anyOf": [{"$ref": "#/definitions/JSONRPCErrorResponse"}, {"$ref": "#/definitions/SendMessageSuccessResponse"}]},
+                "SendMessageSuccessResponse": {"type": "object", "required": ["jsonrpc", "result"], "properties": {
+                    "jsonrpc": rpc,
+                    "result": {"anyOf": [{"$ref": "#/definitions/Message"}, {"$ref": "#/definitions/FilePart"}]}}},
+                "TaskNotFoundError": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"const": -32001, "type": "integer"},
+                    "message": {"default": "Task not found", "type": "string"}}}
+            }
+        })
+    }
+
+    const V03_OVERLAY: &str = r#"
+        drop = ["PartBase", "FileWithBytes", "FileWithUri"]
+
+        [union.SendResult]
+        at = "/definitions/SendMessageSuccessResponse/properties/result"
+        description = "What comes back."
+
+        [union.FileContent]
+        at = "/definitions/FilePart/properties/file"
+        oneof = "source"
+
+        [enum.Role]
+        at = "/definitions/Message/properties/role"
+        description = "Sender."
+
+        [message.FileContent]
+        fields = ["bytes", "uri", "name"]
+    "#;
+
+    #[test]
+    fn the_v03_shape_is_detected() {
+        assert_eq!(detect(&v03()), Shape::V03);
+        let mut no_draft = v03();
+        no_draft.as_object_mut().unwrap().remove("$schema");
+        assert_eq!(
+            detect(&no_draft),
+            Shape::Own,
+            "draft-07 is part of the rule"
+        );
+        let mut untagged = v03();
+        for part in ["FilePart", "DataPart", "Message", "TaskNotFoundError"] {
+            untagged["definitions"][part]["properties"]
+                .as_object_mut()
+                .unwrap()
+                .retain(|k, _| k != "kind" && k != "code");
+        }
+        assert_eq!(detect(&untagged), Shape::Own, "no union tagged by a const");
+        let defs_container = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$defs": v03()["definitions"].clone()});
+        assert_eq!(detect(&defs_container), Shape::Own);
+    }
+
+    #[test]
+    fn the_json_rpc_layer_of_v03_is_dropped_by_rule_with_one_note() {
+        let defs = v03()["definitions"].as_object().unwrap().clone();
+        let dropped = dropped_by_rule(&defs, "#/definitions/");
+        assert_eq!(
+            dropped.iter().map(String::as_str).collect::<Vec<_>>(),
+            [
+                "A2AError",
+                "JSONRPCError",
+                "JSONRPCErrorResponse",
+                "SendMessageRequest",
+                "SendMessageResponse",
+                "SendMessageSuccessResponse",
+                "TaskNotFoundError"
+            ]
+        );
+        let (im, diags) = imported(v03(), V03_OVERLAY);
+        assert!(diags.is_empty(), "{diags}");
+        let im = im.unwrap();
+        assert_eq!(im.shape, Shape::V03);
+        let names: Vec<&String> = defs_of(&im).keys().collect();
+        assert_eq!(
+            names,
+            [
+                "DataPart",
+                "FilePart",
+                "Message",
+                "Part",
+                "Role",
+                "FileContent",
+                "SendResult"
+            ]
+        );
+        assert_eq!(im.notes.len(), 1);
+        assert!(
+            im.notes[0].message.contains("leaves out the 7 definitions"),
+            "{}",
+            im.notes[0]
+        );
+        assert_eq!(im.notes[0].location, "/definitions/A2AError");
+    }
+
+    #[test]
+    fn v03_unions_tagged_by_a_const_become_discriminated_oneofs() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["Part"],
+            json!({"oneOf": [{"$ref": "#/$defs/FilePart"}, {"$ref": "#/$defs/DataPart"}], "x-discriminator": "kind", "description": "A part."})
+        );
+        // An inline union of results, named by the overlay.
+        assert_eq!(
+            defs["SendResult"],
+            json!({"oneOf": [{"$ref": "#/$defs/Message"}, {"$ref": "#/$defs/FilePart"}], "x-discriminator": "kind", "description": "What comes back."})
+        );
+        // The tag is the member every branch pins with a distinct const.
+        let any = json!([{"$ref": "#/definitions/FilePart"}, {"$ref": "#/definitions/DataPart"}]);
+        let defs = v03()["definitions"].as_object().unwrap().clone();
+        assert_eq!(
+            tag_of_union(&defs, &any, "#/definitions/"),
+            Ok("kind".into())
+        );
+        let mut same = defs.clone();
+        same["DataPart"]["properties"]["kind"]["const"] = "file".into();
+        assert!(tag_of_union(&same, &any, "#/definitions/")
+            .unwrap_err()
+            .contains("no required member pinned with a distinct `const`"));
+        let files =
+            json!([{"$ref": "#/definitions/FileWithBytes"}, {"$ref": "#/definitions/FileWithUri"}]);
+        assert!(tag_of_union(&defs, &files, "#/definitions/").is_err());
+    }
+
+    #[test]
+    fn v03_file_shapes_merge_into_one_object_with_a_oneof() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["FileContent"],
+            json!({
+                "type": "object",
+                "properties": {"bytes": {"type": "string", "description": "Inline."}, "uri": {"type": "string"}, "name": {"type": "string"}},
+                "oneOf": [{"required": ["bytes"]}, {"required": ["uri"]}],
+                "x-oneof-name": "source"
+            })
+        );
+        assert_eq!(
+            defs["FilePart"]["properties"]["file"],
+            json!({"$ref": "#/$defs/FileContent", "description": "The file."})
+        );
+        // Branches that disagree on a member cannot merge.
+        let mut schema = v03();
+        schema["definitions"]["FileWithUri"]["properties"]["name"] = json!({"type": "integer"});
+        let (_, diags) = imported(schema, V03_OVERLAY);
+        assert!(
+            diags
+                .to_string()
+                .contains("the branches disagree on the member `name`")
+                && diags.0[0].location == "/union/FileContent/oneof",
+            "{diags}"
+        );
+    }
+
+    #[test]
+    fn v03_inline_enums_free_form_objects_and_defaults() {
+        let im = imported(v03(), V03_OVERLAY).0.unwrap();
+        let defs = defs_of(&im);
+        assert_eq!(
+            defs["Role"],
+            json!({"type": "string", "enum": ["agent", "user"], "description": "Sender."})
+        );
+        let props = &defs["Message"]["properties"];
+        assert_eq!(
+            props["role"],
+            json!({"$ref": "#/$defs/Role", "description": "Who."})
+        );
+        assert_eq!(props["metadata"], json!({"type": "object"}));
+        assert_eq!(
+            defs["DataPart"]["properties"]["data"],
+            json!({"type": "object"})
+        );
+        assert_eq!(props["kind"], json!({"const": "message", "type": "string"}));
+        // A default on a required member is dropped; on an optional one it is kept.
+        assert_eq!(props["version"], json!({"type": "string"}));
+        assert_eq!(props["mode"], json!({"default": "x", "type": "string"}));
+    }
+
+    #[test]
+    fn v03_overlay_mistakes_are_errors_at_their_toml_path() {
+        let text = r#"
+            drop = ["PartBase", "Nope"]
+
+            [union.Bad]
+            at = "/definitions/Message/properties/role"
+
+            [union.Untagged]
+            at = "/definitions/FilePart/properties/file"
+
+            [union.Message]
+            at = "/definitions/SendMessageSuccessResponse/properties/result"
+
+            [enum.Role]
+            at = "/definitions/Message/properties/nothing"
+
+            [enum.Both]
+            zero = "X_UNSPECIFIED"
+            at = "/definitions/Message/properties/role"
+        "#;
+        let (im, diags) = imported(v03(), text);
+        assert!(im.is_none());
+        let found: Vec<(&str, &str)> = diags
+            .0
+            .iter()
+            .map(|d| (d.file.as_str(), d.location.as_str()))
+            .collect();
+        for at in [
+            "/drop/1",
+            "/union/Bad/at",
+            "/union/Untagged/at",
+            "/union/Message",
+            "/enum/Role/at",
+            "/enum/Both",
+        ] {
+            assert!(found.contains(&("overlay.toml", at)), "{at} in {diags}");
+        }
+        let text = diags.to_string();
+        assert!(text.contains("is not a tagged union"), "{text}");
+        // A kept definition that refers to a dropped one.
+        let text = V03_OVERLAY.replace("\"FileWithUri\"]", "\"FileWithUri\", \"DataPart\"]");
+        let (_, diags) = imported(v03(), &text);
+        assert!(
+            diags.0.iter().any(|d| d.file == "a2a.json"
+                && d.location == "/definitions/Part/anyOf/1/$ref"
+                && d.message.contains("`DataPart`, which is not generated")),
+            "{diags}"
+        );
+    }
+
+    #[test]
+    fn v03_lowering_diagnostics_point_back_into_the_published_file_and_the_overlay() {
+        let mut schema = v03();
+        schema["definitions"]["DataPart"]["properties"]["data"]["minProperties"] = 1.into();
+        schema["definitions"]["FileWithUri"]["properties"]["uri"]["minLength"] = 1.into();
+        let o = overlay(V03_OVERLAY);
+        let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+        let types = lower_types(&source(schema), Some(&o), &mut diags, &mut notes);
+        assert!(types.is_empty() || !diags.is_empty());
+        let found: Vec<(&str, &str)> = diags
+            .0
+            .iter()
+            .map(|d| (d.file.as_str(), d.location.as_str()))
+            .collect();
+        assert!(
+            found.contains(&(
+                "a2a.json",
+                "/definitions/DataPart/properties/data/minProperties"
+            )),
+            "{diags}"
+        );
+        assert!(
+            found.contains(&("overlay.toml", "/union/FileContent")),
+            "{diags}"
+        );
+        // Without mistakes, the small schema lowers: Part is a tagged union on `kind`.
+        let o = overlay(V03_OVERLAY);
+        let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+        let types = lower_types(&source(v03()), Some(&o), &mut diags, &mut notes);
+        assert!(diags.is_empty(), "{diags}");
+        assert!(matches!(types["Part"].kind, crate::ir::TypeKind::Tagged(_)));
+        assert!(matches!(
+            types["FileContent"].kind,
+            crate::ir::TypeKind::Struct(ref s) if s.oneof.is_some()
+        ));
     }
 }

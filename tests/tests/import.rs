@@ -18,9 +18,15 @@ use a2a_tests::{shared_path, workspace_root};
 use serde_json::{Map, Value};
 
 const BUNDLE: &str = "a2a-spec/v1.0/a2a.json";
+/// The official v0.3.0 schema (`specification/json/a2a.json` at tag v0.3.0).
+const V03: &str = "a2a-spec/v0.3.0/a2a.json";
 
 fn spec_v1() -> PathBuf {
     workspace_root().join("spec/v1")
+}
+
+fn spec_v0_3() -> PathBuf {
+    workspace_root().join("spec/v0_3")
 }
 
 fn read_schema(path: &Path, label: &str) -> Source<Value> {
@@ -139,14 +145,14 @@ fn assert_same<T: Debug + PartialEq>(
         match (expected.get(name), actual.get(name)) {
             (Some(e), Some(a)) if e == a => {}
             (Some(e), Some(a)) => report.push_str(&format!(
-                "\n== {name} differs (- spec/v1, + {what}):\n{}",
+                "\n== {name} differs (- ours, + {what}):\n{}",
                 line_diff(&format!("{e:#?}"), &format!("{a:#?}"))
             )),
             (Some(_), None) => report.push_str(&format!("\n== {name}: missing from {what}\n")),
             (None, _) => report.push_str(&format!("\n== {name}: only in {what}\n")),
         }
     }
-    assert!(report.is_empty(), "{what} is not spec/v1:{report}");
+    assert!(report.is_empty(), "{what} is not our model:{report}");
 }
 
 /// The bundle rewritten the way the A2A generator script writes it since PR #2074 (its
@@ -304,12 +310,13 @@ fn shapes_of_the_real_inputs() {
         import::detect(&newer_layout(&bundle.value)),
         Shape::LocalBundle
     );
-    // v0.3.0 is draft-07 with local refs and none of the generator's idioms: it is read as our
-    // dialect (and fails there: its unions need discriminated unions, a later issue).
-    if let Some(v03) = shared_path("import: shapes", "a2a-spec/v0.3.0/a2a.json") {
+    // v0.3.0 is draft-07 with local refs and `anyOf` unions of `kind`-tagged definitions.
+    if let Some(v03) = shared_path("import: shapes", V03) {
         let v03 = read_schema(&v03, "a2a.json");
-        assert_eq!(import::detect(&v03.value), Shape::Own);
+        assert_eq!(import::detect(&v03.value), Shape::V03);
     }
+    let ours = read_schema(&spec_v0_3().join("a2a.schema.json"), "a2a.schema.json");
+    assert_eq!(import::detect(&ours.value), Shape::Own);
 }
 
 #[test]
@@ -468,4 +475,254 @@ fn a_spec_directory_may_hold_the_published_file_under_its_own_name() {
     let ours = Config::new(spec_v1()).model().unwrap();
     let changes = a2a_codegen::diff::diff(&ours, &published);
     assert!(changes.is_empty(), "{changes:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// v0.3.0: the official draft-07 schema, completed by spec/v0_3/overlay.toml, is spec/v0_3.
+
+fn v03_overlay() -> Source<import::Overlay> {
+    let mut diags = Diagnostics::default();
+    import::read_overlay(
+        &spec_v0_3().join("overlay.toml"),
+        "spec/v0_3/overlay.toml",
+        &mut diags,
+    )
+    .unwrap_or_else(|| panic!("{diags}"))
+}
+
+/// The model of `spec/v0_3/a2a.schema.json`.
+fn our_v03_types() -> BTreeMap<String, TypeDef> {
+    let schema = read_schema(
+        &spec_v0_3().join("a2a.schema.json"),
+        "spec/v0_3/a2a.schema.json",
+    );
+    let mut diags = Diagnostics::default();
+    let types = a2a_codegen::lower::lower_schema(&schema, &mut diags);
+    assert!(diags.is_empty(), "{diags}");
+    types
+}
+
+#[test]
+fn the_official_v03_schema_with_our_overlay_lowers_to_the_model_of_spec_v0_3() {
+    let Some(path) = shared_path("import: the official v0.3.0 schema", V03) else {
+        return;
+    };
+    let official = read_schema(&path, "a2a.json");
+    assert_eq!(import::detect(&official.value), Shape::V03);
+    let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+    let published = import::lower_types(&official, Some(&v03_overlay()), &mut diags, &mut notes);
+    assert!(diags.is_empty(), "{diags}");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].message.contains("leaves out the 48 definitions"),
+        "{}",
+        notes[0]
+    );
+    let ours = our_v03_types();
+    assert_eq!(ours.len(), 48);
+    assert_same(
+        "the official v0.3.0 schema",
+        &without_docs(&ours),
+        &without_docs(&published),
+    );
+    // What the overlay names carries our words.
+    for name in [
+        "Role",
+        "APIKeyLocation",
+        "SendMessageResult",
+        "StreamEvent",
+        "FileContent",
+        "TaskPushNotificationConfigList",
+        "GetAuthenticatedExtendedCardParams",
+    ] {
+        assert_eq!(published[name].doc, ours[name].doc, "{name}");
+    }
+}
+
+#[test]
+fn diff_sees_no_change_between_the_official_v03_schema_and_spec_v0_3() {
+    let Some(path) = shared_path("import: diff of the official v0.3.0 schema", V03) else {
+        return;
+    };
+    let ours = Config::new(spec_v0_3())
+        .source_label("spec/v0_3")
+        .model()
+        .unwrap();
+    let published = Config::new(spec_v0_3())
+        .source_label("spec/v0_3")
+        .schema_file(&path)
+        .model()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let changes = a2a_codegen::diff::diff(&ours, &published);
+    assert!(changes.is_empty(), "{changes:#?}");
+}
+
+#[test]
+fn the_official_v03_schema_generates_the_code_of_spec_v0_3() {
+    let Some(path) = shared_path("import: code from the official v0.3.0 schema", V03) else {
+        return;
+    };
+    let ours = Config::new(spec_v0_3())
+        .source_label("spec/v0_3")
+        .generate()
+        .unwrap();
+    let (files, notes) = Config::new(spec_v0_3())
+        .source_label("spec/v0_3")
+        .schema_file(&path)
+        .generate_with_notes()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let (ours, published) = (by_path(ours), by_path(files));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        published.keys().collect::<Vec<_>>()
+    );
+    let header = published["types.rs"].split_once("\n\n").unwrap().0;
+    assert!(
+        header.contains("// input: spec/v0_3/overlay.toml sha256:"),
+        "{header}"
+    );
+    let mut report = String::new();
+    for (path, contents) in &ours {
+        let (expected, actual) = (code_body(contents), code_body(&published[path]));
+        if expected != actual {
+            report.push_str(&format!(
+                "\n== {path}:\n{}",
+                line_diff(&expected, &actual)
+                    .lines()
+                    .filter(|l| !l.starts_with("  "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "code from the official v0.3.0 schema differs from spec/v0_3's (doc comments aside):{report}"
+    );
+}
+
+#[test]
+fn the_v03_overlay_matches_spec_v0_3() {
+    let overlay = v03_overlay().value;
+    assert_eq!(overlay.message.len(), 37);
+    assert!(overlay.message.values().all(|m| m.required.is_empty()
+        && m.oneof.is_none()
+        && m.deprecated.is_empty()
+        && m.fields.is_some()));
+    assert_eq!(
+        overlay.union.keys().collect::<Vec<_>>(),
+        ["FileContent", "SendMessageResult", "StreamEvent"]
+    );
+    assert_eq!(
+        overlay.enums.keys().collect::<Vec<_>>(),
+        ["APIKeyLocation", "Role"]
+    );
+    assert!(overlay
+        .enums
+        .values()
+        .all(|e| e.zero.is_none() && e.at.is_some()));
+    assert_eq!(overlay.drop.len(), 5);
+    assert_eq!(
+        overlay.definition.keys().collect::<Vec<_>>(),
+        [
+            "DeleteTaskPushNotificationConfigResult",
+            "GetAuthenticatedExtendedCardParams",
+            "TaskPushNotificationConfigList"
+        ]
+    );
+}
+
+/// Issue 5: what changed from v0.3.0 to v1, as `a2a-codegen diff` reports it. The official
+/// v0.3.0 schema (with our overlay) gives the same report as spec/v0_3.
+#[test]
+fn the_v03_to_v1_report_names_the_big_changes() {
+    use a2a_codegen::diff::{compare, ChangeKind, Class, ItemKind};
+    let report = compare(&spec_v0_3(), &spec_v1()).unwrap_or_else(|d| panic!("{d}"));
+    let text = report.to_text();
+    let markdown = report.to_markdown().unwrap();
+    let counts: Vec<(Class, usize)> = Class::ALL
+        .into_iter()
+        .map(|c| (c, report.count(c)))
+        .collect();
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("v03-to-v1.md"),
+        &markdown,
+    )
+    .unwrap();
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("v03-to-v1.txt"),
+        &text,
+    )
+    .unwrap();
+    println!(
+        "v0.3 -> v1: {} changes {counts:?}; Markdown {} lines; {}",
+        report.changes.len(),
+        markdown.lines().count(),
+        report.summary()
+    );
+    assert!(report.is_breaking());
+    let has = |kind: ItemKind, path: &str, change: ChangeKind, class: Class| {
+        let found = report
+            .changes
+            .iter()
+            .any(|c| c.kind == kind && c.path == path && c.change == change && c.class == class);
+        assert!(found, "no {class} {change} {kind} `{path}` in:\n{text}");
+    };
+    use ChangeKind::{Added, Changed, Removed};
+    // Part: a union tagged on `kind` in v0.3, one struct with a `content` oneof in v1.
+    has(ItemKind::Type, "Part", Changed, Class::Breaking);
+    has(ItemKind::Type, "TextPart", Removed, Class::Breaking);
+    // TaskState: kebab-case values become SCREAMING_SNAKE values with an UNSPECIFIED zero.
+    has(
+        ItemKind::Value,
+        "TaskState::Submitted",
+        Removed,
+        Class::Breaking,
+    );
+    has(
+        ItemKind::Value,
+        "TaskState::Unspecified",
+        Added,
+        Class::Breaking,
+    );
+    // The `kind` consts are gone from the objects.
+    has(ItemKind::Const, "Task.kind", Removed, Class::Behaviour);
+    has(ItemKind::Const, "Message.kind", Removed, Class::Behaviour);
+    // Methods: slash names out, PascalCase names in.
+    has(ItemKind::Method, "message/send", Removed, Class::Breaking);
+    has(ItemKind::Method, "SendMessage", Added, Class::Breaking);
+    has(ItemKind::Method, "ListTasks", Added, Class::Breaking);
+    // -32007 is renamed: the old variant goes, the new one comes.
+    has(
+        ItemKind::Error,
+        "A2aError::AuthenticatedExtendedCardNotConfigured",
+        Removed,
+        Class::Breaking,
+    );
+    has(
+        ItemKind::Error,
+        "A2aError::ExtendedAgentCardNotConfigured",
+        Added,
+        Class::Compatible,
+    );
+    let by_kind = |k: ChangeKind| report.changes.iter().filter(|c| c.change == k).count();
+    println!(
+        "v0.3 -> v1 by change: {} added, {} removed, {} changed",
+        by_kind(Added),
+        by_kind(Removed),
+        by_kind(Changed)
+    );
+    if let Some(path) = shared_path("import: v0.3.0 -> v1 report", V03) {
+        // The official file alone has no tables: a spec directory holding it with ours.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("official-v03-spec");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(&path, dir.join("a2a.json")).unwrap();
+        for file in ["overlay.toml", "errors.toml", "methods.toml"] {
+            std::fs::copy(spec_v0_3().join(file), dir.join(file)).unwrap();
+        }
+        let official = compare(&dir, &spec_v1()).unwrap_or_else(|d| panic!("{d}"));
+        assert_eq!(official.changes, report.changes);
+    }
 }
