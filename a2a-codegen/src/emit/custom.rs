@@ -30,24 +30,8 @@ pub fn emit_custom_errors(table: &CustomErrors, label: &str, opts: &EmitOptions)
         ));
         quote! { #docs #name, }
     });
-    let rows = table.rows.iter().map(|e| {
-        let (name, spec_name, code, grpc, http, message, doc) = (
-            &e.name,
-            &e.spec_name,
-            Literal::i64_unsuffixed(e.code),
-            &e.grpc,
-            e.http,
-            &e.message,
-            &e.doc,
-        );
-        let reason = e.reason.as_deref().unwrap_or(name);
-        quote! {
-            #rt::ErrorRow {
-                name: #name, spec_name: #spec_name, code: #code, grpc: #grpc, http: #http,
-                message: #message, reason: ::core::option::Option::Some(#reason), standard: false, doc: #doc,
-            }
-        }
-    });
+    // Custom rows always have a reason: lowering fills in the name in UPPER_SNAKE_CASE.
+    let rows = table.rows.iter().map(|e| super::errors::error_row(e, rt));
     let enum_doc = format!(
         " The agent's own errors, generated from `{label}`: one variant per row. Send one with \
          `A2aError::from_custom`; decode replies with `decode_response_with::<T, {}>`.",

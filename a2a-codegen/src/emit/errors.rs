@@ -14,6 +14,30 @@ pub const RESERVED: std::ops::RangeInclusive<i64> = -32768..=-32100;
 /// Message used when an agent sends a code no row names and no message.
 const UNKNOWN_MESSAGE: &str = "Unknown error";
 
+/// One `ErrorRow` constant of a table row (the standard table's, or a custom table's).
+pub(crate) fn error_row(e: &ErrorDef, rt: &TokenStream) -> TokenStream {
+    let (name, spec_name, code, grpc, http, message, doc) = (
+        &e.name,
+        &e.spec_name,
+        Literal::i64_unsuffixed(e.code),
+        &e.grpc,
+        e.http,
+        &e.message,
+        &e.doc,
+    );
+    let reason = match &e.reason {
+        Some(r) => quote!(::core::option::Option::Some(#r)),
+        None => quote!(::core::option::Option::None),
+    };
+    let standard = e.kind == ErrorKind::JsonRpc;
+    quote! {
+        #rt::ErrorRow {
+            name: #name, spec_name: #spec_name, code: #code, grpc: #grpc, http: #http,
+            message: #message, reason: #reason, standard: #standard, doc: #doc,
+        }
+    }
+}
+
 /// Emits `errors.rs` for the table.
 pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;
@@ -43,28 +67,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
             },
         }
     });
-    let rows = errors.iter().map(|e| {
-        let (name, spec_name, code, grpc, http, message, doc) = (
-            &e.name,
-            &e.spec_name,
-            Literal::i64_unsuffixed(e.code),
-            &e.grpc,
-            e.http,
-            &e.message,
-            &e.doc,
-        );
-        let reason = match &e.reason {
-            Some(r) => quote!(::core::option::Option::Some(#r)),
-            None => quote!(::core::option::Option::None),
-        };
-        let standard = e.kind == ErrorKind::JsonRpc;
-        quote! {
-            #rt::ErrorRow {
-                name: #name, spec_name: #spec_name, code: #code, grpc: #grpc, http: #http,
-                message: #message, reason: #reason, standard: #standard, doc: #doc,
-            }
-        }
-    });
+    let rows = errors.iter().map(|e| error_row(e, rt));
     let n_rows = errors.len();
     let (low, high) = (
         Literal::i64_unsuffixed(*RESERVED.start()),
