@@ -324,3 +324,63 @@ fn json_value() -> impl Strategy<Value = Value> {
         strings.boxed(),
     )
 }
+
+/// Limits: a body over the size or depth limit is malformed (or, on the agent's side, an invalid
+/// request) with a reason saying which limit, before any parsing; the defaults take ordinary
+/// replies.
+#[test]
+fn limits_on_size_and_depth_are_clean_failures() {
+    use a2a_types::rt::limits::Limits;
+    use a2a_types::v1::{decode_request_limited, decode_response_limited, StreamResponse};
+    let task = br#"{"jsonrpc":"2.0","id":1,"result":{"id":"t","status":{"state":"TASK_STATE_WORKING"},"metadata":{"a":{"b":[1]}}}}"#;
+    assert!(decode_response_limited::<a2a_types::v1::Task>(task, &Limits::default()).is_ok());
+
+    let small = Limits::default().with_max_body_bytes(32);
+    match decode_response_limited::<a2a_types::v1::Task>(task, &small) {
+        Err(a2a_types::v1::CallError::Malformed(e)) => {
+            assert_eq!(
+                e.reason(),
+                format!("the body is {} bytes, over the limit of 32", task.len())
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let shallow = Limits::default().with_max_depth(3);
+    match decode_response_limited::<a2a_types::v1::Task>(task, &shallow) {
+        Err(a2a_types::v1::CallError::Malformed(e)) => {
+            assert_eq!(e.reason(), "the body nests deeper than the limit of 3")
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Streams: the size is bounded while framing, the depth per event.
+    let event = b"data: {\"result\":{\"statusUpdate\":{\"taskId\":\"t\",\"contextId\":\"c\",\"status\":{}}}}\n\n";
+    let mut decoder = a2a_types::v1::StreamDecoder::<StreamResponse>::with_limits(shallow);
+    let items = decoder.feed(event);
+    assert!(
+        matches!(&items[..], [Err(a2a_types::v1::CallError::Malformed(e))] if e.reason() == "an event's data nests deeper than the limit of 3"),
+        "{items:?}"
+    );
+    let mut decoder = a2a_types::v1::StreamDecoder::<StreamResponse>::with_limits(small);
+    let items = decoder.feed(event);
+    assert!(matches!(&items[..], [Err(_)]), "{items:?}");
+    assert!(a2a_types::v1::StreamDecoder::<StreamResponse>::new()
+        .feed(event)
+        .iter()
+        .all(Result::is_ok));
+
+    // The agent's side: an invalid request saying which limit.
+    let request =
+        br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t","x":[[[[1]]]]}}"#;
+    assert!(decode_request_limited(request, &Limits::default()).is_ok());
+    let rejected = decode_request_limited(request, &shallow).unwrap_err();
+    assert_eq!(rejected.error.code(), -32600);
+    assert!(
+        rejected
+            .error
+            .message()
+            .ends_with("the request nests deeper than the limit of 3"),
+        "{}",
+        rejected.error
+    );
+}

@@ -347,7 +347,13 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         impl<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError> StreamDecoder<T, E> {
             /// A decoder for a new stream.
             pub fn new() -> Self {
-                StreamDecoder { inner: #rt::stream::EventStream::new(), custom: ::core::marker::PhantomData }
+                Self::with_limits(#rt::limits::Limits::DEFAULT)
+            }
+
+            /// A decoder whose events may be at most so large and so deeply nested; an event over
+            /// a limit is malformed, with the reason.
+            pub fn with_limits(limits: #rt::limits::Limits) -> Self {
+                StreamDecoder { inner: #rt::stream::EventStream::with_limits(limits), custom: ::core::marker::PhantomData }
             }
 
             /// Feeds the next bytes; returns one item per event they complete, in order.
@@ -389,6 +395,17 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         /// `E`'s comes back as [`CallError::Custom`] with the variant's fields.
         pub fn decode_response_with<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError>(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
             __call_result(#rt::envelope::decode_response::<T>(body))
+        }
+
+        /// [`decode_response`] under these limits (the defaults are 16 MiB and serde_json's depth
+        /// of 128): a body over them is malformed, with the reason, before any parsing.
+        pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<T, CallError> {
+            decode_response_with_limits::<T, #rt::custom::NoCustomErrors>(body, limits)
+        }
+
+        /// [`decode_response_with`] (the agent's own errors `E`) under these limits.
+        pub fn decode_response_with_limits<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError>(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<T, CallError<E>> {
+            __call_result(#rt::envelope::decode_response_limited::<T>(body, limits))
         }
 
         /// What `#[derive(AgentError)]` expansions reach through this module's path.

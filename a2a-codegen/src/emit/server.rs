@@ -114,7 +114,14 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
         // the result.
         #[allow(clippy::result_large_err)]
         pub fn decode_request(body: &[u8]) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-            let raw = #rt::RawRequest::parse(body)?;
+            decode_request_limited(body, &#rt::limits::Limits::DEFAULT)
+        }
+
+        /// [`decode_request`] under these limits: a body over them is rejected as an invalid
+        /// request (-32600) saying which limit, before any parsing.
+        #[allow(clippy::result_large_err)]
+        pub fn decode_request_limited(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
+            let raw = #rt::RawRequest::parse_limited(body, limits)?;
             let request = match super::MethodName::from_name(raw.method()) {
                 #(::core::option::Option::Some(super::MethodName::#names) => Request::#names(raw.params()?),)*
                 ::core::option::Option::None => return ::core::result::Result::Err(raw.unknown_method().into()),

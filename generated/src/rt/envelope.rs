@@ -24,6 +24,7 @@
 //! - `jsonrpc` and `id` are not checked: a client matches replies to requests by transport, and a
 //!   wrong version string is no reason to lose an otherwise clear answer.
 
+use super::limits::Limits;
 use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
@@ -94,6 +95,16 @@ pub enum Envelope<T> {
 /// assert_eq!(err.reason(), "the body is a JSON array, not an object");
 /// ```
 pub fn decode_response<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientError> {
+    decode_response_limited(body, &Limits::DEFAULT)
+}
+
+/// [`decode_response`] under these [`Limits`]: a body over them is malformed, with the reason,
+/// before any parsing.
+pub fn decode_response_limited<T: DeserializeOwned>(
+    body: &[u8],
+    limits: &Limits,
+) -> Result<Envelope<T>, ClientError> {
+    limits.check(body).map_err(ClientError::new)?;
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     match serde_json::from_slice::<Fast<T>>(body) {
         Ok(fast) => fast.finish(),

@@ -6,6 +6,7 @@
 //! - [`num`]: the ProtoJSON number forms (numbers or numeric strings) for the generated decoders.
 //! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
 //! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
+//! - [`limits`]: the largest body and the deepest nesting the decoders take.
 //! - [`server`]: the agent's side: request objects, response and event encoding.
 //! - [`custom`]: an agent's own error codes (the `AgentError` trait) and their wire mapping.
 //! - [`detail`]: the `@type` objects of a v1 error's `data`.
@@ -15,6 +16,7 @@ mod bytes;
 pub mod custom;
 pub mod detail;
 pub mod envelope;
+pub mod limits;
 pub mod num;
 pub mod server;
 pub mod sse;
@@ -25,6 +27,7 @@ mod timestamp;
 pub use bytes::Bytes;
 pub use detail::ErrorDetail;
 pub use envelope::{ClientError, Envelope, RawError};
+pub use limits::Limits;
 pub use server::{Fault, RawRequest, RequestId};
 pub use table::{ErrorRow, Method};
 pub use timestamp::{Timestamp, TimestampError, UnixTime};

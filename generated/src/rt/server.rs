@@ -26,6 +26,7 @@
 
 use super::detail::ErrorDetail;
 use super::envelope::{describe, not_json_reason};
+use super::limits::Limits;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -158,6 +159,19 @@ impl<'a> RawRequest<'a> {
     /// assert_eq!((fault.code, fault.id), (codes::INVALID_REQUEST, RequestId::from("a")));
     /// ```
     pub fn parse(body: &'a [u8]) -> Result<Self, Fault> {
+        RawRequest::parse_limited(body, &Limits::DEFAULT)
+    }
+
+    /// [`RawRequest::parse`] under these [`Limits`]: a body over them is an invalid request
+    /// (-32600) saying which limit, refused before any parsing.
+    pub fn parse_limited(body: &'a [u8], limits: &Limits) -> Result<Self, Fault> {
+        if let Err(reason) = limits.check(body) {
+            return Err(Fault::new(
+                RequestId::Null,
+                codes::INVALID_REQUEST,
+                reason.replace("the body", "the request"),
+            ));
+        }
         let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
         let members = match serde_json::from_slice::<Members<'a>>(body) {
             Ok(members) => members,

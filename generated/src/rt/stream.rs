@@ -6,6 +6,7 @@
 //! what it is). An event whose data held invalid UTF-8 is malformed, not silently repaired.
 
 use super::envelope::{decode_response_str, ClientError, Envelope};
+use super::limits::Limits;
 use super::sse::{SseDecoder, SseError, SseEvent};
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
@@ -28,15 +29,23 @@ pub struct EventStream<T> {
     sse: SseDecoder,
     /// Framed events of the current chunk; kept to reuse its allocation.
     framed: Vec<Result<SseEvent, SseError>>,
+    limits: Limits,
     result: PhantomData<fn() -> T>,
 }
 
 impl<T: DeserializeOwned> EventStream<T> {
     /// A decoder for a new stream.
     pub fn new() -> Self {
+        EventStream::with_limits(Limits::DEFAULT)
+    }
+
+    /// A decoder whose events may be at most `limits.max_body_bytes()` long (counted as the SSE
+    /// framing buffers them) and nest at most `limits.max_depth()` deep.
+    pub fn with_limits(limits: Limits) -> Self {
         EventStream {
-            sse: SseDecoder::new(),
+            sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
             framed: Vec::new(),
+            limits,
             result: PhantomData,
         }
     }
@@ -54,7 +63,12 @@ impl<T: DeserializeOwned> EventStream<T> {
         f: impl FnMut(Result<Envelope<T>, ClientError>) -> U,
     ) -> Vec<U> {
         self.sse.feed_into(chunk, &mut self.framed);
-        self.framed.drain(..).map(decode_event).map(f).collect()
+        let limits = self.limits;
+        self.framed
+            .drain(..)
+            .map(|item| decode_event(item, &limits))
+            .map(f)
+            .collect()
     }
 
     /// Ends the stream: an error when it stopped in the middle of an event.
@@ -65,11 +79,16 @@ impl<T: DeserializeOwned> EventStream<T> {
 
 fn decode_event<T: DeserializeOwned>(
     item: Result<SseEvent, SseError>,
+    limits: &Limits,
 ) -> Result<Envelope<T>, ClientError> {
     let event = item.map_err(sse_error)?;
     if event.had_invalid_utf8 {
         return Err(ClientError::new("an event's data is not valid UTF-8"));
     }
+    // The size was bounded while framing; the depth is checked here.
+    limits
+        .check(event.data.as_bytes())
+        .map_err(|reason| ClientError::new(reason.replace("the body", "an event's data")))?;
     decode_response_str(&event.data)
 }
 

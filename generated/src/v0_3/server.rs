@@ -151,7 +151,16 @@ impl ::std::error::Error for RejectedRequest {
 pub fn decode_request(
     body: &[u8],
 ) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-    let raw = crate::rt::RawRequest::parse(body)?;
+    decode_request_limited(body, &crate::rt::limits::Limits::DEFAULT)
+}
+/// [`decode_request`] under these limits: a body over them is rejected as an invalid
+/// request (-32600) saying which limit, before any parsing.
+#[allow(clippy::result_large_err)]
+pub fn decode_request_limited(
+    body: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
+    let raw = crate::rt::RawRequest::parse_limited(body, limits)?;
     let request = match super::MethodName::from_name(raw.method()) {
         ::core::option::Option::Some(super::MethodName::SendMessage) => {
             Request::SendMessage(raw.params()?)

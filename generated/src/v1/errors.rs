@@ -776,8 +776,13 @@ impl<
 > StreamDecoder<T, E> {
     /// A decoder for a new stream.
     pub fn new() -> Self {
+        Self::with_limits(crate::rt::limits::Limits::DEFAULT)
+    }
+    /// A decoder whose events may be at most so large and so deeply nested; an event over
+    /// a limit is malformed, with the reason.
+    pub fn with_limits(limits: crate::rt::limits::Limits) -> Self {
         StreamDecoder {
-            inner: crate::rt::stream::EventStream::new(),
+            inner: crate::rt::stream::EventStream::with_limits(limits),
             custom: ::core::marker::PhantomData,
         }
     }
@@ -836,6 +841,24 @@ pub fn decode_response_with<
     E: crate::rt::custom::AgentError,
 >(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
     __call_result(crate::rt::envelope::decode_response::<T>(body))
+}
+/// [`decode_response`] under these limits (the defaults are 16 MiB and serde_json's depth
+/// of 128): a body over them is malformed, with the reason, before any parsing.
+pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(
+    body: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::result::Result<T, CallError> {
+    decode_response_with_limits::<T, crate::rt::custom::NoCustomErrors>(body, limits)
+}
+/// [`decode_response_with`] (the agent's own errors `E`) under these limits.
+pub fn decode_response_with_limits<
+    T: ::serde::de::DeserializeOwned,
+    E: crate::rt::custom::AgentError,
+>(
+    body: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::result::Result<T, CallError<E>> {
+    __call_result(crate::rt::envelope::decode_response_limited::<T>(body, limits))
 }
 /// What `#[derive(AgentError)]` expansions reach through this module's path.
 #[doc(hidden)]
