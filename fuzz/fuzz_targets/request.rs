@@ -1,0 +1,17 @@
+//! The request decoder of both modules: any bytes are a typed request or a rejection, never a
+//! panic; a request that decodes encodes to one that decodes to the same.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(incoming) = a2a_types::v1::decode_request(data) {
+        let again = incoming.request.encode(&incoming.reply_id());
+        let back = a2a_types::v1::decode_request(&again).expect("a re-encoded request decodes");
+        assert_eq!(back.request, incoming.request);
+    }
+    if let Ok(incoming) = a2a_types::v0_3::decode_request(data) {
+        let again = incoming.request.encode(&incoming.reply_id());
+        let back = a2a_types::v0_3::decode_request(&again).expect("a re-encoded request decodes");
+        assert_eq!(back.request, incoming.request);
+    }
+});
