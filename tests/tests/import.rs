@@ -246,6 +246,29 @@ fn code_body(contents: &str) -> String {
         .collect()
 }
 
+/// Per file, the lines where two generations differ, doc comments and headers aside; empty when
+/// the code is the same.
+fn code_differences(
+    ours: &BTreeMap<String, String>,
+    published: &BTreeMap<String, String>,
+) -> String {
+    let mut report = String::new();
+    for (path, contents) in ours {
+        let (expected, actual) = (code_body(contents), code_body(&published[path]));
+        if expected != actual {
+            report.push_str(&format!(
+                "\n== {path}:\n{}",
+                line_diff(&expected, &actual)
+                    .lines()
+                    .filter(|l| !l.starts_with("  "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    report
+}
+
 fn by_path(files: Vec<GeneratedFile>) -> BTreeMap<String, String> {
     files.into_iter().map(|f| (f.path, f.contents)).collect()
 }
@@ -278,20 +301,7 @@ fn the_bundle_in_the_spec_directory_generates_the_code_of_spec_v1() {
             && header.contains("// input: spec/v1/overlay.toml sha256:"),
         "the header names the bundle and the overlay:\n{header}"
     );
-    let mut report = String::new();
-    for (path, contents) in &ours {
-        let (expected, actual) = (code_body(contents), code_body(&published[path]));
-        if expected != actual {
-            report.push_str(&format!(
-                "\n== {path}:\n{}",
-                line_diff(&expected, &actual)
-                    .lines()
-                    .filter(|l| !l.starts_with("  "))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ));
-        }
-    }
+    let report = code_differences(&ours, &published);
     assert!(
         report.is_empty(),
         "code from the bundle differs from spec/v1's (doc comments aside):{report}"
@@ -582,20 +592,7 @@ fn the_official_v03_schema_generates_the_code_of_spec_v0_3() {
         header.contains("// input: spec/v0_3/overlay.toml sha256:"),
         "{header}"
     );
-    let mut report = String::new();
-    for (path, contents) in &ours {
-        let (expected, actual) = (code_body(contents), code_body(&published[path]));
-        if expected != actual {
-            report.push_str(&format!(
-                "\n== {path}:\n{}",
-                line_diff(&expected, &actual)
-                    .lines()
-                    .filter(|l| !l.starts_with("  "))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ));
-        }
-    }
+    let report = code_differences(&ours, &published);
     assert!(
         report.is_empty(),
         "code from the official v0.3.0 schema differs from spec/v0_3's (doc comments aside):{report}"
