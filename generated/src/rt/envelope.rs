@@ -259,33 +259,7 @@ impl<'de> Visitor<'de> for ErrorMemberVisitor {
     }
 }
 
-enum ErrorKey {
-    Code,
-    Message,
-    Data,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for ErrorKey {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = ErrorKey;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ErrorKey, E> {
-                Ok(match v {
-                    "code" => ErrorKey::Code,
-                    "message" => ErrorKey::Message,
-                    "data" => ErrorKey::Data,
-                    _ => ErrorKey::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
+member_keys!(ErrorKey { Code = "code", Message = "message", Data = "data" });
 
 /// The fast path: one pass over the body, `result` decoded straight into `T`.
 struct Fast<T> {
@@ -317,31 +291,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Fast<T> {
 
 struct FastVisitor<T>(PhantomData<T>);
 
-enum Key {
-    Result,
-    Error,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-                Ok(match v {
-                    "result" => Key::Result,
-                    "error" => Key::Error,
-                    _ => Key::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
+member_keys!(Key { Result = "result", Error = "error" });
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for FastVisitor<T> {
     type Value = Fast<T>;

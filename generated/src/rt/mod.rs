@@ -12,6 +12,36 @@
 //! - [`detail`]: the `@type` objects of a v1 error's `data`.
 //! - [`table`]: the static shapes of the error table and of methods.
 
+/// Defines an enum of the member names a visitor looks for, plus `Other` for the rest, and its
+/// `Deserialize` as an identifier: the shape every hand-written object visitor here uses.
+macro_rules! member_keys {
+    ($name:ident { $($variant:ident = $member:literal),* $(,)? }) => {
+        enum $name {
+            $($variant,)*
+            Other,
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct KeyVisitor;
+                impl serde::de::Visitor<'_> for KeyVisitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a member name")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
+                        Ok(match v {
+                            $($member => $name::$variant,)*
+                            _ => $name::Other,
+                        })
+                    }
+                }
+                deserializer.deserialize_identifier(KeyVisitor)
+            }
+        }
+    };
+}
+
 mod bytes;
 pub mod custom;
 pub mod detail;

@@ -338,35 +338,7 @@ impl<'de> Deserialize<'de> for Members<'de> {
 
 struct MembersVisitor;
 
-enum Key {
-    Jsonrpc,
-    Id,
-    Method,
-    Params,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-                Ok(match v {
-                    "jsonrpc" => Key::Jsonrpc,
-                    "id" => Key::Id,
-                    "method" => Key::Method,
-                    "params" => Key::Params,
-                    _ => Key::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
+member_keys!(Key { Jsonrpc = "jsonrpc", Id = "id", Method = "method", Params = "params" });
 
 impl<'de> Visitor<'de> for MembersVisitor {
     type Value = Members<'de>;
