@@ -1,0 +1,116 @@
+"""A hello-world A2A agent written with a2a-sdk 1.3.0's public server API, for the interop test.
+
+    python agent.py PORT_FILE
+
+Binds 127.0.0.1 on a free port, writes the port number to PORT_FILE once it is listening, and
+serves until it is killed:
+
+- GET /.well-known/agent-card.json: the agent card (JSON-RPC at "/", streaming on);
+- POST /: JSON-RPC, handled by the SDK's DefaultRequestHandler over an in-memory task store.
+
+Every message starts a task that goes submitted -> working -> one "greeting" artifact holding
+"Hello World" -> completed, the shape the official hello-world sample has. Task lookups,
+cancellation and listing are the SDK's own behaviour, which is what the Rust client is tested
+against.
+"""
+
+import asyncio
+import socket
+import sys
+
+import uvicorn
+from starlette.applications import Starlette
+
+from a2a.helpers import new_task_from_user_message, new_text_part
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+)
+from a2a.utils.errors import UnsupportedOperationError
+
+
+class HelloExecutor(AgentExecutor):
+    """Answers every message with a task whose one artifact says hello."""
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        task = context.current_task
+        if task is None:
+            task = new_task_from_user_message(context.message)
+            await event_queue.enqueue_event(task)
+        updater = TaskUpdater(event_queue, task.id, task.context_id)
+        await updater.start_work()
+        await updater.add_artifact([new_text_part('Hello World')], name='greeting')
+        await updater.complete()
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        # Tasks complete before a cancel can reach them; the SDK answers TaskNotCancelable
+        # for a finished task before calling this.
+        raise UnsupportedOperationError('the hello agent finishes before it can be canceled')
+
+
+def card(port: int) -> AgentCard:
+    return AgentCard(
+        name='Hello World Agent',
+        description='The interop test agent: answers every message with hello',
+        supported_interfaces=[
+            AgentInterface(
+                url=f'http://127.0.0.1:{port}/',
+                protocol_binding='JSONRPC',
+                protocol_version='1.0',
+            )
+        ],
+        version='1.0.0',
+        capabilities=AgentCapabilities(streaming=True),
+        default_input_modes=['text/plain'],
+        default_output_modes=['text/plain'],
+        skills=[
+            AgentSkill(
+                id='hello_world',
+                name='Returns hello world',
+                description='answers any message with a greeting',
+                tags=['hello world'],
+                examples=['hi'],
+            )
+        ],
+    )
+
+
+async def serve(port_file: str) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(('127.0.0.1', 0))
+    port = sock.getsockname()[1]
+    agent_card = card(port)
+    handler = DefaultRequestHandler(
+        agent_executor=HelloExecutor(),
+        task_store=InMemoryTaskStore(),
+        agent_card=agent_card,
+    )
+    app = Starlette(
+        routes=create_agent_card_routes(agent_card) + create_jsonrpc_routes(handler, '/')
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level='info', lifespan='off'))
+    sock.listen(128)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()  # raises what stopped the server
+            return
+        await asyncio.sleep(0.02)
+    with open(port_file, 'w') as f:
+        f.write(f'{port}\n')
+    print(f'agent.py: a2a-sdk hello agent on 127.0.0.1:{port}', flush=True)
+    await task
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 2:
+        sys.exit('usage: agent.py PORT_FILE')
+    asyncio.run(serve(sys.argv[1]))
