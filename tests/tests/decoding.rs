@@ -37,6 +37,33 @@ fn enum_integers_are_accepted_and_unknown_integers_survive() {
     assert!(decode::<Task>(task(json!({"state": 1.5}))).is_err());
 }
 
+/// An odd peer may send an unknown enum *name* that looks like a number. It must re-encode as the
+/// same string: as a number, "1" or "-0" would read back as a known value (`Role::User`,
+/// `Role::Unspecified`), "01" and "+7" as another unknown one.
+#[test]
+fn unknown_enum_strings_that_look_like_numbers_stay_strings() {
+    for name in ["1", "-0", "0", "01", "+7", "7 "] {
+        let role: Role = decode(json!(name)).unwrap();
+        assert_eq!(role, Role::Unrecognized(name.into()), "{name:?}");
+        let wire = serde_json::to_value(&role).unwrap();
+        assert_eq!(wire, json!(name), "{name:?} re-encoded as {wire}");
+        assert_eq!(decode::<Role>(wire).unwrap(), role, "{name:?}");
+    }
+    // The canonical form of an unknown number cannot be told from that number once decoded (the
+    // variant holds a string either way): it goes back as the number, and reads back the same.
+    for name in ["-1", "9223372036854775807"] {
+        let role: Role = decode(json!(name)).unwrap();
+        let wire = serde_json::to_value(&role).unwrap();
+        assert!(wire.is_number(), "{name:?} re-encoded as {wire}");
+        assert_eq!(decode::<Role>(wire).unwrap(), role, "{name:?}");
+    }
+    // An unknown number still goes back as that number, in both versions' enums.
+    let role: Role = decode(json!(7)).unwrap();
+    assert_eq!(serde_json::to_value(&role).unwrap(), json!(7));
+    let state: a2a_types::v0_3::TaskState = decode(json!("1")).unwrap();
+    assert_eq!(serde_json::to_value(&state).unwrap(), json!("1"));
+}
+
 #[test]
 fn enum_helpers_map_names_and_numbers() {
     assert_eq!(

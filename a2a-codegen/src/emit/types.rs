@@ -1031,11 +1031,16 @@ impl Cx<'_> {
             }
             impl ::serde::Serialize for #name {
                 fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    // An unknown value that arrived as a number goes back as that number. Enum value
-                    // names are identifiers, so a name can never look like a number.
+                    // An unknown value that arrived as a number goes back as that number. A name
+                    // that only looks like one (the string "1", "-0" or "01", from an odd peer)
+                    // stays a string: as a number it would read back as another value.
                     if let Self::Unrecognized(__s) = self {
                         if let ::core::result::Result::Ok(__n) = __s.parse::<i64>() {
-                            return __serializer.serialize_i64(__n);
+                            if let Self::Unrecognized(__canonical) = Self::from_number(__n) {
+                                if __canonical == *__s {
+                                    return __serializer.serialize_i64(__n);
+                                }
+                            }
                         }
                     }
                     __serializer.serialize_str(self.as_str())

@@ -5039,7 +5039,11 @@ impl ::serde::Serialize for Role {
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         if let Self::Unrecognized(__s) = self {
             if let ::core::result::Result::Ok(__n) = __s.parse::<i64>() {
-                return __serializer.serialize_i64(__n);
+                if let Self::Unrecognized(__canonical) = Self::from_number(__n) {
+                    if __canonical == *__s {
+                        return __serializer.serialize_i64(__n);
+                    }
+                }
             }
         }
         __serializer.serialize_str(self.as_str())
@@ -6959,7 +6963,11 @@ impl ::serde::Serialize for TaskState {
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         if let Self::Unrecognized(__s) = self {
             if let ::core::result::Result::Ok(__n) = __s.parse::<i64>() {
-                return __serializer.serialize_i64(__n);
+                if let Self::Unrecognized(__canonical) = Self::from_number(__n) {
+                    if __canonical == *__s {
+                        return __serializer.serialize_i64(__n);
+                    }
+                }
             }
         }
         __serializer.serialize_str(self.as_str())
