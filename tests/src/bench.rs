@@ -158,10 +158,11 @@ pub struct Case<'a> {
     pub baselines: &'a [(&'a str, &'a str)],
 }
 
-/// Prints one line per case: `label  <ratio>x <baseline>, ...  [medians: ...]`, each ratio being
+/// Prints one line per case: `label  <ratio>x vs <baseline>, ...  [medians: ...]`, each ratio being
 /// the baseline's median time divided by ours (so above 1.0x means ours is faster; for equal work
 /// per iteration it is also our throughput over the baseline's). `heading` says so in the words
-/// of the bench. Functions not measured in this run are named as such.
+/// of the bench; `ours_label` names our function among the medians. Functions not measured in
+/// this run are named as such.
 pub fn print_ratios(heading: &str, ours_label: &str, cases: &[Case<'_>], since: SystemTime) {
     let home = criterion_home();
     println!();
@@ -179,14 +180,14 @@ pub fn print_ratios(heading: &str, ours_label: &str, cases: &[Case<'_>], since: 
         for (function, label) in case.baselines {
             match median_ns(&home, case.group, function, since) {
                 Some(theirs) => {
-                    ratios.push(format!("{:.2}x {label}", theirs / ours));
+                    ratios.push(format!("{:.2}x vs {label}", theirs / ours));
                     medians.push(format!("{label} {}", format_ns(theirs)));
                 }
                 None => ratios.push(format!("{label} not measured")),
             }
         }
         println!(
-            "  {:<28} {ours_label} {}   [medians: {}]",
+            "  {:<28} {}   [medians: {}]",
             case.label,
             ratios.join(", "),
             medians.join(", ")
