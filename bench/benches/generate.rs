@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime};
 use a2a_bench::{
     codegen_official, codegen_spec_v1, lines, overlay_v0_3, overlay_v1, typify_side, Official,
 };
-use a2a_tests::bench::{self, Case, Mode};
+use a2a_tests::bench::{self, Case};
 use criterion::Criterion;
 
 /// One group: its name, how the table heads it, and the inputs of both sides.
@@ -128,28 +128,21 @@ fn main() {
     }
     criterion.final_summary();
 
-    match mode {
-        Mode::Other => {}
-        Mode::Test => println!("ratios: not measured in --test mode"),
-        Mode::Benchmark if bench::under_cargo_criterion() => {
-            println!("ratios: not printed under cargo-criterion (it analyses after this process)")
-        }
-        Mode::Benchmark => {
-            let cases: Vec<Case<'_>> = groups
-                .iter()
-                .map(|group| Case {
-                    label: group.label,
-                    group: group.name,
-                    ours: "a2a_codegen",
-                    baselines: &[("typify", "typify 0.8")],
-                })
-                .collect();
-            bench::print_ratios(
-                "ratios: time of typify 0.8 / time of a2a-codegen on the same file (above 1.0x: a2a-codegen is faster)",
-                "a2a-codegen",
-                &cases,
-                started,
-            );
-        }
+    if bench::ratios_wanted(mode, "") {
+        let cases: Vec<Case<'_>> = groups
+            .iter()
+            .map(|group| Case {
+                label: group.label,
+                group: group.name,
+                ours: "a2a_codegen",
+                baselines: &[("typify", "typify 0.8")],
+            })
+            .collect();
+        bench::print_ratios(
+            "ratios: time of typify 0.8 / time of a2a-codegen on the same file (above 1.0x: a2a-codegen is faster)",
+            "a2a-codegen",
+            &cases,
+            started,
+        );
     }
 }

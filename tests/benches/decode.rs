@@ -53,7 +53,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use a2a_tests::bench::{self, format_ns, median_ns, Case, Mode};
+use a2a_tests::bench::{self, format_ns, median_ns, Case};
 use a2a_tests::decode_workload::{
     naive_stream, ours_stream, plain, plain_error, via_value, Bodies,
 };
@@ -281,65 +281,58 @@ fn main() {
     bench_stream(&mut criterion, &bodies.stream);
     criterion.final_summary();
 
-    match mode {
-        Mode::Other => {}
-        Mode::Test => println!("ratios: not measured in --test mode (and Python not run)"),
-        Mode::Benchmark if bench::under_cargo_criterion() => {
-            println!("ratios: not printed under cargo-criterion (it analyses after this process)")
-        }
-        Mode::Benchmark => {
-            let labels = [
-                (
-                    "task_2kb",
-                    format!("task 2KB ({} B)", bodies.task_2kb.len()),
-                ),
-                (
-                    "task_200kb",
-                    format!("task 200KB ({} B)", bodies.task_200kb.len()),
-                ),
-                (
-                    "error_reply",
-                    format!("error reply ({} B)", bodies.error.len()),
-                ),
-                (
-                    "sse_1000_events",
-                    format!("SSE 1000 events ({} B)", bodies.stream.len()),
-                ),
-            ];
-            let task_baselines = [
-                ("plain_serde_json", "plain serde_json"),
-                ("via_value", "via Value"),
-            ];
-            let baselines: [&[(&str, &str)]; 4] = [
-                &task_baselines,
-                &task_baselines,
-                &[("plain_serde_json", "plain serde_json")],
-                &[("naive_split", "naive split + serde_json")],
-            ];
-            let cases: Vec<Case<'_>> = labels
-                .iter()
-                .zip(baselines)
-                .map(|((group, label), baselines)| Case {
-                    label,
-                    group,
-                    ours: "a2a_types",
-                    baselines,
-                })
-                .collect();
-            bench::print_ratios(
-                "ratios: throughput of a2a-types / throughput of the baseline",
-                "a2a-types",
-                &cases,
-                started,
-            );
-            let labels: Vec<(&str, &str)> = labels
-                .iter()
-                .map(|(group, label)| (*group, label.as_str()))
-                .collect();
-            if let Err(e) = python_comparison(&bodies, &labels, started) {
-                eprintln!("{e}");
-                std::process::exit(1);
-            }
+    if bench::ratios_wanted(mode, " (and Python not run)") {
+        let labels = [
+            (
+                "task_2kb",
+                format!("task 2KB ({} B)", bodies.task_2kb.len()),
+            ),
+            (
+                "task_200kb",
+                format!("task 200KB ({} B)", bodies.task_200kb.len()),
+            ),
+            (
+                "error_reply",
+                format!("error reply ({} B)", bodies.error.len()),
+            ),
+            (
+                "sse_1000_events",
+                format!("SSE 1000 events ({} B)", bodies.stream.len()),
+            ),
+        ];
+        let task_baselines = [
+            ("plain_serde_json", "plain serde_json"),
+            ("via_value", "via Value"),
+        ];
+        let baselines: [&[(&str, &str)]; 4] = [
+            &task_baselines,
+            &task_baselines,
+            &[("plain_serde_json", "plain serde_json")],
+            &[("naive_split", "naive split + serde_json")],
+        ];
+        let cases: Vec<Case<'_>> = labels
+            .iter()
+            .zip(baselines)
+            .map(|((group, label), baselines)| Case {
+                label,
+                group,
+                ours: "a2a_types",
+                baselines,
+            })
+            .collect();
+        bench::print_ratios(
+            "ratios: throughput of a2a-types / throughput of the baseline",
+            "a2a-types",
+            &cases,
+            started,
+        );
+        let labels: Vec<(&str, &str)> = labels
+            .iter()
+            .map(|(group, label)| (*group, label.as_str()))
+            .collect();
+        if let Err(e) = python_comparison(&bodies, &labels, started) {
+            eprintln!("{e}");
+            std::process::exit(1);
         }
     }
 }

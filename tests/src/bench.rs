@@ -64,6 +64,24 @@ pub fn under_cargo_criterion() -> bool {
     env::var_os("CARGO_CRITERION_PORT").is_some()
 }
 
+/// Whether this run measured anything to print ratios from: `true` for a measuring run;
+/// otherwise it prints why there are none (`--test`, with `test_note` appended; cargo-criterion)
+/// and returns `false`. Under `--list` it prints nothing, to keep the list clean.
+pub fn ratios_wanted(mode: Mode, test_note: &str) -> bool {
+    match mode {
+        Mode::Other => false,
+        Mode::Test => {
+            println!("ratios: not measured in --test mode{test_note}");
+            false
+        }
+        Mode::Benchmark if under_cargo_criterion() => {
+            println!("ratios: not printed under cargo-criterion (it analyses after this process)");
+            false
+        }
+        Mode::Benchmark => true,
+    }
+}
+
 /// The cargo target directory of the workspace: `$CARGO_TARGET_DIR`, else the one
 /// `cargo metadata` names (benches run with `$CARGO` set), else `<workspace>/target`.
 pub fn target_dir() -> PathBuf {
