@@ -6,6 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod bench;
+pub mod decode_workload;
+
 /// Root of the workspace (the folder holding the top-level `Cargo.toml`).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
