@@ -165,11 +165,7 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
     let (outcome, response) = match incoming.request {
         Request::SendMessage(params) => {
             if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                let error = quota();
-                (
-                    "QuotaExceeded".to_string(),
-                    json(encode_error(&id, &A2aError::from_custom(&error))),
-                )
+                quota_exceeded(&id)
             } else {
                 let task = agent.new_task(&params.message);
                 (
@@ -183,11 +179,7 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
         }
         Request::SendStreamingMessage(params) => {
             if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                let error = quota();
-                (
-                    "QuotaExceeded".to_string(),
-                    json(encode_error(&id, &A2aError::from_custom(&error))),
-                )
+                quota_exceeded(&id)
             } else {
                 let task = agent.new_task(&params.message);
                 (format!("stream of task {}", task.id), stream(&id, task))
@@ -248,10 +240,13 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
     response
 }
 
-fn quota() -> InteropError {
-    InteropError::QuotaExceeded {
+/// The agent's own error, refusing a message (unary or streaming) with one JSON body.
+fn quota_exceeded(id: &RequestId) -> (String, Response) {
+    let error = InteropError::QuotaExceeded {
         retry_after_secs: 30,
-    }
+    };
+    let body = encode_error(id, &A2aError::from_custom(&error));
+    ("QuotaExceeded".to_string(), json(body))
 }
 
 /// The task's life as an SSE stream, one event every [`EVENT_GAP`]: the task as submitted,
