@@ -32,7 +32,6 @@ use a2a_bench::{
     codegen_official, codegen_spec_v1, lines, overlay_v0_3, overlay_v1, typify_side, Official,
 };
 use a2a_tests::bench::{self, Case};
-use criterion::Criterion;
 
 /// One group: its name, how the table heads it, and the inputs of both sides.
 struct Group<'a> {
@@ -109,12 +108,7 @@ fn main() {
         std::process::exit(1);
     }
 
-    let mut criterion = Criterion::default()
-        .without_plots()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5))
-        .configure_from_args();
+    let mut criterion = bench::criterion(20, Duration::from_secs(1), Duration::from_secs(5));
     for group in &groups {
         let mut g = criterion.benchmark_group(group.name);
         // Both sides succeeded in check(); the closures return that bool rather than unwrap.

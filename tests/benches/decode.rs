@@ -262,12 +262,7 @@ fn python_comparison(
 fn main() {
     let started = SystemTime::now();
     let mode = bench::mode();
-    let mut criterion = Criterion::default()
-        .without_plots()
-        .sample_size(50)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let mut criterion = bench::criterion(50, Duration::from_secs(1), Duration::from_secs(3));
 
     let bodies = Bodies::build();
     if let Err(e) = bodies.check() {

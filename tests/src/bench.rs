@@ -11,9 +11,21 @@ use std::env;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde::Deserialize;
+
+/// A criterion runner as the workspace's benches use it: no plots (the ratio table is the
+/// report), this many samples, warm-up and measurement time per function, then the command
+/// line's settings on top (`--test`, a filter, `--sample-size`, ...).
+pub fn criterion(samples: usize, warm_up: Duration, measurement: Duration) -> criterion::Criterion {
+    criterion::Criterion::default()
+        .without_plots()
+        .sample_size(samples)
+        .warm_up_time(warm_up)
+        .measurement_time(measurement)
+        .configure_from_args()
+}
 
 /// What criterion was asked to do, read from the arguments the way criterion reads them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
