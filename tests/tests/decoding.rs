@@ -1,6 +1,7 @@
 //! Decoding rules of the generated v1 types: ProtoJSON presence, open enums, oneofs, aliases,
 //! number forms, and what is (and is not) an error.
 
+use a2a_types::rt::UnknownMember;
 use a2a_types::v1::*;
 use serde_json::{json, Value};
 
@@ -87,24 +88,39 @@ fn part_with_two_content_members_is_an_error_naming_the_type() {
 }
 
 #[test]
-fn part_without_content_is_an_error_naming_the_type() {
-    let err = decode::<Part>(json!({"mediaType": "text/plain"})).unwrap_err();
-    assert!(err.contains("Part") && err.contains("found none"), "{err}");
+fn a_part_with_no_content_or_a_content_this_version_does_not_know_is_kept() {
+    let p: Part = decode(json!({"mediaType": "text/plain"})).unwrap();
+    assert_eq!(p.content, PartContent::Unknown(UnknownMember::default()));
+    assert_eq!(p.media_type.as_deref(), Some("text/plain"));
+    let p: Part = decode(json!({"hologram": {"frames": 3}, "filename": "h.holo"})).unwrap();
+    assert_eq!(p.content.member_name(), Some("hologram"));
+    assert_eq!(p.filename.as_deref(), Some("h.holo"));
+    // Inside a Task: the one new part does not sink the task or its other parts.
+    let mut body = task(json!({"state": "TASK_STATE_COMPLETED"}));
+    body["artifacts"] = json!([{"artifactId": "a", "parts": [{"hologram": {}}, {"text": "hi"}]}]);
+    let t: Task = decode(body).unwrap();
+    let parts = &t.artifacts[0].parts;
+    assert_eq!(parts[0].content.member_name(), Some("hologram"));
+    assert_eq!(parts[1].content, PartContent::Text("hi".into()));
 }
 
 #[test]
-fn oneof_wrappers_reject_two_members_and_none() {
+fn oneof_wrappers_reject_two_known_members_and_keep_unknown_ones_and_none() {
     let msg = json!({"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "x"}]});
     let err = decode::<StreamResponse>(json!({"message": msg, "task": task(json!({"state": 1}))}))
         .unwrap_err();
-    assert!(err.contains("StreamResponse"), "{err}");
-    let err = decode::<SendMessageResponse>(json!({})).unwrap_err();
     assert!(
-        err.contains("SendMessageResponse") && err.contains("found none"),
+        err.contains("StreamResponse: at most one of")
+            && err.contains("found `message` and `task`"),
         "{err}"
     );
-    let err = decode::<SecurityScheme>(json!({"somethingElse": {}})).unwrap_err();
-    assert!(err.contains("SecurityScheme"), "{err}");
+    let r = decode::<SendMessageResponse>(json!({})).unwrap();
+    assert_eq!(r, SendMessageResponse::Unknown(UnknownMember::default()));
+    let s = decode::<SecurityScheme>(json!({"somethingElse": {}})).unwrap();
+    assert_eq!(s.member_name(), Some("somethingElse"));
+    // A known member beside an unknown one wins, as in protobuf.
+    let s = decode::<StreamResponse>(json!({"futureEvent": {}, "message": msg})).unwrap();
+    assert!(matches!(s, StreamResponse::Message(_)), "{s:?}");
 }
 
 #[test]
@@ -118,15 +134,19 @@ fn oneof_member_equal_to_null_is_absent_except_for_values() {
 }
 
 #[test]
-fn absent_required_message_is_an_error_naming_the_field() {
-    let err = decode::<Task>(json!({"id": "t"})).unwrap_err();
-    assert!(
-        err.contains("Task: missing required field `status`"),
-        "{err}"
-    );
-    let err =
-        decode::<TaskStatusUpdateEvent>(json!({"taskId": "t", "contextId": "c"})).unwrap_err();
-    assert!(err.contains("`status`"), "{err}");
+fn absent_or_null_required_messages_decode_to_their_default_as_protobuf_reads_them() {
+    let t: Task = decode(json!({"id": "t"})).unwrap();
+    assert_eq!((t.id.as_str(), &t.status), ("t", &TaskStatus::default()));
+    let t: Task = decode(json!({"id": "t", "status": null})).unwrap();
+    assert_eq!(t.status.state, TaskState::Unspecified);
+    let e: TaskStatusUpdateEvent = decode(json!({"taskId": "t", "contextId": "c"})).unwrap();
+    assert_eq!(e.status, TaskStatus::default());
+    // An agent that never set its capabilities serves a card without them.
+    let card: AgentCard = decode(json!({"name": "a", "version": "1"})).unwrap();
+    assert_eq!(card.capabilities, AgentCapabilities::default());
+    // Encoding still writes them.
+    let back = serde_json::to_value(&t).unwrap();
+    assert_eq!(back["status"], json!({"state": "TASK_STATE_UNSPECIFIED"}));
 }
 
 #[test]

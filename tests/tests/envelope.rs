@@ -171,9 +171,9 @@ fn a_result_that_does_not_decode_is_malformed_with_a_path() {
         reason.starts_with("`result` does not decode as Task at `result.status.message.parts[0]`"),
         "{reason}"
     );
-    let reason = malformed(br#"{"result":{"id":"t"}}"#);
+    let reason = malformed(br#"{"result":{"id":"t","status":{"state":true}}}"#);
     assert!(
-        reason.contains("Task: missing required field `status`"),
+        reason.starts_with("`result` does not decode as Task at `result.status.state`"),
         "{reason}"
     );
 }
@@ -383,4 +383,45 @@ fn limits_on_size_and_depth_are_clean_failures() {
         "{}",
         rejected.error
     );
+}
+
+/// The official SDK's v1 server answers a delete with `"result": null`, its v0.3 server leaves
+/// `result` out (it drops nulls), and our `encode_result` writes `{}`: all three are success for a
+/// method that returns nothing, and only for such a method.
+#[test]
+fn void_results_are_success_as_null_empty_or_absent() {
+    for body in [
+        &br#"{"jsonrpc":"2.0","id":1,"result":null}"#[..],
+        br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        br#"{"jsonrpc":"2.0","id":1}"#,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"future":1}}"#,
+    ] {
+        let text = String::from_utf8_lossy(body);
+        assert!(
+            decode_reply::<method::DeleteTaskPushNotificationConfig>(body).is_ok(),
+            "v1: {text}"
+        );
+        assert!(
+            a2a_types::v0_3::decode_reply::<
+                a2a_types::v0_3::method::DeleteTaskPushNotificationConfig,
+            >(body)
+            .is_ok(),
+            "v0.3: {text}"
+        );
+    }
+    assert_eq!(
+        malformed(br#"{"jsonrpc":"2.0","id":1}"#),
+        "the reply has neither `result` nor `error`"
+    );
+    assert_eq!(
+        malformed(br#"{"jsonrpc":"2.0","id":1,"result":null}"#),
+        "`result` is null"
+    );
+    let id = a2a_types::rt::RequestId::Number(7.into());
+    let written = a2a_types::v1::encode_result::<method::DeleteTaskPushNotificationConfig>(
+        &id,
+        &a2a_types::v1::Empty {},
+    );
+    let written: Value = serde_json::from_slice(&written).unwrap();
+    assert_eq!(written["result"], json!({}));
 }

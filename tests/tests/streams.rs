@@ -39,7 +39,7 @@ fn streaming_captures_decode_as_the_sdk_sent_them() {
     assert!(end.is_ok());
     let kinds: Vec<&str> = items
         .iter()
-        .map(|i| i.as_ref().unwrap().member_name())
+        .map(|i| i.as_ref().unwrap().member_name().unwrap())
         .collect();
     assert_eq!(
         kinds,

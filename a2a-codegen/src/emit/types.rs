@@ -3,8 +3,9 @@
 //!
 //! Why hand-written visitors instead of `#[derive(Deserialize)]`: a oneof beside ordinary fields
 //! (`Part`) would need `#[serde(flatten)]`, which buffers the whole object; open enums need to
-//! accept both names and ProtoJSON integers; REQUIRED scalars must default while REQUIRED messages
-//! must fail with the type's name; and null must mean "absent". Generating the visitor gives all
+//! accept both names and ProtoJSON integers; oneofs must stay open (a member this version does not
+//! know is kept as the `Unknown` variant); absent REQUIRED fields must default, as protobuf reads
+//! them; and null must mean "absent". Generating the visitor gives all
 //! of that at the cost of plain serde_json parsing, in one pass.
 
 use super::{doc_attrs, EmitOptions};
@@ -163,40 +164,22 @@ impl Cx<'_> {
         matches!(self.resolve(ty), TypeRef::List(_) | TypeRef::Map(_))
     }
 
-    /// Messages (and Timestamp, itself a message in proto): an absent REQUIRED one is an error,
-    /// not a default.
-    fn is_message(&self, ty: &TypeRef) -> bool {
-        match self.resolve(ty) {
-            TypeRef::Timestamp => true,
-            TypeRef::Named(id) => matches!(
-                self.model.types.get(id).map(|d| &d.kind),
-                Some(TypeKind::Struct(_) | TypeKind::OneOf(_) | TypeKind::Tagged(_))
-            ),
-            _ => false,
+    /// The JSON names (name, then alias) of the REQUIRED fields of a struct type: what a tagged
+    /// union's variant must carry to be chosen by shape when the tag is missing.
+    fn required_names(&self, id: &str) -> Vec<Vec<String>> {
+        match self.model.types.get(id).map(|d| &d.kind) {
+            Some(TypeKind::Struct(s)) => s
+                .fields
+                .iter()
+                .filter(|f| matches!(f.presence, Presence::Required))
+                .map(|f| {
+                    std::iter::once(f.json_name.clone())
+                        .chain(f.alias.clone())
+                        .collect()
+                })
+                .collect(),
+            _ => Vec::new(),
         }
-    }
-
-    /// Whether `Default` exists for the Rust type of a REQUIRED field.
-    fn type_has_default(&self, ty: &TypeRef, depth: usize) -> bool {
-        match self.resolve(ty) {
-            TypeRef::Timestamp => false,
-            TypeRef::Named(id) => match self.model.types.get(id).map(|d| &d.kind) {
-                Some(TypeKind::Struct(s)) => depth < 64 && self.struct_has_default(s, depth + 1),
-                Some(TypeKind::OneOf(_) | TypeKind::Tagged(_)) => false,
-                _ => true,
-            },
-            _ => true,
-        }
-    }
-
-    fn struct_has_default(&self, s: &StructDef, depth: usize) -> bool {
-        s.oneof.is_none()
-            && s.fields.iter().all(|f| match f.presence {
-                Presence::Required => {
-                    self.is_collection(&f.ty) || self.type_has_default(&f.ty, depth)
-                }
-                _ => true,
-            })
     }
 
     fn field_type(&self, f: &Field) -> TokenStream {
@@ -216,14 +199,14 @@ impl Cx<'_> {
         if let Some(alias) = &f.alias {
             doc.push_str(&format!(" (`{alias}` also accepted)"));
         }
-        doc.push_str(match (&f.presence, self.is_message(&f.ty)) {
-            (Presence::Required, true) => "; required: decoding fails without it.",
-            (Presence::Required, false) => {
-                "; required: absent on the wire means the default value."
+        doc.push_str(match &f.presence {
+            Presence::Required => {
+                "; required: always written; absent or `null` on the wire reads as the default \
+                 value, as protobuf reads it."
             }
-            (Presence::Optional, _) if self.is_collection(&f.ty) => "; empty when absent.",
-            (Presence::Optional, _) => "; `None` when absent.",
-            (Presence::Defaulted(_), _) => "; the schema default when absent.",
+            Presence::Optional if self.is_collection(&f.ty) => "; empty when absent.",
+            Presence::Optional => "; `None` when absent.",
+            Presence::Defaulted(_) => "; the schema default when absent.",
         });
         if f.deprecated {
             doc.push_str("\n\nDeprecated by the specification.");
@@ -262,7 +245,8 @@ impl Cx<'_> {
                 .map(|m| format!("`{}`", m.json_name))
                 .collect();
             let fdoc = doc_attrs(&format!(
-                "The `{}` oneof: exactly one of {} is present on the wire.",
+                "The `{}` oneof: one of {} on the wire; `Unknown` for a member this version does \
+                 not know, or none.",
                 o.group.name.as_deref().unwrap_or(&o.rust_name),
                 members.join(", ")
             ));
@@ -275,14 +259,14 @@ impl Cx<'_> {
                 pub #fname: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
             }
         });
-        let has_default = self.struct_has_default(s, 0);
+        // Every generated type has a `Default` (oneofs: `Unknown`, unset), so an absent REQUIRED
+        // message can decode to it, as protobuf reads one.
         let any_defaulted = s
             .fields
             .iter()
             .any(|f| matches!(f.presence, Presence::Defaulted(_)));
-        let derive_default = (has_default && !any_defaulted).then(|| quote!(Default,));
-        let manual_default =
-            (has_default && any_defaulted).then(|| self.emit_manual_default(&name, s));
+        let derive_default = (!any_defaulted).then(|| quote!(Default,));
+        let manual_default = any_defaulted.then(|| self.emit_manual_default(&name, s));
         let ser = self.emit_struct_serialize(&name, s);
         let de = self.emit_visitor(
             &def.name,
@@ -398,7 +382,12 @@ impl Cx<'_> {
                 let key = &m.json_name;
                 quote!(#ename::#variant(__v) => __map.serialize_entry(#key, __v)?,)
             });
-            quote! { match &self.#fname { #(#arms)* } }
+            quote! {
+                match &self.#fname {
+                    #(#arms)*
+                    #ename::Unknown(__u) => __u.serialize_member(&mut __map)?,
+                }
+            }
         });
         let extras = self.opts.preserve_unknown.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
@@ -436,12 +425,19 @@ impl Cx<'_> {
         oneof: Option<&OneOfField>,
         pure_group: Option<(&OneOfGroup, &str)>,
     ) -> TokenStream {
+        let rt = &self.opts.runtime;
         let extras = self.opts.preserve_unknown && pure_group.is_none();
         let group: Option<(&OneOfGroup, Ident)> = match (oneof, pure_group) {
             (Some(o), _) => Some((&o.group, ident(&o.enum_name))),
             (None, Some((g, enum_name))) => Some((g, ident(enum_name))),
             (None, None) => None,
         };
+        // A oneof remembers the first member it does not know (in wire order): when no known
+        // member is set, that is the member a newer writer used, kept as `Unknown`.
+        let track_first = group.is_some();
+        // A pure oneof with preservation on keeps that first member's value (it has no map of
+        // unknown fields to keep it in otherwise).
+        let keep_first_value = self.opts.preserve_unknown && pure_group.is_some();
 
         // Key identification: every wire name (and alias) maps to a numbered key.
         let mut key_variants = Vec::new();
@@ -476,7 +472,7 @@ impl Cx<'_> {
                 );
             }
         }
-        let (unknown_variant, unknown_arm) = if extras {
+        let (unknown_variant, unknown_arm) = if extras || track_first {
             (
                 quote!(Unknown(::std::string::String),),
                 quote!(_ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),),
@@ -491,15 +487,14 @@ impl Cx<'_> {
             let ty = self.rust_type(&f.ty);
             quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;)
         });
-        let const_slots = consts.iter().enumerate().map(|(i, _)| {
-            let slot = format_ident!("__c{}", i);
-            quote!(let mut #slot = false;)
-        });
         let group_slot = group.as_ref().map(|(_, ename)| {
             quote!(let mut __oneof: ::core::option::Option<#ename> = ::core::option::Option::None;)
         });
         let extras_slot =
-            extras.then(|| quote!(let mut __unknown = ::serde_json::Map::<::std::string::String, ::serde_json::Value>::new();));
+            (extras || keep_first_value).then(|| quote!(let mut __unknown = ::serde_json::Map::<::std::string::String, ::serde_json::Value>::new();));
+        let first_slot = track_first.then(
+            || quote!(let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;),
+        );
 
         // One arm per key.
         let mut arms = Vec::new();
@@ -511,7 +506,6 @@ impl Cx<'_> {
         }
         for (i, c) in consts.iter().enumerate() {
             let key = format_ident!("C{}", i);
-            let slot = format_ident!("__c{}", i);
             let json_name = &c.json_name;
             // Written as the mismatch (`!=`), not `!(.. == ..)`, which clippy's `nonminimal_bool`
             // flags in the crate that includes the generated code.
@@ -529,7 +523,6 @@ impl Cx<'_> {
                     if #mismatch {
                         return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(::core::format_args!(#msg, __v)));
                     }
-                    #slot = true;
                 }
             });
         }
@@ -547,11 +540,38 @@ impl Cx<'_> {
                 });
             }
         }
+        let note_first = track_first.then(|| {
+            quote! {
+                if __first_unknown.is_none() {
+                    __first_unknown = ::core::option::Option::Some(::std::clone::Clone::clone(&__name));
+                }
+            }
+        });
         if extras {
             arms.push(quote! {
                 __Key::Unknown(__name) => {
+                    #note_first
                     let __v: ::serde_json::Value = __map.next_value()?;
                     __unknown.insert(__name, __v);
+                }
+            });
+        } else if keep_first_value {
+            arms.push(quote! {
+                __Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        let __v: ::serde_json::Value = __map.next_value()?;
+                        __unknown.insert(::std::clone::Clone::clone(&__name), __v);
+                        __first_unknown = ::core::option::Option::Some(__name);
+                    } else {
+                        let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
+                    }
+                }
+            });
+        } else if track_first {
+            arms.push(quote! {
+                __Key::Unknown(__name) => {
+                    #note_first
+                    let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                 }
             });
         } else {
@@ -562,15 +582,19 @@ impl Cx<'_> {
             });
         }
 
-        // The oneof helper: two different members is an error; the same one twice, last wins.
+        // The oneof helper: two different known members is an error; the same one twice, last wins.
         let set_oneof = group.as_ref().map(|(g, ename)| {
             let names: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.json_name)).collect();
-            let msg = format!("{type_name}: exactly one of {} may be set, found `{{}}` and `{{}}`", names.join(", "));
+            let msg = format!("{type_name}: at most one of {} may be set, found `{{}}` and `{{}}`", names.join(", "));
             quote! {
                 fn __set_oneof<__E: ::serde::de::Error>(__slot: &mut ::core::option::Option<#ename>, __new: #ename) -> ::core::result::Result<(), __E> {
                     if let ::core::option::Option::Some(__old) = __slot {
                         if __old.member_name() != __new.member_name() {
-                            return ::core::result::Result::Err(__E::custom(::core::format_args!(#msg, __old.member_name(), __new.member_name())));
+                            return ::core::result::Result::Err(__E::custom(::core::format_args!(
+                                #msg,
+                                __old.member_name().unwrap_or_default(),
+                                __new.member_name().unwrap_or_default()
+                            )));
                         }
                     }
                     *__slot = ::core::option::Option::Some(__new);
@@ -579,25 +603,19 @@ impl Cx<'_> {
             }
         });
 
-        // Building the value.
-        let mut checks = Vec::new();
-        for (i, c) in consts.iter().enumerate() {
-            if c.required {
-                let slot = format_ident!("__c{}", i);
-                let msg = format!("{type_name}: missing required field `{}`", c.json_name);
-                checks.push(quote! {
-                    if !#slot {
-                        return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(#msg));
-                    }
-                });
-            }
-        }
-        let group_value = group.as_ref().map(|(g, _)| {
-            let names: Vec<String> = g.members.iter().map(|m| format!("`{}`", m.json_name)).collect();
-            let msg = format!("{type_name}: exactly one of {} must be set, found none", names.join(", "));
+        // Building the value. A const member (v0.3's `kind`) may be absent: where it sits, the
+        // position already says what the object is (the official SDK defaults it too); a wrong
+        // value is still an error, checked as it is read.
+        let group_value = group.as_ref().map(|(_, ename)| {
+            let preserved = if extras || keep_first_value {
+                quote!(::core::option::Option::Some(&mut __unknown))
+            } else {
+                quote!(::core::option::Option::None)
+            };
             quote! {
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(#msg));
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => #ename::Unknown(#rt::UnknownMember::from_first(__first_unknown, #preserved)),
                 };
             }
         });
@@ -608,17 +626,10 @@ impl Cx<'_> {
                 let fname = ident(&f.rust_name);
                 let slot = format_ident!("__f{}", i);
                 let value = match &f.presence {
-                    Presence::Required if self.is_message(&f.ty) => {
-                        let msg = format!("{type_name}: missing required field `{}`", f.json_name);
-                        quote! {
-                            match #slot {
-                                ::core::option::Option::Some(__v) => __v,
-                                ::core::option::Option::None => return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(#msg)),
-                            }
-                        }
-                    }
                     Presence::Required => quote!(#slot.unwrap_or_default()),
-                    Presence::Optional if self.is_collection(&f.ty) => quote!(#slot.unwrap_or_default()),
+                    Presence::Optional if self.is_collection(&f.ty) => {
+                        quote!(#slot.unwrap_or_default())
+                    }
                     Presence::Optional => quote!(#slot),
                     Presence::Defaulted(lit) => {
                         let v = Self::default_value(lit);
@@ -638,6 +649,26 @@ impl Cx<'_> {
             quote!(::core::result::Result::Ok(#target { #(#inits)* #oneof_init #extras_init }))
         };
 
+        // A message with no members at all (`google.protobuf.Empty`, the result of calls that return
+        // nothing) also reads from `null`: the official SDK's server answers a delete with
+        // `"result": null`, and its client takes that and `{}` alike.
+        let void = fields.is_empty() && consts.is_empty() && group.is_none();
+        let (visit_unit, entry) = if void {
+            let extras_init = extras.then(|| {
+                let fname = ident(UNKNOWN_FIELDS);
+                quote!(#fname: ::serde_json::Map::new(),)
+            });
+            (
+                quote! {
+                    fn visit_unit<__E: ::serde::de::Error>(self) -> ::core::result::Result<Self::Value, __E> {
+                        ::core::result::Result::Ok(#target { #extras_init })
+                    }
+                },
+                quote!(deserialize_any),
+            )
+        } else {
+            (TokenStream::new(), quote!(deserialize_map))
+        };
         let key_match = if key_arms.is_empty() && !extras {
             quote!(let _ = __value; ::core::result::Result::Ok(__Key::Ignore))
         } else {
@@ -672,20 +703,20 @@ impl Cx<'_> {
                         fn expecting(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                             __f.write_str(#expecting)
                         }
+                        #visit_unit
                         fn visit_map<__A: ::serde::de::MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error> {
                             #(#field_slots)*
-                            #(#const_slots)*
                             #group_slot
                             #extras_slot
+                            #first_slot
                             while let ::core::option::Option::Some(__key) = __map.next_key::<__Key>()? {
                                 match __key { #(#arms)* }
                             }
-                            #(#checks)*
                             #group_value
                             #build
                         }
                     }
-                    __deserializer.deserialize_map(__Visitor)
+                    __deserializer.#entry(__Visitor)
                 }
             }
         }
@@ -712,6 +743,21 @@ impl Cx<'_> {
 
     // ----- oneofs ------------------------------------------------------------------------------
 
+    /// The rustdoc of the `Unknown` variant of a oneof or tagged union.
+    fn unknown_variant_doc(&self, what: &str) -> TokenStream {
+        let path: String = self
+            .opts
+            .runtime
+            .to_string()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        doc_attrs(&format!(
+            "{what}, and its value when unknown fields are preserved), or none at all: see \
+             [`UnknownMember`]({path}::UnknownMember)."
+        ))
+    }
+
     /// A type that is nothing but a oneof (`StreamResponse`): a Rust enum.
     fn emit_oneof_type(&self, def: &TypeDef, g: &OneOfGroup) -> TokenStream {
         let mut doc = def.doc.clone().unwrap_or_default();
@@ -724,7 +770,7 @@ impl Cx<'_> {
             doc.push_str("\n\n");
         }
         doc.push_str(&format!(
-            "On the wire: an object with exactly one of {} (the variant's member).",
+            "On the wire: an object with one of {} (the variant's member).",
             names.join(", ")
         ));
         self.emit_oneof_enum(&def.name, &def.name, g, Some(doc))
@@ -739,12 +785,18 @@ impl Cx<'_> {
         doc: Option<String>,
     ) -> TokenStream {
         let name = ident(enum_name);
-        let doc = doc.unwrap_or_else(|| {
+        let rt = &self.opts.runtime;
+        let mut doc = doc.unwrap_or_else(|| {
             format!(
                 "The `{}` oneof of [`{owner}`]: which one of its members is set.",
                 g.name.as_deref().unwrap_or("oneof")
             )
         });
+        doc.push_str(
+            "\n\nOpen, as protobuf reads it: a member this version does not know, or no member at \
+             all, is `Unknown` (the rest of the object is kept); two known members are a decode \
+             error.",
+        );
         let docs = doc_attrs(&doc);
         let variants = g.members.iter().map(|m| {
             let variant = ident(&m.variant);
@@ -767,7 +819,7 @@ impl Cx<'_> {
         let name_arms = g.members.iter().map(|m| {
             let variant = ident(&m.variant);
             let key = &m.json_name;
-            quote!(Self::#variant(_) => #key,)
+            quote!(Self::#variant(_) => ::core::option::Option::Some(#key),)
         });
         let ser_arms = g.members.iter().map(|m| {
             let variant = ident(&m.variant);
@@ -775,24 +827,40 @@ impl Cx<'_> {
             quote!(Self::#variant(__v) => __map.serialize_entry(#key, __v)?,)
         });
         let de = self.emit_visitor(owner, quote!(#name), &[], &[], None, Some((g, enum_name)));
+        let unknown_doc = self.unknown_variant_doc("A member this version does not know (its name");
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq)]
             #[allow(clippy::large_enum_variant)]
             pub enum #name {
                 #(#variants)*
+                #unknown_doc
+                Unknown(#rt::UnknownMember),
+            }
+            impl ::core::default::Default for #name {
+                /// No member set.
+                fn default() -> Self {
+                    Self::Unknown(::core::default::Default::default())
+                }
             }
             impl #name {
-                /// The JSON member name of the variant that is set.
-                pub fn member_name(&self) -> &'static str {
-                    match self { #(#name_arms)* }
+                /// The JSON member name of the variant that is set: for `Unknown`, the name that
+                /// arrived, or `None` when no member did.
+                pub fn member_name(&self) -> ::core::option::Option<&str> {
+                    match self {
+                        #(#name_arms)*
+                        Self::Unknown(__u) => __u.name(),
+                    }
                 }
             }
             impl ::serde::Serialize for #name {
                 fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     use ::serde::ser::SerializeMap as _;
-                    let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
-                    match self { #(#ser_arms)* }
+                    let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
+                    match self {
+                        #(#ser_arms)*
+                        Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
+                    }
                     __map.end()
                 }
             }
@@ -804,9 +872,11 @@ impl Cx<'_> {
 
     /// An internally tagged union (`Part` of A2A v0.3): a Rust enum whose variants hold the object
     /// types; the tag member, which each variant's struct writes and checks as a `const`, picks the
-    /// variant on decode. A tag that names no variant is an error, never a guess.
+    /// variant on decode. A tag that names no variant is `Unknown`; a missing tag is resolved by
+    /// shape (the one variant whose required members are present), as the official SDK does.
     fn emit_tagged(&self, def: &TypeDef, t: &TaggedUnion) -> TokenStream {
         let name = ident(&def.name);
+        let rt = &self.opts.runtime;
         let type_name = &def.name;
         let tag = &t.tag;
         let values: Vec<&str> = t.variants.iter().map(|v| v.value.as_str()).collect();
@@ -821,9 +891,11 @@ impl Cx<'_> {
             .collect();
         doc.push_str(&format!(
             "On the wire: one object whose `{tag}` member names the variant: {}. A `{tag}` that \
-             names no variant, or none at all, is a decode error.\n\nDecoding reads the object \
-             into a `serde_json::Value` first (the `{tag}` member may come last), then the \
-             variant from it.",
+             names no variant decodes to `Unknown`. Without `{tag}`, the object is the one \
+             variant whose required members are all present; none or several fitting is a \
+             decode error naming the candidates.\n\nDecoding reads the object into a \
+             `serde_json::Value` first (the `{tag}` member may come last), then the variant from \
+             it.",
             listed.join(", ")
         ));
         let docs = doc_attrs(&doc);
@@ -836,12 +908,30 @@ impl Cx<'_> {
         let value_arms = t.variants.iter().map(|v| {
             let variant = ident(&v.variant);
             let value = &v.value;
-            quote!(Self::#variant(_) => #value,)
+            quote!(Self::#variant(_) => ::core::option::Option::Some(#value),)
         });
         let ser_arms = t.variants.iter().map(|v| {
             let variant = ident(&v.variant);
             quote!(Self::#variant(__v) => ::serde::Serialize::serialize(__v, __serializer),)
         });
+        let unknown_doc = self.unknown_variant_doc(&format!(
+            "An object whose `{tag}` names no variant of this version (that name"
+        ));
+        let shapes = t.variants.iter().map(|v| {
+            let value = &v.value;
+            let required = self
+                .required_names(&v.ty)
+                .into_iter()
+                .map(|names| quote!(&[#(#names),*]));
+            quote!(#rt::oneof::Shape { tag: #value, required: &[#(#required),*] })
+        });
+        let keep_value = if self.opts.preserve_unknown {
+            quote!(::core::option::Option::Some(::serde_json::Value::Object(
+                __object
+            )))
+        } else {
+            quote!(::core::option::Option::None)
+        };
         let from_impls = t.variants.iter().map(|v| {
             let variant = ident(&v.variant);
             let ty = ident(&v.ty);
@@ -853,27 +943,26 @@ impl Cx<'_> {
                 }
             }
         });
-        let de_arms = t.variants.iter().map(|v| {
+        let index_arms = t.variants.iter().enumerate().map(|(i, v)| {
+            let value = &v.value;
+            quote!(#value => ::core::option::Option::Some(#i),)
+        });
+        let last = t.variants.len().saturating_sub(1);
+        let de_arms = t.variants.iter().enumerate().map(|(i, v)| {
             let variant = ident(&v.variant);
             let ty = ident(&v.ty);
-            let value = &v.value;
+            let pattern = if i == last { quote!(_) } else { quote!(#i) };
             quote! {
-                #value => ::serde_json::from_value::<#ty>(::serde_json::Value::Object(__object))
+                #pattern => ::serde_json::from_value::<#ty>(::serde_json::Value::Object(__object))
                     .map(Self::#variant)
                     .map_err(<__D::Error as ::serde::de::Error>::custom),
             }
         });
-        let expected = match values.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => values.join(""),
-        };
-        let unknown = format!("{type_name}: `{tag}` {{:?}} names no variant (expected {expected})");
         // The tag's snake_case proto name is accepted too, as for every member of the variant.
         let lookup = match Some(crate::naming::snake_case(tag)).filter(|a| a != tag) {
             Some(alias) => quote!(__object.get(#tag).or_else(|| __object.get(#alias))),
             None => quote!(__object.get(#tag)),
         };
-        let missing = format!("{type_name}: missing `{tag}`");
         let not_string = format!("{type_name}: `{tag}` must be a string, found {{}}");
         let not_object = format!("{type_name}: expected a JSON object, found {{}}");
         quote! {
@@ -882,6 +971,14 @@ impl Cx<'_> {
             #[allow(clippy::large_enum_variant)]
             pub enum #name {
                 #(#variants)*
+                #unknown_doc
+                Unknown(#rt::UnknownMember),
+            }
+            impl ::core::default::Default for #name {
+                /// No variant (`Unknown` without a tag).
+                fn default() -> Self {
+                    Self::Unknown(::core::default::Default::default())
+                }
             }
             impl #name {
                 /// The JSON name of the member that names the variant.
@@ -889,16 +986,23 @@ impl Cx<'_> {
                 /// The tag values, one per variant, in schema order.
                 pub const TAG_VALUES: &'static [&'static str] = &[#(#values),*];
 
-                /// The tag value of the variant that is set.
-                pub fn tag_value(&self) -> &'static str {
-                    match self { #(#value_arms)* }
+                /// The tag value of the variant that is set: for `Unknown`, the value that
+                /// arrived, or `None` when there was none.
+                pub fn tag_value(&self) -> ::core::option::Option<&str> {
+                    match self {
+                        #(#value_arms)*
+                        Self::Unknown(__u) => __u.name(),
+                    }
                 }
             }
             #(#from_impls)*
             impl ::serde::Serialize for #name {
                 fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     // Each variant's struct writes the tag itself (it is a `const` member).
-                    match self { #(#ser_arms)* }
+                    match self {
+                        #(#ser_arms)*
+                        Self::Unknown(__u) => __u.serialize_tagged(#tag, __serializer),
+                    }
                 }
             }
             impl<'de> ::serde::Deserialize<'de> for #name {
@@ -919,18 +1023,34 @@ impl Cx<'_> {
                             return ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(::core::format_args!(#not_object, __found)));
                         }
                     };
+                    const __SHAPES: &[#rt::oneof::Shape] = &[#(#shapes),*];
                     let __tag = match #lookup {
-                        ::core::option::Option::Some(::serde_json::Value::String(__s)) => ::std::clone::Clone::clone(__s),
+                        ::core::option::Option::Some(::serde_json::Value::String(__s)) => ::core::option::Option::Some(::std::clone::Clone::clone(__s)),
+                        ::core::option::Option::None | ::core::option::Option::Some(::serde_json::Value::Null) => ::core::option::Option::None,
                         ::core::option::Option::Some(__other) => {
                             return ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(::core::format_args!(#not_string, __other)));
                         }
+                    };
+                    let __index = match __tag {
+                        ::core::option::Option::Some(__name) => {
+                            let __known = match __name.as_str() {
+                                #(#index_arms)*
+                                _ => ::core::option::Option::None,
+                            };
+                            match __known {
+                                ::core::option::Option::Some(__i) => __i,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Ok(Self::Unknown(#rt::UnknownMember::new(__name, #keep_value)));
+                                }
+                            }
+                        }
                         ::core::option::Option::None => {
-                            return ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(#missing));
+                            #rt::oneof::pick_by_shape(#type_name, #tag, __SHAPES, &__object)
+                                .map_err(<__D::Error as ::serde::de::Error>::custom)?
                         }
                     };
-                    match __tag.as_str() {
+                    match __index {
                         #(#de_arms)*
-                        _ => ::core::result::Result::Err(<__D::Error as ::serde::de::Error>::custom(::core::format_args!(#unknown, __tag))),
                     }
                 }
             }

@@ -20,7 +20,9 @@
 //! - a falsy `error` (`null`, `false`, `0`, `""`, `[]`, `{}`) next to a `result` is ignored, as the
 //!   Python SDK does; without a `result` it is malformed;
 //! - a truthy `error` that is not an object with an integer `code` (`"error": "boom"`) is malformed;
-//! - neither `result` nor `error` is malformed; `"result": null` is malformed;
+//! - neither `result` nor `error` is malformed, and so is `"result": null`, except for a method
+//!   that returns nothing (`google.protobuf.Empty`, v0.3's null): its result reads from `null`, so
+//!   `null`, `{}` and a reply without `result` are all success;
 //! - `jsonrpc` and `id` are not checked: a client matches replies to requests by transport, and a
 //!   wrong version string is no reason to lose an otherwise clear answer.
 
@@ -267,7 +269,7 @@ struct Fast<T> {
     error: Option<ErrorMember>,
 }
 
-impl<T> Fast<T> {
+impl<'de, T: Deserialize<'de>> Fast<T> {
     fn finish(self) -> Result<Envelope<T>, ClientError> {
         match (self.error, self.result) {
             (Some(ErrorMember::Object(raw)), _) => Ok(Envelope::Error(raw)),
@@ -276,9 +278,12 @@ impl<T> Fast<T> {
             (Some(ErrorMember::Falsy), None) => Err(ClientError::new(
                 "`error` is empty and there is no `result`",
             )),
-            (None, None) => Err(ClientError::new(
-                "the reply has neither `result` nor `error`",
-            )),
+            // A method that returns nothing: the reply may leave `result` out altogether (the
+            // official SDK's v0.3 server drops a null result), so a result type that reads from
+            // `null` (Empty, v0.3's null result) takes the reply as success; any other is malformed.
+            (None, None) => T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new())
+                .map(Envelope::Result)
+                .map_err(|_| ClientError::new("the reply has neither `result` nor `error`")),
         }
     }
 }

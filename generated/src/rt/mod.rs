@@ -10,6 +10,7 @@
 //! - [`server`]: the agent's side: request objects, response and event encoding.
 //! - [`custom`]: an agent's own error codes (the `AgentError` trait) and their wire mapping.
 //! - [`detail`]: the `@type` objects of a v1 error's `data`.
+//! - [`oneof`]: [`UnknownMember`], the extra variant of every oneof and tagged union.
 //! - [`table`]: the static shapes of the error table and of methods.
 
 /// Defines an enum of the member names a visitor looks for, plus `Other` for the rest, and its
@@ -48,6 +49,7 @@ pub mod detail;
 pub mod envelope;
 pub mod limits;
 pub mod num;
+pub mod oneof;
 pub mod server;
 pub mod sse;
 pub mod stream;
@@ -58,6 +60,7 @@ pub use bytes::Bytes;
 pub use detail::ErrorDetail;
 pub use envelope::{ClientError, Envelope, RawError};
 pub use limits::Limits;
+pub use oneof::UnknownMember;
 pub use server::{Fault, RawRequest, RequestId};
 pub use table::{ErrorRow, Method};
 pub use timestamp::{Timestamp, TimestampError, UnixTime};

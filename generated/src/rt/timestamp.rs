@@ -346,6 +346,15 @@ impl Timestamp {
     }
 }
 
+/// The Unix epoch, `1970-01-01T00:00:00Z`: what protobuf's JSON printer writes for a
+/// `google.protobuf.Timestamp` left at its zero value, and what a REQUIRED timestamp the writer
+/// left out decodes to.
+impl Default for Timestamp {
+    fn default() -> Self {
+        Timestamp(String::from("1970-01-01T00:00:00Z"))
+    }
+}
+
 impl From<String> for Timestamp {
     /// Wraps the string unchecked, like [`Timestamp::new`].
     fn from(s: String) -> Self {

@@ -151,11 +151,11 @@ pub struct APIKeySecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Where the key travels.
     ///
-    /// JSON: `in`; required: absent on the wire means the default value.
+    /// JSON: `in`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub r#in: APIKeyLocation,
     /// Name of the header, query parameter or cookie that holds the key.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
 }
 impl ::serde::Serialize for APIKeySecurityScheme {
@@ -232,7 +232,6 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<APIKeyLocation> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -265,19 +264,11 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "APIKeySecurityScheme: missing required field `type`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(APIKeySecurityScheme {
                     description: __f0,
@@ -432,19 +423,19 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
 pub struct AgentCard {
     /// Version of the A2A protocol the agent speaks, such as 0.3.0.
     ///
-    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: absent on the wire means the default value.
+    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub protocol_version: ::std::string::String,
     /// Display name of the agent.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
     /// Human-readable summary of what the agent does.
     ///
-    /// JSON: `description`; required: absent on the wire means the default value.
+    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub description: ::std::string::String,
     /// Main endpoint of the agent, reached with the preferred transport.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Transport spoken at `url`, such as JSONRPC, GRPC or HTTP+JSON.
     ///
@@ -464,7 +455,7 @@ pub struct AgentCard {
     pub provider: ::core::option::Option<AgentProvider>,
     /// Version of the agent itself, in the provider's own scheme.
     ///
-    /// JSON: `version`; required: absent on the wire means the default value.
+    /// JSON: `version`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub version: ::std::string::String,
     /// Address of human-readable documentation for the agent.
     ///
@@ -472,7 +463,7 @@ pub struct AgentCard {
     pub documentation_url: ::core::option::Option<::std::string::String>,
     /// Optional protocol features the agent supports.
     ///
-    /// JSON: `capabilities`; required: decoding fails without it.
+    /// JSON: `capabilities`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub capabilities: AgentCapabilities,
     /// Authentication schemes the agent accepts, by the name requirements use for them.
     ///
@@ -492,15 +483,15 @@ pub struct AgentCard {
     >,
     /// Media types the agent accepts unless a skill says otherwise.
     ///
-    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: absent on the wire means the default value.
+    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     /// Media types the agent produces unless a skill says otherwise.
     ///
-    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: absent on the wire means the default value.
+    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     /// What the agent can do.
     ///
-    /// JSON: `skills`; required: absent on the wire means the default value.
+    /// JSON: `skills`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub skills: ::std::vec::Vec<AgentSkill>,
     /// Whether an authenticated client can fetch a fuller card with agent/getAuthenticatedExtendedCard.
     ///
@@ -838,16 +829,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                     provider: __f7,
                     version: __f8.unwrap_or_default(),
                     documentation_url: __f9,
-                    capabilities: match __f10 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "AgentCard: missing required field `capabilities`",
-                                ),
-                            );
-                        }
-                    },
+                    capabilities: __f10.unwrap_or_default(),
                     security_schemes: __f11.unwrap_or_default(),
                     security: __f12.unwrap_or_default(),
                     default_input_modes: __f13.unwrap_or_default(),
@@ -866,11 +848,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
 pub struct AgentCardSignature {
     /// The JWS protected header, base64url-encoded.
     ///
-    /// JSON: `protected`; required: absent on the wire means the default value.
+    /// JSON: `protected`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub protected: ::std::string::String,
     /// Signature bytes of the JWS in base64url.
     ///
-    /// JSON: `signature`; required: absent on the wire means the default value.
+    /// JSON: `signature`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub signature: ::std::string::String,
     /// Header members of the JWS that are not integrity-protected.
     ///
@@ -999,7 +981,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
 pub struct AgentExtension {
     /// URI that identifies the extension.
     ///
-    /// JSON: `uri`; required: absent on the wire means the default value.
+    /// JSON: `uri`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub uri: ::std::string::String,
     /// How this agent uses the extension.
     ///
@@ -1148,11 +1130,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
 pub struct AgentInterface {
     /// Address of the endpoint.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Transport spoken there, such as JSONRPC, GRPC or HTTP+JSON; other values are allowed.
     ///
-    /// JSON: `transport`; required: absent on the wire means the default value.
+    /// JSON: `transport`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub transport: ::std::string::String,
 }
 impl ::serde::Serialize for AgentInterface {
@@ -1255,11 +1237,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
 pub struct AgentProvider {
     /// Who provides the agent.
     ///
-    /// JSON: `organization`; required: absent on the wire means the default value.
+    /// JSON: `organization`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub organization: ::std::string::String,
     /// Website of the organization.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
 }
 impl ::serde::Serialize for AgentProvider {
@@ -1362,19 +1344,19 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
 pub struct AgentSkill {
     /// Identifier of the skill, unique within the agent.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Display name of the skill.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
     /// What the skill does.
     ///
-    /// JSON: `description`; required: absent on the wire means the default value.
+    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub description: ::std::string::String,
     /// Keywords that describe the skill.
     ///
-    /// JSON: `tags`; required: absent on the wire means the default value.
+    /// JSON: `tags`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Sample prompts or uses of the skill.
     ///
@@ -1602,7 +1584,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
 pub struct Artifact {
     /// Identifier of the artifact, unique within its task.
     ///
-    /// JSON: `artifactId` (`artifact_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `artifactId` (`artifact_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub artifact_id: ::std::string::String,
     /// Display name of the artifact.
     ///
@@ -1614,7 +1596,7 @@ pub struct Artifact {
     pub description: ::core::option::Option<::std::string::String>,
     /// The content of the artifact.
     ///
-    /// JSON: `parts`; required: absent on the wire means the default value.
+    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extension data attached to the artifact.
     ///
@@ -1790,11 +1772,11 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
 pub struct AuthorizationCodeOAuthFlow {
     /// Address of the authorization endpoint.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub authorization_url: ::std::string::String,
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -1802,7 +1784,7 @@ pub struct AuthorizationCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1942,7 +1924,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
 pub struct ClientCredentialsOAuthFlow {
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -1950,7 +1932,7 @@ pub struct ClientCredentialsOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -2079,7 +2061,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
 pub struct DataPart {
     /// The JSON object this part carries.
     ///
-    /// JSON: `data`; required: absent on the wire means the default value.
+    /// JSON: `data`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub data: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     /// Free-form extension data attached to the part.
     ///
@@ -2162,7 +2144,6 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
                 let mut __f1: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -2200,19 +2181,11 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "DataPart: missing required field `kind`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(DataPart {
                     data: __f0.unwrap_or_default(),
@@ -2228,11 +2201,11 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
 pub struct DeleteTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Which of the task's webhook registrations to remove.
     ///
-    /// JSON: `pushNotificationConfigId` (`push_notification_config_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `pushNotificationConfigId` (`push_notification_config_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub push_notification_config_id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -2365,7 +2338,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigParams {
 /// Result of tasks/pushNotificationConfig/delete, which is always JSON null; typed as any JSON value because the dialect has no null type.
 pub type DeleteTaskPushNotificationConfigResult = ::serde_json::Value;
 /// A file carried either inline as base64 bytes or as a URI to fetch it from; exactly one of the two is set.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct FileContent {
     /// File name, if known.
     ///
@@ -2375,7 +2348,7 @@ pub struct FileContent {
     ///
     /// JSON: `mimeType` (`mime_type` also accepted); `None` when absent.
     pub mime_type: ::core::option::Option<::std::string::String>,
-    /// The `source` oneof: exactly one of `bytes`, `uri` is present on the wire.
+    /// The `source` oneof: one of `bytes`, `uri` on the wire; `Unknown` for a member this version does not know, or none.
     pub source: FileContentSource,
 }
 impl ::serde::Serialize for FileContent {
@@ -2394,6 +2367,7 @@ impl ::serde::Serialize for FileContent {
         match &self.source {
             FileContentSource::Bytes(__v) => __map.serialize_entry("bytes", __v)?,
             FileContentSource::Uri(__v) => __map.serialize_entry("uri", __v)?,
+            FileContentSource::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -2407,7 +2381,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
             F1,
             M0,
             M1,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -2428,7 +2402,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
                         "mimeType" | "mime_type" => __Key::F1,
                         "bytes" => __Key::M0,
                         "uri" => __Key::M1,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -2449,8 +2423,9 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "FileContent: exactly one of `bytes`, `uri` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "FileContent: at most one of `bytes`, `uri` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -2475,6 +2450,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -2513,17 +2489,26 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
                                 >(&mut __oneof, FileContentSource::Uri(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "FileContent: exactly one of `bytes`, `uri` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        FileContentSource::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(FileContent {
                     name: __f0,
@@ -2536,6 +2521,8 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
     }
 }
 /// The `source` oneof of [`FileContent`]: which one of its members is set.
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum FileContentSource {
@@ -2547,13 +2534,23 @@ pub enum FileContentSource {
     ///
     /// JSON: `uri`.
     Uri(::std::string::String),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for FileContentSource {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl FileContentSource {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Bytes(_) => "bytes",
-            Self::Uri(_) => "uri",
+            Self::Bytes(_) => ::core::option::Option::Some("bytes"),
+            Self::Uri(_) => ::core::option::Option::Some("uri"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -2563,10 +2560,11 @@ impl ::serde::Serialize for FileContentSource {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::Bytes(__v) => __map.serialize_entry("bytes", __v)?,
             Self::Uri(__v) => __map.serialize_entry("uri", __v)?,
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -2578,7 +2576,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
         enum __Key {
             M0,
             M1,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -2597,7 +2595,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
                     match __value {
                         "bytes" => __Key::M0,
                         "uri" => __Key::M1,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -2618,8 +2616,9 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "FileContent: exactly one of `bytes`, `uri` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "FileContent: at most one of `bytes`, `uri` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -2642,6 +2641,7 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -2668,17 +2668,26 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
                                 >(&mut __oneof, FileContentSource::Uri(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "FileContent: exactly one of `bytes`, `uri` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        FileContentSource::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -2687,11 +2696,11 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
     }
 }
 /// A piece of content that is a file, sent inline or by reference.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct FilePart {
     /// The file: its bytes or a URI, plus optional name and media type.
     ///
-    /// JSON: `file`; required: decoding fails without it.
+    /// JSON: `file`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub file: FileContent,
     /// Free-form extension data attached to the part.
     ///
@@ -2772,7 +2781,6 @@ impl<'de> ::serde::Deserialize<'de> for FilePart {
                 let mut __f1: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -2803,31 +2811,14 @@ impl<'de> ::serde::Deserialize<'de> for FilePart {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "FilePart: missing required field `kind`",
-                        ),
-                    );
-                }
                 ::core::result::Result::Ok(FilePart {
-                    file: match __f0 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "FilePart: missing required field `file`",
-                                ),
-                            );
-                        }
-                    },
+                    file: __f0.unwrap_or_default(),
                     metadata: __f1,
                 })
             }
@@ -2889,6 +2880,12 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardParams {
             ) -> ::core::fmt::Result {
                 __f.write_str("GetAuthenticatedExtendedCardParams as a JSON object")
             }
+            fn visit_unit<__E: ::serde::de::Error>(
+                self,
+            ) -> ::core::result::Result<Self::Value, __E> {
+                ::core::result::Result::Ok(GetAuthenticatedExtendedCardParams {
+                })
+            }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
@@ -2906,7 +2903,7 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardParams {
                 })
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        __deserializer.deserialize_any(__Visitor)
     }
 }
 /// Params of tasks/pushNotificationConfig/get.
@@ -2914,7 +2911,7 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardParams {
 pub struct GetTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Which of the task's webhook registrations to return.
     ///
@@ -3055,7 +3052,7 @@ pub struct HTTPAuthSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Name of the HTTP authorization scheme, such as Bearer.
     ///
-    /// JSON: `scheme`; required: absent on the wire means the default value.
+    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scheme: ::std::string::String,
     /// Hint at how bearer tokens are formatted, such as JWT.
     ///
@@ -3138,7 +3135,6 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -3173,19 +3169,11 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "HTTPAuthSecurityScheme: missing required field `type`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(HTTPAuthSecurityScheme {
                     description: __f0,
@@ -3202,7 +3190,7 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
 pub struct ImplicitOAuthFlow {
     /// Address of the authorization endpoint.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub authorization_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -3210,7 +3198,7 @@ pub struct ImplicitOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -3339,7 +3327,7 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
 pub struct ListTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -3457,15 +3445,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigParams {
 pub struct Message {
     /// Which side sent the message.
     ///
-    /// JSON: `role`; required: absent on the wire means the default value.
+    /// JSON: `role`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub role: Role,
     /// The content of the message, in order.
     ///
-    /// JSON: `parts`; required: absent on the wire means the default value.
+    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub parts: ::std::vec::Vec<Part>,
     /// Identifier the sender chose for this message.
     ///
-    /// JSON: `messageId` (`message_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `messageId` (`message_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub message_id: ::std::string::String,
     /// Task the message belongs to, if any.
     ///
@@ -3598,7 +3586,6 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                 let mut __f7: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -3668,19 +3655,11 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "Message: missing required field `kind`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(Message {
                     role: __f0.unwrap_or_default(),
@@ -3851,7 +3830,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendConfiguration {
 pub struct MessageSendParams {
     /// The message handed to the agent.
     ///
-    /// JSON: `message`; required: decoding fails without it.
+    /// JSON: `message`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub message: Message,
     /// Options for how the agent should answer.
     ///
@@ -3970,16 +3949,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendParams {
                     }
                 }
                 ::core::result::Result::Ok(MessageSendParams {
-                    message: match __f0 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "MessageSendParams: missing required field `message`",
-                                ),
-                            );
-                        }
-                    },
+                    message: __f0.unwrap_or_default(),
                     configuration: __f1,
                     metadata: __f2,
                 })
@@ -4062,7 +4032,6 @@ impl<'de> ::serde::Deserialize<'de> for MutualTLSSecurityScheme {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4086,19 +4055,11 @@ impl<'de> ::serde::Deserialize<'de> for MutualTLSSecurityScheme {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "MutualTLSSecurityScheme: missing required field `type`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(MutualTLSSecurityScheme {
                     description: __f0,
@@ -4117,7 +4078,7 @@ pub struct OAuth2SecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// The OAuth 2.0 flows the agent supports.
     ///
-    /// JSON: `flows`; required: decoding fails without it.
+    /// JSON: `flows`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub flows: OAuthFlows,
     /// Address of the authorization server's metadata document (RFC 8414).
     ///
@@ -4200,7 +4161,6 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4233,32 +4193,15 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "OAuth2SecurityScheme: missing required field `type`",
-                        ),
-                    );
-                }
                 ::core::result::Result::Ok(OAuth2SecurityScheme {
                     description: __f0,
-                    flows: match __f1 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "OAuth2SecurityScheme: missing required field `flows`",
-                                ),
-                            );
-                        }
-                    },
+                    flows: __f1.unwrap_or_default(),
                     oauth2_metadata_url: __f2,
                 })
             }
@@ -4416,7 +4359,7 @@ pub struct OpenIdConnectSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Address of the provider's OpenID Connect discovery document.
     ///
-    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub open_id_connect_url: ::std::string::String,
 }
 impl ::serde::Serialize for OpenIdConnectSecurityScheme {
@@ -4489,7 +4432,6 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4520,19 +4462,11 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "OpenIdConnectSecurityScheme: missing required field `type`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
                     description: __f0,
@@ -4545,7 +4479,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
 }
 /// One piece of content in a message or artifact: text, a file or structured data, told apart by `kind`.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"text"` ([`TextPart`]), `"file"` ([`FilePart`]), `"data"` ([`DataPart`]). A `kind` that names no variant, or none at all, is a decode error.
+/// On the wire: one object whose `kind` member names the variant: `"text"` ([`TextPart`]), `"file"` ([`FilePart`]), `"data"` ([`DataPart`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -4557,18 +4491,28 @@ pub enum Part {
     File(FilePart),
     /// `"kind": "data"`: a [`DataPart`].
     Data(DataPart),
+    /// An object whose `kind` names no variant of this version (that name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for Part {
+    /// No variant (`Unknown` without a tag).
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl Part {
     /// The JSON name of the member that names the variant.
     pub const TAG: &'static str = "kind";
     /// The tag values, one per variant, in schema order.
     pub const TAG_VALUES: &'static [&'static str] = &["text", "file", "data"];
-    /// The tag value of the variant that is set.
-    pub fn tag_value(&self) -> &'static str {
+    /// The tag value of the variant that is set: for `Unknown`, the value that
+    /// arrived, or `None` when there was none.
+    pub fn tag_value(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Text(_) => "text",
-            Self::File(_) => "file",
-            Self::Data(_) => "data",
+            Self::Text(_) => ::core::option::Option::Some("text"),
+            Self::File(_) => ::core::option::Option::Some("file"),
+            Self::Data(_) => ::core::option::Option::Some("data"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -4596,6 +4540,7 @@ impl ::serde::Serialize for Part {
             Self::Text(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::File(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::Data(__v) => ::serde::Serialize::serialize(__v, __serializer),
+            Self::Unknown(__u) => __u.serialize_tagged("kind", __serializer),
         }
     }
 }
@@ -4624,9 +4569,27 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                 );
             }
         };
+        const __SHAPES: &[crate::rt::oneof::Shape] = &[
+            crate::rt::oneof::Shape {
+                tag: "text",
+                required: &[&["text"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "file",
+                required: &[&["file"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "data",
+                required: &[&["data"]],
+            },
+        ];
         let __tag = match __object.get("kind") {
             ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::std::clone::Clone::clone(__s)
+                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+            }
+            ::core::option::Option::None
+            | ::core::option::Option::Some(::serde_json::Value::Null) => {
+                ::core::option::Option::None
             }
             ::core::option::Option::Some(__other) => {
                 return ::core::result::Result::Err(
@@ -4637,43 +4600,55 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                     ),
                 );
             }
+        };
+        let __index = match __tag {
+            ::core::option::Option::Some(__name) => {
+                let __known = match __name.as_str() {
+                    "text" => ::core::option::Option::Some(0usize),
+                    "file" => ::core::option::Option::Some(1usize),
+                    "data" => ::core::option::Option::Some(2usize),
+                    _ => ::core::option::Option::None,
+                };
+                match __known {
+                    ::core::option::Option::Some(__i) => __i,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Ok(
+                            Self::Unknown(
+                                crate::rt::UnknownMember::new(
+                                    __name,
+                                    ::core::option::Option::None,
+                                ),
+                            ),
+                        );
+                    }
+                }
+            }
             ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom("Part: missing `kind`"),
-                );
+                crate::rt::oneof::pick_by_shape("Part", "kind", __SHAPES, &__object)
+                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
             }
         };
-        match __tag.as_str() {
-            "text" => {
+        match __index {
+            0usize => {
                 ::serde_json::from_value::<
                     TextPart,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Text)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "file" => {
+            1usize => {
                 ::serde_json::from_value::<
                     FilePart,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::File)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "data" => {
+            _ => {
                 ::serde_json::from_value::<
                     DataPart,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Data)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "Part: `kind` {:?} names no variant (expected text, file or data)",
-                            __tag
-                        ),
-                    ),
-                )
             }
         }
     }
@@ -4683,7 +4658,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
 pub struct PasswordOAuthFlow {
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -4691,7 +4666,7 @@ pub struct PasswordOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -4820,7 +4795,7 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
 pub struct PushNotificationAuthenticationInfo {
     /// Names of the authentication schemes the endpoint accepts, such as Bearer.
     ///
-    /// JSON: `schemes`; required: absent on the wire means the default value.
+    /// JSON: `schemes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub schemes: ::std::vec::Vec<::std::string::String>,
     /// Credentials for the agent to present, if the endpoint needs them.
     ///
@@ -4937,7 +4912,7 @@ pub struct PushNotificationConfig {
     pub id: ::core::option::Option<::std::string::String>,
     /// Endpoint the agent posts updates to.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Value the agent sends along so the receiver can check the call belongs to this task or session.
     ///
@@ -5208,7 +5183,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
 }
 /// An authentication scheme an agent accepts, told apart by `type`.
 ///
-/// On the wire: one object whose `type` member names the variant: `"apiKey"` ([`APIKeySecurityScheme`]), `"http"` ([`HTTPAuthSecurityScheme`]), `"oauth2"` ([`OAuth2SecurityScheme`]), `"openIdConnect"` ([`OpenIdConnectSecurityScheme`]), `"mutualTLS"` ([`MutualTLSSecurityScheme`]). A `type` that names no variant, or none at all, is a decode error.
+/// On the wire: one object whose `type` member names the variant: `"apiKey"` ([`APIKeySecurityScheme`]), `"http"` ([`HTTPAuthSecurityScheme`]), `"oauth2"` ([`OAuth2SecurityScheme`]), `"openIdConnect"` ([`OpenIdConnectSecurityScheme`]), `"mutualTLS"` ([`MutualTLSSecurityScheme`]). A `type` that names no variant decodes to `Unknown`. Without `type`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `type` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5224,6 +5199,14 @@ pub enum SecurityScheme {
     OpenIdConnect(OpenIdConnectSecurityScheme),
     /// `"type": "mutualTLS"`: a [`MutualTLSSecurityScheme`].
     MutualTls(MutualTLSSecurityScheme),
+    /// An object whose `type` names no variant of this version (that name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for SecurityScheme {
+    /// No variant (`Unknown` without a tag).
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl SecurityScheme {
     /// The JSON name of the member that names the variant.
@@ -5236,14 +5219,16 @@ impl SecurityScheme {
         "openIdConnect",
         "mutualTLS",
     ];
-    /// The tag value of the variant that is set.
-    pub fn tag_value(&self) -> &'static str {
+    /// The tag value of the variant that is set: for `Unknown`, the value that
+    /// arrived, or `None` when there was none.
+    pub fn tag_value(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::ApiKey(_) => "apiKey",
-            Self::Http(_) => "http",
-            Self::Oauth2(_) => "oauth2",
-            Self::OpenIdConnect(_) => "openIdConnect",
-            Self::MutualTls(_) => "mutualTLS",
+            Self::ApiKey(_) => ::core::option::Option::Some("apiKey"),
+            Self::Http(_) => ::core::option::Option::Some("http"),
+            Self::Oauth2(_) => ::core::option::Option::Some("oauth2"),
+            Self::OpenIdConnect(_) => ::core::option::Option::Some("openIdConnect"),
+            Self::MutualTls(_) => ::core::option::Option::Some("mutualTLS"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5283,6 +5268,7 @@ impl ::serde::Serialize for SecurityScheme {
             Self::Oauth2(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::OpenIdConnect(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::MutualTls(__v) => ::serde::Serialize::serialize(__v, __serializer),
+            Self::Unknown(__u) => __u.serialize_tagged("type", __serializer),
         }
     }
 }
@@ -5311,9 +5297,35 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                 );
             }
         };
+        const __SHAPES: &[crate::rt::oneof::Shape] = &[
+            crate::rt::oneof::Shape {
+                tag: "apiKey",
+                required: &[&["in"], &["name"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "http",
+                required: &[&["scheme"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "oauth2",
+                required: &[&["flows"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "openIdConnect",
+                required: &[&["openIdConnectUrl", "open_id_connect_url"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "mutualTLS",
+                required: &[],
+            },
+        ];
         let __tag = match __object.get("type") {
             ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::std::clone::Clone::clone(__s)
+                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+            }
+            ::core::option::Option::None
+            | ::core::option::Option::Some(::serde_json::Value::Null) => {
+                ::core::option::Option::None
             }
             ::core::option::Option::Some(__other) => {
                 return ::core::result::Result::Err(
@@ -5324,66 +5336,83 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                     ),
                 );
             }
+        };
+        let __index = match __tag {
+            ::core::option::Option::Some(__name) => {
+                let __known = match __name.as_str() {
+                    "apiKey" => ::core::option::Option::Some(0usize),
+                    "http" => ::core::option::Option::Some(1usize),
+                    "oauth2" => ::core::option::Option::Some(2usize),
+                    "openIdConnect" => ::core::option::Option::Some(3usize),
+                    "mutualTLS" => ::core::option::Option::Some(4usize),
+                    _ => ::core::option::Option::None,
+                };
+                match __known {
+                    ::core::option::Option::Some(__i) => __i,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Ok(
+                            Self::Unknown(
+                                crate::rt::UnknownMember::new(
+                                    __name,
+                                    ::core::option::Option::None,
+                                ),
+                            ),
+                        );
+                    }
+                }
+            }
             ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        "SecurityScheme: missing `type`",
-                    ),
-                );
+                crate::rt::oneof::pick_by_shape(
+                        "SecurityScheme",
+                        "type",
+                        __SHAPES,
+                        &__object,
+                    )
+                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
             }
         };
-        match __tag.as_str() {
-            "apiKey" => {
+        match __index {
+            0usize => {
                 ::serde_json::from_value::<
                     APIKeySecurityScheme,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::ApiKey)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "http" => {
+            1usize => {
                 ::serde_json::from_value::<
                     HTTPAuthSecurityScheme,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Http)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "oauth2" => {
+            2usize => {
                 ::serde_json::from_value::<
                     OAuth2SecurityScheme,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Oauth2)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "openIdConnect" => {
+            3usize => {
                 ::serde_json::from_value::<
                     OpenIdConnectSecurityScheme,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::OpenIdConnect)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "mutualTLS" => {
+            _ => {
                 ::serde_json::from_value::<
                     MutualTLSSecurityScheme,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::MutualTls)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            _ => {
-                ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SecurityScheme: `type` {:?} names no variant (expected apiKey, http, oauth2, openIdConnect or mutualTLS)",
-                            __tag
-                        ),
-                    ),
-                )
-            }
         }
     }
 }
 /// What message/send answers with: the task the message started or updated, or a direct message reply.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]). A `kind` that names no variant, or none at all, is a decode error.
+/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5393,17 +5422,27 @@ pub enum SendMessageResult {
     Task(Task),
     /// `"kind": "message"`: a [`Message`].
     Message(Message),
+    /// An object whose `kind` names no variant of this version (that name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for SendMessageResult {
+    /// No variant (`Unknown` without a tag).
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl SendMessageResult {
     /// The JSON name of the member that names the variant.
     pub const TAG: &'static str = "kind";
     /// The tag values, one per variant, in schema order.
     pub const TAG_VALUES: &'static [&'static str] = &["task", "message"];
-    /// The tag value of the variant that is set.
-    pub fn tag_value(&self) -> &'static str {
+    /// The tag value of the variant that is set: for `Unknown`, the value that
+    /// arrived, or `None` when there was none.
+    pub fn tag_value(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Task(_) => "task",
-            Self::Message(_) => "message",
+            Self::Task(_) => ::core::option::Option::Some("task"),
+            Self::Message(_) => ::core::option::Option::Some("message"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5425,6 +5464,7 @@ impl ::serde::Serialize for SendMessageResult {
         match self {
             Self::Task(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::Message(__v) => ::serde::Serialize::serialize(__v, __serializer),
+            Self::Unknown(__u) => __u.serialize_tagged("kind", __serializer),
         }
     }
 }
@@ -5454,9 +5494,23 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
                 );
             }
         };
+        const __SHAPES: &[crate::rt::oneof::Shape] = &[
+            crate::rt::oneof::Shape {
+                tag: "task",
+                required: &[&["id"], &["contextId", "context_id"], &["status"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "message",
+                required: &[&["role"], &["parts"], &["messageId", "message_id"]],
+            },
+        ];
         let __tag = match __object.get("kind") {
             ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::std::clone::Clone::clone(__s)
+                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+            }
+            ::core::option::Option::None
+            | ::core::option::Option::Some(::serde_json::Value::Null) => {
+                ::core::option::Option::None
             }
             ::core::option::Option::Some(__other) => {
                 return ::core::result::Result::Err(
@@ -5468,43 +5522,57 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
                     ),
                 );
             }
+        };
+        let __index = match __tag {
+            ::core::option::Option::Some(__name) => {
+                let __known = match __name.as_str() {
+                    "task" => ::core::option::Option::Some(0usize),
+                    "message" => ::core::option::Option::Some(1usize),
+                    _ => ::core::option::Option::None,
+                };
+                match __known {
+                    ::core::option::Option::Some(__i) => __i,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Ok(
+                            Self::Unknown(
+                                crate::rt::UnknownMember::new(
+                                    __name,
+                                    ::core::option::Option::None,
+                                ),
+                            ),
+                        );
+                    }
+                }
+            }
             ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        "SendMessageResult: missing `kind`",
-                    ),
-                );
+                crate::rt::oneof::pick_by_shape(
+                        "SendMessageResult",
+                        "kind",
+                        __SHAPES,
+                        &__object,
+                    )
+                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
             }
         };
-        match __tag.as_str() {
-            "task" => {
+        match __index {
+            0usize => {
                 ::serde_json::from_value::<Task>(::serde_json::Value::Object(__object))
                     .map(Self::Task)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "message" => {
+            _ => {
                 ::serde_json::from_value::<
                     Message,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Message)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            _ => {
-                ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SendMessageResult: `kind` {:?} names no variant (expected task or message)",
-                            __tag
-                        ),
-                    ),
-                )
-            }
         }
     }
 }
 /// One event of a message/stream or tasks/resubscribe stream, told apart by `kind`.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]), `"status-update"` ([`TaskStatusUpdateEvent`]), `"artifact-update"` ([`TaskArtifactUpdateEvent`]). A `kind` that names no variant, or none at all, is a decode error.
+/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]), `"status-update"` ([`TaskStatusUpdateEvent`]), `"artifact-update"` ([`TaskArtifactUpdateEvent`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5518,6 +5586,14 @@ pub enum StreamEvent {
     StatusUpdate(TaskStatusUpdateEvent),
     /// `"kind": "artifact-update"`: a [`TaskArtifactUpdateEvent`].
     ArtifactUpdate(TaskArtifactUpdateEvent),
+    /// An object whose `kind` names no variant of this version (that name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for StreamEvent {
+    /// No variant (`Unknown` without a tag).
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl StreamEvent {
     /// The JSON name of the member that names the variant.
@@ -5529,13 +5605,15 @@ impl StreamEvent {
         "status-update",
         "artifact-update",
     ];
-    /// The tag value of the variant that is set.
-    pub fn tag_value(&self) -> &'static str {
+    /// The tag value of the variant that is set: for `Unknown`, the value that
+    /// arrived, or `None` when there was none.
+    pub fn tag_value(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Task(_) => "task",
-            Self::Message(_) => "message",
-            Self::StatusUpdate(_) => "status-update",
-            Self::ArtifactUpdate(_) => "artifact-update",
+            Self::Task(_) => ::core::option::Option::Some("task"),
+            Self::Message(_) => ::core::option::Option::Some("message"),
+            Self::StatusUpdate(_) => ::core::option::Option::Some("status-update"),
+            Self::ArtifactUpdate(_) => ::core::option::Option::Some("artifact-update"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5569,6 +5647,7 @@ impl ::serde::Serialize for StreamEvent {
             Self::Message(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::StatusUpdate(__v) => ::serde::Serialize::serialize(__v, __serializer),
             Self::ArtifactUpdate(__v) => ::serde::Serialize::serialize(__v, __serializer),
+            Self::Unknown(__u) => __u.serialize_tagged("kind", __serializer),
         }
     }
 }
@@ -5597,9 +5676,40 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
                 );
             }
         };
+        const __SHAPES: &[crate::rt::oneof::Shape] = &[
+            crate::rt::oneof::Shape {
+                tag: "task",
+                required: &[&["id"], &["contextId", "context_id"], &["status"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "message",
+                required: &[&["role"], &["parts"], &["messageId", "message_id"]],
+            },
+            crate::rt::oneof::Shape {
+                tag: "status-update",
+                required: &[
+                    &["taskId", "task_id"],
+                    &["contextId", "context_id"],
+                    &["status"],
+                    &["final"],
+                ],
+            },
+            crate::rt::oneof::Shape {
+                tag: "artifact-update",
+                required: &[
+                    &["taskId", "task_id"],
+                    &["contextId", "context_id"],
+                    &["artifact"],
+                ],
+            },
+        ];
         let __tag = match __object.get("kind") {
             ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::std::clone::Clone::clone(__s)
+                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+            }
+            ::core::option::Option::None
+            | ::core::option::Option::Some(::serde_json::Value::Null) => {
+                ::core::option::Option::None
             }
             ::core::option::Option::Some(__other) => {
                 return ::core::result::Result::Err(
@@ -5610,50 +5720,66 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
                     ),
                 );
             }
+        };
+        let __index = match __tag {
+            ::core::option::Option::Some(__name) => {
+                let __known = match __name.as_str() {
+                    "task" => ::core::option::Option::Some(0usize),
+                    "message" => ::core::option::Option::Some(1usize),
+                    "status-update" => ::core::option::Option::Some(2usize),
+                    "artifact-update" => ::core::option::Option::Some(3usize),
+                    _ => ::core::option::Option::None,
+                };
+                match __known {
+                    ::core::option::Option::Some(__i) => __i,
+                    ::core::option::Option::None => {
+                        return ::core::result::Result::Ok(
+                            Self::Unknown(
+                                crate::rt::UnknownMember::new(
+                                    __name,
+                                    ::core::option::Option::None,
+                                ),
+                            ),
+                        );
+                    }
+                }
+            }
             ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        "StreamEvent: missing `kind`",
-                    ),
-                );
+                crate::rt::oneof::pick_by_shape(
+                        "StreamEvent",
+                        "kind",
+                        __SHAPES,
+                        &__object,
+                    )
+                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
             }
         };
-        match __tag.as_str() {
-            "task" => {
+        match __index {
+            0usize => {
                 ::serde_json::from_value::<Task>(::serde_json::Value::Object(__object))
                     .map(Self::Task)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "message" => {
+            1usize => {
                 ::serde_json::from_value::<
                     Message,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::Message)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "status-update" => {
+            2usize => {
                 ::serde_json::from_value::<
                     TaskStatusUpdateEvent,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::StatusUpdate)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
             }
-            "artifact-update" => {
+            _ => {
                 ::serde_json::from_value::<
                     TaskArtifactUpdateEvent,
                 >(::serde_json::Value::Object(__object))
                     .map(Self::ArtifactUpdate)
                     .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "StreamEvent: `kind` {:?} names no variant (expected task, message, status-update or artifact-update)",
-                            __tag
-                        ),
-                    ),
-                )
             }
         }
     }
@@ -5663,15 +5789,15 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
 pub struct Task {
     /// Identifier the server gave the task.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Identifier of the conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub context_id: ::std::string::String,
     /// Where the task stands right now.
     ///
-    /// JSON: `status`; required: decoding fails without it.
+    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub status: TaskStatus,
     /// Messages exchanged while the task was worked on, oldest first.
     ///
@@ -5780,7 +5906,6 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                 let mut __f5: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -5835,33 +5960,16 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "Task: missing required field `kind`",
-                        ),
-                    );
-                }
                 ::core::result::Result::Ok(Task {
                     id: __f0.unwrap_or_default(),
                     context_id: __f1.unwrap_or_default(),
-                    status: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "Task: missing required field `status`",
-                                ),
-                            );
-                        }
-                    },
+                    status: __f2.unwrap_or_default(),
                     history: __f3.unwrap_or_default(),
                     artifacts: __f4.unwrap_or_default(),
                     metadata: __f5,
@@ -5876,15 +5984,15 @@ impl<'de> ::serde::Deserialize<'de> for Task {
 pub struct TaskArtifactUpdateEvent {
     /// Id of the task that owns the artifact.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub context_id: ::std::string::String,
     /// The artifact, or the chunk of it this event carries.
     ///
-    /// JSON: `artifact`; required: decoding fails without it.
+    /// JSON: `artifact`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub artifact: Artifact,
     /// When true, the parts extend the artifact already sent under the same id instead of replacing it.
     ///
@@ -5993,7 +6101,6 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                 let mut __f5: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -6045,33 +6152,16 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "TaskArtifactUpdateEvent: missing required field `kind`",
-                        ),
-                    );
-                }
                 ::core::result::Result::Ok(TaskArtifactUpdateEvent {
                     task_id: __f0.unwrap_or_default(),
                     context_id: __f1.unwrap_or_default(),
-                    artifact: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "TaskArtifactUpdateEvent: missing required field `artifact`",
-                                ),
-                            );
-                        }
-                    },
+                    artifact: __f2.unwrap_or_default(),
                     append: __f3,
                     last_chunk: __f4,
                     metadata: __f5,
@@ -6086,7 +6176,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
 pub struct TaskIdParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -6204,11 +6294,11 @@ impl<'de> ::serde::Deserialize<'de> for TaskIdParams {
 pub struct TaskPushNotificationConfig {
     /// Task the webhook reports on.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// The webhook itself.
     ///
-    /// JSON: `pushNotificationConfig` (`push_notification_config` also accepted); required: decoding fails without it.
+    /// JSON: `pushNotificationConfig` (`push_notification_config` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub push_notification_config: PushNotificationConfig,
 }
 impl ::serde::Serialize for TaskPushNotificationConfig {
@@ -6301,16 +6391,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
                 }
                 ::core::result::Result::Ok(TaskPushNotificationConfig {
                     task_id: __f0.unwrap_or_default(),
-                    push_notification_config: match __f1 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "TaskPushNotificationConfig: missing required field `pushNotificationConfig`",
-                                ),
-                            );
-                        }
-                    },
+                    push_notification_config: __f1.unwrap_or_default(),
                 })
             }
         }
@@ -6324,7 +6405,7 @@ pub type TaskPushNotificationConfigList = ::std::vec::Vec<TaskPushNotificationCo
 pub struct TaskQueryParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// How many of the most recent history messages to include.
     ///
@@ -6646,7 +6727,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
 pub struct TaskStatus {
     /// Lifecycle stage the task is in.
     ///
-    /// JSON: `state`; required: absent on the wire means the default value.
+    /// JSON: `state`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub state: TaskState,
     /// Agent message that goes with this state, such as a question when input is needed.
     ///
@@ -6768,19 +6849,19 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
 pub struct TaskStatusUpdateEvent {
     /// Task whose status changed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub context_id: ::std::string::String,
     /// The task's new status.
     ///
-    /// JSON: `status`; required: decoding fails without it.
+    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub status: TaskStatus,
     /// True on the last event of the stream; the server closes the stream after it.
     ///
-    /// JSON: `final`; required: absent on the wire means the default value.
+    /// JSON: `final`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub r#final: bool,
     /// Free-form extension data attached to the event.
     ///
@@ -6873,7 +6954,6 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
                 let mut __f4: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -6922,33 +7002,16 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "TaskStatusUpdateEvent: missing required field `kind`",
-                        ),
-                    );
-                }
                 ::core::result::Result::Ok(TaskStatusUpdateEvent {
                     task_id: __f0.unwrap_or_default(),
                     context_id: __f1.unwrap_or_default(),
-                    status: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "TaskStatusUpdateEvent: missing required field `status`",
-                                ),
-                            );
-                        }
-                    },
+                    status: __f2.unwrap_or_default(),
                     r#final: __f3.unwrap_or_default(),
                     metadata: __f4,
                 })
@@ -6962,7 +7025,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
 pub struct TextPart {
     /// The text itself.
     ///
-    /// JSON: `text`; required: absent on the wire means the default value.
+    /// JSON: `text`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub text: ::std::string::String,
     /// Free-form extension data attached to the part.
     ///
@@ -7043,7 +7106,6 @@ impl<'de> ::serde::Deserialize<'de> for TextPart {
                 let mut __f1: ::core::option::Option<
                     ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 > = ::core::option::Option::None;
-                let mut __c0 = false;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -7076,19 +7138,11 @@ impl<'de> ::serde::Deserialize<'de> for TextPart {
                                     ),
                                 );
                             }
-                            __c0 = true;
                         }
                         __Key::Ignore => {
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
-                }
-                if !__c0 {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "TextPart: missing required field `kind`",
-                        ),
-                    );
                 }
                 ::core::result::Result::Ok(TextPart {
                     text: __f0.unwrap_or_default(),

@@ -11,11 +11,11 @@ pub struct APIKeySecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Where the key travels: query, header or cookie.
     ///
-    /// JSON: `location`; required: absent on the wire means the default value.
+    /// JSON: `location`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub location: ::std::string::String,
     /// Name of the query parameter, header or cookie that carries the key.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
 }
 impl ::serde::Serialize for APIKeySecurityScheme {
@@ -267,15 +267,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
 pub struct AgentCard {
     /// Display name of the agent.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
     /// What the agent does, written for people and for other agents.
     ///
-    /// JSON: `description`; required: absent on the wire means the default value.
+    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub description: ::std::string::String,
     /// Endpoints where the agent can be reached, most preferred first.
     ///
-    /// JSON: `supportedInterfaces` (`supported_interfaces` also accepted); required: absent on the wire means the default value.
+    /// JSON: `supportedInterfaces` (`supported_interfaces` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub supported_interfaces: ::std::vec::Vec<AgentInterface>,
     /// Organization behind the agent.
     ///
@@ -283,7 +283,7 @@ pub struct AgentCard {
     pub provider: ::core::option::Option<AgentProvider>,
     /// Version string of the agent itself.
     ///
-    /// JSON: `version`; required: absent on the wire means the default value.
+    /// JSON: `version`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub version: ::std::string::String,
     /// Link to further documentation (explicit presence).
     ///
@@ -291,7 +291,7 @@ pub struct AgentCard {
     pub documentation_url: ::core::option::Option<::std::string::String>,
     /// Optional protocol features the agent supports.
     ///
-    /// JSON: `capabilities`; required: decoding fails without it.
+    /// JSON: `capabilities`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub capabilities: AgentCapabilities,
     /// Named authentication schemes that security requirements refer to.
     ///
@@ -306,15 +306,15 @@ pub struct AgentCard {
     pub security_requirements: ::std::vec::Vec<SecurityRequirement>,
     /// Media types the agent accepts unless a skill says otherwise.
     ///
-    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: absent on the wire means the default value.
+    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     /// Media types the agent produces unless a skill says otherwise.
     ///
-    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: absent on the wire means the default value.
+    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     /// The abilities the agent offers.
     ///
-    /// JSON: `skills`; required: absent on the wire means the default value.
+    /// JSON: `skills`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub skills: ::std::vec::Vec<AgentSkill>,
     /// Signatures that let a client check the card is authentic.
     ///
@@ -565,16 +565,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
                     provider: __f3,
                     version: __f4.unwrap_or_default(),
                     documentation_url: __f5,
-                    capabilities: match __f6 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "AgentCard: missing required field `capabilities`",
-                                ),
-                            );
-                        }
-                    },
+                    capabilities: __f6.unwrap_or_default(),
                     security_schemes: __f7.unwrap_or_default(),
                     security_requirements: __f8.unwrap_or_default(),
                     default_input_modes: __f9.unwrap_or_default(),
@@ -593,11 +584,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
 pub struct AgentCardSignature {
     /// Protected JWS header, base64url-encoded.
     ///
-    /// JSON: `protected`; required: absent on the wire means the default value.
+    /// JSON: `protected`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub protected: ::std::string::String,
     /// Signature value, base64url-encoded.
     ///
-    /// JSON: `signature`; required: absent on the wire means the default value.
+    /// JSON: `signature`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub signature: ::std::string::String,
     /// JWS header members that the signature does not cover.
     ///
@@ -877,11 +868,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
 pub struct AgentInterface {
     /// Absolute URL of the endpoint.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Transport binding at this address: JSONRPC, GRPC, HTTP+JSON or another identifier.
     ///
-    /// JSON: `protocolBinding` (`protocol_binding` also accepted); required: absent on the wire means the default value.
+    /// JSON: `protocolBinding` (`protocol_binding` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub protocol_binding: ::std::string::String,
     /// Opaque routing value that clients copy into the tenant field of every request sent to this endpoint.
     ///
@@ -889,7 +880,7 @@ pub struct AgentInterface {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// A2A version served at this endpoint, written Major.Minor.
     ///
-    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: absent on the wire means the default value.
+    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub protocol_version: ::std::string::String,
 }
 impl ::serde::Serialize for AgentInterface {
@@ -1016,11 +1007,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
 pub struct AgentProvider {
     /// Web address of the provider.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Organization name, for display.
     ///
-    /// JSON: `organization`; required: absent on the wire means the default value.
+    /// JSON: `organization`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub organization: ::std::string::String,
 }
 impl ::serde::Serialize for AgentProvider {
@@ -1123,19 +1114,19 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
 pub struct AgentSkill {
     /// Stable identifier for this skill.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Display name of the skill.
     ///
-    /// JSON: `name`; required: absent on the wire means the default value.
+    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub name: ::std::string::String,
     /// What the skill does.
     ///
-    /// JSON: `description`; required: absent on the wire means the default value.
+    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub description: ::std::string::String,
     /// Keywords that characterize the skill.
     ///
-    /// JSON: `tags`; required: absent on the wire means the default value.
+    /// JSON: `tags`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Sample requests the skill handles well.
     ///
@@ -1346,7 +1337,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
 pub struct Artifact {
     /// Artifact identifier; no two artifacts of one task share it.
     ///
-    /// JSON: `artifactId` (`artifact_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `artifactId` (`artifact_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub artifact_id: ::std::string::String,
     /// Short label for showing the artifact to people.
     ///
@@ -1358,7 +1349,7 @@ pub struct Artifact {
     pub description: ::core::option::Option<::std::string::String>,
     /// What the artifact contains; never empty.
     ///
-    /// JSON: `parts`; required: absent on the wire means the default value.
+    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data attached to the artifact.
     ///
@@ -1534,7 +1525,7 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
 pub struct AuthenticationInfo {
     /// HTTP authentication scheme name such as Bearer or Basic, matched case-insensitively.
     ///
-    /// JSON: `scheme`; required: absent on the wire means the default value.
+    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scheme: ::std::string::String,
     /// Secret value for that scheme, for instance a bearer token.
     ///
@@ -1643,11 +1634,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
 pub struct AuthorizationCodeOAuthFlow {
     /// Authorization endpoint URL.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub authorization_url: ::std::string::String,
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -1655,7 +1646,7 @@ pub struct AuthorizationCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1813,7 +1804,7 @@ pub struct CancelTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Which task to stop.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Free-form extra data for the request.
     ///
@@ -1944,7 +1935,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
 pub struct ClientCredentialsOAuthFlow {
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -1952,7 +1943,7 @@ pub struct ClientCredentialsOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -2085,11 +2076,11 @@ pub struct DeleteTaskPushNotificationConfigRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task that owns the webhook registration.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Identifier of the registration to remove.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for DeleteTaskPushNotificationConfigRequest {
@@ -2205,11 +2196,11 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
 pub struct DeviceCodeOAuthFlow {
     /// URL where the client obtains a device code and user code (RFC 8628 device authorization endpoint).
     ///
-    /// JSON: `deviceAuthorizationUrl` (`device_authorization_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `deviceAuthorizationUrl` (`device_authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub device_authorization_url: ::std::string::String,
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -2217,7 +2208,7 @@ pub struct DeviceCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: absent on the wire means the default value.
+    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -2408,6 +2399,11 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
             ) -> ::core::fmt::Result {
                 __f.write_str("Empty as a JSON object")
             }
+            fn visit_unit<__E: ::serde::de::Error>(
+                self,
+            ) -> ::core::result::Result<Self::Value, __E> {
+                ::core::result::Result::Ok(Empty {})
+            }
             fn visit_map<__A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut __map: __A,
@@ -2424,7 +2420,7 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
                 ::core::result::Result::Ok(Empty {})
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        __deserializer.deserialize_any(__Visitor)
     }
 }
 /// Parameters of GetExtendedAgentCard, which carry only routing information.
@@ -2530,11 +2526,11 @@ pub struct GetTaskPushNotificationConfigRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task that owns the webhook registration.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Identifier of the registration to fetch.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for GetTaskPushNotificationConfigRequest {
@@ -2654,7 +2650,7 @@ pub struct GetTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Identifier of the task to fetch.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Cap on how many recent history messages come back; absent means no cap, 0 means none (explicit presence).
     ///
@@ -2781,7 +2777,7 @@ pub struct HTTPAuthSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// HTTP authentication scheme name, such as Bearer or Basic.
     ///
-    /// JSON: `scheme`; required: absent on the wire means the default value.
+    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub scheme: ::std::string::String,
     /// Informal hint about how bearer tokens are formatted, such as JWT.
     ///
@@ -3048,7 +3044,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task whose webhook registrations are listed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Most registrations to return in one page.
     ///
@@ -3513,19 +3509,19 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
 pub struct ListTasksResponse {
     /// The tasks on this page.
     ///
-    /// JSON: `tasks`; required: absent on the wire means the default value.
+    /// JSON: `tasks`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub tasks: ::std::vec::Vec<Task>,
     /// Token for the page after this one; empty on the last page.
     ///
-    /// JSON: `nextPageToken` (`next_page_token` also accepted); required: absent on the wire means the default value.
+    /// JSON: `nextPageToken` (`next_page_token` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub next_page_token: ::std::string::String,
     /// Page size the server actually applied.
     ///
-    /// JSON: `pageSize` (`page_size` also accepted); required: absent on the wire means the default value.
+    /// JSON: `pageSize` (`page_size` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub page_size: i32,
     /// Number of matching tasks across all pages.
     ///
-    /// JSON: `totalSize` (`total_size` also accepted); required: absent on the wire means the default value.
+    /// JSON: `totalSize` (`total_size` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub total_size: i32,
 }
 impl ::serde::Serialize for ListTasksResponse {
@@ -3652,7 +3648,7 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
 pub struct Message {
     /// Identifier the sender gives this message.
     ///
-    /// JSON: `messageId` (`message_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `messageId` (`message_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub message_id: ::std::string::String,
     /// Conversation context this message belongs to, if any.
     ///
@@ -3664,11 +3660,11 @@ pub struct Message {
     pub task_id: ::core::option::Option<::std::string::String>,
     /// Whether the client (user) or the agent sent the message.
     ///
-    /// JSON: `role`; required: absent on the wire means the default value.
+    /// JSON: `role`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub role: Role,
     /// What the message contains; never empty.
     ///
-    /// JSON: `parts`; required: absent on the wire means the default value.
+    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data attached to the message.
     ///
@@ -3963,7 +3959,7 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
     }
 }
 /// Authentication that relies on OAuth 2.0 access tokens.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct OAuth2SecurityScheme {
     /// Free-text explanation of the scheme.
     ///
@@ -3971,7 +3967,7 @@ pub struct OAuth2SecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// The OAuth 2.0 flow the agent accepts, with its settings.
     ///
-    /// JSON: `flows`; required: decoding fails without it.
+    /// JSON: `flows`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub flows: OAuthFlows,
     /// Where the authorization server publishes its RFC 8414 metadata.
     ///
@@ -4078,16 +4074,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
                 }
                 ::core::result::Result::Ok(OAuth2SecurityScheme {
                     description: __f0,
-                    flows: match __f1 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "OAuth2SecurityScheme: missing required field `flows`",
-                                ),
-                            );
-                        }
-                    },
+                    flows: __f1.unwrap_or_default(),
                     oauth2_metadata_url: __f2,
                 })
             }
@@ -4097,7 +4084,9 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
 }
 /// The OAuth 2.0 flow on offer; exactly one variant is set.
 ///
-/// On the wire: an object with exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` (the variant's member).
+/// On the wire: an object with one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` (the variant's member).
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum OAuthFlows {
@@ -4125,16 +4114,30 @@ pub enum OAuthFlows {
     ///
     /// JSON: `deviceCode` (`device_code` also accepted).
     DeviceCode(DeviceCodeOAuthFlow),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for OAuthFlows {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl OAuthFlows {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::AuthorizationCode(_) => "authorizationCode",
-            Self::ClientCredentials(_) => "clientCredentials",
-            Self::Implicit(_) => "implicit",
-            Self::Password(_) => "password",
-            Self::DeviceCode(_) => "deviceCode",
+            Self::AuthorizationCode(_) => {
+                ::core::option::Option::Some("authorizationCode")
+            }
+            Self::ClientCredentials(_) => {
+                ::core::option::Option::Some("clientCredentials")
+            }
+            Self::Implicit(_) => ::core::option::Option::Some("implicit"),
+            Self::Password(_) => ::core::option::Option::Some("password"),
+            Self::DeviceCode(_) => ::core::option::Option::Some("deviceCode"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -4144,7 +4147,7 @@ impl ::serde::Serialize for OAuthFlows {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::AuthorizationCode(__v) => {
                 __map.serialize_entry("authorizationCode", __v)?
@@ -4155,6 +4158,7 @@ impl ::serde::Serialize for OAuthFlows {
             Self::Implicit(__v) => __map.serialize_entry("implicit", __v)?,
             Self::Password(__v) => __map.serialize_entry("password", __v)?,
             Self::DeviceCode(__v) => __map.serialize_entry("deviceCode", __v)?,
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -4169,7 +4173,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
             M2,
             M3,
             M4,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -4191,7 +4195,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                         "implicit" => __Key::M2,
                         "password" => __Key::M3,
                         "deviceCode" | "device_code" => __Key::M4,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -4212,8 +4216,9 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "OAuthFlows: exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -4236,6 +4241,7 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4291,17 +4297,26 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
                                 >(&mut __oneof, OAuthFlows::DeviceCode(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "OAuthFlows: exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        OAuthFlows::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -4318,7 +4333,7 @@ pub struct OpenIdConnectSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// URL of the provider's OpenID Connect discovery document.
     ///
-    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: absent on the wire means the default value.
+    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub open_id_connect_url: ::std::string::String,
 }
 impl ::serde::Serialize for OpenIdConnectSecurityScheme {
@@ -4419,7 +4434,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
     }
 }
 /// One piece of message or artifact content: text, inline bytes, a link to a file, or structured JSON.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Part {
     /// Free-form extra data attached to this part.
     ///
@@ -4435,7 +4450,7 @@ pub struct Part {
     ///
     /// JSON: `mediaType` (`media_type` also accepted); `None` when absent.
     pub media_type: ::core::option::Option<::std::string::String>,
-    /// The `content` oneof: exactly one of `text`, `raw`, `url`, `data` is present on the wire.
+    /// The `content` oneof: one of `text`, `raw`, `url`, `data` on the wire; `Unknown` for a member this version does not know, or none.
     pub content: PartContent,
 }
 impl ::serde::Serialize for Part {
@@ -4459,6 +4474,7 @@ impl ::serde::Serialize for Part {
             PartContent::Raw(__v) => __map.serialize_entry("raw", __v)?,
             PartContent::Url(__v) => __map.serialize_entry("url", __v)?,
             PartContent::Data(__v) => __map.serialize_entry("data", __v)?,
+            PartContent::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -4475,7 +4491,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
             M1,
             M2,
             M3,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -4499,7 +4515,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                         "raw" => __Key::M1,
                         "url" => __Key::M2,
                         "data" => __Key::M3,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -4520,8 +4536,9 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "Part: exactly one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "Part: at most one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -4549,6 +4566,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                 let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4616,17 +4634,26 @@ impl<'de> ::serde::Deserialize<'de> for Part {
                                 >(&mut __oneof, PartContent::Data(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "Part: exactly one of `text`, `raw`, `url`, `data` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        PartContent::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(Part {
                     metadata: __f0,
@@ -4640,6 +4667,8 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     }
 }
 /// The `content` oneof of [`Part`]: which one of its members is set.
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum PartContent {
@@ -4659,15 +4688,25 @@ pub enum PartContent {
     ///
     /// JSON: `data`.
     Data(::serde_json::Value),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for PartContent {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl PartContent {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Text(_) => "text",
-            Self::Raw(_) => "raw",
-            Self::Url(_) => "url",
-            Self::Data(_) => "data",
+            Self::Text(_) => ::core::option::Option::Some("text"),
+            Self::Raw(_) => ::core::option::Option::Some("raw"),
+            Self::Url(_) => ::core::option::Option::Some("url"),
+            Self::Data(_) => ::core::option::Option::Some("data"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -4677,12 +4716,13 @@ impl ::serde::Serialize for PartContent {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::Text(__v) => __map.serialize_entry("text", __v)?,
             Self::Raw(__v) => __map.serialize_entry("raw", __v)?,
             Self::Url(__v) => __map.serialize_entry("url", __v)?,
             Self::Data(__v) => __map.serialize_entry("data", __v)?,
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -4696,7 +4736,7 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
             M1,
             M2,
             M3,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -4717,7 +4757,7 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                         "raw" => __Key::M1,
                         "url" => __Key::M2,
                         "data" => __Key::M3,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -4738,8 +4778,9 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "Part: exactly one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "Part: at most one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -4762,6 +4803,7 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -4806,17 +4848,26 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
                                 >(&mut __oneof, PartContent::Data(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "Part: exactly one of `text`, `raw`, `url`, `data` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        PartContent::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -5207,7 +5258,9 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
 }
 /// One way to authenticate to an agent, modeled on the OpenAPI 3.2 security scheme object; exactly one variant is set.
 ///
-/// On the wire: an object with exactly one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` (the variant's member).
+/// On the wire: an object with one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` (the variant's member).
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum SecurityScheme {
@@ -5231,16 +5284,36 @@ pub enum SecurityScheme {
     ///
     /// JSON: `mtlsSecurityScheme` (`mtls_security_scheme` also accepted).
     MtlsSecurityScheme(MutualTlsSecurityScheme),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for SecurityScheme {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl SecurityScheme {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::ApiKeySecurityScheme(_) => "apiKeySecurityScheme",
-            Self::HttpAuthSecurityScheme(_) => "httpAuthSecurityScheme",
-            Self::Oauth2SecurityScheme(_) => "oauth2SecurityScheme",
-            Self::OpenIdConnectSecurityScheme(_) => "openIdConnectSecurityScheme",
-            Self::MtlsSecurityScheme(_) => "mtlsSecurityScheme",
+            Self::ApiKeySecurityScheme(_) => {
+                ::core::option::Option::Some("apiKeySecurityScheme")
+            }
+            Self::HttpAuthSecurityScheme(_) => {
+                ::core::option::Option::Some("httpAuthSecurityScheme")
+            }
+            Self::Oauth2SecurityScheme(_) => {
+                ::core::option::Option::Some("oauth2SecurityScheme")
+            }
+            Self::OpenIdConnectSecurityScheme(_) => {
+                ::core::option::Option::Some("openIdConnectSecurityScheme")
+            }
+            Self::MtlsSecurityScheme(_) => {
+                ::core::option::Option::Some("mtlsSecurityScheme")
+            }
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5250,7 +5323,7 @@ impl ::serde::Serialize for SecurityScheme {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::ApiKeySecurityScheme(__v) => {
                 __map.serialize_entry("apiKeySecurityScheme", __v)?
@@ -5267,6 +5340,7 @@ impl ::serde::Serialize for SecurityScheme {
             Self::MtlsSecurityScheme(__v) => {
                 __map.serialize_entry("mtlsSecurityScheme", __v)?
             }
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -5281,7 +5355,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
             M2,
             M3,
             M4,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -5306,7 +5380,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                         "openIdConnectSecurityScheme"
                         | "open_id_connect_security_scheme" => __Key::M3,
                         "mtlsSecurityScheme" | "mtls_security_scheme" => __Key::M4,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -5327,8 +5401,9 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "SecurityScheme: exactly one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -5351,6 +5426,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<SecurityScheme> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -5416,17 +5492,26 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
                                 >(&mut __oneof, SecurityScheme::MtlsSecurityScheme(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "SecurityScheme: exactly one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        SecurityScheme::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -5593,7 +5678,7 @@ pub struct SendMessageRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Content the client wants the agent to act on.
     ///
-    /// JSON: `message`; required: decoding fails without it.
+    /// JSON: `message`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub message: Message,
     /// Options that control how the request is handled.
     ///
@@ -5725,16 +5810,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
                 }
                 ::core::result::Result::Ok(SendMessageRequest {
                     tenant: __f0,
-                    message: match __f1 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "SendMessageRequest: missing required field `message`",
-                                ),
-                            );
-                        }
-                    },
+                    message: __f1.unwrap_or_default(),
                     configuration: __f2,
                     metadata: __f3,
                 })
@@ -5745,7 +5821,9 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
 }
 /// Result of SendMessage: either a task or a direct message, never both.
 ///
-/// On the wire: an object with exactly one of `task`, `message` (the variant's member).
+/// On the wire: an object with one of `task`, `message` (the variant's member).
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum SendMessageResponse {
@@ -5757,13 +5835,23 @@ pub enum SendMessageResponse {
     ///
     /// JSON: `message`.
     Message(Message),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for SendMessageResponse {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl SendMessageResponse {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Task(_) => "task",
-            Self::Message(_) => "message",
+            Self::Task(_) => ::core::option::Option::Some("task"),
+            Self::Message(_) => ::core::option::Option::Some("message"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5773,10 +5861,11 @@ impl ::serde::Serialize for SendMessageResponse {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::Task(__v) => __map.serialize_entry("task", __v)?,
             Self::Message(__v) => __map.serialize_entry("message", __v)?,
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -5788,7 +5877,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
         enum __Key {
             M0,
             M1,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -5807,7 +5896,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
                     match __value {
                         "task" => __Key::M0,
                         "message" => __Key::M1,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -5828,8 +5917,9 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "SendMessageResponse: exactly one of `task`, `message` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "SendMessageResponse: at most one of `task`, `message` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -5852,6 +5942,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<SendMessageResponse> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -5874,17 +5965,26 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
                                 >(&mut __oneof, SendMessageResponse::Message(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "SendMessageResponse: exactly one of `task`, `message` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        SendMessageResponse::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -5894,7 +5994,9 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
 }
 /// One event of a stream or one push-notification body; exactly one variant is set.
 ///
-/// On the wire: an object with exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` (the variant's member).
+/// On the wire: an object with one of `task`, `message`, `statusUpdate`, `artifactUpdate` (the variant's member).
+///
+/// Open, as protobuf reads it: a member this version does not know, or no member at all, is `Unknown` (the rest of the object is kept); two known members are a decode error.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum StreamResponse {
@@ -5914,15 +6016,25 @@ pub enum StreamResponse {
     ///
     /// JSON: `artifactUpdate` (`artifact_update` also accepted).
     ArtifactUpdate(TaskArtifactUpdateEvent),
+    /// A member this version does not know (its name, and its value when unknown fields are preserved), or none at all: see [`UnknownMember`](crate::rt::UnknownMember).
+    Unknown(crate::rt::UnknownMember),
+}
+impl ::core::default::Default for StreamResponse {
+    /// No member set.
+    fn default() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl StreamResponse {
-    /// The JSON member name of the variant that is set.
-    pub fn member_name(&self) -> &'static str {
+    /// The JSON member name of the variant that is set: for `Unknown`, the name that
+    /// arrived, or `None` when no member did.
+    pub fn member_name(&self) -> ::core::option::Option<&str> {
         match self {
-            Self::Task(_) => "task",
-            Self::Message(_) => "message",
-            Self::StatusUpdate(_) => "statusUpdate",
-            Self::ArtifactUpdate(_) => "artifactUpdate",
+            Self::Task(_) => ::core::option::Option::Some("task"),
+            Self::Message(_) => ::core::option::Option::Some("message"),
+            Self::StatusUpdate(_) => ::core::option::Option::Some("statusUpdate"),
+            Self::ArtifactUpdate(_) => ::core::option::Option::Some("artifactUpdate"),
+            Self::Unknown(__u) => __u.name(),
         }
     }
 }
@@ -5932,12 +6044,13 @@ impl ::serde::Serialize for StreamResponse {
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::Some(1))?;
+        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
         match self {
             Self::Task(__v) => __map.serialize_entry("task", __v)?,
             Self::Message(__v) => __map.serialize_entry("message", __v)?,
             Self::StatusUpdate(__v) => __map.serialize_entry("statusUpdate", __v)?,
             Self::ArtifactUpdate(__v) => __map.serialize_entry("artifactUpdate", __v)?,
+            Self::Unknown(__u) => __u.serialize_member(&mut __map)?,
         }
         __map.end()
     }
@@ -5951,7 +6064,7 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
             M1,
             M2,
             M3,
-            Ignore,
+            Unknown(::std::string::String),
         }
         struct __KeyVisitor;
         impl ::serde::de::Visitor<'_> for __KeyVisitor {
@@ -5972,7 +6085,7 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
                         "message" => __Key::M1,
                         "statusUpdate" | "status_update" => __Key::M2,
                         "artifactUpdate" | "artifact_update" => __Key::M3,
-                        _ => __Key::Ignore,
+                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
                     },
                 )
             }
@@ -5993,8 +6106,9 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
                     return ::core::result::Result::Err(
                         __E::custom(
                             ::core::format_args!(
-                                "StreamResponse: exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set, found `{}` and `{}`",
-                                __old.member_name(), __new.member_name()
+                                "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set, found `{}` and `{}`",
+                                __old.member_name().unwrap_or_default(), __new.member_name()
+                                .unwrap_or_default()
                             ),
                         ),
                     );
@@ -6017,6 +6131,7 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
                 mut __map: __A,
             ) -> ::core::result::Result<Self::Value, __A::Error> {
                 let mut __oneof: ::core::option::Option<StreamResponse> = ::core::option::Option::None;
+                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
                 while let ::core::option::Option::Some(__key) = __map
                     .next_key::<__Key>()?
                 {
@@ -6061,17 +6176,26 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
                                 >(&mut __oneof, StreamResponse::ArtifactUpdate(__v))?;
                             }
                         }
-                        __Key::Ignore => {
+                        __Key::Unknown(__name) => {
+                            if __first_unknown.is_none() {
+                                __first_unknown = ::core::option::Option::Some(
+                                    ::std::clone::Clone::clone(&__name),
+                                );
+                            }
                             let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
                         }
                     }
                 }
-                let ::core::option::Option::Some(__oneof) = __oneof else {
-                    return ::core::result::Result::Err(
-                        <__A::Error as ::serde::de::Error>::custom(
-                            "StreamResponse: exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` must be set, found none",
-                        ),
-                    );
+                let __oneof = match __oneof {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => {
+                        StreamResponse::Unknown(
+                            crate::rt::UnknownMember::from_first(
+                                __first_unknown,
+                                ::core::option::Option::None,
+                            ),
+                        )
+                    }
                 };
                 ::core::result::Result::Ok(__oneof)
             }
@@ -6188,7 +6312,7 @@ pub struct SubscribeToTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Identifier of the task to follow.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for SubscribeToTaskRequest {
@@ -6293,7 +6417,7 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
 pub struct Task {
     /// Server-assigned identifier of the task.
     ///
-    /// JSON: `id`; required: absent on the wire means the default value.
+    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub id: ::std::string::String,
     /// Identifier of the conversation context the task belongs to.
     ///
@@ -6301,7 +6425,7 @@ pub struct Task {
     pub context_id: ::core::option::Option<::std::string::String>,
     /// Where the task currently stands in its lifecycle.
     ///
-    /// JSON: `status`; required: decoding fails without it.
+    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub status: TaskStatus,
     /// Outputs the agent has produced for the task so far.
     ///
@@ -6460,16 +6584,7 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                 ::core::result::Result::Ok(Task {
                     id: __f0.unwrap_or_default(),
                     context_id: __f1,
-                    status: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "Task: missing required field `status`",
-                                ),
-                            );
-                        }
-                    },
+                    status: __f2.unwrap_or_default(),
                     artifacts: __f3.unwrap_or_default(),
                     history: __f4.unwrap_or_default(),
                     metadata: __f5,
@@ -6484,15 +6599,15 @@ impl<'de> ::serde::Deserialize<'de> for Task {
 pub struct TaskArtifactUpdateEvent {
     /// Task the artifact belongs to.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Conversation context of that task.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub context_id: ::std::string::String,
     /// The artifact, or the chunk of it, being delivered.
     ///
-    /// JSON: `artifact`; required: decoding fails without it.
+    /// JSON: `artifact`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub artifact: Artifact,
     /// When true, these parts extend the artifact already sent under the same id instead of replacing it.
     ///
@@ -6643,16 +6758,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                 ::core::result::Result::Ok(TaskArtifactUpdateEvent {
                     task_id: __f0.unwrap_or_default(),
                     context_id: __f1.unwrap_or_default(),
-                    artifact: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "TaskArtifactUpdateEvent: missing required field `artifact`",
-                                ),
-                            );
-                        }
-                    },
+                    artifact: __f2.unwrap_or_default(),
                     append: __f3,
                     last_chunk: __f4,
                     metadata: __f5,
@@ -6679,7 +6785,7 @@ pub struct TaskPushNotificationConfig {
     pub task_id: ::core::option::Option<::std::string::String>,
     /// Webhook address the agent posts updates to.
     ///
-    /// JSON: `url`; required: absent on the wire means the default value.
+    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub url: ::std::string::String,
     /// Value the agent echoes back so the receiver can check a notification belongs to this task or session.
     ///
@@ -7034,7 +7140,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
 pub struct TaskStatus {
     /// Lifecycle stage the task is in.
     ///
-    /// JSON: `state`; required: absent on the wire means the default value.
+    /// JSON: `state`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub state: TaskState,
     /// Agent message that explains or goes with this status.
     ///
@@ -7156,15 +7262,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
 pub struct TaskStatusUpdateEvent {
     /// Task whose status changed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub task_id: ::std::string::String,
     /// Conversation context of that task.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: absent on the wire means the default value.
+    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub context_id: ::std::string::String,
     /// The task's new status.
     ///
-    /// JSON: `status`; required: decoding fails without it.
+    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
     pub status: TaskStatus,
     /// Free-form extra data attached to the event.
     ///
@@ -7289,16 +7395,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
                 ::core::result::Result::Ok(TaskStatusUpdateEvent {
                     task_id: __f0.unwrap_or_default(),
                     context_id: __f1.unwrap_or_default(),
-                    status: match __f2 {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => {
-                            return ::core::result::Result::Err(
-                                <__A::Error as ::serde::de::Error>::custom(
-                                    "TaskStatusUpdateEvent: missing required field `status`",
-                                ),
-                            );
-                        }
-                    },
+                    status: __f2.unwrap_or_default(),
                     metadata: __f3,
                 })
             }

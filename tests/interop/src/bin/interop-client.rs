@@ -345,5 +345,6 @@ fn kind(event: &StreamResponse) -> String {
         StreamResponse::ArtifactUpdate(update) => {
             format!("artifact {:?}", text_of(&update.artifact.parts))
         }
+        StreamResponse::Unknown(unknown) => format!("unknown {:?}", unknown.name()),
     }
 }
