@@ -12,9 +12,10 @@ for A2A v1 and v0.3 JSON-RPC replies:
    dropped and each member set to null; the present member of every oneof renamed to a name no
    version defines; every enum field set to a value no version defines (v1: a name and an
    integer); v0.3: `kind` (and a security scheme's `type`) dropped or set to an unknown value.
-   Plus the void results (`null` and `{}`) of the delete call. Types come from our schema,
-   `spec/<version>/a2a.schema.json`, walked beside the body. No randomness: the order is that of
-   the files and of the members in them.
+   Plus `"result": null` and `"result": {}` for every unary method (for the delete call, its
+   void result). Types come from our schema, `spec/<version>/a2a.schema.json`, walked beside the
+   body; the base bodies must show every member and enum value a result can hold. No randomness:
+   the order is that of the files and of the members in them.
 3. Each case goes through the SDK's client, unchanged: its JSON-RPC transport (v1
    `JsonRpcTransport`, v0.3 `CompatJsonRpcTransport`), called through its public methods over an
    `httpx.MockTransport` that answers with the case's body. Accepted = the call returned (for a
@@ -23,7 +24,9 @@ for A2A v1 and v0.3 JSON-RPC replies:
    outcome `ok`, and for a stream at least as many events as the SDK yielded (the SDK's v0.3
    transport silently skips an event whose `kind` it does not know; a2a-types may hand it on).
 5. Compare. STRICTER: the SDK accepts, a2a-types refuses. MORE TOLERANT: the other way round.
-   Exit 1 when a stricter case is not allowed, or when an allow-list entry is wrong or unused.
+   Exit 1 when a stricter case is not allowed or an allow-list entry matches no stricter case;
+   exit 2 when the test cannot run as meant (a malformed allow-list, a base body the SDK refuses
+   as it is, bodies that no longer show every member, classify failing, no captures under CI).
 
 Usage (tests/differential/run.sh does this):
 
@@ -115,7 +118,7 @@ def sse_events(text: str) -> list[Any]:
 
 
 class Spec:
-    """One version's schema, methods and SDK call names."""
+    """One protocol version: its schema (`spec/<version>/a2a.schema.json`) and method table."""
 
     def __init__(self, version: str):
         self.version = version
@@ -137,7 +140,7 @@ class Spec:
         return name, node if isinstance(node, dict) else {}
 
     def variant(self, union: dict[str, Any], value: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-        """The member of a v0.3 tagged union that `value`'s tag names (the union itself if none)."""
+        """The member of a v0.3 tagged union that `value`'s tag names; `(None, {})` if none."""
         key = union["x-discriminator"]
         for ref in union["oneOf"]:
             name, sch = self.resolve(ref)
