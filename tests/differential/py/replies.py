@@ -697,11 +697,11 @@ def main() -> int:
             hit = next((a for a in allow if a.matches(c)), None)
             if hit:
                 hit.used += 1
-                print(f"  allowed   {c.name}\n            ours: {ours_text(c)}\n"
+                print(f"  allowed   {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
                       f"            the SDK accepted ({c.sdk['returned']}); allowed: {short(hit.reason, 90)}")
             else:
                 unallowed.append(c)
-                print(f"  STRICTER  {c.name}\n            ours: {ours_text(c)}\n"
+                print(f"  STRICTER  {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
                       f"            the SDK accepted ({c.sdk['returned']})")
         if tolerant:
             print(f"MORE TOLERANT ({len(tolerant)}): a2a-types accepts, the SDK refuses")
@@ -725,8 +725,13 @@ def main() -> int:
                     else "same"} for c in cases]
 
     (args.out / "report.json").write_text(json.dumps(report, indent=1))
-    unused = [a for a in allow if a.used == 0]
+    # An entry unused on a partial run (one version, no captures) may be used by the rest.
+    complete = shared is not None and set(results) == {"v1", "v0_3"}
+    unused = [a for a in allow if a.used == 0] if complete else []
     print()
+    if not complete:
+        print("note: a partial run (one version or no captures) does not check for unused "
+              "allow-list entries")
     for a in unused:
         print(f"FAILED: allow-list entry (case={a.case!r}, mutation={a.mutation!r}) matches no "
               f"stricter case; delete it ({args.allow})")
