@@ -139,7 +139,9 @@ class Spec:
             node = self.defs[name]
         return name, node if isinstance(node, dict) else {}
 
-    def variant(self, union: dict[str, Any], value: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    def variant(
+        self, union: dict[str, Any], value: dict[str, Any]
+    ) -> tuple[str | None, dict[str, Any]]:
         """The member of a v0.3 tagged union that `value`'s tag names; `(None, {})` if none."""
         key = union["x-discriminator"]
         for ref in union["oneOf"]:
@@ -147,6 +149,10 @@ class Spec:
             if sch.get("properties", {}).get(key, {}).get("const") == value.get(key):
                 return name, sch
         return None, {}
+
+    def walk_result(self, result_type: str, envelope: dict[str, Any]):
+        """`walk` over an envelope's `result`, typed as the method's result type."""
+        return self.walk(envelope["result"], {"$ref": f"#/$defs/{result_type}"}, ["result"])
 
     def walk(self, value: Any, node: Any, path: list[Any]):
         """Yields (path, object, info) for every object inside `value`, typed from `node`."""
@@ -197,13 +203,14 @@ def show_path(path: list[Any]) -> str:
 def mutations(spec: Spec, result_type: str, envelope: dict[str, Any]):
     """Yields (kind, path of the member, new value or DROP) for one envelope's `result`."""
     v1 = spec.version == "v1"
-    for path, obj, info in spec.walk(envelope["result"], {"$ref": f"#/$defs/{result_type}"}, ["result"]):
+    for path, obj, info in spec.walk_result(result_type, envelope):
         disc = info["disc"]
         for member, value in obj.items():
             at = path + [member]
             if member == disc:
                 yield f"drop-{member}", at, DROP
-                yield f"{member}-unknown", at, UNKNOWN_KIND if member == "kind" else UNKNOWN_SCHEME_TYPE
+                unknown = UNKNOWN_KIND if member == "kind" else UNKNOWN_SCHEME_TYPE
+                yield f"{member}-unknown", at, unknown
             else:
                 yield "drop", at, DROP
             if value is not None:
@@ -258,11 +265,15 @@ def load_bases(spec: Spec, shared: Path | None) -> list[Base]:
     for path in sorted((DIFF_DIR / "bodies" / spec.version).iterdir()):
         method = path.stem.split("--")[0]
         if method not in spec.methods:
-            raise HarnessError(f"{path}: `{method}` is not a {spec.version} method (file names are METHOD--WHAT)")
+            raise HarnessError(
+                f"{path}: `{method}` is not a {spec.version} method (file names are METHOD--WHAT, "
+                "with the method's v1 name)"
+            )
         raw = path.read_bytes()
         stream = path.suffix == ".sse"
         if stream != spec.methods[method][2]:
-            raise HarnessError(f"{path}: {method} is {'' if spec.methods[method][2] else 'not '}streamed; use .{'sse' if spec.methods[method][2] else 'json'}")
+            want = ".sse" if spec.methods[method][2] else ".json"
+            raise HarnessError(f"{path}: a reply to {method} is a {want} file")
         events = sse_events(raw.decode()) if stream else [json.loads(raw)]
         ctype = "text/event-stream" if stream else "application/json"
         bases.append(Base(path.stem, method, stream, events, raw, ctype, ours=True, mutate=True))
@@ -281,7 +292,7 @@ def load_captures(spec: Spec, folder: Path) -> list[Base]:
         meta = json.loads((folder / f"{stem}.meta.json").read_text())
         raw = resp.read_bytes()
         request = folder / f"{stem}.request.json"
-        if stem.startswith("001-agent-card"):
+        if meta.get("path", "").endswith("/agent-card.json"):
             # The card the agent serves, as the result of the extended-card call.
             card = json.loads(raw)
             env = {"jsonrpc": "2.0", "id": "capture-001", "result": card}
@@ -293,7 +304,8 @@ def load_captures(spec: Spec, folder: Path) -> list[Base]:
             except (OSError, ValueError):
                 method = None
             if method not in spec.methods:
-                print(f"note: capture {stem} answers no {spec.version} method ({method!r}); not used")
+                print(f"note: capture {stem} answers no {spec.version} method ({method!r}); "
+                      "not used")
                 continue
         headers = dict(h.split(": ", 1) for h in meta.get("response_headers", []))
         ctype = headers.get("content-type", "application/json")
@@ -328,7 +340,7 @@ def check_coverage(spec: Spec, bases: list[Base]) -> None:
     for b in ours:
         result_type = spec.methods[b.method][1]
         for env in b.events:
-            for _, obj, info in spec.walk(env["result"], {"$ref": f"#/$defs/{result_type}"}, ["result"]):
+            for _, obj, info in spec.walk_result(result_type, env):
                 if info["type"]:
                     members.setdefault(info["type"], set()).update(obj)
                 for member, (ename, _) in info["enums"].items():
@@ -619,7 +631,9 @@ def load_allow(path: Path) -> list[Allowed]:
     data = tomllib.loads(path.read_text())
     unknown = set(data) - {"allow"}
     if unknown:
-        raise HarnessError(f"{path}: unknown top-level keys {sorted(unknown)} (only [[allow]] entries)")
+        raise HarnessError(
+            f"{path}: unknown top-level keys {sorted(unknown)} (only [[allow]] entries)"
+        )
     entries = []
     for i, e in enumerate(data.get("allow", []), 1):
         where = f"{path} [[allow]] entry {i}"
@@ -627,7 +641,9 @@ def load_allow(path: Path) -> list[Allowed]:
         if extra:
             raise HarnessError(f"{where}: unknown keys {sorted(extra)} (case, mutation, reason)")
         if not str(e.get("reason", "")).strip():
-            raise HarnessError(f"{where}: every entry needs a `reason` saying why it stays stricter")
+            raise HarnessError(
+                f"{where}: every entry needs a `reason` saying why it stays stricter"
+            )
         if "case" not in e and "mutation" not in e:
             raise HarnessError(f"{where}: give `case` (a pattern over case names) or `mutation`")
         entries.append(Allowed(e.get("case"), e.get("mutation"), e["reason"].strip()))
@@ -698,7 +714,8 @@ def main() -> int:
             if hit:
                 hit.used += 1
                 print(f"  allowed   {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
-                      f"            the SDK accepted ({c.sdk['returned']}); allowed: {short(hit.reason, 90)}")
+                      f"            the SDK accepted ({c.sdk['returned']}); "
+                      f"allowed: {short(hit.reason, 90)}")
             else:
                 unallowed.append(c)
                 print(f"  STRICTER  {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
@@ -709,7 +726,8 @@ def main() -> int:
             print(f"  tolerant  {c.name}: the SDK refused: {short(c.sdk['error'], 160)}")
         by_kind = Counter(c.mutation for c in stricter)
         if by_kind:
-            print("stricter by mutation: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
+            counts = ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items()))
+            print(f"stricter by mutation: {counts}")
             print("stricter by our reason (positions left out):")
             by_reason = Counter(reason_kind(c) for c in stricter)
             for reason, n in sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
