@@ -208,7 +208,8 @@ async def main(url, v03):
 
     async def subscribe():
         try:
-            events = [e async for e in streaming.subscribe(SubscribeToTaskRequest(id=tasks['stream']))]
+            request = SubscribeToTaskRequest(id=tasks['stream'])
+            events = [e async for e in streaming.subscribe(request)]
         except UnsupportedOperationError as e:
             return f'UnsupportedOperationError: {e.message!r}'
         raise StepFailed(f'returned {events} instead of raising UnsupportedOperationError')
@@ -288,7 +289,11 @@ async def main(url, v03):
     await streaming.close()
     total = passed + len(failed)
     if failed:
-        print(f'client.py: {len(failed)} of {total} steps FAILED against the Rust agent ({version}): {"; ".join(failed)}', flush=True)
+        print(
+            f'client.py: {len(failed)} of {total} steps FAILED against the Rust agent '
+            f'({version}): {"; ".join(failed)}',
+            flush=True,
+        )
         sys.exit(1)
     print(f'client.py: all {total} steps passed against the Rust agent ({version})', flush=True)
 
