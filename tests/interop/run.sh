@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Live interop with the official Python SDK, a2a-sdk 1.3.0, in both directions, on loopback:
+# Live interop with the official Python SDK, a2a-sdk 1.3.0, in both directions and both protocol
+# versions, on loopback; every method of each version is called in each direction:
 #
-#   1. py/agent.py (a hello-world agent on the SDK's server API)  <-  interop-client (a2a-types + ureq)
-#   2. interop-agent (a2a-types + axum, one derived custom error)  <-  py/client.py (the SDK's client)
+#   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + ureq)
+#   2. interop-agent (a2a_types::v1 + axum), A2A 1.0     <-  py/client.py (the SDK's client)
+#   3. py/agent.py again, A2A 0.3 (the SDK's compat)     <-  interop-client-v0-3 (a2a_types::v0_3)
+#   4. interop-agent-v0-3 (a2a_types::v0_3), A2A 0.3     <-  py/client.py --v0.3 (the SDK's client)
 #
 # Installs the SDK into a virtualenv (tests/interop/venv.sh), builds the Rust programs, and starts
-# and stops every process itself. Each phase is bounded in time. On failure it says which phase and
-# step broke and prints both sides' logs. Logs stay in target/interop-logs/.
+# and stops every process itself. Each server start and each client run is bounded in time. Every
+# phase runs even when an earlier one failed; a failed phase is named with its first failed step,
+# and both sides' logs are printed; the script then exits 1. Logs stay in target/interop-logs/.
 #
 #   tests/interop/run.sh            # from anywhere in the checkout; CI runs it from .ci/run
 set -euo pipefail
@@ -73,7 +77,7 @@ start_server() {
 }
 
 # run_client PHASE CLIENT_LOG SERVER_LOG COMMAND...: runs a client to the end (bounded); on failure
-# names the step that failed and prints both logs.
+# names the first step that failed and prints both logs.
 run_client() {
   local phase="$1" client_log="$2" server_log="$3"
   shift 3
@@ -86,10 +90,30 @@ run_client() {
     if ((status == 124)); then
       failed="timed out after ${CLIENT_TIMEOUT}s"
     fi
-    say "phase '$phase' failed (exit $status): ${failed:-see the logs}"
+    say "phase $phase failed (exit $status): ${failed:-see the logs}"
     show_logs "$client_log" "$server_log"
     return 1
   fi
+}
+
+# run_phase NUMBER TITLE SERVER_NAME SERVER_LOG CLIENT_LOG: starts "${server[@]}" PORT_FILE, runs
+# "${client[@]}" URL against it, stops the server. A failure is added to failed_phases.
+failed_phases=()
+run_phase() {
+  local number="$1" title="$2" name="$3" server_log="$logs/$4" client_log="$logs/$5"
+  say "phase $number: $title"
+  local port_file="$logs/${4%.log}.port"
+  if ! start_server "$name" "$port_file" "$server_log" "${server[@]}" "$port_file"; then
+    say "phase $number ($title) failed: $name did not start"
+    failed_phases+=("$number ($title): $name did not start")
+    return 0
+  fi
+  if ! run_client "$number ($title)" "$client_log" "$server_log" \
+    "${client[@]}" "http://127.0.0.1:$server_port"; then
+    failed_phases+=("$number ($title): $(grep -m1 '^FAILED' "$client_log" || echo 'see the logs')")
+  fi
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
 }
 
 say "building the Rust programs"
@@ -101,18 +125,29 @@ venv="$("$here/venv.sh")"
 python="$venv/bin/python"
 say "$("$python" -c 'import importlib.metadata as m; print("a2a-sdk", m.version("a2a-sdk"), "with uvicorn", m.version("uvicorn"))')"
 
-say "phase 1: a2a-sdk agent <- Rust client (a2a-types)"
-start_server "the a2a-sdk agent" "$logs/py-agent.port" "$logs/py-agent.log" \
-  "$python" "$here/py/agent.py" "$logs/py-agent.port" || exit 1
-run_client "a2a-sdk agent <- Rust client" "$logs/rust-client.log" "$logs/py-agent.log" \
-  "$bin/interop-client" "http://127.0.0.1:$server_port" || exit 1
-kill "$server_pid" 2>/dev/null || true
+server=("$python" "$here/py/agent.py")
+client=("$bin/interop-client")
+run_phase 1 "a2a-sdk agent <- Rust client (a2a_types::v1), A2A 1.0" \
+  "the a2a-sdk agent" py-agent.log rust-client.log
 
-say "phase 2: Rust agent (a2a-types) <- a2a-sdk client"
-start_server "the Rust agent" "$logs/rust-agent.port" "$logs/rust-agent.log" \
-  "$bin/interop-agent" "$logs/rust-agent.port" || exit 1
-run_client "Rust agent <- a2a-sdk client" "$logs/py-client.log" "$logs/rust-agent.log" \
-  "$python" "$here/py/client.py" "http://127.0.0.1:$server_port" || exit 1
-kill "$server_pid" 2>/dev/null || true
+server=("$bin/interop-agent")
+client=("$python" "$here/py/client.py")
+run_phase 2 "Rust agent (a2a_types::v1) <- a2a-sdk client, A2A 1.0" \
+  "the Rust agent" rust-agent.log py-client.log
 
-say "both directions passed"
+server=("$python" "$here/py/agent.py")
+client=("$bin/interop-client-v0-3")
+run_phase 3 "a2a-sdk agent <- Rust client (a2a_types::v0_3), A2A 0.3" \
+  "the a2a-sdk agent" py-agent-v0-3.log rust-client-v0-3.log
+
+server=("$bin/interop-agent-v0-3")
+client=("$python" "$here/py/client.py" --v0.3)
+run_phase 4 "Rust agent (a2a_types::v0_3) <- a2a-sdk client, A2A 0.3" \
+  "the Rust v0.3 agent" rust-agent-v0-3.log py-client-v0-3.log
+
+if ((${#failed_phases[@]} > 0)); then
+  say "${#failed_phases[@]} of 4 phases failed:"
+  printf '  phase %s\n' "${failed_phases[@]}"
+  exit 1
+fi
+say "all 4 phases passed: both directions, A2A 1.0 and 0.3"

@@ -5,8 +5,13 @@
 Binds 127.0.0.1 on a free port, writes the port number to PORT_FILE once it is listening, and
 serves until it is killed:
 
-- GET /.well-known/agent-card.json: the agent card (JSON-RPC at "/", streaming on);
-- POST /: JSON-RPC, handled by the SDK's DefaultRequestHandler over an in-memory task store.
+- GET /.well-known/agent-card.json: the agent card, which lists two JSON-RPC interfaces at "/",
+  A2A 1.0 and A2A 0.3 (the SDK then also writes the v0.3 card members: url, protocolVersion,
+  preferredTransport); streaming, push notifications and an extended card are on;
+- POST /: JSON-RPC, handled by the SDK's DefaultRequestHandler over an in-memory task store and
+  an in-memory push-notification config store (no sender: nothing is ever delivered), with the
+  SDK's v0.3 compatibility layer on (`enable_v0_3_compat`): a call with a v0.3 method name
+  (`message/send`, ...) is served as A2A 0.3, and a missing A2A-Version header means 0.3.
 
 Every message starts a task that goes submitted -> working -> one "greeting" artifact holding
 "Hello World" -> completed, the shape the official hello-world sample has. Task lookups,
@@ -26,7 +31,11 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.tasks import (
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
@@ -55,30 +64,41 @@ class HelloExecutor(AgentExecutor):
         raise UnsupportedOperationError('the hello agent finishes before it can be canceled')
 
 
-def card(port: int) -> AgentCard:
+def card(port: int, extended: bool = False) -> AgentCard:
+    """The public card, or the extended one (GetExtendedAgentCard), which has one more skill."""
+    url = f'http://127.0.0.1:{port}/'
+    skills = [
+        AgentSkill(
+            id='hello_world',
+            name='Returns hello world',
+            description='answers any message with a greeting',
+            tags=['hello world'],
+            examples=['hi'],
+        )
+    ]
+    if extended:
+        skills.append(
+            AgentSkill(
+                id='extended_hello',
+                name='Returns hello world, for authenticated callers',
+                description='the skill only the extended card lists',
+                tags=['hello world'],
+            )
+        )
     return AgentCard(
-        name='Hello World Agent',
+        name='Hello World Agent' + (' (extended)' if extended else ''),
         description='The interop test agent: answers every message with hello',
         supported_interfaces=[
-            AgentInterface(
-                url=f'http://127.0.0.1:{port}/',
-                protocol_binding='JSONRPC',
-                protocol_version='1.0',
-            )
+            AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0'),
+            AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='0.3'),
         ],
         version='1.0.0',
-        capabilities=AgentCapabilities(streaming=True),
+        capabilities=AgentCapabilities(
+            streaming=True, push_notifications=True, extended_agent_card=True
+        ),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
-        skills=[
-            AgentSkill(
-                id='hello_world',
-                name='Returns hello world',
-                description='answers any message with a greeting',
-                tags=['hello world'],
-                examples=['hi'],
-            )
-        ],
+        skills=skills,
     )
 
 
@@ -92,9 +112,12 @@ async def serve(port_file: str) -> None:
         agent_executor=HelloExecutor(),
         task_store=InMemoryTaskStore(),
         agent_card=agent_card,
+        push_config_store=InMemoryPushNotificationConfigStore(),
+        extended_agent_card=card(port, extended=True),
     )
     app = Starlette(
-        routes=create_agent_card_routes(agent_card) + create_jsonrpc_routes(handler, '/')
+        routes=create_agent_card_routes(agent_card)
+        + create_jsonrpc_routes(handler, '/', enable_v0_3_compat=True)
     )
     server = uvicorn.Server(uvicorn.Config(app, log_level='info', lifespan='off'))
     sock.listen(128)

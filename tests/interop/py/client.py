@@ -1,11 +1,14 @@
 """The official a2a-sdk 1.3.0 client, calling the Rust interop agent, for the interop test.
 
-    python client.py URL
+    python client.py URL            # A2A 1.0: tests/interop/src/bin/interop-agent.rs
+    python client.py --v0.3 URL     # A2A 0.3: tests/interop/src/bin/interop-agent-v0-3.rs
 
-Drives the agent at URL (tests/interop/src/bin/interop-agent.rs) through the SDK's public client
-API only: create_client resolves the agent card, then every call goes through the SDK's JSON-RPC
-transport, and its results and exceptions are checked as an SDK user would see them. Prints one
-line per step; exits 1 at the first step that fails.
+Drives the agent at URL through the SDK's public client API only: create_client resolves the
+agent card, then every call goes through the JSON-RPC transport the SDK picks for the card's
+interface (its v1 transport for protocolVersion 1.0, its v0.3 compatibility transport for 0.3),
+and the results and exceptions are checked as an SDK user would see them. The SDK user's API is
+the same in both versions, so both runs make the same calls, except `list_tasks`, which v0.3 has
+not got. Prints one line per step; a failed step does not stop the run; exits 1 when one failed.
 """
 
 import asyncio
@@ -16,18 +19,31 @@ from a2a.client import A2ACardResolver, A2AClientError, ClientConfig, create_cli
 from a2a.helpers import get_artifact_text, new_text_message
 from a2a.types import (
     CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest,
     GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
     ListTasksRequest,
     Role,
     SendMessageRequest,
+    SubscribeToTaskRequest,
+    TaskPushNotificationConfig,
     TaskState,
 )
-from a2a.utils.errors import TaskNotCancelableError, TaskNotFoundError
+from a2a.utils.errors import (
+    TaskNotCancelableError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
 
 import httpx
 
 # The text that makes the Rust agent answer with its own error, QuotaExceeded (code -32050).
 QUOTA_TRIGGER = 'use up my quota'
+
+# The webhook the push-config steps register; nothing listens there, nothing is ever sent.
+WEBHOOK_URL = 'http://127.0.0.1:9/a2a-webhook'
 
 
 class StepFailed(Exception):
@@ -40,6 +56,7 @@ def ensure(cond, why):
 
 
 passed = 0
+failed = []
 
 
 async def step(name, coro):
@@ -47,12 +64,14 @@ async def step(name, coro):
     try:
         saw = await coro
     except StepFailed as e:
+        failed.append(name)
         print(f'FAILED {name}: {e}', flush=True)
-        sys.exit(1)
+        return
     except Exception:  # an SDK exception the step did not expect: show all of it
+        failed.append(name)
         print(f'FAILED {name}: unexpected exception', flush=True)
         traceback.print_exc(file=sys.stdout)
-        sys.exit(1)
+        return
     passed += 1
     print(f'ok     {name}: {saw}', flush=True)
 
@@ -67,22 +86,37 @@ def state_name(state):
     return TaskState.Name(state)
 
 
-async def main(url):
+async def main(url, v03):
+    version = '0.3' if v03 else '1.0'
     async with httpx.AsyncClient(timeout=20) as http:
         card = await A2ACardResolver(http, url).get_agent_card()
 
     async def check_card():
         ensure(card.name == 'Rust Interop Agent', f'card name {card.name!r}')
         ensure(card.capabilities.streaming, 'the card does not declare streaming')
+        ensure(card.capabilities.push_notifications, 'the card does not declare push notifications')
+        ensure(card.capabilities.extended_agent_card, 'the card does not declare an extended card')
         iface = card.supported_interfaces[0]
         ensure(iface.protocol_binding == 'JSONRPC', f'binding {iface.protocol_binding!r}')
+        ensure(
+            iface.protocol_version.startswith(version),
+            f'protocol version {iface.protocol_version!r}, expected {version}',
+        )
         return f'{card.name!r} v{card.version}, {iface.protocol_binding} {iface.protocol_version} at {iface.url}'
 
     await step('agent card (A2ACardResolver)', check_card())
 
     unary = await create_client(url, client_config=ClientConfig(streaming=False))
     streaming = await create_client(url, client_config=ClientConfig(streaming=True))
+    transport = type(unary._transport).__name__  # which of the SDK's transports the card chose
     tasks = {}
+
+    async def check_transport():
+        want = 'CompatJsonRpcTransport' if v03 else 'JsonRpcTransport'
+        ensure(transport == want, f'the SDK chose {transport}, expected {want}')
+        return f'the SDK speaks {version} through its {transport}'
+
+    await step('create_client picks the transport for the card', check_transport())
 
     async def send():
         events = [e async for e in unary.send_message(message('py-msg-1', 'hi from Python'))]
@@ -129,10 +163,12 @@ async def main(url):
             events = [e async for e in client.send_message(message(message_id, QUOTA_TRIGGER))]
         except A2AClientError as e:
             # a2a-sdk maps the codes of its own table to exception classes; any other code,
-            # such as the agent's own -32050, becomes a plain A2AClientError whose text
-            # carries the code and message (the error's data is not kept).
+            # such as the agent's own -32050, becomes a plain A2AClientError. Its v1 transport
+            # puts the code and message in the text; its v0.3 transport only the message. The
+            # error's data is not kept by either.
             text = str(e)
-            ensure('-32050' in text and 'quota exceeded' in text, f'A2AClientError text {text!r}')
+            want = 'quota exceeded' if v03 else 'JSON-RPC Error -32050: quota exceeded'
+            ensure(text == want, f'A2AClientError text {text!r}, expected {want!r}')
             ensure(type(e) is A2AClientError, f'raised {type(e).__name__}, expected A2AClientError')
             return f'{type(e).__name__}: {text!r}'
         raise StepFailed(f'returned {events} instead of raising')
@@ -170,20 +206,103 @@ async def main(url):
         refused_with_custom_error(streaming, 'py-msg-4'),
     )
 
+    async def subscribe():
+        try:
+            request = SubscribeToTaskRequest(id=tasks['stream'])
+            events = [e async for e in streaming.subscribe(request)]
+        except UnsupportedOperationError as e:
+            return f'UnsupportedOperationError: {e.message!r}'
+        raise StepFailed(f'returned {events} instead of raising UnsupportedOperationError')
+
+    await step(
+        'subscribe to a completed task raises UnsupportedOperationError',
+        subscribe(),
+    )
+
     async def list_tasks():
         listed = await unary.list_tasks(ListTasksRequest())
         ids = [t.id for t in listed.tasks]
         ensure(tasks['unary'] in ids and tasks['stream'] in ids, f'tasks {ids}')
         return f'{len(ids)} task(s): {", ".join(ids)}'
 
-    await step('list_tasks (ListTasks)', list_tasks())
+    if not v03:  # A2A 0.3 has no tasks/list over JSON-RPC (the SDK raises NotImplementedError)
+        await step('list_tasks (ListTasks)', list_tasks())
+
+    push = TaskPushNotificationConfig(
+        task_id=tasks.get('unary', ''), id='py-push-1', url=WEBHOOK_URL, token='py-token'
+    )
+
+    def same_push(config):
+        ensure(
+            (config.task_id, config.id, config.url, config.token)
+            == (push.task_id, push.id, push.url, push.token),
+            f'config {config}, expected {push}',
+        )
+
+    async def create_push():
+        config = await unary.create_task_push_notification_config(push)
+        same_push(config)
+        return f'config {config.id!r} for task {config.task_id}'
+
+    await step('create_task_push_notification_config', create_push())
+
+    async def get_push():
+        config = await unary.get_task_push_notification_config(
+            GetTaskPushNotificationConfigRequest(task_id=push.task_id, id=push.id)
+        )
+        same_push(config)
+        return f'config {config.id!r}, url {config.url}'
+
+    await step('get_task_push_notification_config', get_push())
+
+    async def list_push(expected):
+        listed = await unary.list_task_push_notification_configs(
+            ListTaskPushNotificationConfigsRequest(task_id=push.task_id)
+        )
+        ids = [c.id for c in listed.configs]
+        ensure(ids == expected, f'configs {ids}, expected {expected}')
+        for config in listed.configs:
+            same_push(config)
+        return f'{len(ids)} config(s) {ids}'
+
+    await step('list_task_push_notification_configs', list_push([push.id]))
+
+    async def delete_push():
+        result = await unary.delete_task_push_notification_config(
+            DeleteTaskPushNotificationConfigRequest(task_id=push.task_id, id=push.id)
+        )
+        return f'deleted, the SDK returned {result!r}'
+
+    await step('delete_task_push_notification_config', delete_push())
+    await step('list_task_push_notification_configs after the delete: none left', list_push([]))
+
+    async def extended_card():
+        extended = await unary.get_extended_agent_card(GetExtendedAgentCardRequest())
+        skills = [s.id for s in extended.skills]
+        ensure('greet_by_name' in skills, f'skills {skills}, expected the extended greet_by_name')
+        ensure(extended.name == 'Rust Interop Agent (extended)', f'name {extended.name!r}')
+        return f'{extended.name!r} with skills {skills}'
+
+    await step('get_extended_agent_card', extended_card())
 
     await unary.close()
     await streaming.close()
-    print(f'client.py: {passed} steps passed against the Rust agent', flush=True)
+    total = passed + len(failed)
+    if failed:
+        print(
+            f'client.py: {len(failed)} of {total} steps FAILED against the Rust agent '
+            f'({version}): {"; ".join(failed)}',
+            flush=True,
+        )
+        sys.exit(1)
+    print(f'client.py: all {total} steps passed against the Rust agent ({version})', flush=True)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: client.py URL')
-    asyncio.run(main(sys.argv[1]))
+    args = sys.argv[1:]
+    v03 = args[:1] == ['--v0.3']
+    if v03:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit('usage: client.py [--v0.3] URL')
+    asyncio.run(main(args[0], v03))

@@ -1,22 +1,33 @@
-//! Live interop between a2a-types and the official Python SDK, a2a-sdk 1.3.0, in both directions.
-//! `tests/interop/run.sh` builds these programs, installs the SDK into a virtualenv, and starts and
-//! stops every process:
+//! Live interop between a2a-types and the official Python SDK, a2a-sdk 1.3.0, in both directions
+//! and both protocol versions. `tests/interop/run.sh` builds these programs, installs the SDK into
+//! a virtualenv, and starts and stops every process:
 //!
 //! - `interop-client URL` drives a real a2a-sdk agent (`py/agent.py`) over HTTP with `ureq`,
-//!   encoding every call and decoding every reply with a2a-types, SSE included;
-//! - `interop-agent PORT_FILE` is an A2A agent on `axum`, built from the server-side pieces of
-//!   a2a-types and one error of its own from `#[derive(AgentError)]`, which the SDK's own client
-//!   (`py/client.py`) calls.
+//!   encoding every v1 call and decoding every reply with `a2a_types::v1`, SSE included;
+//! - `interop-client-v0-3 URL` drives the same agent in A2A 0.3, with `a2a_types::v0_3` only;
+//! - `interop-agent PORT_FILE` is an A2A v1 agent on `axum`, built from the server-side pieces of
+//!   `a2a_types::v1` and one error of its own from `#[derive(AgentError)]`, which the SDK's own
+//!   client (`py/client.py`) calls;
+//! - `interop-agent-v0-3 PORT_FILE` is the same agent in A2A 0.3, built on `a2a_types::v0_3`,
+//!   which the SDK's client calls through its v0.3 compatibility layer (`py/client.py --v0.3`).
 //!
-//! This library holds what both programs share: how a step of the run is reported, and the
-//! agent's own error type (the client side matches on it too).
+//! This library holds what the programs share: how a step of the run is reported, the agent's
+//! own error type (the client side matches on it too), the clients' HTTP ([`http`]) and the
+//! agents' plumbing ([`serve`]).
+
+pub mod http;
+pub mod serve;
 
 use a2a_types::v1::{Message, Part, PartContent, Role};
 use a2a_types::AgentError;
 
-/// The `A2A-Version` value both programs send and expect (a2a-sdk 1.3.0 refuses calls without it,
-/// reading a missing header as 0.3).
+/// The `A2A-Version` value the v1 programs send and expect (a2a-sdk 1.3.0 refuses v1 calls
+/// without it, reading a missing header as 0.3).
 pub const PROTOCOL_VERSION: &str = "1.0";
+
+/// The webhook URL the push-notification steps register. Nothing listens there: neither agent
+/// under test delivers notifications for a task that is already finished.
+pub const WEBHOOK_URL: &str = "http://127.0.0.1:9/a2a-webhook";
 
 /// The interop agent's own errors, declared with the derive; its code is outside the A2A table.
 #[derive(Clone, Debug, PartialEq, AgentError)]
@@ -69,16 +80,17 @@ pub fn text_of(parts: &[Part]) -> String {
         .join("\n")
 }
 
-/// The steps of a run: each prints one line, `ok` with what it saw or `FAILED` with why; the first
-/// failure ends the program with status 1, so `run.sh` can say which step broke.
+/// The steps of a run: each prints one line, `ok` with what it saw or `FAILED` with why. A failed
+/// step does not stop the run (the later steps still say what they see); [`Steps::finish`] exits
+/// with status 1 when any step failed, so `run.sh` can say which step broke first.
 #[derive(Debug, Default)]
 pub struct Steps {
     passed: usize,
+    failed: Vec<String>,
 }
 
 impl Steps {
-    /// Runs one step: `Ok` carries what the step saw, `Err` why it failed. A failure prints the
-    /// reason and exits with status 1.
+    /// Runs one step: `Ok` carries what the step saw, `Err` why it failed.
     pub fn step(&mut self, name: &str, step: impl FnOnce() -> Result<String, String>) {
         match step() {
             Ok(saw) => {
@@ -86,15 +98,25 @@ impl Steps {
                 println!("ok     {name}: {saw}");
             }
             Err(why) => {
+                self.failed.push(name.to_string());
                 println!("FAILED {name}: {why}");
-                std::process::exit(1);
             }
         }
     }
 
-    /// The number of steps that passed.
-    pub fn passed(&self) -> usize {
-        self.passed
+    /// Prints the tally against `peer`; exits with status 1 when a step failed.
+    pub fn finish(self, program: &str, peer: &str) {
+        let total = self.passed + self.failed.len();
+        if self.failed.is_empty() {
+            println!("{program}: all {total} steps passed against {peer}");
+        } else {
+            println!(
+                "{program}: {} of {total} steps FAILED against {peer}: {}",
+                self.failed.len(),
+                self.failed.join("; ")
+            );
+            std::process::exit(1);
+        }
     }
 }
 
@@ -104,5 +126,40 @@ pub fn ensure(cond: bool, why: impl FnOnce() -> String) -> Result<(), String> {
         Ok(())
     } else {
         Err(why())
+    }
+}
+
+/// The same helpers for A2A 0.3 messages (`a2a_types::v0_3`), whose parts are tagged by `kind`.
+pub mod v0_3 {
+    use a2a_types::v0_3::{Message, Part, Role, TextPart};
+
+    /// A user message with one text part.
+    pub fn user_text(message_id: &str, text: &str) -> Message {
+        Message {
+            message_id: message_id.to_string(),
+            role: Role::User,
+            parts: vec![text_part(text)],
+            ..Default::default()
+        }
+    }
+
+    /// A text part.
+    pub fn text_part(text: &str) -> Part {
+        Part::Text(TextPart {
+            text: text.to_string(),
+            metadata: None,
+        })
+    }
+
+    /// The text parts of `parts`, joined with newlines.
+    pub fn text_of(parts: &[Part]) -> String {
+        parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Text(text) => Some(text.text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }

@@ -1,50 +1,78 @@
 //! `interop-agent PORT_FILE`: an A2A v1 agent on axum, built from the server-side pieces of
-//! a2a-types, for a2a-sdk 1.3.0's own Python client to call (tests/interop/py/client.py).
+//! `a2a_types::v1`, for a2a-sdk 1.3.0's own Python client to call (tests/interop/py/client.py).
 //!
 //! It binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and serves until killed:
 //!
-//! - `GET /.well-known/agent-card.json`: its card (JSON-RPC at `/`, streaming on);
+//! - `GET /.well-known/agent-card.json`: its card (JSON-RPC 1.0 at `/`; streaming, push
+//!   notifications and an extended card on);
 //! - `POST /`: `SendMessage` answers with a completed task whose artifact says
 //!   `Hello from Rust: <text>`; `SendStreamingMessage` streams the same task as SSE, one event
-//!   every 20 ms (submitted, working, the artifact, completed); `GetTask`, `CancelTask` and
-//!   `ListTasks` work on the tasks made so far (`TaskNotFound`, `TaskNotCancelable` as due); the
-//!   text [`QUOTA_TRIGGER`] gets the agent's own error, [`InteropError::QuotaExceeded`] (code
-//!   -32050), from `#[derive(AgentError)]`; other methods get `UnsupportedOperation`.
+//!   every 20 ms (submitted, working, the artifact, completed); `GetTask`, `CancelTask`,
+//!   `SubscribeToTask` and `ListTasks` work on the tasks made so far (`TaskNotFound`,
+//!   `TaskNotCancelable`, and `UnsupportedOperation` for a subscription to a finished task, as
+//!   a2a-sdk's own agent answers); the four push-notification-config methods keep the configs in
+//!   memory (nothing is ever delivered); `GetExtendedAgentCard` answers with the card plus one
+//!   skill. The text [`QUOTA_TRIGGER`] gets the agent's own error,
+//!   [`InteropError::QuotaExceeded`] (code -32050), from `#[derive(AgentError)]`.
 //!
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
+use a2a_interop::serve::{json, serve, sse};
 use a2a_interop::{text_of, text_part, InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
 use a2a_types::rt::server::RequestId;
 use a2a_types::v1::{
     decode_request, encode_error, encode_event, encode_result, method, A2aError, AgentCapabilities,
-    AgentCard, AgentInterface, AgentSkill, Artifact, ListTasksResponse, Message, Request,
-    SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
-    TaskStatusUpdateEvent,
+    AgentCard, AgentInterface, AgentSkill, Artifact, Empty,
+    ListTaskPushNotificationConfigsResponse, ListTasksResponse, Message, Request,
+    SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig,
+    TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 use a2a_types::version::ProtocolVersion;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The pause between two streamed events, so the client reads them as they happen.
-const EVENT_GAP: Duration = Duration::from_millis(20);
-
-/// The agent: its address and the tasks it has made, in order.
+/// The agent: its address, the tasks it has made (in order) and the push-notification configs
+/// registered for them.
 struct Agent {
     port: u16,
     tasks: Mutex<Vec<Task>>,
+    pushes: Mutex<Vec<TaskPushNotificationConfig>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Agent {
-    fn card(&self) -> AgentCard {
+    /// The public card, or the extended one (`GetExtendedAgentCard`), which has one more skill.
+    fn card(&self, extended: bool) -> AgentCard {
+        let mut skills = vec![AgentSkill {
+            id: "greet".to_string(),
+            name: "Greets".to_string(),
+            description: "answers a message with a greeting that repeats it".to_string(),
+            tags: vec!["greeting".to_string()],
+            ..Default::default()
+        }];
+        if extended {
+            skills.push(AgentSkill {
+                id: "greet_by_name".to_string(),
+                name: "Greets by name".to_string(),
+                description: "the skill only the extended card lists".to_string(),
+                tags: vec!["greeting".to_string()],
+                ..Default::default()
+            });
+        }
         AgentCard {
-            name: "Rust Interop Agent".to_string(),
+            name: if extended {
+                "Rust Interop Agent (extended)".to_string()
+            } else {
+                "Rust Interop Agent".to_string()
+            },
             description: "An a2a-types agent that greets whoever calls it".to_string(),
             supported_interfaces: vec![AgentInterface {
                 url: format!("http://127.0.0.1:{}/", self.port),
@@ -55,17 +83,13 @@ impl Agent {
             version: "0.1.0".to_string(),
             capabilities: AgentCapabilities {
                 streaming: Some(true),
+                push_notifications: Some(true),
+                extended_agent_card: Some(true),
                 ..Default::default()
             },
             default_input_modes: vec!["text/plain".to_string()],
             default_output_modes: vec!["text/plain".to_string()],
-            skills: vec![AgentSkill {
-                id: "greet".to_string(),
-                name: "Greets".to_string(),
-                description: "answers a message with a greeting that repeats it".to_string(),
-                tags: vec!["greeting".to_string()],
-                ..Default::default()
-            }],
+            skills,
             ..Default::default()
         }
     }
@@ -73,7 +97,7 @@ impl Agent {
     /// A new task for `message`, finished: its history holds the message, its one artifact the
     /// greeting.
     fn new_task(&self, message: &Message) -> Task {
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tasks = lock(&self.tasks);
         let n = tasks.len() + 1;
         let id = format!("rust-task-{n}");
         let context_id = message
@@ -104,12 +128,42 @@ impl Agent {
     }
 
     fn find(&self, id: &str) -> Option<Task> {
-        let tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        tasks.iter().find(|t| t.id == id).cloned()
+        lock(&self.tasks).iter().find(|t| t.id == id).cloned()
     }
 
     fn all(&self) -> Vec<Task> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        lock(&self.tasks).clone()
+    }
+
+    /// Stores `config` for its task, replacing one with the same id; an id left out defaults to
+    /// the task id, as in a2a-sdk's store.
+    fn set_push(
+        &self,
+        task_id: &str,
+        config: &TaskPushNotificationConfig,
+    ) -> TaskPushNotificationConfig {
+        let stored = TaskPushNotificationConfig {
+            task_id: Some(task_id.to_string()),
+            id: Some(config.id.clone().unwrap_or_else(|| task_id.to_string())),
+            ..config.clone()
+        };
+        let mut pushes = lock(&self.pushes);
+        pushes.retain(|c| !(c.task_id == stored.task_id && c.id == stored.id));
+        pushes.push(stored.clone());
+        stored
+    }
+
+    fn pushes_of(&self, task_id: &str) -> Vec<TaskPushNotificationConfig> {
+        lock(&self.pushes)
+            .iter()
+            .filter(|c| c.task_id.as_deref() == Some(task_id))
+            .cloned()
+            .collect()
+    }
+
+    fn delete_push(&self, task_id: &str, id: &str) {
+        lock(&self.pushes)
+            .retain(|c| !(c.task_id.as_deref() == Some(task_id) && c.id.as_deref() == Some(id)));
     }
 }
 
@@ -120,19 +174,26 @@ fn status(state: TaskState) -> TaskStatus {
     }
 }
 
-fn json(body: Vec<u8>) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn task_not_found(id: &RequestId, task: &str) -> Vec<u8> {
+/// `TaskNotFound` for `task` (a2a-sdk also answers it for a push config it does not have).
+fn task_not_found(id: &RequestId, task: &str) -> (String, Response) {
     let error = A2aError::from_code(-32001, None, None);
     let info = error.error_info([("taskId", task)]);
-    encode_error(id, &error.with_details(info))
+    (
+        "TaskNotFound".to_string(),
+        json(encode_error(id, &error.with_details(info))),
+    )
+}
+
+/// An error with a message, for the log and the client.
+fn refuse(id: &RequestId, code: i64, message: String) -> (String, Response) {
+    let error = A2aError::from_code(code, Some(message), None);
+    let outcome = format!("{} ({})", error.code(), error.message());
+    (outcome, json(encode_error(id, &error)))
 }
 
 async fn card(State(agent): State<Arc<Agent>>) -> Response {
     eprintln!("interop-agent: GET agent card");
-    json(serde_json::to_vec(&agent.card()).unwrap_or_default())
+    json(serde_json::to_vec(&agent.card(false)).unwrap_or_default())
 }
 
 async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -162,38 +223,40 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
         );
         return json(encode_error(&id, &error));
     }
-    let (outcome, response) = match incoming.request {
+    let (outcome, response) = answer(&agent, &id, incoming.request);
+    eprintln!("interop-agent: {method} (id {id}) -> {outcome}");
+    response
+}
+
+/// The answer to one call, and a word on it for the log.
+fn answer(agent: &Agent, id: &RequestId, request: Request) -> (String, Response) {
+    match request {
         Request::SendMessage(params) => {
             if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                quota_exceeded(&id)
-            } else {
-                let task = agent.new_task(&params.message);
-                (
-                    format!("task {}", task.id),
-                    json(encode_result::<method::SendMessage>(
-                        &id,
-                        &SendMessageResponse::Task(task),
-                    )),
-                )
+                return quota_exceeded(id);
             }
+            let task = agent.new_task(&params.message);
+            (
+                format!("task {}", task.id),
+                json(encode_result::<method::SendMessage>(
+                    id,
+                    &SendMessageResponse::Task(task),
+                )),
+            )
         }
         Request::SendStreamingMessage(params) => {
             if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                quota_exceeded(&id)
-            } else {
-                let task = agent.new_task(&params.message);
-                (format!("stream of task {}", task.id), stream(&id, task))
+                return quota_exceeded(id);
             }
+            let task = agent.new_task(&params.message);
+            (format!("stream of task {}", task.id), stream(id, task))
         }
         Request::GetTask(params) => match agent.find(&params.id) {
             Some(task) => (
                 format!("task {}", task.id),
-                json(encode_result::<method::GetTask>(&id, &task)),
+                json(encode_result::<method::GetTask>(id, &task)),
             ),
-            None => (
-                "TaskNotFound".to_string(),
-                json(task_not_found(&id, &params.id)),
-            ),
+            None => task_not_found(id, &params.id),
         },
         Request::CancelTask(params) => match agent.find(&params.id) {
             Some(task) => {
@@ -202,13 +265,19 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
                 let info = error.error_info([("taskId", task.id.as_str())]);
                 (
                     "TaskNotCancelable".to_string(),
-                    json(encode_error(&id, &error.with_details(info))),
+                    json(encode_error(id, &error.with_details(info))),
                 )
             }
-            None => (
-                "TaskNotFound".to_string(),
-                json(task_not_found(&id, &params.id)),
+            None => task_not_found(id, &params.id),
+        },
+        Request::SubscribeToTask(params) => match agent.find(&params.id) {
+            // Every task here is finished: nothing is left to follow (spec: UnsupportedOperation).
+            Some(task) => refuse(
+                id,
+                -32004,
+                format!("task {} is finished: nothing to subscribe to", task.id),
             ),
+            None => task_not_found(id, &params.id),
         },
         Request::ListTasks(_) => {
             let tasks = agent.all();
@@ -221,23 +290,75 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
             };
             (
                 format!("{count} task(s)"),
-                json(encode_result::<method::ListTasks>(&id, &list)),
+                json(encode_result::<method::ListTasks>(id, &list)),
             )
         }
-        other => {
-            let error = A2aError::from_code(
-                -32004,
-                Some(format!("the interop agent does not do {}", other.method())),
-                None,
-            );
+        Request::CreateTaskPushNotificationConfig(params) => {
+            let task_id = params.task_id.clone().unwrap_or_default();
+            if agent.find(&task_id).is_none() {
+                return task_not_found(id, &task_id);
+            }
+            let stored = agent.set_push(&task_id, &params);
             (
-                "UnsupportedOperation".to_string(),
-                json(encode_error(&id, &error)),
+                format!("stored push config {:?}", stored.id),
+                json(encode_result::<method::CreateTaskPushNotificationConfig>(
+                    id, &stored,
+                )),
             )
         }
-    };
-    eprintln!("interop-agent: {method} (id {id}) -> {outcome}");
-    response
+        Request::GetTaskPushNotificationConfig(params) => {
+            let found = agent
+                .pushes_of(&params.task_id)
+                .into_iter()
+                .find(|c| c.id.as_deref() == Some(params.id.as_str()));
+            match found {
+                Some(config) => (
+                    format!("push config {:?}", config.id),
+                    json(encode_result::<method::GetTaskPushNotificationConfig>(
+                        id, &config,
+                    )),
+                ),
+                None => task_not_found(id, &params.task_id),
+            }
+        }
+        Request::ListTaskPushNotificationConfigs(params) => {
+            if agent.find(&params.task_id).is_none() {
+                return task_not_found(id, &params.task_id);
+            }
+            let list = ListTaskPushNotificationConfigsResponse {
+                configs: agent.pushes_of(&params.task_id),
+                next_page_token: None,
+            };
+            (
+                format!("{} push config(s)", list.configs.len()),
+                json(encode_result::<method::ListTaskPushNotificationConfigs>(
+                    id, &list,
+                )),
+            )
+        }
+        Request::DeleteTaskPushNotificationConfig(params) => {
+            if agent.find(&params.task_id).is_none() {
+                return task_not_found(id, &params.task_id);
+            }
+            agent.delete_push(&params.task_id, &params.id);
+            // The result is google.protobuf.Empty, which encodes as `{}` (a2a-sdk's own server
+            // writes `null`; its client accepts both).
+            (
+                format!("deleted push config {:?}", params.id),
+                json(encode_result::<method::DeleteTaskPushNotificationConfig>(
+                    id,
+                    &Empty {},
+                )),
+            )
+        }
+        Request::GetExtendedAgentCard(_) => (
+            "the extended card".to_string(),
+            json(encode_result::<method::GetExtendedAgentCard>(
+                id,
+                &agent.card(true),
+            )),
+        ),
+    }
 }
 
 /// The agent's own error, refusing a message (unary or streaming) with one JSON body.
@@ -249,8 +370,7 @@ fn quota_exceeded(id: &RequestId) -> (String, Response) {
     ("QuotaExceeded".to_string(), json(body))
 }
 
-/// The task's life as an SSE stream, one event every [`EVENT_GAP`]: the task as submitted,
-/// working, its artifact, completed.
+/// The task's life as an SSE stream: the task as submitted, working, its artifact, completed.
 fn stream(id: &RequestId, task: Task) -> Response {
     let context_id = task.context_id.clone().unwrap_or_default();
     let update = |state: TaskState| {
@@ -278,28 +398,10 @@ fn stream(id: &RequestId, task: Task) -> Response {
         }),
         update(TaskState::Completed),
     ];
-    let frames: Vec<Vec<u8>> = events
+    sse(events
         .iter()
         .map(|event| encode_event::<method::SendStreamingMessage>(id, Ok(event)))
-        .collect();
-    let body = futures_util::stream::unfold(
-        (frames.into_iter(), true),
-        |(mut frames, first)| async move {
-            let frame = frames.next()?;
-            if !first {
-                tokio::time::sleep(EVENT_GAP).await;
-            }
-            Some((Ok::<_, Infallible>(frame), (frames, false)))
-        },
-    );
-    let mut response = Response::new(Body::from_stream(body));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
+        .collect())
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -309,29 +411,16 @@ async fn main() {
         eprintln!("usage: interop-agent PORT_FILE");
         std::process::exit(2);
     };
-    let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("interop-agent: cannot bind 127.0.0.1: {e}");
-            std::process::exit(1);
-        }
-    };
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let agent = Arc::new(Agent {
-        port,
-        tasks: Mutex::new(Vec::new()),
-    });
-    let app = Router::new()
-        .route("/.well-known/agent-card.json", get(card))
-        .route("/", post(rpc))
-        .with_state(agent);
-    if let Err(e) = std::fs::write(port_file, format!("{port}\n")) {
-        eprintln!("interop-agent: cannot write {port_file}: {e}");
-        std::process::exit(1);
-    }
-    eprintln!("interop-agent: serving on 127.0.0.1:{port}");
-    if let Err(e) = axum::serve(listener, app).await {
-        eprintln!("interop-agent: {e}");
-        std::process::exit(1);
-    }
+    serve("interop-agent", port_file, |port| {
+        let agent = Arc::new(Agent {
+            port,
+            tasks: Mutex::new(Vec::new()),
+            pushes: Mutex::new(Vec::new()),
+        });
+        Router::new()
+            .route("/.well-known/agent-card.json", get(card))
+            .route("/", post(rpc))
+            .with_state(agent)
+    })
+    .await;
 }

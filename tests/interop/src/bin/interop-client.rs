@@ -1,116 +1,20 @@
 //! `interop-client URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every call the interop test covers, with a2a-types encoding the calls and decoding the replies.
+//! every A2A v1 method, with `a2a_types::v1` encoding the calls and decoding the replies; every
+//! call carries `A2A-Version: 1.0`.
 //!
-//! Prints one line per step; exits 1 at the first step that fails, 2 on bad arguments.
+//! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
-use a2a_interop::{ensure, text_of, user_text, Steps, PROTOCOL_VERSION};
-use a2a_types::rt::server::RequestId;
+use a2a_interop::http::{content_type, context, read_chunks, read_whole, Client, STREAM_READ};
+use a2a_interop::{ensure, text_of, user_text, Steps, WEBHOOK_URL};
 use a2a_types::v1::{
-    decode_reply, method, A2aError, AgentCard, CallError, CancelTaskRequest, GetTaskRequest,
+    decode_reply, method, A2aError, AgentCard, CallError, CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTasksRequest, Request, SendMessageRequest, SendMessageResponse, StreamDecoder,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskState,
+    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
 use a2a_types::version::ProtocolVersion;
 use serde_json::Value;
-use std::fmt::Debug;
-use std::io::Read;
-use std::time::Duration;
-
-/// Bytes read from the SSE response at a time: small, so the live stream reaches the decoder
-/// split inside events, not only between them.
-const STREAM_READ: usize = 256;
-
-/// A blocking JSON-RPC client over `ureq`: one agent (connection pool), the endpoint, the next id.
-struct Client {
-    http: ureq::Agent,
-    endpoint: String,
-    next_id: i64,
-}
-
-/// A reply as it came off the wire.
-struct Reply {
-    status: u16,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Client {
-    fn new() -> Self {
-        let config = ureq::Agent::config_builder()
-            // JSON-RPC errors travel with any status; the body decides, not the status.
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(20)))
-            .build();
-        Client {
-            http: ureq::Agent::new_with_config(config),
-            endpoint: String::new(),
-            next_id: 1,
-        }
-    }
-
-    fn get(&self, url: &str) -> Result<Reply, String> {
-        let response = self
-            .http
-            .get(url)
-            .header(ProtocolVersion::HEADER, PROTOCOL_VERSION)
-            .call()
-            .map_err(|e| format!("GET {url}: {e}"))?;
-        read_whole(response)
-    }
-
-    /// Sends one call; the reply is read whole.
-    fn call(&mut self, request: &Request) -> Result<Reply, String> {
-        let response = self.post(request, "application/json")?;
-        read_whole(response)
-    }
-
-    fn post(
-        &mut self,
-        request: &Request,
-        accept: &str,
-    ) -> Result<ureq::http::Response<ureq::Body>, String> {
-        let id = RequestId::from(self.next_id);
-        self.next_id += 1;
-        let body = request.encode(&id);
-        self.http
-            .post(&self.endpoint)
-            .header(ProtocolVersion::HEADER, PROTOCOL_VERSION)
-            .header("accept", accept)
-            .content_type("application/json")
-            .send(&body[..])
-            .map_err(|e| format!("POST {} ({}): {e}", self.endpoint, request.method()))
-    }
-}
-
-fn content_type(response: &ureq::http::Response<ureq::Body>) -> String {
-    response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string()
-}
-
-fn read_whole(mut response: ureq::http::Response<ureq::Body>) -> Result<Reply, String> {
-    let status = response.status().as_u16();
-    let content_type = content_type(&response);
-    let body = response
-        .body_mut()
-        .read_to_vec()
-        .map_err(|e| format!("reading the body: {e}"))?;
-    Ok(Reply {
-        status,
-        content_type,
-        body,
-    })
-}
-
-/// `what` for a failure message, with the reply's status and the start of its body.
-fn context(what: impl Debug, reply: &Reply) -> String {
-    let body = String::from_utf8_lossy(&reply.body);
-    let cut: String = body.chars().take(600).collect();
-    format!("{what:?} (HTTP {}, body: {cut})", reply.status)
-}
 
 fn completed_hello(task: &Task) -> Result<(), String> {
     ensure(task.status.state == TaskState::Completed, || {
@@ -133,7 +37,7 @@ fn main() {
         std::process::exit(2);
     };
     let base = base.trim_end_matches('/');
-    let mut client = Client::new();
+    let mut client = Client::new(Some(ProtocolVersion::V1_0));
     let mut steps = Steps::default();
 
     steps.step("agent card", || {
@@ -149,11 +53,21 @@ fn main() {
         ensure(card.capabilities.streaming == Some(true), || {
             "the card does not declare streaming".to_string()
         })?;
+        // The SDK's card lists its v0.3 interface too; this client speaks 1.0.
         let interface = card
             .supported_interfaces
             .iter()
-            .find(|i| i.protocol_binding == "JSONRPC")
-            .ok_or("no JSONRPC interface in the card")?;
+            .find(|i| {
+                i.protocol_binding == "JSONRPC"
+                    && ProtocolVersion::parse(&i.protocol_version) == Ok(ProtocolVersion::V1_0)
+            })
+            .ok_or("no JSON-RPC 1.0 interface in the card")?;
+        ensure(card.capabilities.push_notifications == Some(true), || {
+            "the card does not declare push notifications".to_string()
+        })?;
+        ensure(card.capabilities.extended_agent_card == Some(true), || {
+            "the card does not declare an extended card".to_string()
+        })?;
         client.endpoint = interface.url.clone();
         Ok(format!(
             "{:?} v{}, JSON-RPC at {}, {} skill(s)",
@@ -246,26 +160,19 @@ fn main() {
             message: user_text("rust-msg-2", "stream to Rust"),
             ..Default::default()
         });
-        let mut response = client.post(&request, "text/event-stream")?;
+        let response = client.post(&request, "text/event-stream")?;
         let content_type = content_type(&response);
         ensure(content_type.starts_with("text/event-stream"), || {
             format!("content type {content_type:?}, expected text/event-stream")
         })?;
         let mut decoder = StreamDecoder::<StreamResponse>::new();
         let mut events = Vec::new();
-        let mut reads = 0;
-        let mut reader = response.body_mut().as_reader();
-        let mut buf = [0u8; STREAM_READ];
-        loop {
-            let n = reader.read(&mut buf).map_err(|e| format!("reading: {e}"))?;
-            if n == 0 {
-                break;
-            }
-            reads += 1;
-            for item in decoder.feed(&buf[..n]) {
+        let reads = read_chunks(response, |chunk| {
+            for item in decoder.feed(chunk) {
                 events.push(item.map_err(|e| format!("event {}: {e}", events.len() + 1))?);
             }
-        }
+            Ok(())
+        })?;
         decoder.finish().map_err(|e| e.to_string())?;
         let kinds: Vec<String> = events.iter().map(kind).collect();
         let expected = [
@@ -330,10 +237,116 @@ fn main() {
         }
     });
 
-    println!(
-        "interop-client: {} steps passed against the a2a-sdk agent",
-        steps.passed()
+    let push = TaskPushNotificationConfig {
+        id: Some("rust-push-1".to_string()),
+        task_id: Some(first_task.clone()),
+        url: WEBHOOK_URL.to_string(),
+        token: Some("rust-token".to_string()),
+        ..Default::default()
+    };
+    let same_push = |config: &TaskPushNotificationConfig| {
+        ensure(
+            config.id == push.id
+                && config.task_id == push.task_id
+                && config.url == push.url
+                && config.token == push.token,
+            || format!("config {config:?}, expected {push:?}"),
+        )
+    };
+
+    steps.step("CreateTaskPushNotificationConfig", || {
+        let reply = client.call(&Request::CreateTaskPushNotificationConfig(push.clone()))?;
+        match decode_reply::<method::CreateTaskPushNotificationConfig>(&reply.body) {
+            Ok(config) => {
+                same_push(&config)?;
+                Ok(format!("config {:?} for task {first_task} stored", push.id))
+            }
+            other => Err(context(other, &reply)),
+        }
+    });
+
+    steps.step("GetTaskPushNotificationConfig", || {
+        let reply = client.call(&Request::GetTaskPushNotificationConfig(
+            GetTaskPushNotificationConfigRequest {
+                task_id: first_task.clone(),
+                id: "rust-push-1".to_string(),
+                ..Default::default()
+            },
+        ))?;
+        match decode_reply::<method::GetTaskPushNotificationConfig>(&reply.body) {
+            Ok(config) => {
+                same_push(&config)?;
+                Ok(format!("config {:?}, url {}", config.id, config.url))
+            }
+            other => Err(context(other, &reply)),
+        }
+    });
+
+    let list_pushes = |client: &mut Client| {
+        let reply = client.call(&Request::ListTaskPushNotificationConfigs(
+            ListTaskPushNotificationConfigsRequest {
+                task_id: first_task.clone(),
+                ..Default::default()
+            },
+        ))?;
+        decode_reply::<method::ListTaskPushNotificationConfigs>(&reply.body)
+            .map_err(|e| context(e, &reply))
+    };
+
+    steps.step("ListTaskPushNotificationConfigs", || {
+        let list = list_pushes(&mut client)?;
+        ensure(list.configs.len() == 1, || {
+            format!("configs {:?}, expected the one stored", list.configs)
+        })?;
+        same_push(&list.configs[0])?;
+        Ok(format!("1 config: {:?}", list.configs[0].id))
+    });
+
+    steps.step("DeleteTaskPushNotificationConfig", || {
+        let reply = client.call(&Request::DeleteTaskPushNotificationConfig(
+            DeleteTaskPushNotificationConfigRequest {
+                task_id: first_task.clone(),
+                id: "rust-push-1".to_string(),
+                ..Default::default()
+            },
+        ))?;
+        match decode_reply::<method::DeleteTaskPushNotificationConfig>(&reply.body) {
+            Ok(empty) => Ok(format!(
+                "deleted; result {empty:?} from body {}",
+                String::from_utf8_lossy(&reply.body)
+            )),
+            other => Err(context(other, &reply)),
+        }
+    });
+
+    steps.step(
+        "ListTaskPushNotificationConfigs after the delete: none left",
+        || {
+            let list = list_pushes(&mut client)?;
+            ensure(list.configs.is_empty(), || {
+                format!("configs {:?}, expected none", list.configs)
+            })?;
+            Ok("0 configs".to_string())
+        },
     );
+
+    steps.step("GetExtendedAgentCard", || {
+        let reply = client.call(&Request::GetExtendedAgentCard(
+            GetExtendedAgentCardRequest::default(),
+        ))?;
+        match decode_reply::<method::GetExtendedAgentCard>(&reply.body) {
+            Ok(card) => {
+                let skills: Vec<&str> = card.skills.iter().map(|s| s.id.as_str()).collect();
+                ensure(skills.contains(&"extended_hello"), || {
+                    format!("skills {skills:?}, expected the extended card's extended_hello")
+                })?;
+                Ok(format!("{:?} with skills {skills:?}", card.name))
+            }
+            other => Err(context(other, &reply)),
+        }
+    });
+
+    steps.finish("interop-client", "the a2a-sdk agent");
 }
 
 /// A short name for a stream event.
