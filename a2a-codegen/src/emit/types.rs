@@ -520,7 +520,8 @@ impl Cx<'_> {
             arms.push(quote! {
                 __Key::#key => {
                     let __v: ::serde_json::Value = __map.next_value()?;
-                    if #mismatch {
+                    // `null` means absent, as for every member.
+                    if !__v.is_null() && #mismatch {
                         return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(::core::format_args!(#msg, __v)));
                     }
                 }

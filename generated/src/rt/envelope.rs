@@ -349,7 +349,14 @@ fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientErro
     }
     let reason = match object.remove("result") {
         None => "the reply has neither `result` nor `error`".to_string(),
-        Some(Value::Null) => "`result` is null".to_string(),
+        // `null` means absent: a result that has a value for that (a list: empty) takes it. The
+        // fast path already took the void results; this is the rare list case.
+        Some(Value::Null) => match T::deserialize(
+            de::value::SeqDeserializer::<_, de::value::Error>::new(std::iter::empty::<()>()),
+        ) {
+            Ok(empty) => return Ok(Envelope::Result(empty)),
+            Err(_) => "`result` is null".to_string(),
+        },
         Some(result) => match serde_path_to_error::deserialize::<_, T>(result) {
             Err(e) => {
                 let path = e.path().to_string();

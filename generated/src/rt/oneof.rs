@@ -123,7 +123,12 @@ pub struct Shape {
 
 /// Picks the variant of a tagged union whose required members are all present in `object`, for an
 /// object without its tag (what the official SDK's v0.3 layer does: the members say what it is).
-/// Exactly one must fit: none or several is an error naming the candidates.
+///
+/// A variant fits when every member it requires is present (not `null`). Of the variants that fit,
+/// the one that requires the most members wins (a variant that requires nothing fits any object,
+/// so it is chosen only when nothing more specific fits, as pydantic's smart unions prefer the
+/// member that matched most fields). No fit, or a tie for the most, is an error naming the
+/// candidates.
 #[doc(hidden)]
 pub fn pick_by_shape(
     type_name: &str,
@@ -136,12 +141,14 @@ pub fn pick_by_shape(
             .iter()
             .any(|name| object.get(*name).is_some_and(|v| !v.is_null()))
     };
-    let fits: Vec<usize> = shapes
+    let mut fits: Vec<usize> = shapes
         .iter()
         .enumerate()
         .filter(|(_, shape)| shape.required.iter().all(|names| present(&names)))
         .map(|(i, _)| i)
         .collect();
+    let most = fits.iter().map(|i| shapes[*i].required.len()).max();
+    fits.retain(|i| Some(shapes[*i].required.len()) == most);
     let describe = |i: &usize| {
         let shape = &shapes[*i];
         let needs: Vec<String> = shape
@@ -192,6 +199,10 @@ mod tests {
             tag: "task",
             required: &[&["id"], &["contextId", "context_id"]],
         },
+        Shape {
+            tag: "anything",
+            required: &[],
+        },
     ];
 
     fn pick(value: Value) -> Result<usize, String> {
@@ -209,14 +220,16 @@ mod tests {
     }
 
     #[test]
-    fn null_members_do_not_count_as_present() {
-        assert!(pick(json!({"text": null})).is_err());
+    fn a_variant_that_requires_nothing_wins_only_when_nothing_more_specific_fits() {
+        assert_eq!(pick(json!({"id": "t"})), Ok(3));
+        assert_eq!(pick(json!({"text": null})), Ok(3));
+        assert_eq!(pick(json!({"text": "a"})), Ok(0));
     }
 
     #[test]
-    fn none_or_several_fitting_is_an_error_naming_the_candidates() {
+    fn no_fit_or_a_tie_is_an_error_naming_the_candidates() {
         assert_eq!(
-            pick(json!({"id": "t"})).unwrap_err(),
+            pick_by_shape("Thing", "kind", &SHAPES[..3], &Map::new()).unwrap_err(),
             "Thing: no `kind`, and the members fit no variant: text (needs `text`), \
              file (needs `file`), task (needs `id`, `contextId`)"
         );

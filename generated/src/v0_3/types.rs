@@ -254,7 +254,9 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("apiKey") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("apiKey")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -2172,7 +2174,9 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("data") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("data")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -2802,7 +2806,9 @@ impl<'de> ::serde::Deserialize<'de> for FilePart {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("file") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("file")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -3159,7 +3165,9 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("http") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("http")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -3646,7 +3654,9 @@ impl<'de> ::serde::Deserialize<'de> for Message {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("message") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("message")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -4044,7 +4054,8 @@ impl<'de> ::serde::Deserialize<'de> for MutualTLSSecurityScheme {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("mutualTLS")
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("mutualTLS")
                             {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
@@ -4183,7 +4194,9 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("oauth2") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("oauth2")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -4450,8 +4463,9 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str()
-                                != ::core::option::Option::Some("openIdConnect")
+                            if !__v.is_null()
+                                && __v.as_str()
+                                    != ::core::option::Option::Some("openIdConnect")
                             {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
@@ -5951,7 +5965,9 @@ impl<'de> ::serde::Deserialize<'de> for Task {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("task") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("task")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(
@@ -6140,8 +6156,9 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str()
-                                != ::core::option::Option::Some("artifact-update")
+                            if !__v.is_null()
+                                && __v.as_str()
+                                    != ::core::option::Option::Some("artifact-update")
                             {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
@@ -6990,8 +7007,9 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str()
-                                != ::core::option::Option::Some("status-update")
+                            if !__v.is_null()
+                                && __v.as_str()
+                                    != ::core::option::Option::Some("status-update")
                             {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
@@ -7129,7 +7147,9 @@ impl<'de> ::serde::Deserialize<'de> for TextPart {
                         }
                         __Key::C0 => {
                             let __v: ::serde_json::Value = __map.next_value()?;
-                            if __v.as_str() != ::core::option::Option::Some("text") {
+                            if !__v.is_null()
+                                && __v.as_str() != ::core::option::Option::Some("text")
+                            {
                                 return ::core::result::Result::Err(
                                     <__A::Error as ::serde::de::Error>::custom(
                                         ::core::format_args!(

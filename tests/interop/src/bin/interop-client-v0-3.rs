@@ -368,5 +368,6 @@ fn kind(event: &StreamEvent) -> String {
         StreamEvent::ArtifactUpdate(update) => {
             format!("artifact {:?}", text_of(&update.artifact.parts))
         }
+        StreamEvent::Unknown(unknown) => format!("unknown {:?}", unknown.name()),
     }
 }
