@@ -88,13 +88,32 @@
 //!   guesses a variant by trying each branch in turn, as untagged unions do.
 //!
 //! The Rust type is an enum with one variant per branch, holding the struct (`Part::Text(TextPart)`),
-//! with `TAG`, `TAG_VALUES`, `tag_value()` and `From` each struct. Encoding writes the struct
-//! (the tag included); decoding reads the object into a `serde_json::Value`, takes the tag and
-//! decodes that variant's struct from it: a missing tag, a tag that is not a string and a tag that
-//! names no variant are decode errors naming the union
-//! (``Part: `kind` "foo" names no variant (expected text, file or data)``). Unknown members inside the variant are ignored, or kept with
-//! `preserve_unknown_fields`. The enum has no `Default` and is not `#[non_exhaustive]` (like the
-//! oneof enums: adding a variant is a breaking change, see [`diff`]).
+//! plus `Unknown(UnknownMember)` (the runtime's `rt::oneof`), with `TAG`, `TAG_VALUES`,
+//! `tag_value()` and `From` each struct. Encoding writes the struct (the tag included); decoding
+//! reads the object into a `serde_json::Value`, takes the tag and decodes that variant's struct
+//! from it. The reading is as tolerant as the official SDK's v0.3 layer, never stricter:
+//!
+//! - a tag that names no variant decodes to `Unknown`, carrying the tag's value (and the object,
+//!   with `preserve_unknown_fields`, so that it re-encodes unchanged);
+//! - a missing (or `null`) tag picks the variant whose required members are all present, the one
+//!   requiring the most when several fit; none, or a tie, is a decode error naming the candidates
+//!   (``Part: no `kind`, and the members fit no variant: text (needs `text`), ...``);
+//! - a variant's struct decoded on its own (where the position fixes the type) does not need its
+//!   tag; a tag of another value is still an error, and so is a tag that is not a string.
+//!
+//! Unknown members inside the variant are ignored, or kept with `preserve_unknown_fields`. The
+//! enum's `Default` is `Unknown` with no tag, and it is not `#[non_exhaustive]` (like the oneof
+//! enums: adding a variant is a breaking change, see [`diff`]).
+//!
+//! ## Oneofs and presence
+//!
+//! Every oneof enum has the same extra variant, `Unknown(UnknownMember)`: a member this version
+//! does not know (how a later spec's new kind of part, event or security scheme looks) keeps the
+//! object around it, with the member's name; an object with none of the members decodes too (and
+//! is the enum's `Default`). Only two *known* members at once is a decode error. An absent or
+//! `null` REQUIRED field, a message included, decodes to its default value, as protobuf reads it;
+//! encoding always writes REQUIRED fields. Strictness belongs to the server side: the methods
+//! table lists what a request cannot run without.
 
 #![warn(missing_docs)]
 

@@ -892,9 +892,10 @@ impl Cx<'_> {
             .collect();
         doc.push_str(&format!(
             "On the wire: one object whose `{tag}` member names the variant: {}. A `{tag}` that \
-             names no variant decodes to `Unknown`. Without `{tag}`, the object is the one \
-             variant whose required members are all present; none or several fitting is a \
-             decode error naming the candidates.\n\nDecoding reads the object into a \
+             names no variant decodes to `Unknown`. Without `{tag}`, the object is the variant \
+             whose required members are all present (the one requiring the most, when several \
+             fit); none, or a tie, is a decode error naming the candidates.\n\nDecoding reads \
+             the object into a \
              `serde_json::Value` first (the `{tag}` member may come last), then the variant from \
              it.",
             listed.join(", ")

@@ -4493,7 +4493,7 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
 }
 /// One piece of content in a message or artifact: text, a file or structured data, told apart by `kind`.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"text"` ([`TextPart`]), `"file"` ([`FilePart`]), `"data"` ([`DataPart`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
+/// On the wire: one object whose `kind` member names the variant: `"text"` ([`TextPart`]), `"file"` ([`FilePart`]), `"data"` ([`DataPart`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the variant whose required members are all present (the one requiring the most, when several fit); none, or a tie, is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5197,7 +5197,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
 }
 /// An authentication scheme an agent accepts, told apart by `type`.
 ///
-/// On the wire: one object whose `type` member names the variant: `"apiKey"` ([`APIKeySecurityScheme`]), `"http"` ([`HTTPAuthSecurityScheme`]), `"oauth2"` ([`OAuth2SecurityScheme`]), `"openIdConnect"` ([`OpenIdConnectSecurityScheme`]), `"mutualTLS"` ([`MutualTLSSecurityScheme`]). A `type` that names no variant decodes to `Unknown`. Without `type`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
+/// On the wire: one object whose `type` member names the variant: `"apiKey"` ([`APIKeySecurityScheme`]), `"http"` ([`HTTPAuthSecurityScheme`]), `"oauth2"` ([`OAuth2SecurityScheme`]), `"openIdConnect"` ([`OpenIdConnectSecurityScheme`]), `"mutualTLS"` ([`MutualTLSSecurityScheme`]). A `type` that names no variant decodes to `Unknown`. Without `type`, the object is the variant whose required members are all present (the one requiring the most, when several fit); none, or a tie, is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `type` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5426,7 +5426,7 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
 }
 /// What message/send answers with: the task the message started or updated, or a direct message reply.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
+/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the variant whose required members are all present (the one requiring the most, when several fit); none, or a tie, is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -5586,7 +5586,7 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
 }
 /// One event of a message/stream or tasks/resubscribe stream, told apart by `kind`.
 ///
-/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]), `"status-update"` ([`TaskStatusUpdateEvent`]), `"artifact-update"` ([`TaskArtifactUpdateEvent`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the one variant whose required members are all present; none or several fitting is a decode error naming the candidates.
+/// On the wire: one object whose `kind` member names the variant: `"task"` ([`Task`]), `"message"` ([`Message`]), `"status-update"` ([`TaskStatusUpdateEvent`]), `"artifact-update"` ([`TaskArtifactUpdateEvent`]). A `kind` that names no variant decodes to `Unknown`. Without `kind`, the object is the variant whose required members are all present (the one requiring the most, when several fit); none, or a tie, is a decode error naming the candidates.
 ///
 /// Decoding reads the object into a `serde_json::Value` first (the `kind` member may come last), then the variant from it.
 #[derive(Clone, Debug, PartialEq)]
