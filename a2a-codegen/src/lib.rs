@@ -126,6 +126,7 @@ pub mod ir;
 pub mod load;
 pub mod lower;
 pub mod naming;
+pub mod requires;
 pub mod validate;
 pub mod write;
 
@@ -709,7 +710,7 @@ impl Config {
             }
             let tokens = emit::emit_methods(&model.methods, &opts);
             modules.push(("methods", tokens, header.clone()));
-            let tokens = emit::emit_server(&model.methods, &opts);
+            let tokens = emit::emit_server(model, &opts);
             modules.push(("server", tokens, header));
         }
         if let (Some(table), Some(source)) = (&model.custom_errors, custom) {

@@ -137,6 +137,10 @@ pub struct RawMethod {
     pub result: String,
     pub streaming: bool,
     pub doc: String,
+    /// Dotted JSON paths into the params that the method cannot run without (see
+    /// [`crate::requires`]); absent means none.
+    #[serde(default)]
+    pub requires: Vec<String>,
 }
 
 /// Reads the spec directory. Problems are added to `diags`; `None` when the schema itself could

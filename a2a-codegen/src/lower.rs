@@ -1011,6 +1011,7 @@ pub fn lower_methods(source: &Source<RawMethods>) -> Vec<MethodDef> {
             result: m.result.clone(),
             streaming: m.streaming,
             doc: m.doc.clone(),
+            requires: m.requires.clone(),
         })
         .collect()
 }

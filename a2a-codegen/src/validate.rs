@@ -546,5 +546,28 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
                     .help("name a $defs entry of a2a.schema.json");
             }
         }
+        if !model.types.contains_key(&m.params) {
+            continue;
+        }
+        let mut seen = BTreeSet::new();
+        for (j, path) in m.requires.iter().enumerate() {
+            let location = format!("{at}/requires/{j}");
+            if !seen.insert(path) {
+                diags.push(
+                    file,
+                    location,
+                    format!("`{path}` is listed twice in the `requires` of `{}`", m.name),
+                );
+                continue;
+            }
+            if let Err(why) = crate::requires::resolve(model, &m.params, path) {
+                diags
+                    .push(file, location, format!("`requires` of `{}`: {why}", m.name))
+                    .help(
+                        "name a member of the params by its JSON names, dot-separated \
+                         (`message.parts`), through objects only; or remove the entry",
+                    );
+            }
+        }
     }
 }

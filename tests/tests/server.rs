@@ -171,6 +171,96 @@ fn invalid_params_carry_a_bad_request_detail_naming_the_field() {
     );
 }
 
+/// What a method cannot run without (the `requires` of spec/*/methods.toml) is refused with -32602
+/// naming the field, whether it is absent, null or empty, as the official Python server does; a
+/// required field below an optional object that was not sent is not missing.
+#[test]
+fn a_request_without_what_the_method_needs_is_refused_naming_the_field() {
+    let message = json!({"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+    let with = |key: &str, value: Value| {
+        let mut m = message.clone();
+        m[key] = value;
+        json!({ "message": m })
+    };
+    let hook = |config: Value| json!({"message": message, "configuration": {"taskPushNotificationConfig": config}});
+    let refused = [
+        (json!({}), vec!["params.message"]),
+        (json!({"message": null}), vec!["params.message"]),
+        (with("parts", json!([])), vec!["params.message.parts"]),
+        (with("parts", Value::Null), vec!["params.message.parts"]),
+        (
+            with("messageId", json!("")),
+            vec!["params.message.messageId"],
+        ),
+        (with("role", json!("")), vec!["params.message.role"]),
+        (
+            with("role", json!("ROLE_UNSPECIFIED")),
+            vec!["params.message.role"],
+        ),
+        (
+            hook(json!({"authentication": {}})),
+            vec![
+                "params.configuration.taskPushNotificationConfig.url",
+                "params.configuration.taskPushNotificationConfig.authentication.scheme",
+            ],
+        ),
+    ];
+    for (params, fields) in refused {
+        let body = encode_request(&RequestId::from(1), "SendMessage", &params);
+        let r = rejected(&body);
+        assert_eq!(r.error.code(), -32602, "{params}");
+        assert!(
+            r.error.message().contains(&format!("`{}`", fields[0])),
+            "{params}: {}",
+            r.error
+        );
+        let details = r.error.details();
+        let violations = details[0]
+            .get("fieldViolations")
+            .unwrap()
+            .as_array()
+            .unwrap();
+        let named: Vec<&str> = violations
+            .iter()
+            .map(|v| v["field"].as_str().unwrap())
+            .collect();
+        // Without `message`, its members go without saying: only the outermost is named.
+        assert_eq!(named, fields, "{params}");
+    }
+    let accepted = [
+        json!({ "message": message }),
+        json!({"message": message, "configuration": {}}),
+        hook(json!({"url": "https://hook.example"})),
+        // A role this version does not know is a value, not a missing one.
+        with("role", json!("ROLE_FUTURE")),
+    ];
+    for params in accepted {
+        let body = encode_request(&RequestId::from(1), "SendMessage", &params);
+        decode_request(&body).unwrap_or_else(|e| panic!("{params}: {e}"));
+    }
+    let r = rejected(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":""}}"#);
+    assert!(r.error.message().contains("`params.id`"), "{}", r.error);
+
+    // v0.3 has its own lists: a config id the v1 handler needs, though the v0.3 schema has it
+    // optional; a role the SDK requires is not checkable (an absent role decodes as `agent`).
+    let v03 = a2a_types::v0_3::decode_request(
+        br#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"t"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(v03.error.code(), -32602);
+    assert!(
+        v03.error
+            .message()
+            .contains("`params.pushNotificationConfigId`"),
+        "{}",
+        v03.error
+    );
+    a2a_types::v0_3::decode_request(
+        br#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","parts":[{"kind":"text","text":"hi"}]}}}"#,
+    )
+    .unwrap();
+}
+
 /// What the official Python server answered to each captured request, and what we answer: the
 /// same outcome, except for capture 012 (an extra top-level member), which A2A v1 §5.7 says to
 /// ignore and the Python server rejects.

@@ -4,13 +4,15 @@
 //! method names to params types, so the generated code stays a table.
 
 use super::{doc_attrs, EmitOptions};
-use crate::ir::MethodDef;
+use crate::ir::{MethodDef, Model};
+use crate::requires::Step;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// Emits `server.rs` for the table. Refers to `MethodName` and `Reply` of `methods.rs`, `A2aError`
-/// of `errors.rs` and the model's types through the parent module.
-pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
+/// Emits `server.rs` for the model's method table. Refers to `MethodName` and `Reply` of
+/// `methods.rs`, `A2aError` of `errors.rs` and the model's types through the parent module.
+pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
+    let methods = &model.methods;
     let rt = &opts.runtime;
     let names: Vec<Ident> = methods
         .iter()
@@ -20,6 +22,51 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
         .iter()
         .map(|m| Ident::new(&m.params, Span::call_site()))
         .collect();
+    // One check function per distinct (params type, requires list), named for the first method
+    // that has it: SendMessage and SendStreamingMessage share theirs.
+    let mut check_fns: Vec<(&MethodDef, Ident)> = Vec::new();
+    let mut check_items = Vec::new();
+    let check_of: Vec<Option<Ident>> = methods
+        .iter()
+        .map(|m| {
+            if m.requires.is_empty() {
+                return None;
+            }
+            if let Some((_, f)) = check_fns
+                .iter()
+                .find(|(o, _)| o.params == m.params && o.requires == m.requires)
+            {
+                return Some(f.clone());
+            }
+            let f = Ident::new(
+                &format!("required_{}", crate::naming::snake_case(&m.rust_name)),
+                Span::call_site(),
+            );
+            check_items.push(required_fn(model, m, &f, opts));
+            check_fns.push((m, f.clone()));
+            Some(f)
+        })
+        .collect();
+    let decode_arms = methods
+        .iter()
+        .zip(&names)
+        .zip(&check_of)
+        .map(|((m, name), check)| {
+            let arm = quote!(::core::option::Option::Some(super::MethodName::#name));
+            match check {
+                None => quote!(#arm => Request::#name(raw.params()?),),
+                Some(check) => {
+                    let method = &m.name;
+                    quote! {
+                        #arm => {
+                            let __p = raw.params()?;
+                            raw.require(#method, &#check(&__p))?;
+                            Request::#name(__p)
+                        }
+                    }
+                }
+            }
+        });
     let request_docs = methods
         .iter()
         .map(|m| doc_attrs(&format!("A `{}` call: {}", m.name, lowercase_first(&m.doc))));
@@ -108,8 +155,9 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
 
         /// Decodes a JSON-RPC request body into the typed call, or the rejection to answer with:
         /// -32700 when it is not JSON, -32600 when it is not a request object, -32601 for a method
-        /// the table does not have, -32602 when the params do not decode. Unknown members are
-        /// ignored at every depth. Never panics, whatever the bytes.
+        /// the table does not have, -32602 when the params do not decode or lack what the method
+        /// cannot run without (the `requires` of the method table: absent, null or empty). Unknown
+        /// members are ignored at every depth. Never panics, whatever the bytes.
         // The rejection is big, but the typed request beside it is bigger: boxing would not shrink
         // the result.
         #[allow(clippy::result_large_err)]
@@ -123,11 +171,13 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
         pub fn decode_request_limited(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
             let raw = #rt::RawRequest::parse_limited(body, limits)?;
             let request = match super::MethodName::from_name(raw.method()) {
-                #(::core::option::Option::Some(super::MethodName::#names) => Request::#names(raw.params()?),)*
+                #(#decode_arms)*
                 ::core::option::Option::None => return ::core::result::Result::Err(raw.unknown_method().into()),
             };
             ::core::result::Result::Ok(IncomingRequest { id: raw.id().cloned(), request })
         }
+
+        #(#check_items)*
 
         /// The success response body for method `M`: `encode_result::<method::GetTask>(&id, &task)`.
         pub fn encode_result<M>(id: &#rt::RequestId, result: &M::Result) -> ::std::vec::Vec<u8>
@@ -173,6 +223,82 @@ pub fn emit_server(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
                 match self { #(Self::#names(__r) => ::serde::Serialize::serialize(__r, __serializer),)* }
             }
         }
+    }
+}
+
+/// The check function of a method with `requires`: each required field (`params.message.parts`)
+/// with whether it is missing from the decoded params, in table order. A missing optional parent
+/// means the fields below it are not missing (only what was sent must be complete); the last field
+/// is missing when it is unset. Paths that do not resolve were reported by validation.
+fn required_fn(model: &Model, m: &MethodDef, name: &Ident, opts: &EmitOptions) -> TokenStream {
+    let rt = &opts.runtime;
+    let params = Ident::new(&m.params, Span::call_site());
+    let checks: Vec<TokenStream> = m
+        .requires
+        .iter()
+        .filter_map(|path| {
+            let steps = crate::requires::resolve(model, &m.params, path).ok()?;
+            let field = format!("params.{path}");
+            let missing = missing_expr(&steps, rt);
+            Some(quote!((#field, #missing)))
+        })
+        .collect();
+    let n = proc_macro2::Literal::usize_unsuffixed(checks.len());
+    let doc = doc_attrs(&format!(
+        "The `requires` of `{}` in the method table: each field with whether `__p` lacks it.",
+        m.name
+    ));
+    quote! {
+        #doc
+        fn #name(__p: &super::#params) -> [(&'static str, bool); #n] {
+            [#(#checks,)*]
+        }
+    }
+}
+
+/// Whether the field at `steps` below `__p` is missing, as a `bool` expression: optional parents
+/// are followed with `Option` combinators, so an absent one yields `false`.
+fn missing_expr(steps: &[Step], rt: &TokenStream) -> TokenStream {
+    let Some((last, parents)) = steps.split_last() else {
+        return quote!(false); // not produced: a resolved path has a step
+    };
+    // `value` is a place of type T, or (when `optional`) an expression of type Option<&T>.
+    let mut value = quote!(__p);
+    let mut optional = false;
+    for step in parents {
+        let f = field_ident(&step.rust_name);
+        value = match (optional, step.optional) {
+            (false, false) => quote!(#value.#f),
+            (false, true) => quote!(#value.#f.as_ref()),
+            (true, false) => quote!(#value.map(|__v| &__v.#f)),
+            (true, true) => quote!(#value.and_then(|__v| __v.#f.as_ref())),
+        };
+        optional |= step.optional;
+    }
+    let f = field_ident(&last.rust_name);
+    // An open enum's empty string decodes as an unrecognized value, but says no more than an
+    // absent one (protobuf reads both as 0): missing too.
+    let leaf = |v: TokenStream| match (last.optional, last.open_enum) {
+        (false, false) => quote!(#rt::server::is_unset(&#v.#f)),
+        (true, false) => quote!(#v.#f.as_ref().is_none_or(#rt::server::is_unset)),
+        (false, true) => quote!(#rt::server::is_unset(&#v.#f) || #v.#f.as_str().is_empty()),
+        (true, true) => quote! {
+            #v.#f.as_ref().is_none_or(|__e| #rt::server::is_unset(__e) || __e.as_str().is_empty())
+        },
+    };
+    if optional {
+        let leaf = leaf(quote!(__v));
+        quote!(#value.is_some_and(|__v| #leaf))
+    } else {
+        leaf(value)
+    }
+}
+
+fn field_ident(name: &str) -> Ident {
+    if crate::naming::is_keyword(name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
     }
 }
 

@@ -10,7 +10,7 @@
 //! | -32700 | the body is not JSON (not UTF-8, a syntax error, trailing garbage, too deep) |
 //! | -32600 | JSON, but not a request object: not an object (batches are not part of A2A), `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` not a string, number or null |
 //! | -32601 | the method is not in the table (the generated code decides) |
-//! | -32602 | the `params` do not decode as the method's params type |
+//! | -32602 | the `params` do not decode as the method's params type, or lack a field the method cannot run without ([`RawRequest::require`]) |
 //!
 //! Members the request object does not need are ignored at every depth (A2A v1 §5.7), at the top
 //! level too (the official Python server rejects them; capture 012). A missing or `null`
@@ -262,6 +262,56 @@ impl<'a> RawRequest<'a> {
         }
     }
 
+    /// Refuses params that lack what the method cannot run without: `checks` pairs each required
+    /// field (`params.message.parts`) with whether it is missing in the decoded params (see
+    /// [`is_unset`]). The fault is an invalid-params one naming the first missing field, with a
+    /// `google.rpc.BadRequest` violation for each; a field below one already named is left out
+    /// (without `message`, its `parts` go without saying).
+    ///
+    /// ```
+    /// use a2a_types::rt::server::{codes, RawRequest};
+    ///
+    /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{}}"#).unwrap();
+    /// let fault = raw.require("GetTask", &[("params.id", true)]).unwrap_err();
+    /// assert_eq!(fault.code, codes::INVALID_PARAMS);
+    /// assert_eq!(fault.detail, "`params.id`: GetTask cannot run without it (absent, null or empty)");
+    /// assert!(raw.require("GetTask", &[("params.id", false)]).is_ok());
+    /// ```
+    pub fn require(&self, method: &str, checks: &[(&str, bool)]) -> Result<(), Fault> {
+        if checks.iter().all(|(_, missing)| !missing) {
+            return Ok(());
+        }
+        let reason = format!("{method} cannot run without it (absent, null or empty)");
+        let mut named: Vec<&str> = Vec::new();
+        for (field, missing) in checks {
+            let below_named = named.iter().any(|parent| {
+                field.len() > parent.len()
+                    && field.starts_with(parent)
+                    && field.as_bytes()[parent.len()] == b'.'
+            });
+            if *missing && !below_named {
+                named.push(field);
+            }
+        }
+        let first = named.first().copied().unwrap_or("params");
+        let more = match named.len() {
+            0 | 1 => String::new(),
+            2 => " (and 1 more field)".to_string(),
+            n => format!(" (and {} more fields)", n - 1),
+        };
+        let mut fault = Fault::new(
+            self.reply_id(),
+            codes::INVALID_PARAMS,
+            format!("`{first}`: {reason}{more}"),
+        );
+        fault.details = vec![ErrorDetail::bad_request(
+            named
+                .iter()
+                .map(|field| (field.to_string(), reason.clone())),
+        )];
+        Err(fault)
+    }
+
     /// The fault for a method name the table does not have.
     pub fn unknown_method(&self) -> Fault {
         Fault::new(
@@ -303,6 +353,21 @@ impl<'a> RawRequest<'a> {
         fault.details = vec![ErrorDetail::bad_request([(field, reason)])];
         fault
     }
+}
+
+/// Whether a decoded field is unset, the way protobuf sees it: equal to its type's default (`""`,
+/// `[]`, `0`, `false`, an enum's `*_UNSPECIFIED` value, a message with nothing set, `None`). A
+/// required field the request left out, sent as `null` or sent empty decodes to exactly that, so
+/// this is the check behind [`RawRequest::require`], made on the params already decoded.
+///
+/// ```
+/// use a2a_types::rt::server::is_unset;
+///
+/// assert!(is_unset(&String::new()) && is_unset(&Vec::<u8>::new()) && is_unset(&0_i32));
+/// assert!(!is_unset(&"t-1".to_string()));
+/// ```
+pub fn is_unset<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 /// A JSON string member, or a description of what it was instead.
@@ -630,6 +695,45 @@ mod tests {
                 "fieldViolations": [{"field": "params.id", "description": "invalid type: map, expected a string"}]
             }])
         );
+    }
+
+    #[test]
+    fn missing_required_fields_are_named_outermost_first() {
+        let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":"r","method":"M"}"#).unwrap();
+        let f = raw
+            .require(
+                "M",
+                &[
+                    ("params.message", true),
+                    ("params.message.parts", true),
+                    ("params.messages", true),
+                    ("params.id", true),
+                    ("params.ok", false),
+                ],
+            )
+            .unwrap_err();
+        assert_eq!(
+            (f.code, &f.id),
+            (codes::INVALID_PARAMS, &RequestId::from("r"))
+        );
+        assert_eq!(
+            f.detail,
+            "`params.message`: M cannot run without it (absent, null or empty) (and 2 more fields)"
+        );
+        let reason = "M cannot run without it (absent, null or empty)";
+        assert_eq!(
+            ErrorDetail::list_to_data(f.details),
+            json!([{
+                "@type": super::super::detail::BAD_REQUEST_TYPE,
+                "fieldViolations": [
+                    {"field": "params.message", "description": reason},
+                    {"field": "params.messages", "description": reason},
+                    {"field": "params.id", "description": reason},
+                ]
+            }])
+        );
+        assert!(raw.require("M", &[("params.id", false)]).is_ok());
+        assert!(raw.require("M", &[]).is_ok());
     }
 
     #[test]
