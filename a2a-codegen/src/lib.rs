@@ -113,7 +113,7 @@
 //! is the enum's `Default`). Only two *known* members at once is a decode error. An absent or
 //! `null` REQUIRED field, a message included, decodes to its default value, as protobuf reads it;
 //! encoding always writes REQUIRED fields. Strictness belongs to the server side: the methods
-//! table lists what a request cannot run without.
+//! table's `requires` column lists what a request cannot run without.
 
 #![warn(missing_docs)]
 

@@ -129,7 +129,7 @@ fn each_standard_error_is_produced_for_its_cause() {
         (br#"{"jsonrpc":"2.0","id":"req-7","method":"NoSuchMethod","params":{}}"#, -32601, "MethodNotFound", RequestId::from("req-7"), "Method not found: no method is named \"NoSuchMethod\""),
         (br#"{"jsonrpc":"2.0","id":"req-7","method":"tasks/get","params":{}}"#, -32601, "MethodNotFound", RequestId::from("req-7"), "Method not found: no method is named \"tasks/get\""),
         (br#"{"jsonrpc":"2.0","id":"req-8","method":"GetTask","params":{"id":{"not":"a string"}}}"#, -32602, "InvalidParams", RequestId::from("req-8"), "Invalid parameters: `params.id`: "),
-        (br#"{"jsonrpc":"2.0","id":"req-9","method":"SendMessage","params":{}}"#, -32602, "InvalidParams", RequestId::from("req-9"), "Invalid parameters: `params.message`: SendMessageRequest: missing required field `message`"),
+        (br#"{"jsonrpc":"2.0","id":"req-9","method":"SendMessage","params":{}}"#, -32602, "InvalidParams", RequestId::from("req-9"), "Invalid parameters: `params.message`: SendMessage cannot run without it (absent, null or empty)"),
     ];
     for (body, code, name, id, message) in cases {
         let r = rejected(body);

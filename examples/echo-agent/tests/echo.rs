@@ -80,7 +80,7 @@ fn the_agents_own_errors_come_back_typed() {
 
 #[test]
 fn a_client_without_the_custom_type_still_gets_the_error_with_its_code() {
-    let response = handle(&send(vec![]));
+    let response = handle(&send(vec![PartContent::Url("https://x.example".into())]));
     match decode_reply_with::<method::SendMessage, a2a_types::rt::custom::NoCustomErrors>(
         &response.body,
     ) {

@@ -144,7 +144,7 @@ pub fn pick_by_shape(
     let mut fits: Vec<usize> = shapes
         .iter()
         .enumerate()
-        .filter(|(_, shape)| shape.required.iter().all(|names| present(&names)))
+        .filter(|(_, shape)| shape.required.iter().all(present))
         .map(|(i, _)| i)
         .collect();
     let most = fits.iter().map(|i| shapes[*i].required.len()).max();

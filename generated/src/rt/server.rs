@@ -328,21 +328,12 @@ impl<'a> RawRequest<'a> {
             Ok(_) => ("params".to_string(), "the params do not decode".to_string()),
             Err(e) => {
                 let path = e.path().to_string();
-                let mut field = if path == "." {
+                let field = if path == "." {
                     "params".to_string()
                 } else {
                     format!("params.{path}")
                 };
-                let reason = strip_position(&e.inner().to_string());
-                // Our decoders say "missing required field `x`": point at the field itself.
-                if let Some(name) = reason
-                    .split("missing required field `")
-                    .nth(1)
-                    .and_then(|rest| rest.split('`').next())
-                {
-                    field = format!("{field}.{name}");
-                }
-                (field, reason)
+                (field, strip_position(&e.inner().to_string()))
             }
         };
         let mut fault = Fault::new(
