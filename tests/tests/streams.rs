@@ -136,3 +136,30 @@ proptest! {
         prop_assert!(items.len() <= framed.iter().filter(|b| **b == b'\n' || **b == b'\r').count());
     }
 }
+
+/// A later spec's new kind of event reaches the caller as `StreamResponse::Unknown`, carrying its
+/// member's name, and the events after it still come, in any chunking.
+#[test]
+fn an_event_of_a_kind_this_version_does_not_know_is_unknown_and_the_stream_goes_on() {
+    let task = r#"{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}"#;
+    let body = format!(
+        "data: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{task}}}\n\n\
+         data: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"progressUpdate\":{{\"percent\":40}}}}}}\n\n\
+         data: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}}\n\n\
+         data: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{task}}}\n\n"
+    );
+    for cuts in [&[][..], &[1, 7, 60, 61, 150][..]] {
+        let (items, end) = decode_in_chunks(body.as_bytes(), cuts);
+        assert!(end.is_ok());
+        let names: Vec<Option<String>> = items
+            .iter()
+            .map(|i| i.as_ref().unwrap().member_name().map(str::to_owned))
+            .collect();
+        assert_eq!(
+            names,
+            [Some("task"), Some("progressUpdate"), None, Some("task")]
+                .map(|n| n.map(str::to_owned))
+        );
+        assert!(matches!(items[1], Ok(StreamResponse::Unknown(_))));
+    }
+}
