@@ -416,8 +416,9 @@ proptest! {
         let _ = decode_request(&body);
     }
 
-    /// Any JSON value as the whole body, or as the params of a real method, gives an answer; any
-    /// answer that is a rejection is a well-formed response the client side reads back.
+    /// Any JSON value as the whole body, or as the params of a real method, gives an answer: a
+    /// request whose re-encoding is stable, or a rejection that is a well-formed response the
+    /// client side reads back.
     #[test]
     fn arbitrary_json_never_panics_the_request_decoder(
         value in arbitrary_json(
@@ -431,8 +432,14 @@ proptest! {
         for body in [as_body, as_params] {
             match decode_request(&body) {
                 Ok(incoming) => {
+                    // Decoding drops what this version does not know (an unknown oneof member
+                    // keeps only its name), so the property is on the wire: one re-encoding is a
+                    // fixpoint that decodes again.
                     let again = incoming.request.encode(&incoming.reply_id());
-                    prop_assert_eq!(decode_request(&again).map(|i| i.request), Ok(incoming.request));
+                    let back = decode_request(&again);
+                    prop_assert!(back.is_ok(), "{:?}", back);
+                    let back = back.unwrap();
+                    prop_assert_eq!(back.request.encode(&back.reply_id()), again);
                 }
                 Err(r) => {
                     let back = decode_response::<Task>(&r.to_response());
