@@ -102,11 +102,10 @@ def card(port: int, extended: bool = False) -> AgentCard:
     )
 
 
-async def serve(port_file: str) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', 0))
-    port = sock.getsockname()[1]
+def app(port: int) -> Starlette:
+    """The agent's whole app: the card routes and JSON-RPC at "/" (1.0 and 0.3), over fresh
+    in-memory stores. The request differential (tests/differential-requests/sdk.py) serves it
+    in process."""
     agent_card = card(port)
     handler = DefaultRequestHandler(
         agent_executor=HelloExecutor(),
@@ -115,11 +114,18 @@ async def serve(port_file: str) -> None:
         push_config_store=InMemoryPushNotificationConfigStore(),
         extended_agent_card=card(port, extended=True),
     )
-    app = Starlette(
+    return Starlette(
         routes=create_agent_card_routes(agent_card)
         + create_jsonrpc_routes(handler, '/', enable_v0_3_compat=True)
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level='info', lifespan='off'))
+
+
+async def serve(port_file: str) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(('127.0.0.1', 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app(port), log_level='info', lifespan='off'))
     sock.listen(128)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
