@@ -25,16 +25,26 @@ impl<'a, T> From<&'a Source<T>> for HeaderInput<'a> {
     }
 }
 
-/// Formats one file: header, then the pretty-printed tokens.
+/// What the header tells a reader to do after changing the inputs, when the configuration does not
+/// say (`Config::regenerate_hint`): true wherever the file was generated.
+pub const DEFAULT_REGENERATE_HINT: &str = "generate it again with the same settings";
+
+/// Formats one file: header, then the pretty-printed tokens. `regenerate` completes the header's
+/// sentence "change the generator or its inputs, then ..." (e.g. "run `a2a-codegen generate` with
+/// the same options").
 ///
 /// A parse failure here means the generator emitted invalid Rust: a bug, reported as such.
-pub fn format_file(tokens: TokenStream, inputs: &[HeaderInput<'_>]) -> Result<String, String> {
+pub fn format_file(
+    tokens: TokenStream,
+    inputs: &[HeaderInput<'_>],
+    regenerate: &str,
+) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("a2a-codegen emitted invalid Rust (a generator bug): {e}"))?;
     let mut out = String::new();
     out.push_str(GENERATED_MARKER);
-    out.push_str(". Do not edit by hand: change the generator or its inputs, then run\n");
-    out.push_str("// `cargo run -p a2a-codegen -- generate`.\n");
+    out.push_str(". Do not edit by hand: change the generator or its inputs, then\n");
+    out.push_str(&format!("// {regenerate}.\n"));
     for input in inputs {
         out.push_str(&format!(
             "// input: {} sha256:{}\n",

@@ -185,6 +185,9 @@ pub const CHECKED_IN_V0_3_OUT: &str = "generated/src/v0_3";
 /// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
 pub const CHECKED_IN_JSON_SCHEMA_FEATURE: &str = "schemars";
 
+/// What the headers of the checked-in crate tell a reader to run after changing its inputs.
+pub const CHECKED_IN_REGENERATE: &str = "run `cargo run -p a2a-codegen -- generate`";
+
 /// The error reference of the checked-in crate, relative to the workspace root.
 pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
 
@@ -199,6 +202,7 @@ pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_types::rt";
 pub struct Config {
     spec: PathBuf,
     label: Option<String>,
+    regenerate: Option<String>,
     out_dir: Option<PathBuf>,
     runtime_path: String,
     preserve_unknown_fields: bool,
@@ -236,6 +240,7 @@ impl Config {
         Config {
             spec: spec.into(),
             label: None,
+            regenerate: None,
             out_dir: None,
             runtime_path: DEFAULT_RUNTIME_PATH.to_string(),
             preserve_unknown_fields: false,
@@ -258,6 +263,7 @@ impl Config {
         let mut config = Config::new(workspace_root.join(CHECKED_IN_SPEC));
         config
             .source_label(CHECKED_IN_SPEC)
+            .regenerate_hint(CHECKED_IN_REGENERATE)
             .out_dir(workspace_root.join(CHECKED_IN_OUT))
             .runtime_path(CHECKED_IN_RUNTIME)
             .error_reference(workspace_root.join(CHECKED_IN_ERROR_REFERENCE))
@@ -273,6 +279,7 @@ impl Config {
         let mut config = Config::new(workspace_root.join(CHECKED_IN_V0_3_SPEC));
         config
             .source_label(CHECKED_IN_V0_3_SPEC)
+            .regenerate_hint(CHECKED_IN_REGENERATE)
             .out_dir(workspace_root.join(CHECKED_IN_V0_3_OUT))
             .runtime_path(CHECKED_IN_RUNTIME)
             .json_schema(JsonSchemaImpls::Feature(
@@ -297,6 +304,19 @@ impl Config {
     /// ```
     pub fn source_label(&mut self, label: impl Into<String>) -> &mut Self {
         self.label = Some(label.into());
+        self
+    }
+
+    /// What the `@generated` header of every file tells a reader to do after changing the inputs,
+    /// completing "change the generator or its inputs, then ...". Default: "generate it again with
+    /// the same settings" (true wherever the file came from); the CLI names its own command, and a
+    /// build script can say that a build regenerates the file.
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v1").regenerate_hint("build again (build.rs regenerates it)");
+    /// ```
+    pub fn regenerate_hint(&mut self, hint: impl Into<String>) -> &mut Self {
+        self.regenerate = Some(hint.into());
         self
     }
 
@@ -520,6 +540,15 @@ impl Config {
             dir => format!("{dir}/{file}"),
         };
         let is_dir = !self.spec.is_file();
+        // With the schema given on its own, the spec directory only supplies optional tables.
+        let problem = self
+            .schema_file
+            .is_none()
+            .then(|| self.spec_path_problem(&label))
+            .flatten();
+        if let Some(diags) = problem {
+            return Err(Error::Input(diags));
+        }
         let schema = match &self.schema_file {
             Some(path) => load::read_json(path, &custom_label(path), &mut diags),
             None if is_dir => load::read_json(
@@ -567,6 +596,16 @@ impl Config {
             explicit,
         });
         let mut notes = Vec::new();
+        if !is_dir && errors.is_none() && methods.is_none() {
+            notes.push(Note {
+                file: label.clone(),
+                location: String::new(),
+                message: "a single schema file gives the types only (types.rs): the error enum, \
+                          the reply decoders and the server side come from errors.toml and \
+                          methods.toml, so pass the spec directory that holds all three for them"
+                    .into(),
+            });
+        }
         let files = import::generate_with(schema, overlay, diags, &mut notes, |schema, diags| {
             let inputs = load::Inputs {
                 schema,
@@ -576,6 +615,56 @@ impl Config {
             then(inputs, diags)
         })?;
         Ok((files, notes))
+    }
+
+    /// A spec path that cannot be what it should: missing (a typo such as `a2a.schema.jsn` would
+    /// otherwise be read as a directory), or one of the tables given in place of the schema.
+    fn spec_path_problem(&self, label: &str) -> Option<Diagnostics> {
+        let spec = &self.spec;
+        let shown = spec.display();
+        let mut diags = Diagnostics::default();
+        if !spec.exists() {
+            let looks_like_file = spec.extension().is_some();
+            diags
+                .push(
+                    label,
+                    "",
+                    if looks_like_file {
+                        format!("the schema file {shown} does not exist")
+                    } else {
+                        format!("the spec directory {shown} does not exist (a2a.schema.json, errors.toml and methods.toml are read from it)")
+                    },
+                )
+                .help(if looks_like_file {
+                    "check the file name; --spec takes a schema file (a2a.schema.json, or the \
+                     published a2a.json) or a spec directory holding a2a.schema.json, errors.toml \
+                     and methods.toml"
+                } else {
+                    "pass --spec with a spec directory (a2a.schema.json, errors.toml, methods.toml) \
+                     or a schema file; without --spec, a2a-codegen regenerates its own workspace \
+                     and must run from that workspace root"
+                });
+            return Some(diags);
+        }
+        let is_table = spec.is_file()
+            && spec
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+        if is_table {
+            diags
+                .push(
+                    label,
+                    "",
+                    format!("{shown} is a TOML table, not a JSON schema"),
+                )
+                .help(
+                    "pass the spec directory that holds it (with a2a.schema.json beside it) as \
+                     --spec; a table elsewhere goes with Config::errors_table / methods_table, \
+                     a custom error table with --custom-errors",
+                );
+            return Some(diags);
+        }
+        None
     }
 
     /// Like [`Config::generate`], for a schema held in memory (no tables); the source label names
@@ -746,15 +835,19 @@ impl Config {
                 }
                 files.push(GeneratedFile {
                     path: name.clone(),
-                    contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+                    contents: format::format_file(tokens, &header, self.regenerate_text())
+                        .map_err(Error::Bug)?,
                 });
             }
             None => {
                 let names: Vec<(&str, TokenStream)> =
                     modules.iter().map(|(m, _, _)| (*m, gate(m))).collect();
-                let mod_rs =
-                    format::format_file(module_root(&inputs.schema.value, &names), &[schema_input])
-                        .map_err(Error::Bug)?;
+                let mod_rs = format::format_file(
+                    module_root(&inputs.schema.value, &names),
+                    &[schema_input],
+                    self.regenerate_text(),
+                )
+                .map_err(Error::Bug)?;
                 files.push(GeneratedFile {
                     path: "mod.rs".into(),
                     contents: mod_rs,
@@ -762,7 +855,8 @@ impl Config {
                 for (module, tokens, header) in modules {
                     files.push(GeneratedFile {
                         path: format!("{module}.rs"),
-                        contents: format::format_file(tokens, &header).map_err(Error::Bug)?,
+                        contents: format::format_file(tokens, &header, self.regenerate_text())
+                            .map_err(Error::Bug)?,
                     });
                 }
             }
@@ -811,6 +905,13 @@ impl Config {
                 _ => (out.join(&f.path), f),
             })
             .collect()
+    }
+
+    /// The header's regenerate hint: the configured one, or the default.
+    fn regenerate_text(&self) -> &str {
+        self.regenerate
+            .as_deref()
+            .unwrap_or(format::DEFAULT_REGENERATE_HINT)
     }
 
     fn require_out_dir(&self) -> Result<PathBuf, Error> {

@@ -70,27 +70,46 @@ enum IrFormat {
     Json,
 }
 
+/// `generate` and `check` run in one of two modes:
+///
+/// - **your crate**: `--spec` and `--out` given. The defaults fit a crate that depends on
+///   `a2a-types` (the runtime), `serde` and `serde_json`: runtime path `::a2a_types::rt`, no error
+///   reference, no `schemars` impls.
+/// - **this workspace**: neither given. Every checked-in module of `a2a-types` is regenerated with
+///   its settings (`spec/v1` into `generated/src/v1`, `spec/v0_3` into `generated/src/v0_3`,
+///   runtime `crate::rt`, `schemars` impls behind the feature `schemars`, `generated/ERRORS.md`).
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Into your own crate: a2a-codegen generate --spec SPEC --out src/a2a \
+(the crate depends on a2a-types, serde and serde_json; see the README). With neither --spec nor \
+--out, a2a-codegen regenerates its own workspace's checked-in crate and must run from that \
+workspace root."
+)]
 struct Paths {
-    /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file
-    /// [default: spec/v1; with neither --spec nor --out, every checked-in module: spec/v1 and
-    /// spec/v0_3]
-    #[arg(long)]
+    /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file, which
+    /// gives the types only (no error enum, decoders or server code). Requires --out
+    #[arg(long, requires = "out")]
     spec: Option<PathBuf>,
-    /// Output directory for the generated modules [default: generated/src/v1, or
-    /// generated/src/v0_3 for spec/v0_3 when neither --spec nor --out is given]
-    #[arg(long)]
+    /// Output directory for the generated module (mod.rs, types.rs, errors.rs, methods.rs,
+    /// server.rs, ...). Requires --spec
+    #[arg(long, requires = "spec")]
     out: Option<PathBuf>,
-    /// Rust path of the runtime module the generated code uses.
-    #[arg(long, default_value = a2a_codegen::CHECKED_IN_RUNTIME)]
-    runtime_path: String,
+    /// How the inputs are named in headers and diagnostics [default: the --spec path relative to
+    /// the current directory, or its last component when it lies outside]
+    #[arg(long, value_name = "LABEL", requires = "spec")]
+    source_label: Option<String>,
+    /// Rust path of the runtime module the generated code uses [default: ::a2a_types::rt; this
+    /// workspace: crate::rt]
+    #[arg(long, value_name = "PATH")]
+    runtime_path: Option<String>,
     /// Keep members the schema does not name in an `unknown_fields` map on every struct.
     #[arg(long)]
     preserve_unknown_fields: bool,
-    /// Where to render the Markdown error reference (from errors.toml).
-    #[arg(long, default_value = a2a_codegen::CHECKED_IN_ERROR_REFERENCE)]
-    error_reference: PathBuf,
-    /// Do not render the error reference.
+    /// Also render the Markdown error reference (from errors.toml) to FILE [default: none; this
+    /// workspace: generated/ERRORS.md]
+    #[arg(long, value_name = "FILE")]
+    error_reference: Option<PathBuf>,
+    /// Do not render the error reference (this workspace's default renders it).
     #[arg(long, conflicts_with = "error_reference")]
     no_error_reference: bool,
     /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
@@ -99,64 +118,141 @@ struct Paths {
     /// The overlay completing a published A2A schema (default: overlay.toml in the spec directory).
     #[arg(long, value_name = "FILE")]
     overlay: Option<PathBuf>,
-    /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature.
-    #[arg(long, value_name = "FEATURE", default_value = a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE)]
-    json_schema_feature: String,
-    /// Implement schemars::JsonSchema unconditionally.
+    /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature of your crate
+    /// [default: no impls; this workspace: schemars]
+    #[arg(long, value_name = "FEATURE")]
+    json_schema_feature: Option<String>,
+    /// Implement schemars::JsonSchema unconditionally (your crate depends on schemars 1.x).
     #[arg(long, conflicts_with_all = ["json_schema_feature", "no_json_schema"])]
     json_schema: bool,
-    /// Do not implement schemars::JsonSchema.
+    /// Do not implement schemars::JsonSchema (this workspace's default implements it).
     #[arg(long, conflicts_with = "json_schema_feature")]
     no_json_schema: bool,
 }
 
+/// What the headers of a crate's own generated files tell a reader to run.
+const USER_REGENERATE: &str = "run `a2a-codegen generate` again with the same options";
+
 impl Paths {
-    /// The configurations to run, each with its output directory: every checked-in module when
-    /// neither `--spec` nor `--out` is given, else the one named.
+    /// The configurations to run, each with its output directory: every checked-in module of this
+    /// workspace when neither `--spec` nor `--out` is given, else the one named, with the defaults
+    /// of a user's crate.
     fn configs(&self) -> Vec<(Config, PathBuf)> {
-        let one = |spec: &str, out: &str, reference: bool| {
-            let spec = self.spec.clone().unwrap_or_else(|| spec.into());
-            let out = self.out.clone().unwrap_or_else(|| out.into());
-            (self.config(&spec, &out, reference), out)
-        };
-        let mut configs = vec![one(
-            a2a_codegen::CHECKED_IN_SPEC,
-            a2a_codegen::CHECKED_IN_OUT,
-            true,
-        )];
-        if self.spec.is_none() && self.out.is_none() {
-            configs.push(one(
-                a2a_codegen::CHECKED_IN_V0_3_SPEC,
-                a2a_codegen::CHECKED_IN_V0_3_OUT,
-                false,
-            ));
+        match (&self.spec, &self.out) {
+            (Some(spec), Some(out)) => vec![(self.user_config(spec, out), out.clone())],
+            // clap's `requires` makes --spec and --out come together.
+            _ => [
+                (
+                    a2a_codegen::CHECKED_IN_SPEC,
+                    a2a_codegen::CHECKED_IN_OUT,
+                    true,
+                ),
+                (
+                    a2a_codegen::CHECKED_IN_V0_3_SPEC,
+                    a2a_codegen::CHECKED_IN_V0_3_OUT,
+                    false,
+                ),
+            ]
+            .into_iter()
+            .map(|(spec, out, reference)| (self.workspace_config(spec, out, reference), out.into()))
+            .collect(),
         }
-        configs
     }
 
-    fn config(&self, spec: &std::path::Path, out: &std::path::Path, reference: bool) -> Config {
+    /// The settings of one checked-in module of this workspace (those of `Config::checked_in`),
+    /// with the options given on the command line applied over them.
+    fn workspace_config(&self, spec: &str, out: &str, reference: bool) -> Config {
         let mut config = Config::new(spec);
         config
-            .source_label(spec.to_string_lossy().trim_end_matches('/'))
+            .source_label(spec)
+            .regenerate_hint(a2a_codegen::CHECKED_IN_REGENERATE)
             .out_dir(out)
-            .runtime_path(&self.runtime_path)
-            .preserve_unknown_fields(self.preserve_unknown_fields);
+            .runtime_path(
+                self.runtime_path
+                    .as_deref()
+                    .unwrap_or(a2a_codegen::CHECKED_IN_RUNTIME),
+            );
+        self.apply_common(&mut config);
         if reference && !self.no_error_reference {
-            config.error_reference(&self.error_reference);
+            config.error_reference(
+                self.error_reference
+                    .clone()
+                    .unwrap_or_else(|| a2a_codegen::CHECKED_IN_ERROR_REFERENCE.into()),
+            );
         }
+        if self.json_schema {
+            config.json_schema(JsonSchemaImpls::Always);
+        } else if !self.no_json_schema {
+            let feature = self
+                .json_schema_feature
+                .as_deref()
+                .unwrap_or(a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE);
+            config.json_schema(JsonSchemaImpls::Feature(feature.into()));
+        }
+        config
+    }
+
+    /// The settings a user's crate needs unless told otherwise.
+    fn user_config(&self, spec: &std::path::Path, out: &std::path::Path) -> Config {
+        let mut config = Config::new(spec);
+        let label = self
+            .source_label
+            .clone()
+            .unwrap_or_else(|| default_label(spec));
+        config
+            .source_label(label)
+            .regenerate_hint(USER_REGENERATE)
+            .out_dir(out)
+            .runtime_path(
+                self.runtime_path
+                    .as_deref()
+                    .unwrap_or(a2a_codegen::DEFAULT_RUNTIME_PATH),
+            );
+        self.apply_common(&mut config);
+        if let Some(path) = &self.error_reference {
+            config.error_reference(path);
+        }
+        if self.json_schema {
+            config.json_schema(JsonSchemaImpls::Always);
+        } else if let Some(feature) = &self.json_schema_feature {
+            config.json_schema(JsonSchemaImpls::Feature(feature.clone()));
+        }
+        config
+    }
+
+    fn apply_common(&self, config: &mut Config) {
+        config.preserve_unknown_fields(self.preserve_unknown_fields);
         if let Some(table) = &self.custom_errors {
             config.custom_errors(table);
         }
         if let Some(overlay) = &self.overlay {
             config.overlay(overlay);
         }
-        if self.json_schema {
-            config.json_schema(JsonSchemaImpls::Always);
-        } else if !self.no_json_schema {
-            config.json_schema(JsonSchemaImpls::Feature(self.json_schema_feature.clone()));
-        }
-        config
     }
+}
+
+/// The default source label: the spec path relative to the current directory (`spec/v1`), so that
+/// no absolute path lands in a header; for a path outside it, its last component.
+fn default_label(spec: &std::path::Path) -> String {
+    let relative = if spec.is_absolute() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| spec.strip_prefix(cwd).ok().map(|p| p.to_path_buf()))
+    } else {
+        Some(spec.to_path_buf())
+    };
+    let label = match relative {
+        Some(path) if !path.as_os_str().is_empty() => path,
+        _ => spec
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| spec.to_path_buf()),
+    };
+    let label = label.to_string_lossy().replace('\\', "/");
+    label
+        .trim_start_matches("./")
+        .trim_end_matches('/')
+        .to_string()
 }
 
 fn main() -> ExitCode {
@@ -173,7 +269,10 @@ fn main() -> ExitCode {
                     println!("a2a-codegen: {} is up to date", out.display());
                 }
                 for path in touched {
-                    println!("a2a-codegen: wrote {}", path.display());
+                    // A file no longer produced (e.g. json_schema.rs after --no-json-schema) is
+                    // removed by `write`, not written.
+                    let verb = if path.exists() { "wrote" } else { "removed" };
+                    println!("a2a-codegen: {verb} {}", path.display());
                 }
                 Ok::<(), a2a_codegen::Error>(())
             })
@@ -210,9 +309,14 @@ fn main() -> ExitCode {
 }
 
 /// The `generate` command that repairs what `check` found: this invocation's arguments, with
-/// `check` replaced, so that a CI user can paste it.
+/// `check` replaced, so that a CI user can paste it. Run by `cargo run -p a2a-codegen` (cargo then
+/// sets `CARGO_PKG_NAME` for the program), it says so; else it names the program as installed.
 fn fix_command() -> String {
-    let mut words = vec!["cargo run -p a2a-codegen --".to_string()];
+    let program = match std::env::var("CARGO_PKG_NAME") {
+        Ok(name) if name == "a2a-codegen" => "cargo run -p a2a-codegen --".to_string(),
+        _ => "a2a-codegen".to_string(),
+    };
+    let mut words = vec![program];
     let mut replaced = false;
     for arg in std::env::args().skip(1) {
         let word = if !replaced && arg == "check" {

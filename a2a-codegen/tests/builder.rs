@@ -37,7 +37,11 @@ fn errors_debug_print_as_their_readable_report() {
         format!("{err:?}"),
         format!("a2a-codegen could not generate:\n{err}")
     );
-    assert!(format!("{err:?}").contains("spec/v1/a2a.schema.json"));
+    let report = format!("{err:?}");
+    assert!(
+        report.contains("--> spec/v1") && report.contains("/nonexistent/spec/v1 does not exist"),
+        "{report}"
+    );
 }
 
 #[test]

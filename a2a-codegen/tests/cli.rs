@@ -43,35 +43,54 @@ fn help_texts_match_their_snapshots() {
     snapshot("help-check.txt", &stdout_of(&["check", "--help"]));
 }
 
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+/// A fresh directory under the target's tmp dir.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The program as a user's shell runs it: not through `cargo run` (cargo sets `CARGO_PKG_NAME`
+/// for the test, and the child would inherit it).
+fn user_bin() -> Command {
+    let mut cmd = bin();
+    cmd.env_remove("CARGO_PKG_NAME");
+    cmd
+}
+
 #[test]
 fn check_exits_1_with_a_diff_when_stale_and_0_after_generate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-out");
-    let _ = std::fs::remove_dir_all(&out_dir);
+    let out_dir = scratch("cli-out");
     let out = out_dir.to_str().unwrap();
-    let check = bin()
-        .current_dir(root)
-        .args(["check", "--out", out])
+    let check = user_bin()
+        .current_dir(root())
+        .args(["check", "--spec", "spec/v1", "--out", out])
         .output()
         .unwrap();
     assert_eq!(check.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(
         stderr.contains("types.rs (missing)")
-            && stderr.contains("cargo run -p a2a-codegen -- generate"),
+            && stderr.contains(&format!("a2a-codegen generate --spec spec/v1 --out {out}"))
+            && !stderr.contains("cargo run"),
         "{stderr}"
     );
 
-    let generate = bin()
-        .current_dir(root)
-        .args(["generate", "--out", out])
+    let generate = user_bin()
+        .current_dir(root())
+        .args(["generate", "--out", out, "--spec", "spec/v1"])
         .output()
         .unwrap();
     assert!(generate.status.success());
     assert!(String::from_utf8_lossy(&generate.stdout).contains("wrote"));
-    let check = bin()
-        .current_dir(root)
-        .args(["check", "--out", out])
+    let check = user_bin()
+        .current_dir(root())
+        .args(["check", "--spec", "spec/v1", "--out", out])
         .output()
         .unwrap();
     assert_eq!(
@@ -79,6 +98,171 @@ fn check_exits_1_with_a_diff_when_stale_and_0_after_generate() {
         Some(0),
         "{}",
         String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+/// With `--spec` and `--out`, the defaults fit a user's crate: the runtime of a2a-types, no
+/// error reference written anywhere, no schemars impls, a relative label and a header naming the
+/// command that was run.
+#[test]
+fn spec_and_out_give_the_defaults_of_a_users_crate() {
+    let dir = scratch("cli-user-crate");
+    let out = dir.join("src/a2a");
+    let spec = root().join("spec/v1");
+    let generate = user_bin()
+        .current_dir(&dir)
+        .args([
+            "generate",
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            "src/a2a",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        generate.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generate.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["errors.rs", "methods.rs", "mod.rs", "server.rs", "types.rs"]
+    );
+    assert!(
+        !dir.join("generated").exists(),
+        "no ERRORS.md in the user's crate"
+    );
+    let types = std::fs::read_to_string(out.join("types.rs")).unwrap();
+    assert!(types.contains("::a2a_types::rt::"), "runtime path");
+    assert!(!types.contains("crate::rt"), "runtime path");
+    let header: Vec<&str> = types.lines().take(3).collect();
+    assert_eq!(
+        header[1],
+        "// run `a2a-codegen generate` again with the same options."
+    );
+    // The spec lies outside the current directory: its last component, never an absolute path.
+    assert!(
+        header[2].starts_with("// input: v1/a2a.schema.json sha256:"),
+        "{header:?}"
+    );
+
+    // An identical copy of the spec elsewhere, named the same with --source-label, is fresh.
+    let copy = dir.join("vendor/a2a-spec");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["a2a.schema.json", "errors.toml", "methods.toml"] {
+        std::fs::copy(spec.join(file), copy.join(file)).unwrap();
+    }
+    let check = user_bin()
+        .current_dir(&dir)
+        .args(["check", "--spec", "vendor/a2a-spec", "--out", "src/a2a"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(1),
+        "labelled vendor/a2a-spec by default"
+    );
+    let check = user_bin()
+        .current_dir(&dir)
+        .args([
+            "check",
+            "--spec",
+            "vendor/a2a-spec",
+            "--out",
+            "src/a2a",
+            "--source-label",
+            "v1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+
+    // A file no longer produced is reported as removed, not written.
+    let with_schema = user_bin()
+        .current_dir(&dir)
+        .args([
+            "generate",
+            "--spec",
+            "vendor/a2a-spec",
+            "--out",
+            "src/a2a",
+            "--json-schema",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&with_schema.stdout).contains("wrote src/a2a/json_schema.rs"));
+    let without = user_bin()
+        .current_dir(&dir)
+        .args(["generate", "--spec", "vendor/a2a-spec", "--out", "src/a2a"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&without.stdout);
+    assert!(
+        stdout.contains("removed src/a2a/json_schema.rs"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("wrote src/a2a/json_schema.rs"), "{stdout}");
+}
+
+#[test]
+fn spec_and_out_come_together() {
+    for args in [
+        ["generate", "--spec", "spec/v1"],
+        ["check", "--out", "src/a2a"],
+    ] {
+        let out = user_bin().current_dir(root()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("required arguments were not provided"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn odd_spec_paths_get_clear_errors_and_notes() {
+    let dir = scratch("cli-odd-specs");
+    let run = |spec: &str| {
+        user_bin()
+            .current_dir(root())
+            .args(["generate", "--spec", spec, "--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let typo = run("spec/v1/a2a.schema.jsn");
+    assert_eq!(typo.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert!(
+        stderr.contains("the schema file spec/v1/a2a.schema.jsn does not exist")
+            && !stderr.contains("a2a.schema.jsn/a2a.schema.json"),
+        "{stderr}"
+    );
+    let table = run("spec/v1/errors.toml");
+    assert_eq!(table.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&table.stderr);
+    assert!(
+        stderr.contains("spec/v1/errors.toml is a TOML table, not a JSON schema")
+            && stderr.contains("pass the spec directory"),
+        "{stderr}"
+    );
+    let single = run("spec/v1/a2a.schema.json");
+    assert!(single.status.success());
+    let stderr = String::from_utf8_lossy(&single.stderr);
+    assert!(
+        stderr.contains("note: a single schema file gives the types only (types.rs)"),
+        "{stderr}"
     );
 }
 
@@ -116,7 +300,8 @@ fn a_missing_spec_directory_says_where_to_run_from() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("spec/v1/a2a.schema.json") && stderr.contains("workspace root"),
+        stderr.contains("the spec directory spec/v1 does not exist")
+            && stderr.contains("workspace root"),
         "{stderr}"
     );
 }

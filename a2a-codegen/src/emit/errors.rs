@@ -373,11 +373,13 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 ::core::result::Result::Ok(#rt::Envelope::Error(__raw)) => {
                     // Custom codes never collide with the table (the derive checks at compile time),
                     // so only a code the table does not take can be one of `E`'s.
-                    if !is_code_taken(__raw.code) {
-                        if let ::core::option::Option::Some(error) = E::from_code_and_data(__raw.code, __raw.data.as_ref()) {
-                            let message = __raw.message.unwrap_or_else(|| ::std::string::String::from(error.message()));
-                            return ::core::result::Result::Err(CallError::Custom { error, message });
-                        }
+                    let __custom = match is_code_taken(__raw.code) {
+                        true => ::core::option::Option::None,
+                        false => E::from_code_and_data(__raw.code, __raw.data.as_ref()),
+                    };
+                    if let ::core::option::Option::Some(error) = __custom {
+                        let message = __raw.message.unwrap_or_else(|| ::std::string::String::from(error.message()));
+                        return ::core::result::Result::Err(CallError::Custom { error, message });
                     }
                     ::core::result::Result::Err(CallError::Agent(A2aError::from_raw(__raw)))
                 }

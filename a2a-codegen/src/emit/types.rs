@@ -589,14 +589,14 @@ impl Cx<'_> {
             let msg = format!("{type_name}: at most one of {} may be set, found `{{}}` and `{{}}`", names.join(", "));
             quote! {
                 fn __set_oneof<__E: ::serde::de::Error>(__slot: &mut ::core::option::Option<#ename>, __new: #ename) -> ::core::result::Result<(), __E> {
-                    if let ::core::option::Option::Some(__old) = __slot {
-                        if __old.member_name() != __new.member_name() {
-                            return ::core::result::Result::Err(__E::custom(::core::format_args!(
-                                #msg,
-                                __old.member_name().unwrap_or_default(),
-                                __new.member_name().unwrap_or_default()
-                            )));
-                        }
+                    // One `if let` with a filter, not two nested `if`s: clippy's `collapsible_if`
+                    // wants let chains in edition 2024, which edition 2021 cannot compile.
+                    if let ::core::option::Option::Some(__old) = __slot.as_ref().filter(|__old| __old.member_name() != __new.member_name()) {
+                        return ::core::result::Result::Err(__E::custom(::core::format_args!(
+                            #msg,
+                            __old.member_name().unwrap_or_default(),
+                            __new.member_name().unwrap_or_default()
+                        )));
                     }
                     *__slot = ::core::option::Option::Some(__new);
                     ::core::result::Result::Ok(())
@@ -1156,14 +1156,15 @@ impl Cx<'_> {
                     // An unknown value that arrived as a number goes back as that number. A name
                     // that only looks like one (the string "1", "-0" or "01", from an odd peer)
                     // stays a string: as a number it would read back as another value.
-                    if let Self::Unrecognized(__s) = self {
-                        if let ::core::result::Result::Ok(__n) = __s.parse::<i64>() {
-                            if let Self::Unrecognized(__canonical) = Self::from_number(__n) {
-                                if __canonical == *__s {
-                                    return __serializer.serialize_i64(__n);
-                                }
-                            }
-                        }
+                    // (No nested `if`s: see `collapsible_if` at the oneof helper.)
+                    let __number = match self {
+                        Self::Unrecognized(__s) => __s.parse::<i64>().ok().filter(|__n| {
+                            matches!(Self::from_number(*__n), Self::Unrecognized(__canonical) if __canonical == *__s)
+                        }),
+                        _ => ::core::option::Option::None,
+                    };
+                    if let ::core::option::Option::Some(__n) = __number {
+                        return __serializer.serialize_i64(__n);
                     }
                     __serializer.serialize_str(self.as_str())
                 }
