@@ -449,3 +449,51 @@ proptest! {
         }
     }
 }
+
+/// JSON-RPC 2.0 §4.1: a notification (a valid request object without `id`) gets no response, not
+/// even an error; `"id": null` is a request, and a body whose envelope is broken cannot be told to
+/// be a notification, so both are answered.
+#[test]
+fn notifications_get_no_response_and_everything_else_does() {
+    let incoming =
+        decode_request(br#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":"t"}}"#).unwrap();
+    assert!(incoming.is_notification());
+    let incoming =
+        decode_request(br#"{"jsonrpc":"2.0","id":null,"method":"GetTask","params":{"id":"t"}}"#)
+            .unwrap();
+    assert!(!incoming.is_notification());
+
+    for body in [
+        &br#"{"jsonrpc":"2.0","method":"NoSuchMethod"}"#[..],
+        br#"{"jsonrpc":"2.0","method":"SendMessage","params":{}}"#,
+        br#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":7}}"#,
+    ] {
+        let r = rejected(body);
+        let what = String::from_utf8_lossy(body);
+        assert!(r.notification, "{what}");
+        assert_eq!(r.response(), None, "{what}");
+        assert!(
+            !r.to_response().is_empty(),
+            "{what}: to_response still renders it"
+        );
+    }
+    for (body, id) in [
+        (
+            &br#"{"jsonrpc":"2.0","id":null,"method":"NoSuchMethod"}"#[..],
+            RequestId::Null,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":3,"method":"NoSuchMethod"}"#,
+            RequestId::from(3),
+        ),
+        (br#"{"jsonrpc":"1.0","method":"GetTask"}"#, RequestId::Null),
+        (br#"{"jsonrpc":"2.0","method":7}"#, RequestId::Null),
+        (b"{not json", RequestId::Null),
+    ] {
+        let r = rejected(body);
+        let what = String::from_utf8_lossy(body);
+        assert!(!r.notification, "{what}");
+        let response: serde_json::Value = serde_json::from_slice(&r.response().unwrap()).unwrap();
+        assert_eq!(response["id"], serde_json::to_value(&id).unwrap(), "{what}");
+    }
+}

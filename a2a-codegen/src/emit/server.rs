@@ -114,10 +114,18 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             pub fn reply_id(&self) -> #rt::RequestId {
                 self.id.clone().unwrap_or(#rt::RequestId::Null)
             }
+
+            /// Whether the request is a notification (no `id` member): JSON-RPC 2.0 says the
+            /// server must not answer it at all. A2A defines no notifications, so an agent
+            /// usually ignores one (over HTTP: an empty `204 No Content`).
+            pub fn is_notification(&self) -> bool {
+                self.id.is_none()
+            }
         }
 
         /// A request that cannot be served: the id to answer with and the error to answer. Its
-        /// [`RejectedRequest::to_response`] is the whole response body.
+        /// [`RejectedRequest::response`] is the whole response body, or nothing for a
+        /// notification.
         #[derive(Clone, Debug, PartialEq)]
         pub struct RejectedRequest {
             /// The request's id, or `null` when it could not be read.
@@ -125,10 +133,20 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             /// `JsonParse`, `InvalidRequest`, `MethodNotFound` or `InvalidParams`; the message
             /// says what was wrong, and `InvalidParams` carries a `google.rpc.BadRequest` detail.
             pub error: super::A2aError,
+            /// Whether the request was a notification (a valid request object without `id`),
+            /// which JSON-RPC 2.0 says gets no response, not even an error.
+            pub notification: bool,
         }
 
         impl RejectedRequest {
-            /// The JSON-RPC error response body.
+            /// The JSON-RPC error response body to send, or `None` for a notification (send
+            /// nothing; over HTTP, `204 No Content`).
+            pub fn response(&self) -> ::core::option::Option<::std::vec::Vec<u8>> {
+                (!self.notification).then(|| self.to_response())
+            }
+
+            /// The JSON-RPC error response body, even for a notification (see
+            /// [`RejectedRequest::response`], which leaves those out).
             pub fn to_response(&self) -> ::std::vec::Vec<u8> {
                 encode_error(&self.id, &self.error)
             }
@@ -137,7 +155,7 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
         impl ::core::convert::From<#rt::Fault> for RejectedRequest {
             fn from(fault: #rt::Fault) -> Self {
                 let error = super::A2aError::from_fault(&fault);
-                RejectedRequest { id: fault.id, error }
+                RejectedRequest { id: fault.id, error, notification: fault.notification }
             }
         }
 

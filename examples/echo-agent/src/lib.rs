@@ -29,13 +29,24 @@ pub const MAX_ECHO_CHARS: usize = 1000;
 /// What the agent answers: a body and its content type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
-    /// `application/json`, or `text/event-stream` for a stream.
+    /// `application/json`, `text/event-stream` for a stream, or empty for no response.
     pub content_type: &'static str,
     /// The body.
     pub body: Vec<u8>,
 }
 
 impl Response {
+    /// No response at all, for a JSON-RPC notification (over HTTP: `204 No Content`).
+    pub const NONE: Response = Response {
+        content_type: "",
+        body: Vec::new(),
+    };
+
+    /// Whether there is nothing to send (see [`Response::NONE`]).
+    pub fn is_none(&self) -> bool {
+        self.content_type.is_empty()
+    }
+
     fn json(body: Vec<u8>) -> Self {
         Response {
             content_type: "application/json",
@@ -50,12 +61,16 @@ impl Response {
 /// works, produces the echo as an artifact and completes; a message without text, or with too
 /// much, gets the agent's own [`EchoError`]; calls about tasks get `TaskNotFound` (the agent
 /// keeps none); other methods `UnsupportedOperation`. Requests that are not valid JSON-RPC get
-/// the standard error the generated decoder chose.
+/// the standard error the generated decoder chose; a notification gets [`Response::NONE`].
 pub fn handle(body: &[u8]) -> Response {
     let incoming = match a2a::decode_request(body) {
         Ok(incoming) => incoming,
-        Err(rejected) => return Response::json(rejected.to_response()),
+        Err(rejected) => return rejected.response().map_or(Response::NONE, Response::json),
     };
+    // A notification gets no response, not even an error (JSON-RPC 2.0); A2A defines none.
+    if incoming.is_notification() {
+        return Response::NONE;
+    }
     let id = incoming.reply_id();
     match incoming.request {
         Request::SendMessage(params) => Response::json(match echo(&params.message) {

@@ -153,3 +153,15 @@ fn bad_requests_get_the_standard_errors() {
         }
     }
 }
+
+#[test]
+fn a_notification_gets_no_response_even_when_it_is_refused() {
+    for body in [
+        &br#"{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}"#[..],
+        br#"{"jsonrpc":"2.0","method":"SendMessage","params":{}}"#,
+        br#"{"jsonrpc":"2.0","method":"Nope"}"#,
+    ] {
+        assert!(handle(body).is_none(), "{}", String::from_utf8_lossy(body));
+    }
+    assert!(!handle(br#"{"jsonrpc":"2.0","id":null,"method":"Nope"}"#).is_none());
+}

@@ -124,6 +124,10 @@ pub struct Fault {
     pub detail: String,
     /// Structured details: a `google.rpc.BadRequest` for params that do not decode.
     pub details: Vec<ErrorDetail>,
+    /// Whether the request was a notification (a valid request object without `id`): JSON-RPC
+    /// 2.0 §4.1 says the server must not answer it, even with an error. A body whose envelope is
+    /// broken is never one (its id cannot be told), and is answered with id `null`.
+    pub notification: bool,
 }
 
 impl Fault {
@@ -133,6 +137,7 @@ impl Fault {
             code,
             detail: detail.into(),
             details: Vec::new(),
+            notification: false,
         }
     }
 }
@@ -299,11 +304,7 @@ impl<'a> RawRequest<'a> {
             2 => " (and 1 more field)".to_string(),
             n => format!(" (and {} more fields)", n - 1),
         };
-        let mut fault = Fault::new(
-            self.reply_id(),
-            codes::INVALID_PARAMS,
-            format!("`{first}`: {reason}{more}"),
-        );
+        let mut fault = self.fault(codes::INVALID_PARAMS, format!("`{first}`: {reason}{more}"));
         fault.details = vec![ErrorDetail::bad_request(
             named
                 .iter()
@@ -312,10 +313,24 @@ impl<'a> RawRequest<'a> {
         Err(fault)
     }
 
+    /// A fault about this (valid) request object: answered with its id, or not at all when it is
+    /// a notification.
+    fn fault(&self, code: i64, detail: impl Into<String>) -> Fault {
+        Fault {
+            notification: self.is_notification(),
+            ..Fault::new(self.reply_id(), code, detail)
+        }
+    }
+
+    /// Whether this is a notification: a request object without `id` (`"id": null` is a request
+    /// with a null id). JSON-RPC 2.0 says a notification gets no response at all.
+    pub fn is_notification(&self) -> bool {
+        self.id.is_none()
+    }
+
     /// The fault for a method name the table does not have.
     pub fn unknown_method(&self) -> Fault {
-        Fault::new(
-            self.reply_id(),
+        self.fault(
             codes::METHOD_NOT_FOUND,
             format!("no method is named {}", Value::String(self.method.clone())),
         )
@@ -336,11 +351,7 @@ impl<'a> RawRequest<'a> {
                 (field, strip_position(&e.inner().to_string()))
             }
         };
-        let mut fault = Fault::new(
-            self.reply_id(),
-            codes::INVALID_PARAMS,
-            format!("`{field}`: {reason}"),
-        );
+        let mut fault = self.fault(codes::INVALID_PARAMS, format!("`{field}`: {reason}"));
         fault.details = vec![ErrorDetail::bad_request([(field, reason)])];
         fault
     }

@@ -111,9 +111,16 @@ impl IncomingRequest {
     pub fn reply_id(&self) -> crate::rt::RequestId {
         self.id.clone().unwrap_or(crate::rt::RequestId::Null)
     }
+    /// Whether the request is a notification (no `id` member): JSON-RPC 2.0 says the
+    /// server must not answer it at all. A2A defines no notifications, so an agent
+    /// usually ignores one (over HTTP: an empty `204 No Content`).
+    pub fn is_notification(&self) -> bool {
+        self.id.is_none()
+    }
 }
 /// A request that cannot be served: the id to answer with and the error to answer. Its
-/// [`RejectedRequest::to_response`] is the whole response body.
+/// [`RejectedRequest::response`] is the whole response body, or nothing for a
+/// notification.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RejectedRequest {
     /// The request's id, or `null` when it could not be read.
@@ -121,9 +128,18 @@ pub struct RejectedRequest {
     /// `JsonParse`, `InvalidRequest`, `MethodNotFound` or `InvalidParams`; the message
     /// says what was wrong, and `InvalidParams` carries a `google.rpc.BadRequest` detail.
     pub error: super::A2aError,
+    /// Whether the request was a notification (a valid request object without `id`),
+    /// which JSON-RPC 2.0 says gets no response, not even an error.
+    pub notification: bool,
 }
 impl RejectedRequest {
-    /// The JSON-RPC error response body.
+    /// The JSON-RPC error response body to send, or `None` for a notification (send
+    /// nothing; over HTTP, `204 No Content`).
+    pub fn response(&self) -> ::core::option::Option<::std::vec::Vec<u8>> {
+        (!self.notification).then(|| self.to_response())
+    }
+    /// The JSON-RPC error response body, even for a notification (see
+    /// [`RejectedRequest::response`], which leaves those out).
     pub fn to_response(&self) -> ::std::vec::Vec<u8> {
         encode_error(&self.id, &self.error)
     }
@@ -134,6 +150,7 @@ impl ::core::convert::From<crate::rt::Fault> for RejectedRequest {
         RejectedRequest {
             id: fault.id,
             error,
+            notification: fault.notification,
         }
     }
 }

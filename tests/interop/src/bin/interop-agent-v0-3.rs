@@ -34,8 +34,8 @@ use a2a_types::v0_3::{
 use a2a_types::version::ProtocolVersion;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -194,9 +194,16 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
         Ok(incoming) => incoming,
         Err(rejected) => {
             eprintln!("interop-agent-v0-3: rejected a request: {rejected}");
-            return json(rejected.to_response());
+            // JSON-RPC: a notification gets no response, not even an error.
+            return match rejected.response() {
+                Some(body) => json(body),
+                None => StatusCode::NO_CONTENT.into_response(),
+            };
         }
     };
+    if incoming.is_notification() {
+        return StatusCode::NO_CONTENT.into_response();
+    }
     let id = incoming.reply_id();
     let method = incoming.request.method();
     // a2a-sdk's v0.3 transport sends `A2A-Version: 0.3`; a missing header means 0.3 as well.

@@ -30,8 +30,8 @@ use a2a_types::v1::{
 use a2a_types::version::ProtocolVersion;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -201,9 +201,16 @@ async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -
         Ok(incoming) => incoming,
         Err(rejected) => {
             eprintln!("interop-agent: rejected a request: {rejected}");
-            return json(rejected.to_response());
+            // JSON-RPC: a notification gets no response, not even an error.
+            return match rejected.response() {
+                Some(body) => json(body),
+                None => StatusCode::NO_CONTENT.into_response(),
+            };
         }
     };
+    if incoming.is_notification() {
+        return StatusCode::NO_CONTENT.into_response();
+    }
     let id = incoming.reply_id();
     let method = incoming.request.method();
     // The SDK client sends the version it speaks; a version this agent does not speak is
