@@ -41,6 +41,18 @@ pub(crate) fn error_row(e: &ErrorDef, rt: &TokenStream) -> TokenStream {
 /// Emits `errors.rs` for the table.
 pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
     let rt = &opts.runtime;
+    let rt_doc = opts.runtime_doc_path();
+    let from_custom_doc = doc_attrs(&format!(
+        "The error object of an agent's own error (see [`AgentError`]({rt_doc}::custom::AgentError)):\n\
+         its code, its row's message and its `data`. Codes of custom errors never collide with\n\
+         the table, so this is [`A2aError::Other`]."
+    ));
+    let call_error_doc = doc_attrs(&format!(
+        "Why a call failed: the agent answered with an error (a standard one, or one of the\n\
+         agent's own errors `E`), or the reply broke the contract.\n\n\
+         `E` defaults to [`NoCustomErrors`]({rt_doc}::custom::NoCustomErrors), which has no values: then\n\
+         `Custom` cannot occur and a `match` need not name it."
+    ));
     let names: Vec<Ident> = errors
         .iter()
         .map(|e| Ident::new(&e.name, Span::call_site()))
@@ -155,9 +167,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 }
             }
 
-            /// The error object of an agent's own error (see [`AgentError`](#rt::custom::AgentError)):
-            /// its code, its row's message and its `data`. Codes of custom errors never collide with
-            /// the table, so this is [`A2aError::Other`].
+            #from_custom_doc
             pub fn from_custom<__E: #rt::custom::AgentError>(error: &__E) -> Self {
                 Self::from_code(
                     error.code(),
@@ -282,11 +292,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
             }
         }
 
-        /// Why a call failed: the agent answered with an error (a standard one, or one of the
-        /// agent's own errors `E`), or the reply broke the contract.
-        ///
-        /// `E` defaults to [`NoCustomErrors`](#rt::custom::NoCustomErrors), which has no values: then
-        /// `Custom` cannot occur and a `match` need not name it.
+        #call_error_doc
         #[derive(Clone, Debug, PartialEq)]
         pub enum CallError<E = #rt::custom::NoCustomErrors> {
             /// The agent sent a well-formed JSON-RPC error object: a row of the table, or

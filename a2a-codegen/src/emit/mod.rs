@@ -31,6 +31,18 @@ pub struct EmitOptions {
     pub preserve_unknown: bool,
 }
 
+impl EmitOptions {
+    /// The runtime path as text for rustdoc links (`::a2a_types::rt`, `crate::rt`): a `#rt`
+    /// inside a `///` comment of a `quote!` is not interpolated, so links are built with this.
+    pub(crate) fn runtime_doc_path(&self) -> String {
+        self.runtime
+            .to_string()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    }
+}
+
 /// Splits doc text into `#[doc]` attributes, one per line, each with the conventional leading space.
 pub(crate) fn doc_attrs(doc: &str) -> TokenStream {
     let lines = doc.lines().map(|l| {

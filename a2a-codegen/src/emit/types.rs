@@ -746,13 +746,7 @@ impl Cx<'_> {
 
     /// The rustdoc of the `Unknown` variant of a oneof or tagged union.
     fn unknown_variant_doc(&self, what: &str) -> TokenStream {
-        let path: String = self
-            .opts
-            .runtime
-            .to_string()
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
+        let path = self.opts.runtime_doc_path();
         doc_attrs(&format!(
             "{what}, and its value when unknown fields are preserved), or none at all: see \
              [`UnknownMember`]({path}::UnknownMember)."

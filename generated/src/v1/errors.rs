@@ -517,7 +517,7 @@ impl A2aError {
             | Self::Other { data, .. } => data.as_ref(),
         }
     }
-    /// The error object of an agent's own error (see [`AgentError`](#rt::custom::AgentError)):
+    /// The error object of an agent's own error (see [`AgentError`](crate::rt::custom::AgentError)):
     /// its code, its row's message and its `data`. Codes of custom errors never collide with
     /// the table, so this is [`A2aError::Other`].
     pub fn from_custom<__E: crate::rt::custom::AgentError>(error: &__E) -> Self {
@@ -712,7 +712,7 @@ impl<'de> ::serde::Deserialize<'de> for A2aError {
 /// Why a call failed: the agent answered with an error (a standard one, or one of the
 /// agent's own errors `E`), or the reply broke the contract.
 ///
-/// `E` defaults to [`NoCustomErrors`](#rt::custom::NoCustomErrors), which has no values: then
+/// `E` defaults to [`NoCustomErrors`](crate::rt::custom::NoCustomErrors), which has no values: then
 /// `Custom` cannot occur and a `match` need not name it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallError<E = crate::rt::custom::NoCustomErrors> {
