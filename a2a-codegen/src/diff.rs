@@ -11,8 +11,9 @@
 //! Rust user of the generated code:
 //!
 //! - **breaking**: code that compiled against the old output may stop compiling, or messages that
-//!   peers on the old schema send (or expect) stop decoding. A release with such a change is a
-//!   major one.
+//!   peers on the old schema send (or expect) stop decoding, or now decode to `Unknown` or
+//!   `Unrecognized` where they used to mean something. A release with such a change is a major
+//!   one.
 //! - **behaviour**: everything still compiles and decodes, but a generated function returns
 //!   something else or the encoder writes something else (an error row's HTTP status, a field's
 //!   default). Worth a line in the changelog.
@@ -20,9 +21,20 @@
 //!
 //! # The rules
 //!
-//! Items are matched by their Rust identity (type name, field name, oneof variant, error variant,
-//! method name), except enum values, which are matched by their wire string because the Rust
-//! variant names are derived from all the values together (a shared prefix is stripped).
+//! Items are matched by their Rust identity: types by name, fields by Rust name, oneof members and
+//! tagged variants by Rust variant, enum values by Rust variant, methods by Rust name (`rust_name`
+//! in `methods.toml`, which defaults to the wire name), error rows by Rust variant. Two second
+//! passes pair what is left on both sides: enum values by wire string (the Rust variant names are
+//! derived from all the values together, so one new value can respell the others) and error rows
+//! by code. So a wire rename keeps its Rust item and is one change, and so is a Rust rename that
+//! keeps its wire spelling or code; neither is reported as a removal beside an addition.
+//!
+//! The reasons follow what the generated decoders tolerate: every oneof enum and tagged union
+//! has an `Unknown(UnknownMember)` variant and a `Default` (`Unknown`, unset), and a oneof member or
+//! a tag value the reader does not know decodes to `Unknown`; an absent or `null` REQUIRED field,
+//! a message included, decodes to its default; a const member (v0.3's `kind`) may be absent; every
+//! generated struct implements `Default`. Struct literals are assumed to end in
+//! `..Default::default()`: that is what keeps an added optional field compatible.
 //!
 //! | item | change | class | why |
 //! |---|---|---|---|
@@ -30,43 +42,44 @@
 //! | type | removed | breaking | its users stop compiling |
 //! | type | kind changed (struct, enum, oneof enum, tagged enum, alias) | breaking | a different kind of Rust item |
 //! | type | alias target changed | breaking | `pub type X = ..` names another Rust type |
-//! | type | a struct no longer implements `Default` | breaking | `..Default::default()` stops compiling (a nested change can cause it) |
-//! | field | added, required | breaking | struct literals must set it; peers on the old schema do not send it (a missing message fails to decode) |
-//! | field | added, optional or with a default, to a struct that implements `Default` before and after | compatible | literals ending in `..Default::default()` keep compiling |
-//! | field | added, optional or with a default, to a struct without `Default` (it holds a oneof, or a required message without one) | breaking | its literals name every field, so they must now set this one too |
+//! | field | added, required | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves its default, which is always written); peers on the old schema do not send it, so their messages decode with its default |
+//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling |
 //! | field | removed | breaking | its users stop compiling |
-//! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, which is now an unknown member |
+//! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, an unknown member to the new code (the field reads as absent), unless the new field accepts it as its alias; when both sides accept both names it is only behaviour (another name is written) |
 //! | field | type changed | breaking | the Rust type changes (a change of spelling only, such as an alias for the same type, is not reported) |
 //! | field | presence changed so that `Option` appears or goes (optional <-> required, optional <-> default) | breaking | the Rust type changes between `T` and `Option<T>` |
 //! | field | presence changed with the same Rust type (a list or map optional <-> required; required <-> default; one default -> another) | behaviour | the value an absent member decodes to, or when it is written, changes |
-//! | const | added, required | breaking | decoding fails when a peer on the old schema leaves it out |
-//! | const | added, not required | behaviour | now written on encode and checked when present |
+//! | const | added (required or not) | behaviour | now written on encode and checked when present; messages that leave it out still decode |
 //! | const | removed | behaviour | no longer written or checked |
-//! | const | value changed | breaking | messages carrying the old value no longer decode |
-//! | const | becomes required | breaking | decoding fails when it is absent |
-//! | const | no longer required | behaviour | decoding accepts it absent |
-//! | oneof (in a struct) | added | breaking | a new field with no default: literals break, and old peers' messages have none of its members |
+//! | const | value changed | breaking | where the type is read directly, messages carrying the old value no longer decode; as a union's tag, the old value decodes to the union's `Unknown` |
+//! | const | becomes required, or no longer required | behaviour | decoding accepts it absent either way; only the generated JSON Schema (`json_schema()`) changes its `required` |
+//! | oneof (in a struct) | added | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves it `Unknown`, unset, which writes no member); old peers' messages have none of its members and decode with it unset |
 //! | oneof (in a struct) | removed | breaking | its users stop compiling |
 //! | oneof (in a struct) | renamed (`x-oneof-name`: the field and its enum) | breaking | the Rust names change |
-//! | oneof member | added | breaking | a new variant: the oneof enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling; peers on the old schema cannot decode it |
-//! | oneof member | removed | breaking | its users stop compiling; messages that set it no longer decode |
-//! | oneof member | wire name changed | breaking | peers on the old schema send the old name |
+//! | oneof member | added | breaking | a new variant: oneof enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling; code built from the old schema decodes a message that sets it to `Unknown` |
+//! | oneof member | removed | breaking | its users stop compiling; messages that set it now decode to `Unknown` |
+//! | oneof member | wire name changed | breaking | peers on the old schema send the old name, which now decodes to `Unknown`, and read ours as `Unknown` |
 //! | oneof member | type changed | breaking | the variant holds another Rust type |
-//! | tagged union | tag member changed (`x-discriminator`) | breaking | peers on the old schema name the variant with another member |
-//! | tagged variant | added | breaking | a new variant: tagged enums are not `#[non_exhaustive]` (like oneof enums: a union's variants are matched exhaustively), so exhaustive matches stop compiling; peers on the old schema reject the new tag value |
-//! | tagged variant | removed | breaking | its users stop compiling; messages with its tag value no longer decode |
-//! | tagged variant | tag value changed | breaking | peers on the old schema send the old value |
+//! | tagged union | tag member changed (`x-discriminator`) | breaking | peers on the old schema name the variant with another member, so the new code picks it by shape, which fails when no variant fits or two tie |
+//! | tagged variant | added | breaking | a new variant: tagged enums are not `#[non_exhaustive]` (like oneof enums), so exhaustive matches stop compiling; code built from the old schema decodes the new tag value to `Unknown` |
+//! | tagged variant | removed | breaking | its users stop compiling; objects with its tag value now decode to `Unknown` |
+//! | tagged variant | tag value changed | breaking | each side decodes the other's value to `Unknown` |
 //! | tagged variant | type changed | breaking | the variant holds another Rust type |
 //! | enum value | added | breaking | a new variant: the open enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling. On the wire it is compatible (the value used to decode to `Unrecognized`) |
 //! | enum value | removed | breaking | the variant is gone; the value now decodes to `Unrecognized` |
-//! | enum value | Rust variant renamed (same wire string) | breaking | its users stop compiling |
+//! | enum value | wire value changed (same Rust variant: `agent` -> `ROLE_AGENT`) | breaking | Rust code is unaffected; on the wire each side decodes the other's spelling to `Unrecognized` |
+//! | enum value | Rust variant renamed (same wire string) | breaking | its users stop compiling; nothing changes on the wire |
 //! | enum value | number changed | breaking | the ProtoJSON integer form now means another value |
 //! | method | added | breaking | new variants of `MethodName`, `Reply` and `Request`, which are not `#[non_exhaustive]`: a server's exhaustive `match` on `Request` stops compiling |
 //! | method | added where the old input has no method table | compatible | `MethodName`, `Reply` and `Request` are new items |
 //! | method | removed | breaking | `method::X` and its variants are gone |
+//! | method | wire name changed (same `rust_name`: `message/send` -> `SendMessage`) | breaking | Rust code is unaffected (the same items; `NAME` and `MethodName::as_str` give the new name); on the wire a server on the new table refuses the old name (-32601) and a client calls a name peers on the old schema do not know |
 //! | method | params, result or streaming changed | breaking | `Method::Params` / `Result` / `STREAMING` change; the reply is read differently |
-//! | error row | added | compatible | `A2aError` is `#[non_exhaustive]`; the code used to decode to `A2aError::Other` and now to the new variant, and a custom error that uses the code no longer builds (its derive checks `is_code_taken`) |
-//! | error row | removed | breaking | the variant is gone |
+//! | error row | added, with a code outside the JSON-RPC reserved block that no old row has | breaking | `A2aError` is `#[non_exhaustive]`, so matches keep compiling, but the code now decodes to the new variant instead of `A2aError::Other`, and a custom error using the code stops compiling (its derive checks `is_code_taken`) |
+//! | error row | added, with a code in the reserved block or one an old row had | behaviour | the code now decodes to the new variant; no custom error could use it before |
+//! | error row | added where the old input has no error table | compatible | `A2aError` and `ERROR_TABLE` are new items |
+//! | error row | removed | breaking | the variant is gone; the code now decodes to `A2aError::Other` (or to the row that has it now) |
+//! | error row | renamed (same code, another Rust variant) | breaking | code naming the old variant stops compiling; nothing changes on the wire |
 //! | error row | code changed | breaking | the variant now means another code on the wire |
 //! | error row | gRPC or HTTP status changed | behaviour | `grpc_status()` / `http_status()` return the new value: a server built on them answers differently |
 //! | error row | default message, ErrorInfo reason, spec name or table (`kind`) changed | behaviour | `from_code`, `error_info` and `ERROR_TABLE` give the new value |
@@ -91,7 +104,8 @@
 //! - `path`: `Task` (type), `Task.context_id` (field, by Rust name), `Task.kind` (const, by JSON
 //!   name), `Part.content` (oneof field), `PartContent::Text` (oneof member, and a tagged union's
 //!   variant: `Part::Text`), `TaskState::Working`
-//!   (enum value), `SendMessage` (method), `A2aError::TaskNotFound` (error row)
+//!   (enum value), `SendMessage` (method, by `rust_name`), `A2aError::TaskNotFound` (error row).
+//!   A renamed item is named as in the old input.
 //! - `change`: `added`, `removed` or `changed`
 //! - `class`: `breaking`, `behaviour` or `compatible`
 //! - `detail`: one line for people; not meant to be parsed.
