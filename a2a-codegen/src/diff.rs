@@ -75,6 +75,8 @@
 //! | method | removed | breaking | `method::X` and its variants are gone |
 //! | method | wire name changed (same `rust_name`: `message/send` -> `SendMessage`) | breaking | Rust code is unaffected (the same items; `NAME` and `MethodName::as_str` give the new name); on the wire a server on the new table refuses the old name (-32601) and a client calls a name peers on the old schema do not know |
 //! | method | params, result or streaming changed | breaking | `Method::Params` / `Result` / `STREAMING` change; the reply is read differently |
+//! | method | a `requires` path added | breaking | `decode_request` refuses (-32602) a request without it, which it used to accept |
+//! | method | a `requires` path removed | behaviour | `decode_request` accepts a request without it, which it used to refuse |
 //! | error row | added, with a code outside the JSON-RPC reserved block that no old row has | breaking | `A2aError` is `#[non_exhaustive]`, so matches keep compiling, but the code now decodes to the new variant instead of `A2aError::Other`, and a custom error using the code stops compiling (its derive checks `is_code_taken`) |
 //! | error row | added, with a code in the reserved block or one an old row had | behaviour | the code now decodes to the new variant; no custom error could use it before |
 //! | error row | added where the old input has no error table | compatible | `A2aError` and `ERROR_TABLE` are new items |
@@ -1219,6 +1221,63 @@ impl Differ<'_> {
                                 format!("{what} `{a}` -> `{b}`"),
                             );
                         }
+                    }
+                    let now: Vec<&String> = n
+                        .requires
+                        .iter()
+                        .filter(|r| !m.requires.contains(r))
+                        .collect();
+                    let no_longer: Vec<&String> = m
+                        .requires
+                        .iter()
+                        .filter(|r| !n.requires.contains(r))
+                        .collect();
+                    let listed = |paths: &[&String]| -> String {
+                        paths
+                            .iter()
+                            .map(|p| format!("`{p}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    let pronoun = |paths: &[&String]| {
+                        if paths.len() == 1 {
+                            ("it", "it is")
+                        } else {
+                            ("them", "one is")
+                        }
+                    };
+                    if !now.is_empty() {
+                        self.push(
+                            ItemKind::Method,
+                            path,
+                            ChangeKind::Changed,
+                            Class::Breaking,
+                            format!(
+                                "now requires {}: `decode_request` refuses (-32602) a request in \
+                                 which {} absent, null or empty{}, which it used to accept",
+                                listed(&now),
+                                pronoun(&now).1,
+                                if now.iter().any(|p| p.contains('.')) {
+                                    " (below an optional object: when that object is sent)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                    }
+                    if !no_longer.is_empty() {
+                        self.push(
+                            ItemKind::Method,
+                            path,
+                            ChangeKind::Changed,
+                            Class::Behaviour,
+                            format!(
+                                "no longer requires {}: `decode_request` accepts a request \
+                                 without {}, which it used to refuse (-32602)",
+                                listed(&no_longer),
+                                pronoun(&no_longer).0
+                            ),
+                        );
                     }
                     if m.streaming != n.streaming {
                         let detail = if n.streaming {

@@ -266,6 +266,14 @@ const RULES: &[(&str, Expected)] = &[
         &[("method", "GetTask", "changed", "breaking")],
     ),
     (
+        "method-requires-added",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-requires-removed",
+        &[("method", "GetTask", "changed", "behaviour")],
+    ),
+    (
         "method-params-changed",
         &[("method", "GetTask", "changed", "breaking")],
     ),
