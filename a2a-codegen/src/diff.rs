@@ -11,8 +11,9 @@
 //! Rust user of the generated code:
 //!
 //! - **breaking**: code that compiled against the old output may stop compiling, or messages that
-//!   peers on the old schema send (or expect) stop decoding. A release with such a change is a
-//!   major one.
+//!   peers on the old schema send (or expect) stop decoding, or now decode to `Unknown` or
+//!   `Unrecognized` where they used to mean something. A release with such a change is a major
+//!   one.
 //! - **behaviour**: everything still compiles and decodes, but a generated function returns
 //!   something else or the encoder writes something else (an error row's HTTP status, a field's
 //!   default). Worth a line in the changelog.
@@ -20,9 +21,20 @@
 //!
 //! # The rules
 //!
-//! Items are matched by their Rust identity (type name, field name, oneof variant, error variant,
-//! method name), except enum values, which are matched by their wire string because the Rust
-//! variant names are derived from all the values together (a shared prefix is stripped).
+//! Items are matched by their Rust identity: types by name, fields by Rust name, oneof members and
+//! tagged variants by Rust variant, enum values by Rust variant, methods by Rust name (`rust_name`
+//! in `methods.toml`, which defaults to the wire name), error rows by Rust variant. Two second
+//! passes pair what is left on both sides: enum values by wire string (the Rust variant names are
+//! derived from all the values together, so one new value can respell the others) and error rows
+//! by code. So a wire rename keeps its Rust item and is one change, and so is a Rust rename that
+//! keeps its wire spelling or code; neither is reported as a removal beside an addition.
+//!
+//! The reasons follow what the generated decoders tolerate: every oneof enum and tagged union
+//! has an `Unknown(UnknownMember)` variant and a `Default` (`Unknown`, unset), and a oneof member or
+//! a tag value the reader does not know decodes to `Unknown`; an absent or `null` REQUIRED field,
+//! a message included, decodes to its default; a const member (v0.3's `kind`) may be absent; every
+//! generated struct implements `Default`. Struct literals are assumed to end in
+//! `..Default::default()`: that is what keeps an added optional field compatible.
 //!
 //! | item | change | class | why |
 //! |---|---|---|---|
@@ -30,43 +42,46 @@
 //! | type | removed | breaking | its users stop compiling |
 //! | type | kind changed (struct, enum, oneof enum, tagged enum, alias) | breaking | a different kind of Rust item |
 //! | type | alias target changed | breaking | `pub type X = ..` names another Rust type |
-//! | type | a struct no longer implements `Default` | breaking | `..Default::default()` stops compiling (a nested change can cause it) |
-//! | field | added, required | breaking | struct literals must set it; peers on the old schema do not send it (a missing message fails to decode) |
-//! | field | added, optional or with a default, to a struct that implements `Default` before and after | compatible | literals ending in `..Default::default()` keep compiling |
-//! | field | added, optional or with a default, to a struct without `Default` (it holds a oneof, or a required message without one) | breaking | its literals name every field, so they must now set this one too |
+//! | field | added, required | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves its default, which is always written); peers on the old schema do not send it, so their messages decode with its default |
+//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling |
 //! | field | removed | breaking | its users stop compiling |
-//! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, which is now an unknown member |
+//! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, an unknown member to the new code (the field reads as absent), unless the new field accepts it as its alias; when both sides accept both names it is only behaviour (another name is written) |
 //! | field | type changed | breaking | the Rust type changes (a change of spelling only, such as an alias for the same type, is not reported) |
 //! | field | presence changed so that `Option` appears or goes (optional <-> required, optional <-> default) | breaking | the Rust type changes between `T` and `Option<T>` |
 //! | field | presence changed with the same Rust type (a list or map optional <-> required; required <-> default; one default -> another) | behaviour | the value an absent member decodes to, or when it is written, changes |
-//! | const | added, required | breaking | decoding fails when a peer on the old schema leaves it out |
-//! | const | added, not required | behaviour | now written on encode and checked when present |
+//! | const | added (required or not) | behaviour | now written on encode and checked when present; messages that leave it out still decode |
 //! | const | removed | behaviour | no longer written or checked |
-//! | const | value changed | breaking | messages carrying the old value no longer decode |
-//! | const | becomes required | breaking | decoding fails when it is absent |
-//! | const | no longer required | behaviour | decoding accepts it absent |
-//! | oneof (in a struct) | added | breaking | a new field with no default: literals break, and old peers' messages have none of its members |
+//! | const | value changed | breaking | where the type is read directly, messages carrying the old value no longer decode; as a union's tag, the old value decodes to the union's `Unknown` |
+//! | const | becomes required, or no longer required | behaviour | decoding accepts it absent either way; only the generated JSON Schema (`json_schema()`) changes its `required` |
+//! | oneof (in a struct) | added | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves it `Unknown`, unset, which writes no member); old peers' messages have none of its members and decode with it unset |
 //! | oneof (in a struct) | removed | breaking | its users stop compiling |
 //! | oneof (in a struct) | renamed (`x-oneof-name`: the field and its enum) | breaking | the Rust names change |
-//! | oneof member | added | breaking | a new variant: the oneof enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling; peers on the old schema cannot decode it |
-//! | oneof member | removed | breaking | its users stop compiling; messages that set it no longer decode |
-//! | oneof member | wire name changed | breaking | peers on the old schema send the old name |
+//! | oneof member | added | breaking | a new variant: oneof enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling; code built from the old schema decodes a message that sets it to `Unknown` |
+//! | oneof member | removed | breaking | its users stop compiling; messages that set it now decode to `Unknown` |
+//! | oneof member | wire name changed | breaking | peers on the old schema send the old name, which now decodes to `Unknown`, and read ours as `Unknown` |
 //! | oneof member | type changed | breaking | the variant holds another Rust type |
-//! | tagged union | tag member changed (`x-discriminator`) | breaking | peers on the old schema name the variant with another member |
-//! | tagged variant | added | breaking | a new variant: tagged enums are not `#[non_exhaustive]` (like oneof enums: a union's variants are matched exhaustively), so exhaustive matches stop compiling; peers on the old schema reject the new tag value |
-//! | tagged variant | removed | breaking | its users stop compiling; messages with its tag value no longer decode |
-//! | tagged variant | tag value changed | breaking | peers on the old schema send the old value |
+//! | tagged union | tag member changed (`x-discriminator`) | breaking | peers on the old schema name the variant with another member, so the new code picks it by shape, which fails when no variant fits or two tie |
+//! | tagged variant | added | breaking | a new variant: tagged enums are not `#[non_exhaustive]` (like oneof enums), so exhaustive matches stop compiling; code built from the old schema decodes the new tag value to `Unknown` |
+//! | tagged variant | removed | breaking | its users stop compiling; objects with its tag value now decode to `Unknown` |
+//! | tagged variant | tag value changed | breaking | each side decodes the other's value to `Unknown` |
 //! | tagged variant | type changed | breaking | the variant holds another Rust type |
 //! | enum value | added | breaking | a new variant: the open enums are not `#[non_exhaustive]`, so exhaustive matches stop compiling. On the wire it is compatible (the value used to decode to `Unrecognized`) |
 //! | enum value | removed | breaking | the variant is gone; the value now decodes to `Unrecognized` |
-//! | enum value | Rust variant renamed (same wire string) | breaking | its users stop compiling |
+//! | enum value | wire value changed (same Rust variant: `agent` -> `ROLE_AGENT`) | breaking | Rust code is unaffected; on the wire each side decodes the other's spelling to `Unrecognized` |
+//! | enum value | Rust variant renamed (same wire string) | breaking | its users stop compiling; nothing changes on the wire |
 //! | enum value | number changed | breaking | the ProtoJSON integer form now means another value |
 //! | method | added | breaking | new variants of `MethodName`, `Reply` and `Request`, which are not `#[non_exhaustive]`: a server's exhaustive `match` on `Request` stops compiling |
 //! | method | added where the old input has no method table | compatible | `MethodName`, `Reply` and `Request` are new items |
 //! | method | removed | breaking | `method::X` and its variants are gone |
+//! | method | wire name changed (same `rust_name`: `message/send` -> `SendMessage`) | breaking | Rust code is unaffected (the same items; `NAME` and `MethodName::as_str` give the new name); on the wire a server on the new table refuses the old name (-32601) and a client calls a name peers on the old schema do not know |
 //! | method | params, result or streaming changed | breaking | `Method::Params` / `Result` / `STREAMING` change; the reply is read differently |
-//! | error row | added | compatible | `A2aError` is `#[non_exhaustive]`; the code used to decode to `A2aError::Other` and now to the new variant, and a custom error that uses the code no longer builds (its derive checks `is_code_taken`) |
-//! | error row | removed | breaking | the variant is gone |
+//! | method | a `requires` path added | breaking | `decode_request` refuses (-32602) a request without it, which it used to accept |
+//! | method | a `requires` path removed | behaviour | `decode_request` accepts a request without it, which it used to refuse |
+//! | error row | added, with a code outside the JSON-RPC reserved block that no old row has | breaking | `A2aError` is `#[non_exhaustive]`, so matches keep compiling, but the code now decodes to the new variant instead of `A2aError::Other`, and a custom error using the code stops compiling (its derive checks `is_code_taken`) |
+//! | error row | added, with a code in the reserved block or one an old row had | behaviour | the code now decodes to the new variant; no custom error could use it before |
+//! | error row | added where the old input has no error table | compatible | `A2aError` and `ERROR_TABLE` are new items |
+//! | error row | removed | breaking | the variant is gone; the code now decodes to `A2aError::Other` (or to the row that has it now) |
+//! | error row | renamed (same code, another Rust variant) | breaking | code naming the old variant stops compiling; nothing changes on the wire |
 //! | error row | code changed | breaking | the variant now means another code on the wire |
 //! | error row | gRPC or HTTP status changed | behaviour | `grpc_status()` / `http_status()` return the new value: a server built on them answers differently |
 //! | error row | default message, ErrorInfo reason, spec name or table (`kind`) changed | behaviour | `from_code`, `error_info` and `ERROR_TABLE` give the new value |
@@ -91,7 +106,8 @@
 //! - `path`: `Task` (type), `Task.context_id` (field, by Rust name), `Task.kind` (const, by JSON
 //!   name), `Part.content` (oneof field), `PartContent::Text` (oneof member, and a tagged union's
 //!   variant: `Part::Text`), `TaskState::Working`
-//!   (enum value), `SendMessage` (method), `A2aError::TaskNotFound` (error row)
+//!   (enum value), `SendMessage` (method, by `rust_name`), `A2aError::TaskNotFound` (error row).
+//!   A renamed item is named as in the old input.
 //! - `change`: `added`, `removed` or `changed`
 //! - `class`: `breaking`, `behaviour` or `compatible`
 //! - `detail`: one line for people; not meant to be parsed.
@@ -413,7 +429,8 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
 }
 
 /// One model, with the questions about its generated Rust that the rules need. These mirror
-/// `emit::types` (alias resolution, `Option` wrapping, which structs implement `Default`).
+/// `emit::types` (alias resolution, `Option` wrapping). Every generated struct implements
+/// `Default` (a oneof's is `Unknown`, unset), so no rule asks which do.
 #[derive(Clone, Copy)]
 struct Side<'a>(&'a Model);
 
@@ -470,25 +487,14 @@ impl<'a> Side<'a> {
             )
     }
 
-    fn type_has_default(&self, ty: &TypeRef, depth: usize) -> bool {
-        let ty = self.resolve(ty);
-        match (ty, self.kind(ty)) {
-            (TypeRef::Timestamp, _) => false,
-            (_, Some(TypeKind::Struct(s))) => depth < 64 && self.struct_has_default(s, depth + 1),
-            (_, Some(TypeKind::OneOf(_) | TypeKind::Tagged(_))) => false,
-            _ => true,
-        }
-    }
-
-    /// Whether the emitter gives the struct a `Default` impl.
-    fn struct_has_default(&self, s: &StructDef, depth: usize) -> bool {
-        s.oneof.is_none()
-            && s.fields.iter().all(|f| match f.presence {
-                Presence::Required => {
-                    self.is_collection(&f.ty) || self.type_has_default(&f.ty, depth)
-                }
-                _ => true,
-            })
+    /// The tagged union that names `id` by its member `tag`, if any.
+    fn union_tagged_by(&self, id: &str, tag: &str) -> Option<&'a str> {
+        self.0.types.iter().find_map(|(name, def)| match &def.kind {
+            TypeKind::Tagged(t) if t.tag == tag && t.variants.iter().any(|v| v.ty == id) => {
+                Some(name.as_str())
+            }
+            _ => None,
+        })
     }
 
     /// Whether the field's Rust type is `Option<T>`.
@@ -510,7 +516,9 @@ impl<'a> Side<'a> {
     fn presence_semantics(&self, f: &Field) -> String {
         match &f.presence {
             Presence::Required if self.is_message(&f.ty) => {
-                "decoding fails when it is absent, and it is always written".into()
+                "absent or null decodes to its default (as protobuf reads an unset message), and \
+                 it is always written"
+                    .into()
             }
             Presence::Required if self.is_collection(&f.ty) => {
                 "absent decodes to empty, and it is always written (even when empty)".into()
@@ -644,8 +652,6 @@ impl Differ<'_> {
     }
 
     fn structs(&mut self, id: &str, a: &StructDef, b: &StructDef) {
-        let had_default = self.old.struct_has_default(a, 0);
-        let has_default = self.new.struct_has_default(b, 0);
         for f in &a.fields {
             let path = format!("{id}.{}", f.rust_name);
             match b.fields.iter().find(|g| g.rust_name == f.rust_name) {
@@ -676,19 +682,16 @@ impl Differ<'_> {
                 g.json_name
             );
             let (class, detail) = if g.presence == Presence::Required {
-                let consequence = if self.new.is_message(&g.ty) {
-                    "their messages no longer decode"
-                } else {
-                    "it decodes to its default"
-                };
                 (
                     Class::Breaking,
                     format!(
-                        "new required field {decl}: struct literals must set it, and peers on the \
-                         old schema do not send it ({consequence})"
+                        "new required field {decl}: struct literals must set it (those naming \
+                         every field stop compiling; `..Default::default()` leaves its default, \
+                         which is then always written), and peers on the old schema do not send \
+                         it, so their messages decode with its default"
                     ),
                 )
-            } else if had_default && has_default {
+            } else {
                 (
                     Class::Compatible,
                     format!(
@@ -697,45 +700,47 @@ impl Differ<'_> {
                         presence_name(&g.presence)
                     ),
                 )
-            } else {
-                (
-                    Class::Breaking,
-                    format!(
-                        "new {} field {decl}: `{id}` has no `Default` (it holds a oneof or a \
-                         required message without one), so its struct literals name every field \
-                         and must now set this one",
-                        presence_name(&g.presence)
-                    ),
-                )
             };
             self.push(ItemKind::Field, path, ChangeKind::Added, class, detail);
         }
         self.consts(id, &a.consts, &b.consts);
         self.oneof_field(id, a.oneof.as_ref(), b.oneof.as_ref());
-        if had_default && !has_default {
-            self.push(
-                ItemKind::Type,
-                id,
-                ChangeKind::Changed,
-                Class::Breaking,
-                format!(
-                    "`{id}` no longer implements `Default` (it now holds a oneof or a required \
-                     message without one): `..Default::default()` stops compiling"
-                ),
-            );
-        }
     }
 
     fn field(&mut self, path: &str, f: &Field, g: &Field) {
         if f.json_name != g.json_name {
+            let accepts =
+                |x: &Field, name: &str| x.json_name == name || x.alias.as_deref() == Some(name);
+            let theirs = if accepts(g, &f.json_name) {
+                "the new code still accepts the old name".to_string()
+            } else {
+                format!(
+                    "peers on the old schema send `{}`, which the new code ignores as an unknown \
+                     member (the field reads as absent)",
+                    f.json_name
+                )
+            };
+            let ours = if accepts(f, &g.json_name) {
+                "code built from the old schema accepts the new name".to_string()
+            } else {
+                format!(
+                    "the new code writes `{}`, which code built from the old schema ignores",
+                    g.json_name
+                )
+            };
+            // Both sides accepting both names leaves only what is written.
+            let class = if accepts(g, &f.json_name) && accepts(f, &g.json_name) {
+                Class::Behaviour
+            } else {
+                Class::Breaking
+            };
             self.push(
                 ItemKind::Field,
                 path,
                 ChangeKind::Changed,
-                Class::Breaking,
+                class,
                 format!(
-                    "wire name `{}` -> `{}`: peers on the old schema send the old name, now an \
-                     unknown member",
+                    "wire name `{}` -> `{}`: {theirs}, and {ours}",
                     f.json_name, g.json_name
                 ),
             );
@@ -776,6 +781,11 @@ impl Differ<'_> {
     }
 
     fn consts(&mut self, id: &str, a: &[ConstField], b: &[ConstField]) {
+        // The generated JSON Schema (`json_schema()`, behind the schemars feature) is the only
+        // output that `required` changes: decoding accepts every const member absent.
+        let schema_note = "decoding accepts it absent either way (the position already says what \
+                           the object is), so only the generated JSON Schema (`json_schema()`) \
+                           changes";
         for c in a {
             let path = format!("{id}.{}", c.json_name);
             let value = literal(&c.value);
@@ -793,16 +803,21 @@ impl Differ<'_> {
                 ),
                 Some(d) => {
                     if c.value != d.value {
+                        let union = self.new.union_tagged_by(id, &d.json_name);
+                        let consequence = match union {
+                            Some(u) => format!(
+                                "where `{id}` is read directly, messages carrying the old value \
+                                 no longer decode; as the tag of `{u}`, the old value decodes to \
+                                 `{u}::Unknown`"
+                            ),
+                            None => "messages carrying the old value no longer decode".into(),
+                        };
                         self.push(
                             ItemKind::Const,
                             &path,
                             ChangeKind::Changed,
                             Class::Breaking,
-                            format!(
-                                "value {value} -> {}: messages carrying the old value no longer \
-                                 decode",
-                                literal(&d.value)
-                            ),
+                            format!("value {value} -> {}: {consequence}", literal(&d.value)),
                         );
                     }
                     match (c.required, d.required) {
@@ -810,15 +825,17 @@ impl Differ<'_> {
                             ItemKind::Const,
                             &path,
                             ChangeKind::Changed,
-                            Class::Breaking,
-                            "now required: decoding fails when it is absent",
+                            Class::Behaviour,
+                            format!("now required: {schema_note}, listing it in `required`"),
                         ),
                         (true, false) => self.push(
                             ItemKind::Const,
                             &path,
                             ChangeKind::Changed,
                             Class::Behaviour,
-                            "no longer required: decoding accepts it absent",
+                            format!(
+                                "no longer required: {schema_note}, dropping it from `required`"
+                            ),
                         ),
                         _ => {}
                     }
@@ -831,31 +848,19 @@ impl Differ<'_> {
             }
             let path = format!("{id}.{}", d.json_name);
             let value = literal(&d.value);
-            if d.required {
-                self.push(
-                    ItemKind::Const,
-                    path,
-                    ChangeKind::Added,
-                    Class::Breaking,
-                    format!(
-                        "new required constant member `{}` = {value}: decoding fails when a peer \
-                         on the old schema leaves it out",
-                        d.json_name
-                    ),
-                );
-            } else {
-                self.push(
-                    ItemKind::Const,
-                    path,
-                    ChangeKind::Added,
-                    Class::Behaviour,
-                    format!(
-                        "new constant member `{}` = {value}: now written on encode and checked \
-                         when present",
-                        d.json_name
-                    ),
-                );
-            }
+            let required = if d.required { "required " } else { "" };
+            self.push(
+                ItemKind::Const,
+                path,
+                ChangeKind::Added,
+                Class::Behaviour,
+                format!(
+                    "new {required}constant member `{}` = {value}: now written on encode and \
+                     checked when present; messages from peers on the old schema, which leave it \
+                     out, still decode (a const member may be absent)",
+                    d.json_name
+                ),
+            );
         }
     }
 
@@ -868,8 +873,10 @@ impl Differ<'_> {
                 ChangeKind::Added,
                 Class::Breaking,
                 format!(
-                    "new oneof field `{}: {}`: struct literals must set it, and messages from \
-                     peers on the old schema (none of its members) no longer decode",
+                    "new oneof field `{}: {}`: struct literals must set it (those naming every \
+                     field stop compiling; `..Default::default()` leaves it `Unknown`, unset, \
+                     which writes none of its members), and messages from peers on the old \
+                     schema, which have none of its members, decode with it `Unknown` (unset)",
                     b.rust_name, b.enum_name
                 ),
             ),
@@ -911,8 +918,8 @@ impl Differ<'_> {
                     ChangeKind::Removed,
                     Class::Breaking,
                     format!(
-                        "variant `{}({})` (JSON `{}`) removed: messages that set it no longer \
-                         decode",
+                        "variant `{}({})` (JSON `{}`) removed: code naming it stops compiling, \
+                         and messages that set it now decode to `{enum_name}::Unknown`",
                         m.variant,
                         self.old.rust_type(&m.ty),
                         m.json_name
@@ -926,8 +933,11 @@ impl Differ<'_> {
                             ChangeKind::Changed,
                             Class::Breaking,
                             format!(
-                                "wire name `{}` -> `{}`: peers on the old schema send the old name",
-                                m.json_name, n.json_name
+                                "wire name `{}` -> `{}`: peers on the old schema send `{}`, which \
+                                 the new code decodes to `{enum_name}::Unknown`, and the new code \
+                                 writes `{}`, which code built from the old schema decodes to \
+                                 `Unknown`",
+                                m.json_name, n.json_name, m.json_name, n.json_name
                             ),
                         );
                     }
@@ -954,8 +964,8 @@ impl Differ<'_> {
                 Class::Breaking,
                 format!(
                     "new variant `{}({})` (JSON `{}`): exhaustive matches stop compiling (oneof \
-                     enums are not #[non_exhaustive]), and peers on the old schema cannot decode \
-                     a message that sets it",
+                     enums are not #[non_exhaustive]); code built from the old schema decodes a \
+                     message that sets it to `Unknown`",
                     n.variant,
                     self.new.rust_type(&n.ty),
                     n.json_name
@@ -972,8 +982,10 @@ impl Differ<'_> {
                 ChangeKind::Changed,
                 Class::Breaking,
                 format!(
-                    "tag member `{}` -> `{}`: peers on the old schema name the variant with the old member",
-                    a.tag, b.tag
+                    "tag member `{}` -> `{}`: peers on the old schema name the variant with `{}`, \
+                     which the new code ignores, so it picks the variant by shape (the one whose \
+                     required members are present), and fails when none fits or two tie",
+                    a.tag, b.tag, a.tag
                 ),
             );
         }
@@ -986,7 +998,8 @@ impl Differ<'_> {
                     ChangeKind::Removed,
                     Class::Breaking,
                     format!(
-                        "variant `{}({})` (`{}`: \"{}\") removed: messages with that tag no longer decode",
+                        "variant `{}({})` (`{}`: \"{}\") removed: code naming it stops \
+                         compiling, and objects with that tag now decode to `{id}::Unknown`",
                         v.variant, v.ty, a.tag, v.value
                     ),
                 ),
@@ -998,8 +1011,10 @@ impl Differ<'_> {
                             ChangeKind::Changed,
                             Class::Breaking,
                             format!(
-                                "tag value \"{}\" -> \"{}\": peers on the old schema send the old value",
-                                v.value, w.value
+                                "tag value \"{}\" -> \"{}\": peers on the old schema send \
+                                 \"{}\", which the new code decodes to `{id}::Unknown`, and code \
+                                 built from the old schema decodes the new value to `Unknown`",
+                                v.value, w.value, v.value
                             ),
                         );
                     }
@@ -1025,8 +1040,9 @@ impl Differ<'_> {
                 ChangeKind::Added,
                 Class::Breaking,
                 format!(
-                    "new variant `{}({})` (`{}`: \"{}\"): exhaustive matches stop compiling (tagged \
-                     enums are not #[non_exhaustive]), and peers on the old schema reject the new tag",
+                    "new variant `{}({})` (`{}`: \"{}\"): exhaustive matches stop compiling \
+                     (tagged enums are not #[non_exhaustive]); code built from the old schema \
+                     decodes an object with the new tag to `Unknown`",
                     w.variant, w.ty, b.tag, w.value
                 ),
             );
@@ -1034,53 +1050,107 @@ impl Differ<'_> {
     }
 
     fn enums(&mut self, id: &str, a: &EnumDef, b: &EnumDef) {
-        for v in &a.values {
+        // Pair the values by Rust variant first (the Rust item), then the values left on either
+        // side by wire string (a Rust rename: variant names are derived from all the values
+        // together, so one new value can respell the others).
+        let mut to_new: Vec<Option<usize>> = a
+            .values
+            .iter()
+            .map(|v| b.values.iter().position(|w| w.variant == v.variant))
+            .collect();
+        for (i, v) in a.values.iter().enumerate() {
+            if to_new[i].is_none() {
+                to_new[i] = b.values.iter().enumerate().position(|(j, w)| {
+                    w.wire == v.wire
+                        && !a.values.iter().any(|o| o.variant == w.variant)
+                        && !to_new.contains(&Some(j))
+                });
+            }
+        }
+        let new_wire = |wire: &str| b.values.iter().find(|w| w.wire == wire);
+        let old_wire = |wire: &str| a.values.iter().find(|v| v.wire == wire);
+        for (v, j) in a.values.iter().zip(&to_new) {
             let path = format!("{id}::{}", v.variant);
-            match b.values.iter().find(|w| w.wire == v.wire) {
-                None => self.push(
+            let Some(w) = j.map(|j| &b.values[j]) else {
+                let now = match new_wire(&v.wire) {
+                    Some(w) => format!("`{id}::{}`", w.variant),
+                    None => "`Unrecognized`".to_string(),
+                };
+                self.push(
                     ItemKind::Value,
                     path,
                     ChangeKind::Removed,
                     Class::Breaking,
                     format!(
                         "`{}` (number {}) removed: the variant is gone and the value now decodes \
-                         to `Unrecognized`",
+                         to {now}",
                         v.wire, v.number
                     ),
-                ),
-                Some(w) => {
-                    if v.variant != w.variant {
-                        self.push(
-                            ItemKind::Value,
-                            &path,
-                            ChangeKind::Changed,
-                            Class::Breaking,
-                            format!(
-                                "Rust variant `{}` -> `{}` (wire `{}`)",
-                                v.variant, w.variant, v.wire
-                            ),
-                        );
-                    }
-                    if v.number != w.number {
-                        self.push(
-                            ItemKind::Value,
-                            &path,
-                            ChangeKind::Changed,
-                            Class::Breaking,
-                            format!(
-                                "`{}`: ProtoJSON number {} -> {}: the integer form now means \
-                                 another value",
-                                v.wire, v.number, w.number
-                            ),
-                        );
-                    }
-                }
+                );
+                continue;
+            };
+            if v.variant != w.variant {
+                self.push(
+                    ItemKind::Value,
+                    &path,
+                    ChangeKind::Changed,
+                    Class::Breaking,
+                    format!(
+                        "Rust variant `{}` -> `{}` (wire `{}`): code naming the old variant \
+                         stops compiling; nothing changes on the wire",
+                        v.variant, w.variant, v.wire
+                    ),
+                );
+            }
+            if v.wire != w.wire {
+                let old_now = match new_wire(&v.wire) {
+                    Some(x) => format!("`{id}::{}`", x.variant),
+                    None => "`Unrecognized`".to_string(),
+                };
+                let ours_then = match old_wire(&w.wire) {
+                    Some(x) => format!("`{id}::{}`", x.variant),
+                    None => "`Unrecognized`".to_string(),
+                };
+                self.push(
+                    ItemKind::Value,
+                    &path,
+                    ChangeKind::Changed,
+                    Class::Breaking,
+                    format!(
+                        "wire value `{}` -> `{}`: Rust code is unaffected (the same variant \
+                         `{id}::{}`); on the wire, peers on the old schema send `{}`, which the \
+                         new code decodes to {old_now}, and the new code writes `{}`, which code \
+                         built from the old schema decodes to {ours_then}",
+                        v.wire, w.wire, w.variant, v.wire, w.wire
+                    ),
+                );
+            }
+            if v.number != w.number {
+                self.push(
+                    ItemKind::Value,
+                    &path,
+                    ChangeKind::Changed,
+                    Class::Breaking,
+                    format!(
+                        "`{}`: ProtoJSON number {} -> {}: the integer form now means another \
+                         value",
+                        w.wire, v.number, w.number
+                    ),
+                );
             }
         }
-        for w in &b.values {
-            if a.values.iter().any(|v| v.wire == w.wire) {
+        for (j, w) in b.values.iter().enumerate() {
+            if to_new.contains(&Some(j)) {
                 continue;
             }
+            let was = match old_wire(&w.wire) {
+                Some(v) => format!(
+                    "on the wire, `{}` used to decode to `{id}::{}`",
+                    w.wire, v.variant
+                ),
+                None => "on the wire it is compatible (the value used to decode to `Unrecognized`)"
+                    .to_string(),
+            };
             self.push(
                 ItemKind::Value,
                 format!("{id}::{}", w.variant),
@@ -1088,8 +1158,7 @@ impl Differ<'_> {
                 Class::Breaking,
                 format!(
                     "new value `{}` (number {}): exhaustive matches stop compiling (open enums \
-                     are not #[non_exhaustive]); on the wire it is compatible, it used to decode \
-                     to `Unrecognized`",
+                     are not #[non_exhaustive]); {was}",
                     w.wire, w.number
                 ),
             );
@@ -1099,19 +1168,46 @@ impl Differ<'_> {
     fn methods(&mut self) {
         let (old, new) = (self.old.0, self.new.0);
         for m in &old.methods {
-            match new.methods.iter().find(|n| n.name == m.name) {
-                None => self.push(
-                    ItemKind::Method,
-                    &m.name,
-                    ChangeKind::Removed,
-                    Class::Breaking,
-                    format!(
+            let path = &m.rust_name;
+            match new.methods.iter().find(|n| n.rust_name == m.rust_name) {
+                None => {
+                    let mut detail = format!(
                         "method removed: `method::{}` and its `MethodName`, `Reply` and `Request` \
                          variants are gone",
-                        m.name
-                    ),
-                ),
+                        m.rust_name
+                    );
+                    if !new.methods.iter().any(|n| n.name == m.name) {
+                        detail.push_str(&format!(
+                            "; a server built on the new table refuses `{}` (-32601)",
+                            m.name
+                        ));
+                    }
+                    self.push(
+                        ItemKind::Method,
+                        path,
+                        ChangeKind::Removed,
+                        Class::Breaking,
+                        detail,
+                    );
+                }
                 Some(n) => {
+                    if m.name != n.name {
+                        self.push(
+                            ItemKind::Method,
+                            path,
+                            ChangeKind::Changed,
+                            Class::Breaking,
+                            format!(
+                                "wire name `{}` -> `{}`: Rust code is unaffected (the same \
+                                 `method::{}` and `MethodName`, `Reply` and `Request` variants; \
+                                 `NAME` and `MethodName::as_str` give the new name); on the wire, \
+                                 a server built on the new table refuses peers that call `{}` \
+                                 (-32601, method not found), and a client calls `{}`, which a \
+                                 peer on the old schema does not know",
+                                m.name, n.name, m.rust_name, m.name, n.name
+                            ),
+                        );
+                    }
                     for (what, a, b) in [
                         ("params", &m.params, &n.params),
                         ("result", &m.result, &n.result),
@@ -1119,12 +1215,69 @@ impl Differ<'_> {
                         if a != b {
                             self.push(
                                 ItemKind::Method,
-                                &m.name,
+                                path,
                                 ChangeKind::Changed,
                                 Class::Breaking,
                                 format!("{what} `{a}` -> `{b}`"),
                             );
                         }
+                    }
+                    let now: Vec<&String> = n
+                        .requires
+                        .iter()
+                        .filter(|r| !m.requires.contains(r))
+                        .collect();
+                    let no_longer: Vec<&String> = m
+                        .requires
+                        .iter()
+                        .filter(|r| !n.requires.contains(r))
+                        .collect();
+                    let listed = |paths: &[&String]| -> String {
+                        paths
+                            .iter()
+                            .map(|p| format!("`{p}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    let pronoun = |paths: &[&String]| {
+                        if paths.len() == 1 {
+                            ("it", "it is")
+                        } else {
+                            ("them", "one is")
+                        }
+                    };
+                    if !now.is_empty() {
+                        self.push(
+                            ItemKind::Method,
+                            path,
+                            ChangeKind::Changed,
+                            Class::Breaking,
+                            format!(
+                                "now requires {}: `decode_request` refuses (-32602) a request in \
+                                 which {} absent, null or empty{}, which it used to accept",
+                                listed(&now),
+                                pronoun(&now).1,
+                                if now.iter().any(|p| p.contains('.')) {
+                                    " (below an optional object: when that object is sent)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        );
+                    }
+                    if !no_longer.is_empty() {
+                        self.push(
+                            ItemKind::Method,
+                            path,
+                            ChangeKind::Changed,
+                            Class::Behaviour,
+                            format!(
+                                "no longer requires {}: `decode_request` accepts a request \
+                                 without {}, which it used to refuse (-32602)",
+                                listed(&no_longer),
+                                pronoun(&no_longer).0
+                            ),
+                        );
                     }
                     if m.streaming != n.streaming {
                         let detail = if n.streaming {
@@ -1134,7 +1287,7 @@ impl Differ<'_> {
                         };
                         self.push(
                             ItemKind::Method,
-                            &m.name,
+                            path,
                             ChangeKind::Changed,
                             Class::Breaking,
                             detail,
@@ -1144,7 +1297,7 @@ impl Differ<'_> {
             }
         }
         for n in &new.methods {
-            if old.methods.iter().any(|m| m.name == n.name) {
+            if old.methods.iter().any(|m| m.rust_name == n.rust_name) {
                 continue;
             }
             let signature = format!(
@@ -1153,26 +1306,31 @@ impl Differ<'_> {
                 n.result,
                 if n.streaming { ", streaming" } else { "" }
             );
+            let wire = if n.name == n.rust_name {
+                String::new()
+            } else {
+                format!(", wire name `{}`", n.name)
+            };
             if old.methods.is_empty() {
                 self.push(
                     ItemKind::Method,
-                    &n.name,
+                    &n.rust_name,
                     ChangeKind::Added,
                     Class::Compatible,
                     format!(
-                        "new method ({signature}) in a new method table: `MethodName`, `Reply` \
-                         and `Request` are new items"
+                        "new method ({signature}{wire}) in a new method table: `MethodName`, \
+                         `Reply` and `Request` are new items"
                     ),
                 );
             } else {
                 self.push(
                     ItemKind::Method,
-                    &n.name,
+                    &n.rust_name,
                     ChangeKind::Added,
                     Class::Breaking,
                     format!(
-                        "new method ({signature}): new variants of `MethodName`, `Reply` and \
-                         `Request`, which are not #[non_exhaustive], so exhaustive matches (a \
+                        "new method ({signature}{wire}): new variants of `MethodName`, `Reply` \
+                         and `Request`, which are not #[non_exhaustive], so exhaustive matches (a \
                          server's `match` on `Request`) stop compiling"
                     ),
                 );
@@ -1180,23 +1338,85 @@ impl Differ<'_> {
         }
     }
 
+    /// Pairs the rows of the two error tables: by Rust name first, then the rows left on either
+    /// side by code (a rename: the same code under a new Rust name).
+    fn error_pairs(&self) -> Vec<(Option<usize>, Option<usize>)> {
+        let (old, new) = (&self.old.0.errors, &self.new.0.errors);
+        let mut to_new: Vec<Option<usize>> = old
+            .iter()
+            .map(|e| new.iter().position(|n| n.name == e.name))
+            .collect();
+        for (i, e) in old.iter().enumerate() {
+            if to_new[i].is_some() {
+                continue;
+            }
+            to_new[i] = new.iter().enumerate().position(|(j, n)| {
+                n.code == e.code
+                    && !old.iter().any(|o| o.name == n.name)
+                    && !to_new.contains(&Some(j))
+            });
+        }
+        let mut pairs: Vec<(Option<usize>, Option<usize>)> = to_new
+            .iter()
+            .enumerate()
+            .map(|(i, j)| (Some(i), *j))
+            .collect();
+        pairs.extend(
+            (0..new.len())
+                .filter(|j| !to_new.contains(&Some(*j)))
+                .map(|j| (None, Some(j))),
+        );
+        pairs
+    }
+
     fn errors(&mut self) {
         let (old, new) = (self.old.0, self.new.0);
-        for e in &old.errors {
+        let new_row_for = |code: i64| new.errors.iter().find(|n| n.code == code);
+        let old_row_for = |code: i64| old.errors.iter().find(|e| e.code == code);
+        for pair in self.error_pairs() {
+            let (e, n) = match pair {
+                (Some(i), Some(j)) => (&old.errors[i], &new.errors[j]),
+                (Some(i), None) => {
+                    let e = &old.errors[i];
+                    let now = match new_row_for(e.code) {
+                        Some(other) => format!("`A2aError::{}`", other.name),
+                        None => "`A2aError::Other`".to_string(),
+                    };
+                    self.push(
+                        ItemKind::Error,
+                        format!("A2aError::{}", e.name),
+                        ChangeKind::Removed,
+                        Class::Breaking,
+                        format!(
+                            "code {}: the variant is gone (code naming it stops compiling); the \
+                             code now decodes to {now}",
+                            e.code
+                        ),
+                    );
+                    continue;
+                }
+                (None, Some(j)) => {
+                    let n = &new.errors[j];
+                    self.error_added(n, old_row_for(n.code).map(|e| e.name.as_str()));
+                    continue;
+                }
+                (None, None) => continue,
+            };
             let path = format!("A2aError::{}", e.name);
-            let Some(n) = new.errors.iter().find(|n| n.name == e.name) else {
+            if e.name != n.name {
                 self.push(
                     ItemKind::Error,
-                    path,
-                    ChangeKind::Removed,
+                    &path,
+                    ChangeKind::Changed,
                     Class::Breaking,
                     format!(
-                        "code {}: the variant is gone; the code now decodes to `A2aError::Other`",
-                        e.code
+                        "renamed: `A2aError::{}` -> `A2aError::{}` (code {}): Rust code naming \
+                         the old variant stops compiling; nothing changes on the wire (the same \
+                         code, decoded to the renamed variant)",
+                        e.name, n.name, e.code
                     ),
                 );
-                continue;
-            };
+            }
             let code = e.code;
             if e.code != n.code {
                 self.push(
@@ -1274,19 +1494,57 @@ impl Differ<'_> {
                 }
             }
         }
-        for n in &new.errors {
-            if old.errors.iter().any(|e| e.name == n.name) {
-                continue;
-            }
+    }
+
+    /// A row only in the new table; `was` is the old table's row with the same code, if any.
+    fn error_added(&mut self, n: &ErrorDef, was: Option<&str>) {
+        let path = format!("A2aError::{}", n.name);
+        let head = format!("code {} ({}, HTTP {})", n.code, n.grpc, n.http);
+        if self.old.0.errors.is_empty() {
             self.push(
                 ItemKind::Error,
-                format!("A2aError::{}", n.name),
+                path,
                 ChangeKind::Added,
                 Class::Compatible,
                 format!(
-                    "code {} ({}, HTTP {}): `A2aError` is #[non_exhaustive]; the code used to \
-                     decode to `A2aError::Other`, and a custom error using it no longer builds",
-                    n.code, n.grpc, n.http
+                    "{head} in a new error table: `A2aError`, `ERROR_TABLE` and `is_code_taken` \
+                     are new items"
+                ),
+            );
+            return;
+        }
+        let decoded = match was {
+            Some(name) => format!("`A2aError::{name}`"),
+            None => "`A2aError::Other`".to_string(),
+        };
+        if was.is_none() && !crate::emit::RESERVED.contains(&n.code) {
+            self.push(
+                ItemKind::Error,
+                path,
+                ChangeKind::Added,
+                Class::Breaking,
+                format!(
+                    "{head}: `A2aError` is #[non_exhaustive], so matches keep compiling, but the \
+                     code, which used to decode to {decoded}, now decodes to the new variant, and \
+                     a custom error (`#[derive(AgentError)]`) using the code stops compiling (the \
+                     code is now taken)"
+                ),
+            );
+        } else {
+            let custom = if was.is_some() {
+                "custom errors could not use the code before either"
+            } else {
+                "custom errors could never use the code: it is in the JSON-RPC reserved block"
+            };
+            self.push(
+                ItemKind::Error,
+                path,
+                ChangeKind::Added,
+                Class::Behaviour,
+                format!(
+                    "{head}: `A2aError` is #[non_exhaustive], so matches keep compiling; the \
+                     code, which used to decode to {decoded}, now decodes to the new variant; \
+                     {custom}"
                 ),
             );
         }

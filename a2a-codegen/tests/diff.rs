@@ -83,22 +83,16 @@ const RULES: &[(&str, Expected)] = &[
         &[("type", "Id", "changed", "breaking")],
     ),
     ("alias-respelled", &[]),
-    (
-        "default-lost",
-        &[
-            ("field", "Task.when", "changed", "breaking"),
-            ("type", "Task", "changed", "breaking"),
-        ],
-    ),
     ("docs-only", &[]),
     // fields
     (
         "field-added-optional",
         &[("field", "Task.note", "added", "compatible")],
     ),
+    // Every generated struct implements `Default`, one holding a oneof included.
     (
-        "field-added-optional-no-default",
-        &[("field", "Task.note", "added", "breaking")],
+        "field-added-optional-beside-oneof",
+        &[("field", "Task.note", "added", "compatible")],
     ),
     (
         "field-added-required",
@@ -119,6 +113,11 @@ const RULES: &[(&str, Expected)] = &[
     (
         "field-optional-to-required",
         &[("field", "Task.note", "changed", "breaking")],
+    ),
+    // The struct keeps its `Default`: an absent message decodes to the message's default.
+    (
+        "field-message-optional-to-required",
+        &[("field", "Task.when", "changed", "breaking")],
     ),
     (
         "field-required-to-optional",
@@ -143,7 +142,7 @@ const RULES: &[(&str, Expected)] = &[
     // consts
     (
         "const-added-required",
-        &[("const", "Task.kind", "added", "breaking")],
+        &[("const", "Task.kind", "added", "behaviour")],
     ),
     (
         "const-added-optional",
@@ -159,7 +158,7 @@ const RULES: &[(&str, Expected)] = &[
     ),
     (
         "const-becomes-required",
-        &[("const", "Task.kind", "changed", "breaking")],
+        &[("const", "Task.kind", "changed", "behaviour")],
     ),
     (
         "const-no-longer-required",
@@ -168,10 +167,7 @@ const RULES: &[(&str, Expected)] = &[
     // oneofs
     (
         "oneof-field-added",
-        &[
-            ("oneof", "Part.content", "added", "breaking"),
-            ("type", "Part", "changed", "breaking"),
-        ],
+        &[("oneof", "Part.content", "added", "breaking")],
     ),
     (
         "oneof-field-removed",
@@ -239,6 +235,13 @@ const RULES: &[(&str, Expected)] = &[
         ],
     ),
     (
+        "enum-value-wire-renamed",
+        &[
+            ("value", "State::Working", "changed", "breaking"),
+            ("value", "State::Done", "changed", "breaking"),
+        ],
+    ),
+    (
         "enum-value-renumbered",
         &[
             ("value", "State::Working", "changed", "breaking"),
@@ -259,6 +262,18 @@ const RULES: &[(&str, Expected)] = &[
         &[("method", "ListTasks", "removed", "breaking")],
     ),
     (
+        "method-wire-renamed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-requires-added",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-requires-removed",
+        &[("method", "GetTask", "changed", "behaviour")],
+    ),
+    (
         "method-params-changed",
         &[("method", "GetTask", "changed", "breaking")],
     ),
@@ -273,11 +288,19 @@ const RULES: &[(&str, Expected)] = &[
     // error rows
     (
         "error-added",
-        &[("error", "A2aError::InvalidParams", "added", "compatible")],
+        &[("error", "A2aError::TaskExpired", "added", "breaking")],
+    ),
+    (
+        "error-added-reserved-code",
+        &[("error", "A2aError::InvalidParams", "added", "behaviour")],
     ),
     (
         "error-removed",
         &[("error", "A2aError::InvalidParams", "removed", "breaking")],
+    ),
+    (
+        "error-renamed",
+        &[("error", "A2aError::TaskNotFound", "changed", "breaking")],
     ),
     (
         "error-code-changed",
@@ -695,7 +718,7 @@ fn help_texts_of_diff_and_ir_match_their_snapshots() {
 
 #[test]
 fn text_report_lines_carry_class_change_kind_path_and_detail() {
-    let (old, new) = rule_inputs("default-lost");
+    let (old, new) = rule_inputs("field-message-optional-to-required");
     let report = compare(&old, &new);
     let text = report.to_text();
     let first = text.lines().next().unwrap();
@@ -708,7 +731,7 @@ fn text_report_lines_carry_class_change_kind_path_and_detail() {
         "{text}"
     );
     let md = report.to_markdown().unwrap();
-    assert!(md.contains("## Breaking (2)"), "{md}");
+    assert!(md.contains("## Breaking (1)"), "{md}");
     assert!(md.contains("| field | `Task.when` | changed |"), "{md}");
 }
 
@@ -717,4 +740,228 @@ fn labels_are_paths_as_given() {
     assert_eq!(diff::label_of(&PathBuf::from("spec/v1/")), "spec/v1");
     assert_eq!(diff::label_of(&PathBuf::from("x.json")), "x.json");
     assert_eq!(diff::label_of(&PathBuf::from("/")), "/");
+}
+
+/// The one change of a rule pair, for checking what its detail says.
+fn only_change(rule: &str) -> Change {
+    let (old, new) = rule_inputs(rule);
+    let report = compare(&old, &new);
+    assert_eq!(report.changes.len(), 1, "{rule}: {}", report.to_text());
+    report.changes[0].clone()
+}
+
+#[test]
+fn renames_are_one_change_that_says_old_and_new_and_what_they_mean() {
+    let method = only_change("method-wire-renamed");
+    assert!(
+        method
+            .detail
+            .starts_with("wire name `tasks/get` -> `GetTask`: Rust code is unaffected"),
+        "{}",
+        method.detail
+    );
+    assert!(method.detail.contains("-32601"), "{}", method.detail);
+
+    let (old, new) = rule_inputs("enum-value-wire-renamed");
+    let report = compare(&old, &new);
+    let working = &report.changes[0];
+    assert!(
+        working
+            .detail
+            .starts_with("wire value `working` -> `STATE_WORKING`: Rust code is unaffected"),
+        "{}",
+        working.detail
+    );
+    assert!(
+        working.detail.contains("decodes to `Unrecognized`"),
+        "{}",
+        working.detail
+    );
+
+    let error = only_change("error-renamed");
+    assert!(
+        error.detail.starts_with(
+            "renamed: `A2aError::TaskNotFound` -> `A2aError::NoSuchTask` (code -32001): Rust \
+             code naming the old variant stops compiling; nothing changes on the wire"
+        ),
+        "{}",
+        error.detail
+    );
+    assert!(!error.detail.contains("Other"), "{}", error.detail);
+}
+
+#[test]
+fn tolerant_decoding_shows_in_the_reasons() {
+    // No rule says that something fails to decode when the decoder now takes it.
+    for rule in [
+        "oneof-member-added",
+        "oneof-member-removed",
+        "oneof-field-added",
+        "tagged-variant-added",
+        "tagged-variant-removed",
+        "const-added-required",
+        "const-becomes-required",
+        "field-message-optional-to-required",
+    ] {
+        let (old, new) = rule_inputs(rule);
+        for change in compare(&old, &new).changes {
+            for false_claim in ["no longer decode", "cannot decode", "fails", "reject"] {
+                assert!(
+                    !change.detail.contains(false_claim),
+                    "{rule}: {}",
+                    change.detail
+                );
+            }
+        }
+    }
+    assert!(only_change("oneof-member-added")
+        .detail
+        .contains("decodes a message that sets it to `Unknown`"));
+    assert!(only_change("tagged-variant-removed")
+        .detail
+        .contains("now decode to `U::Unknown`"));
+}
+
+#[test]
+fn a2a_v0_3_to_v1_has_no_contradictory_lines_and_finds_the_renames() {
+    let root = workspace_root();
+    let report = diff::compare(&root.join("spec/v0_3"), &root.join("spec/v1")).unwrap();
+    let text = report.to_text();
+
+    // The same Rust item is never both removed and added.
+    let with = |change: diff::ChangeKind| -> BTreeSet<(String, String)> {
+        report
+            .changes
+            .iter()
+            .filter(|c| c.change == change)
+            .map(|c| (c.kind.to_string(), c.path.clone()))
+            .collect()
+    };
+    let both: Vec<_> = with(diff::ChangeKind::Removed)
+        .intersection(&with(diff::ChangeKind::Added))
+        .cloned()
+        .collect();
+    assert!(both.is_empty(), "removed and added: {both:?}\n{text}");
+
+    // Methods are Rust paths (their `rust_name`), never wire names.
+    for c in report
+        .changes
+        .iter()
+        .filter(|c| c.kind == diff::ItemKind::Method)
+    {
+        assert!(!c.path.contains('/'), "{}: {}", c.path, c.detail);
+    }
+
+    // The renames found: every method whose operation kept its Rust name...
+    let renamed = |kind: diff::ItemKind, prefix: &str| -> Vec<String> {
+        report
+            .changes
+            .iter()
+            .filter(|c| c.kind == kind && c.detail.starts_with(prefix))
+            .map(|c| c.path.clone())
+            .collect()
+    };
+    assert_eq!(
+        renamed(diff::ItemKind::Method, "wire name "),
+        [
+            "SendMessage",
+            "SendStreamingMessage",
+            "GetTask",
+            "CancelTask",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+            "SubscribeToTask",
+            "GetExtendedAgentCard",
+        ]
+    );
+    assert!(
+        text.contains("wire name `message/send` -> `SendMessage`: Rust code is unaffected"),
+        "{text}"
+    );
+    // ...every Role and TaskState value v0.3 and v1 share...
+    assert_eq!(
+        renamed(diff::ItemKind::Value, "wire value "),
+        [
+            "Role::Agent",
+            "Role::User",
+            "TaskState::Submitted",
+            "TaskState::Working",
+            "TaskState::InputRequired",
+            "TaskState::Completed",
+            "TaskState::Canceled",
+            "TaskState::Failed",
+            "TaskState::Rejected",
+            "TaskState::AuthRequired",
+        ]
+    );
+    assert!(
+        text.contains("wire value `agent` -> `ROLE_AGENT`"),
+        "{text}"
+    );
+    // ...and the -32007 row.
+    assert_eq!(
+        renamed(diff::ItemKind::Error, "renamed: "),
+        ["A2aError::AuthenticatedExtendedCardNotConfigured"]
+    );
+    assert!(text.contains(
+        "renamed: `A2aError::AuthenticatedExtendedCardNotConfigured` -> \
+         `A2aError::ExtendedAgentCardNotConfigured` (code -32007)"
+    ));
+
+    // No removed line for a renamed item, and no line about -32007 decoding to `Other`.
+    let renamed_paths: BTreeSet<&str> = report
+        .changes
+        .iter()
+        .filter(|c| {
+            c.detail.starts_with("wire name ")
+                || c.detail.starts_with("wire value ")
+                || c.detail.starts_with("renamed: ")
+        })
+        .map(|c| c.path.as_str())
+        .collect();
+    for c in &report.changes {
+        assert!(
+            !(c.change == diff::ChangeKind::Removed && renamed_paths.contains(c.path.as_str())),
+            "{}: {}",
+            c.path,
+            c.detail
+        );
+        if c.detail.contains("-32007") {
+            assert!(!c.detail.contains("Other"), "{}", c.detail);
+            assert!(!c.detail.contains("no longer builds"), "{}", c.detail);
+        }
+        // The decoder's tolerance: nothing claims a decode failure it no longer has.
+        for false_claim in [
+            "cannot decode",
+            "no longer implements `Default`",
+            "decoding fails when",
+        ] {
+            assert!(!c.detail.contains(false_claim), "{}: {}", c.path, c.detail);
+        }
+    }
+    assert!(report.is_breaking());
+
+    // Every format, exit 1.
+    for format in ["text", "md", "json"] {
+        let out = bin()
+            .current_dir(root)
+            .args(["diff", "spec/v0_3", "spec/v1", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", stderr(&out));
+        let body = stdout(&out);
+        match format {
+            "text" => {
+                assert_eq!(body.lines().count(), report.changes.len() + 1, "{body}");
+                let summary = format!("spec/v0_3 -> spec/v1: {}\n", report.summary());
+                assert!(body.ends_with(&summary), "{body}");
+            }
+            "json" => {
+                let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(json.as_array().unwrap().len(), report.changes.len());
+            }
+            _ => assert!(body.contains("## Breaking"), "{body}"),
+        }
+    }
 }
