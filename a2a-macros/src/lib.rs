@@ -137,8 +137,16 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(AgentError, attributes(a2a))]
 pub fn derive_agent_error(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    match parse::parse(&input) {
+    let parsed = parse::parse(&input);
+    match parsed.result {
         Ok(model) => expand::expand(&model).into(),
-        Err(error) => error.into_compile_error().into(),
+        // No impl, but the codes are still checked against the table when its module is known.
+        Err(error) => {
+            let mut tokens = error.into_compile_error();
+            if let Some(d) = &parsed.derive_mod {
+                tokens.extend(expand::code_checks(d, &parsed.codes));
+            }
+            tokens.into()
+        }
     }
 }
