@@ -1,10 +1,10 @@
-//! The expansion: an `AgentError` impl and one const assertion per code.
+//! The expansion: an `AgentError` impl and one const check per code.
 //!
 //! Everything is reached through `<crate>::__derive` (the module generated from the error table),
 //! `::core` and `::std`, so the expansion needs no other name in the user's scope.
 
 use crate::names;
-use crate::parse::{Input, Variant};
+use crate::parse::{Code, Input, Variant, CODE_ADVICE};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -121,21 +121,7 @@ pub fn expand(input: &Input) -> TokenStream {
         }
     };
 
-    let assertions = variants.iter().map(|v| {
-        let code = v.code.value;
-        let message = format!(
-            "AgentError: code {code} of `{}` is taken by the A2A error table or the JSON-RPC \
-             reserved block; pick a code in -32099..=-32000 not used by the table, or any code \
-             outside -32768..=-32000",
-            v.name
-        );
-        // The macro call's span runs from its path to its parentheses: spanning the path on the
-        // first token of the code and the parentheses on the last makes a failed assertion point
-        // at the code as written (`-32001`).
-        let path = quote_spanned!(v.code.first=> ::core::assert!);
-        let args = quote_spanned!(v.code.last=> (!#d::is_code_taken(#code), #message));
-        quote_spanned!(v.code.last=> const _: () = #path #args;)
-    });
+    let checks = code_checks(d, variants.iter().map(|v| &v.code));
 
     quote! {
         #[automatically_derived]
@@ -160,6 +146,30 @@ pub fn expand(input: &Input) -> TokenStream {
             }
         }
 
-        #(#assertions)*
+        #checks
     }
+}
+
+/// One const item per code that fails to evaluate when the generated table takes the code, with
+/// a message naming the row (`TakenMessage`, built at compile time from `ERROR_TABLE`). Emitted
+/// beside the other errors too, so that every problem shows in one compile.
+pub fn code_checks<'a>(d: &TokenStream, codes: impl IntoIterator<Item = &'a Code>) -> TokenStream {
+    codes
+        .into_iter()
+        .map(|code| {
+            let value = code.value;
+            // The macro call's span runs from its path to its parentheses: spanning the path on
+            // the first token of the code and the parentheses on the last makes the failed
+            // evaluation point at the code as written (`-32001`).
+            let path = quote_spanned!(code.first=> ::core::panic!);
+            let args = quote_spanned!(code.last=> ("{}", __message.as_str()));
+            quote_spanned! {code.last=>
+                const _: () = if let ::core::option::Option::Some(__message) =
+                    #d::TakenMessage::new(&#d::ERROR_TABLE, #d::is_code_taken(#value), #value, #CODE_ADVICE)
+                {
+                    #path #args
+                };
+            }
+        })
+        .collect()
 }

@@ -89,41 +89,88 @@
 //! }
 //! ```
 //!
-//! The codes are then checked against that module's table (see below).
+//! The codes are then checked against that module's table (see below). With `a2a-codegen` in
+//! `build.rs` and the output `include!`d as `pub mod a2a { .. }` at the crate root, that is
+//! `crate = "crate::a2a"` inside the crate and `crate = "my_crate::a2a"` from its tests or
+//! dependents; `examples/echo-agent/tests/derive.rs` does the latter.
 //!
 //! # What it expands to
 //!
 //! An `impl <path>::__derive::AgentError for Enum` (`DOMAIN`, `ROWS`, `code`, `fields_detail`,
-//! `from_code_and_data`), and per variant a `const _: () = assert!(!is_code_taken(code), ..)`
-//! against the generated table, so that a code the table takes fails to compile with the error
-//! pointing at the code. Paths are absolute (`::core`, `::std`, `<path>::__derive`), so the
-//! expansion needs nothing in scope.
+//! `from_code_and_data`), and per variant a const item checking the code against the generated
+//! table:
+//!
+//! ```ignore
+//! const _: () = if let Some(__message) = <path>::__derive::TakenMessage::new(
+//!     &<path>::__derive::ERROR_TABLE,
+//!     <path>::__derive::is_code_taken(-32001),
+//!     -32001,
+//!     "pick a code in ...",
+//! ) {
+//!     panic!("{}", __message.as_str())
+//! };
+//! ```
+//!
+//! A code the table takes fails to compile, pointing at the code, with a message `TakenMessage`
+//! builds at compile time from the table's row (a const panic formats nothing but one `&str`,
+//! so the row's name is spliced in by a `const fn`). The macro itself knows only the JSON-RPC
+//! rules (`-32768..=-32100` and the five standard errors); what the A2A table holds it learns
+//! from the generated module alone. Paths are absolute (`::core`, `::std`, `<path>::__derive`),
+//! so the expansion needs nothing in scope.
 //!
 //! # Diagnostics
 //!
-//! Every problem is reported in one compile, each on the tokens at fault:
+//! Every problem is reported in one compile, each on the tokens at fault, with a trybuild ui test
+//! per item in `tests/ui/agent_error/` (named after `ui:`; `many_errors.rs` has most of them at
+//! once):
 //!
-//! - the derive on a struct or union (on the item): only enums;
-//! - generic parameters or a `where` clause (on them): generic error enums are not supported;
-//! - a variant without `#[a2a(...)]` or without `code` (on the variant's name): missing `code`;
+//! - the derive on a struct or union (on the item): only enums (ui: `not_enum`);
+//! - generic parameters or a `where` clause (on them): generic error enums are not supported
+//!   (ui: `generic`);
+//! - a variant without `#[a2a(...)]` or without `code` (on the variant's name): missing `code`
+//!   (ui: `missing_code`);
 //! - `code` not an integer literal, with a suffix other than `i64`, or outside `i64` (on the
-//!   value);
+//!   value) (ui: `code_not_integer`, `code_out_of_range`);
 //! - a code in the JSON-RPC reserved block `-32768..=-32100`, naming the standard error when it
-//!   is one of `-32700`, `-32600`, `-32601`, `-32602`, `-32603` (on the code);
-//! - a code already used by an earlier variant (on the second, naming the first);
-//! - a code used by a row of the A2A error table (`-32001..=-32009` today, and whatever the table
-//!   holds): the const assertion fails (on the code);
-//! - an unknown key in a variant's `#[a2a(...)]` (on the key), or a key given twice (on the
-//!   second);
-//! - `message` not a string literal (on the value);
-//! - `grpc` not one of the 17 gRPC status code names (on the value, listing them);
-//! - `http` not an integer literal in `100..=599` (on the value);
-//! - a tuple variant (on the variant): name the fields;
-//! - two fields whose member names coincide (`a_b` and `aB`; on the second);
-//! - `#[a2a(...)]` on a field (on the attribute): fields take no attributes;
+//!   is one of `-32700`, `-32600`, `-32601`, `-32602`, `-32603` (on the code)
+//!   (ui: `reserved_code`);
+//! - a code already used by an earlier variant (on the second, naming the first)
+//!   (ui: `duplicate_code`);
+//! - a code used by a row of the error table of the `crate` module (`-32001..=-32009` in A2A v1,
+//!   `-32001..=-32007` in v0.3, and whatever the table holds): the const check fails on the
+//!   code, naming the row, like ``code -32001 is taken by the standard error `TaskNotFound`
+//!   (A2A); pick a code in ...`` (rustc's `error[E0080]: evaluation panicked: ...`)
+//!   (ui: `table_code`, `table_code_crate`, `many_errors`);
+//! - an unknown key in a variant's `#[a2a(...)]` (on the key) (ui: `unknown_key`), or a key given
+//!   twice (on the second) (ui: `duplicate_key`);
+//! - `message` not a string literal (on the value) (ui: `message_not_string`);
+//! - `grpc` not one of the 17 gRPC status code names (on the value, listing them)
+//!   (ui: `grpc_invalid`);
+//! - `http` not an integer literal in `100..=599` (on the value) (ui: `http_invalid`);
+//! - a tuple variant (on the variant): name the fields (ui: `tuple_variant`);
+//! - two fields whose member names coincide (`a_b` and `aB`; on the second) (ui: `member_clash`);
+//! - `#[a2a(...)]` on a field (on the attribute): fields take no attributes (ui: `field_attr`);
 //! - on the enum, `crate` not a string literal, or a string that is not a path (on the value),
-//!   given twice (on the second), or another key (on the key);
-//! - `#[a2a]` that is not a list of `key = value` (on the attribute, as `syn` words it).
+//!   given twice (on the second) (ui: `crate_invalid`), or another key (on the key)
+//!   (ui: `container_unknown_key`);
+//! - a `crate` path that resolves but holds no generated table: rustc's own "cannot find
+//!   `__derive`" (on the string) (ui: `crate_wrong_module`);
+//! - `#[a2a]` that is not a list of `key = value` (on the attribute, as `syn` words it)
+//!   (ui: `attr_not_list`).
+//!
+//! The table check is a const evaluation, which rustc runs in the same compile as the macro's
+//! own errors (and as type errors elsewhere in the crate), so it is emitted beside them: a code
+//! is checked as soon as it is a valid integer that no earlier variant uses, whatever else is
+//! wrong with its variant or the enum. What still waits for a second compile:
+//!
+//! - every table check, while the enum's `crate` key is broken (not a string, not a path, given
+//!   twice, or in an `#[a2a ...]` that does not parse): which table to check against is unknown
+//!   (ui: `table_code_crate_broken`);
+//! - a code the macro cannot read (not an integer literal, or out of `i64`), or any key after a
+//!   syntax error in the same `#[a2a(...)]` (`code 3` without `=`): `syn` stops parsing that
+//!   attribute at the first broken token (a code given twice is checked once, on the variant
+//!   that has it first);
+//! - a taken code when the `crate` path has no generated table: there is no table to read.
 
 mod expand;
 mod names;
@@ -137,8 +184,16 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(AgentError, attributes(a2a))]
 pub fn derive_agent_error(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    match parse::parse(&input) {
+    let parsed = parse::parse(&input);
+    match parsed.result {
         Ok(model) => expand::expand(&model).into(),
-        Err(error) => error.into_compile_error().into(),
+        // No impl, but the codes are still checked against the table when its module is known.
+        Err(error) => {
+            let mut tokens = error.into_compile_error();
+            if let Some(d) = &parsed.derive_mod {
+                tokens.extend(expand::code_checks(d, &parsed.codes));
+            }
+            tokens.into()
+        }
     }
 }

@@ -36,6 +36,19 @@ pub struct Variant {
     pub fields: Option<Vec<Field>>,
 }
 
+/// What the parse gives: the model, or every error found; either way the codes to check against
+/// the generated table, so that a code the table takes is reported in the same compile as the
+/// other errors.
+pub struct Parsed {
+    pub result: Result<Input>,
+    /// The path of the `__derive` module, or `None` when the `crate` key is broken (the codes
+    /// cannot be checked then).
+    pub derive_mod: Option<TokenStream>,
+    /// Every valid code, once each, in declaration order (a code given again is an error of
+    /// its own).
+    pub codes: Vec<Code>,
+}
+
 /// A code and the span of the tokens that wrote it (first and last: `-` and the literal).
 #[derive(Clone, Copy)]
 pub struct Code {
@@ -72,12 +85,13 @@ impl Errors {
 }
 
 const VARIANT_KEYS: &str = "`code`, `message`, `grpc` or `http`";
-const CODE_ADVICE: &str =
+pub const CODE_ADVICE: &str =
     "pick a code in -32099..=-32000 not used by the A2A table, or any code outside -32768..=-32000";
 
-pub fn parse(input: &DeriveInput) -> Result<Input> {
+pub fn parse(input: &DeriveInput) -> Parsed {
     let mut errors = Errors::default();
-    let krate = container_attrs(&input.attrs, &mut errors);
+    let (krate, krate_ok) = container_attrs(&input.attrs, &mut errors);
+    let derive_mod = krate.unwrap_or_else(|| quote!(::a2a_types::v1::__derive));
 
     let data = match &input.data {
         Data::Enum(data) => Some(data),
@@ -116,36 +130,48 @@ pub fn parse(input: &DeriveInput) -> Result<Input> {
     }
 
     let mut variants = Vec::new();
-    let mut codes: Vec<(i64, String)> = Vec::new();
+    let mut codes: Vec<(Code, String)> = Vec::new();
     for variant in data.map(|d| d.variants.iter()).into_iter().flatten() {
         if let Some(v) = parse_variant(variant, &mut codes, &mut errors) {
             variants.push(v);
         }
     }
 
-    errors.finish()?;
-    Ok(Input {
-        ident: input.ident.clone(),
-        derive_mod: krate.unwrap_or_else(|| quote!(::a2a_types::v1::__derive)),
-        variants,
-    })
+    Parsed {
+        result: errors.finish().map(|()| Input {
+            ident: input.ident.clone(),
+            derive_mod: derive_mod.clone(),
+            variants,
+        }),
+        derive_mod: krate_ok.then_some(derive_mod),
+        codes: codes.into_iter().map(|(code, _)| code).collect(),
+    }
 }
 
 /// The container attributes: `#[a2a(crate = "path")]`, giving `path::__derive`. Its tokens carry
-/// the string's span, so that a path without a generated table is reported on the string.
-fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> Option<TokenStream> {
+/// the string's span, so that a path without a generated table is reported on the string. The
+/// flag is false when `crate` was given but is broken (invalid, twice, or in an attribute that
+/// does not parse): the module is then unknown.
+fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> (Option<TokenStream>, bool) {
     let mut krate: Option<TokenStream> = None;
+    let mut ok = true;
     for attr in attrs.iter().filter(|a| a.path().is_ident("a2a")) {
         let result = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {
                 let value: Expr = meta.value()?.parse()?;
                 if krate.is_some() {
                     errors.push(Error::new_spanned(&meta.path, "duplicate key `crate`"));
+                    ok = false;
                     return Ok(());
                 }
+                // Broken until it is a path.
+                ok = false;
                 match string_literal(&value) {
                     Some(lit) => match lit.parse_with(syn::Path::parse_mod_style) {
-                        Ok(path) => krate = Some(quote_spanned!(lit.span()=> #path::__derive)),
+                        Ok(path) => {
+                            krate = Some(quote_spanned!(lit.span()=> #path::__derive));
+                            ok = true;
+                        }
                         Err(_) => errors.push(Error::new_spanned(
                             lit,
                             format!(
@@ -177,9 +203,10 @@ fn container_attrs(attrs: &[Attribute], errors: &mut Errors) -> Option<TokenStre
         });
         if let Err(error) = result {
             errors.push(error);
+            ok = false;
         }
     }
-    krate
+    (krate, ok)
 }
 
 /// The keys of a variant's `#[a2a(...)]`, as written.
@@ -194,10 +221,11 @@ struct VariantAttrs {
 }
 
 /// One variant, or `None` when it has errors (all pushed). `codes` holds the valid codes of the
-/// variants before it, with their names.
+/// variants before it, with their names; the variant's own is added when valid and new, even
+/// when the variant has other errors.
 fn parse_variant(
     variant: &syn::Variant,
-    codes: &mut Vec<(i64, String)>,
+    codes: &mut Vec<(Code, String)>,
     errors: &mut Errors,
 ) -> Option<Variant> {
     let mut attrs = VariantAttrs::default();
@@ -261,7 +289,7 @@ fn parse_variant(
 
     let code = match attrs.code {
         Some(code) => {
-            if let Some((_, first)) = codes.iter().find(|(c, _)| *c == code.value) {
+            if let Some((_, first)) = codes.iter().find(|(c, _)| c.value == code.value) {
                 errors.push(error_between(
                     code.first,
                     code.last,
@@ -272,7 +300,7 @@ fn parse_variant(
                 ));
                 ok = false;
             } else {
-                codes.push((code.value, name.clone()));
+                codes.push((code, name.clone()));
             }
             code
         }

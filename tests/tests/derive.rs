@@ -412,3 +412,45 @@ fn a_stream_event_carries_the_custom_error() {
     );
     assert!(decoder.finish().is_ok());
 }
+
+/// The message of the const check the derive emits per code: it names the row of the table
+/// that takes the code, in both modules, and is `None` for a free code.
+#[test]
+fn the_code_check_names_the_row_that_takes_the_code() {
+    use a2a_types::rt::custom::TakenMessage;
+    use a2a_types::{v0_3, v1};
+    let advice = "pick another";
+    let message = |table: &[ErrorRow], taken: bool, code: i64| {
+        TakenMessage::new(table, taken, code, advice).map(|m| m.as_str().to_string())
+    };
+    for (table, taken) in [
+        (&v1::ERROR_TABLE[..], v1::is_code_taken as fn(i64) -> bool),
+        (&v0_3::ERROR_TABLE[..], v0_3::is_code_taken),
+    ] {
+        for row in table {
+            let family = if row.standard { "JSON-RPC" } else { "A2A" };
+            assert_eq!(
+                message(table, taken(row.code), row.code).as_deref(),
+                Some(&*format!(
+                    "code {} is taken by the standard error `{}` ({family}); {advice}",
+                    row.code, row.name
+                ))
+            );
+        }
+        for free in [-32099, -32050, -32010, -32000, 0, 42, i64::MAX, i64::MIN] {
+            assert_eq!(message(table, taken(free), free), None, "{free}");
+        }
+        assert_eq!(
+            message(table, taken(-32500), -32500).as_deref(),
+            Some("code -32500 is inside the JSON-RPC reserved block -32768..=-32100; pick another")
+        );
+    }
+    // Evaluated at compile time, as in the derive's expansion.
+    const TAKEN: Option<TakenMessage> =
+        TakenMessage::new(&v1::ERROR_TABLE, v1::is_code_taken(-32001), -32001, "x");
+    assert!(TAKEN.is_some_and(|m| m.as_str().contains("`TaskNotFound` (A2A)")));
+    assert_eq!(
+        message(&v1::ERROR_TABLE, true, i64::MIN).as_deref(),
+        Some("code -9223372036854775808 is inside the JSON-RPC reserved block -32768..=-32100; pick another")
+    );
+}

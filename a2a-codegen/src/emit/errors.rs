@@ -420,8 +420,8 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         #[doc(hidden)]
         #[allow(unused_imports)] // used only by expansions, and only when the module is reachable
         pub mod __derive {
-            pub use super::is_code_taken;
-            pub use #rt::custom::{field, field_value, find_fields, AgentError};
+            pub use super::{is_code_taken, ERROR_TABLE};
+            pub use #rt::custom::{field, field_value, find_fields, AgentError, TakenMessage};
             pub use #rt::{ErrorDetail, ErrorRow};
             pub use ::serde_json::Value;
         }

@@ -156,3 +156,98 @@ pub fn field<T: serde::de::DeserializeOwned>(object: &Map<String, Value>, name: 
 pub fn field_value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
+
+/// The diagnostic of a code an agent error may not use, built at compile time: the const item
+/// `#[derive(AgentError)]` emits per variant panics with it (`panic!("{}", message.as_str())`,
+/// the one formatting a const panic allows), so that the error names the row that uses the code.
+#[doc(hidden)]
+pub struct TakenMessage {
+    bytes: [u8; TakenMessage::CAPACITY],
+    len: usize,
+}
+
+impl TakenMessage {
+    /// A piece that would overflow is left out (so the text stays UTF-8); no row comes close.
+    const CAPACITY: usize = 512;
+
+    /// Why `code` may not be used, or `None` when it is free. `taken` is the generated module's
+    /// `is_code_taken(code)`, `table` its `ERROR_TABLE`, which names the row; `advice` ends the
+    /// message.
+    pub const fn new(table: &[ErrorRow], taken: bool, code: i64, advice: &str) -> Option<Self> {
+        if !taken {
+            return None;
+        }
+        let mut message = TakenMessage {
+            bytes: [0; Self::CAPACITY],
+            len: 0,
+        };
+        message.push("code ");
+        message.push_code(code);
+        let mut i = 0;
+        let mut named = false;
+        while i < table.len() {
+            let row = &table[i];
+            if row.code == code {
+                message.push(" is taken by the standard error `");
+                message.push(row.name);
+                message.push(if row.standard {
+                    "` (JSON-RPC)"
+                } else {
+                    "` (A2A)"
+                });
+                named = true;
+                break;
+            }
+            i += 1;
+        }
+        if !named {
+            message.push(" is inside the JSON-RPC reserved block -32768..=-32100");
+        }
+        message.push("; ");
+        message.push(advice);
+        Some(message)
+    }
+
+    /// The message.
+    pub const fn as_str(&self) -> &str {
+        let (bytes, _) = self.bytes.split_at(self.len);
+        match core::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => "code taken",
+        }
+    }
+
+    const fn push(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        if self.len + bytes.len() > Self::CAPACITY {
+            return;
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            self.bytes[self.len + i] = bytes[i];
+            i += 1;
+        }
+        self.len += bytes.len();
+    }
+
+    const fn push_code(&mut self, code: i64) {
+        if code < 0 {
+            self.push("-");
+        }
+        let mut digits = [0u8; 20];
+        let mut n = code.unsigned_abs();
+        let mut count = 0;
+        loop {
+            digits[digits.len() - 1 - count] = b'0' + (n % 10) as u8;
+            count += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let (_, digits) = digits.split_at(digits.len() - count);
+        if let Ok(text) = core::str::from_utf8(digits) {
+            self.push(text);
+        }
+    }
+}

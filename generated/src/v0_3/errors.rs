@@ -791,8 +791,10 @@ pub fn decode_response_with_limits<
 #[doc(hidden)]
 #[allow(unused_imports)]
 pub mod __derive {
-    pub use super::is_code_taken;
-    pub use crate::rt::custom::{field, field_value, find_fields, AgentError};
+    pub use super::{is_code_taken, ERROR_TABLE};
+    pub use crate::rt::custom::{
+        field, field_value, find_fields, AgentError, TakenMessage,
+    };
     pub use crate::rt::{ErrorDetail, ErrorRow};
     pub use ::serde_json::Value;
 }

@@ -1,4 +1,5 @@
-// Every problem of an enum is reported in one compile.
+// Every problem of an enum is reported in one compile, a code the A2A table takes included (the
+// const check is emitted beside the macro's errors).
 use a2a_types::AgentError;
 
 #[derive(Debug, AgentError)]
@@ -17,6 +18,8 @@ pub enum BillingError {
     Tuple(u32),
     #[a2a(code = 9, message = 9)]
     BadMessage,
+    #[a2a(code = -32001, colour = "blue")]
+    TakenByTheTable,
 }
 
 fn main() {}

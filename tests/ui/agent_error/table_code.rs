@@ -1,5 +1,6 @@
-// Codes of the A2A error table are caught by the expansion's const assertions, which read the
-// generated table (`is_code_taken`): the error points at the code.
+// Codes of the A2A error table are caught by the expansion's const checks, which read the
+// generated table (`is_code_taken`, `ERROR_TABLE`): the error points at the code and names the
+// row that takes it.
 use a2a_types::AgentError;
 
 #[derive(Debug, AgentError)]
