@@ -779,9 +779,13 @@ impl Config {
             let tokens = emit::emit_errors(&model.errors, &opts);
             modules.push(("errors", tokens, vec![errors.into()]));
             if self.error_reference.is_some() {
-                let text =
-                    emit::render_error_reference(&model.errors, &errors.label, &errors.sha256)
-                        .map_err(Error::Bug)?;
+                let text = emit::render_error_reference(
+                    &model.errors,
+                    &errors.label,
+                    &errors.sha256,
+                    self.regenerate_text(),
+                )
+                .map_err(Error::Bug)?;
                 files.push(GeneratedFile {
                     path: ERROR_REFERENCE.into(),
                     contents: text,

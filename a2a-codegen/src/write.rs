@@ -56,10 +56,11 @@ impl Staleness {
     }
 }
 
-/// The report, suggesting the default `generate` command (the CLI names the exact one).
+/// The report, asking for the generation that wrote the files to run again (the CLI names the
+/// exact command; a build script's check knows only its own settings).
 impl std::fmt::Display for Staleness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.report("cargo run -p a2a-codegen -- generate"))
+        f.write_str(&self.report("a2a-codegen again, with the settings that wrote them"))
     }
 }
 

@@ -215,7 +215,7 @@ fn a_missing_spec_directory_is_a_clear_error() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("spec/v1/a2a.schema.json") && err.contains("cannot read"),
+        err.contains("--> spec/v1") && err.contains("/nonexistent/spec/v1 does not exist"),
         "{err}"
     );
     assert!(err.contains("--spec"), "{err}");

@@ -40,6 +40,7 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
     let mut via_dotdot = Config::new(root.join("a2a-codegen/../spec/v1"));
     via_dotdot
         .source_label("spec/v1")
+        .regenerate_hint(a2a_codegen::CHECKED_IN_REGENERATE)
         .runtime_path("crate::rt")
         .error_reference("elsewhere/ERRORS.md")
         .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()));
@@ -122,7 +123,8 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     assert!(report.contains("old.rs (no longer generated)"), "{report}");
     assert!(!report.contains("hand.rs"), "{report}");
     assert!(
-        report.contains("to fix, run\n\n    cargo run -p a2a-codegen -- generate\n"),
+        report
+            .contains("to fix, run\n\n    a2a-codegen again, with the settings that wrote them\n"),
         "{report}"
     );
     config.write().unwrap();

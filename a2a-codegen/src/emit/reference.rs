@@ -9,21 +9,25 @@ use askama::Template;
 struct ErrorsDoc<'a> {
     label: &'a str,
     sha256: &'a str,
+    regenerate: &'a str,
     a2a: Vec<&'a ErrorDef>,
     standard: Vec<&'a ErrorDef>,
     reserved_low: i64,
     reserved_high: i64,
 }
 
-/// Renders `ERRORS.md` for the table read from the file `label` with hash `sha256`.
+/// Renders `ERRORS.md` for the table read from the file `label` with hash `sha256`; its header
+/// tells a reader to `regenerate` after changing the table (as the code headers do).
 pub fn render_error_reference(
     errors: &[ErrorDef],
     label: &str,
     sha256: &str,
+    regenerate: &str,
 ) -> Result<String, String> {
     let doc = ErrorsDoc {
         label,
         sha256,
+        regenerate,
         a2a: errors.iter().filter(|e| e.kind == ErrorKind::A2a).collect(),
         standard: errors
             .iter()
