@@ -454,3 +454,45 @@ fn the_code_check_names_the_row_that_takes_the_code() {
         Some("code -9223372036854775808 is inside the JSON-RPC reserved block -32768..=-32100; pick another")
     );
 }
+
+/// Two agents may give one code different meanings: an error whose ErrorInfo names another
+/// domain stays `A2aError::Other`, even with the code and the fields object of one of ours; with
+/// no ErrorInfo at all, the code decides.
+#[test]
+fn an_error_info_of_another_domain_is_not_read_as_ours() {
+    let other = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -32050, "message": "their quota", "data": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "QUOTA_EXCEEDED", "domain": "MyErr"},
+            {"@type": "type.a2a-codegen/BillingError.QuotaExceeded", "retryAfterSecs": 30}
+        ]}}))
+    .unwrap();
+    match decode_response_with::<Task, BillingError>(&other) {
+        Err(CallError::Agent(A2aError::Other { code, message, .. })) => {
+            assert_eq!((code, message.as_str()), (-32050, "their quota"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let ours = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -32050, "message": "quota", "data": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "QUOTA_EXCEEDED", "domain": "BillingError"},
+            {"@type": "type.a2a-codegen/BillingError.QuotaExceeded", "retryAfterSecs": 30}
+        ]}}))
+    .unwrap();
+    assert!(matches!(
+        decode_response_with::<Task, BillingError>(&ours),
+        Err(CallError::Custom {
+            error: BillingError::QuotaExceeded {
+                retry_after_secs: 30
+            },
+            ..
+        })
+    ));
+    let bare = br#"{"jsonrpc":"2.0","id":1,"error":{"code":42,"message":"expired"}}"#;
+    assert!(matches!(
+        decode_response_with::<Task, BillingError>(bare),
+        Err(CallError::Custom {
+            error: BillingError::PlanExpired,
+            ..
+        })
+    ));
+}

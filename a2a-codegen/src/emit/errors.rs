@@ -379,9 +379,12 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 ::core::result::Result::Ok(#rt::Envelope::Error(__raw)) => {
                     // Custom codes never collide with the table (the derive checks at compile time),
                     // so only a code the table does not take can be one of `E`'s.
-                    let __custom = match is_code_taken(__raw.code) {
-                        true => ::core::option::Option::None,
-                        false => E::from_code_and_data(__raw.code, __raw.data.as_ref()),
+                    // ... and whose ErrorInfo, when it has one, names `E`'s domain (another
+                    // agent's -32050 is not ours).
+                    let __data = __raw.data.as_ref();
+                    let __custom = match !is_code_taken(__raw.code) && #rt::custom::domain_matches::<E>(__data) {
+                        true => E::from_code_and_data(__raw.code, __data),
+                        false => ::core::option::Option::None,
                     };
                     if let ::core::option::Option::Some(error) = __custom {
                         let message = __raw.message.unwrap_or_else(|| ::std::string::String::from(error.message()));

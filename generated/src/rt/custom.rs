@@ -22,9 +22,12 @@
 //! ```
 //!
 //! A client reads the variant back from the code, and its fields from the object with the
-//! variant's `@type`. When that object is missing or a field does not decode, the error is not
-//! forced into the variant: the client keeps it as the catch-all (`A2aError::Other`) with code,
-//! message and data intact.
+//! variant's `@type`. The code alone is not proof: two agents may give -32050 different meanings,
+//! so when `data` holds a `google.rpc.ErrorInfo`, the first one's `domain` must be the type's
+//! (`BillingError`) for the error to be read as one of its variants ([`domain_matches`]); with no
+//! ErrorInfo (an agent that sends none), the code decides. When the domain is another, the fields
+//! object is missing, or a field does not decode, the error is not forced into the variant: the
+//! client keeps it as the catch-all (`A2aError::Other`) with code, message and data intact.
 
 use super::detail::{ErrorDetail, ERROR_INFO_TYPE};
 use super::table::ErrorRow;
@@ -127,6 +130,46 @@ impl std::fmt::Display for NoCustomErrors {
 }
 
 impl std::error::Error for NoCustomErrors {}
+
+/// Whether an error whose `data` is this may be one of `E`'s, as far as its domain tells: the
+/// first `google.rpc.ErrorInfo` in `data`, when there is one with a `domain`, must name
+/// [`AgentError::DOMAIN`]; without one, only the code can tell (and it is taken as telling).
+///
+/// ```
+/// use a2a_types::rt::custom::domain_matches;
+/// use a2a_types::AgentError;
+/// use serde_json::json;
+///
+/// #[derive(Debug, AgentError)]
+/// enum BillingError {
+///     #[a2a(code = -32050)]
+///     QuotaExceeded,
+/// }
+///
+/// let info = |domain: &str| json!([{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "X", "domain": domain}]);
+/// assert!(domain_matches::<BillingError>(Some(&info("BillingError"))));
+/// assert!(!domain_matches::<BillingError>(Some(&info("SomeoneElsesError"))));
+/// assert!(domain_matches::<BillingError>(None));
+/// assert!(domain_matches::<BillingError>(Some(&json!("free-form data"))));
+/// ```
+pub fn domain_matches<E: AgentError>(data: Option<&Value>) -> bool {
+    let Some(Value::Array(items)) = data else {
+        return true;
+    };
+    let domain = items.iter().find_map(|item| match item {
+        Value::Object(object)
+            if object.get("@type").and_then(Value::as_str) == Some(ERROR_INFO_TYPE) =>
+        {
+            Some(object.get("domain").and_then(Value::as_str))
+        }
+        _ => None,
+    });
+    match domain {
+        Some(Some(domain)) => domain == E::DOMAIN,
+        // No ErrorInfo, or one without a domain: the code decides.
+        _ => true,
+    }
+}
 
 /// Finds the fields object with this type URL in an error's `data` (used by derived code).
 pub fn find_fields<'a>(data: Option<&'a Value>, type_url: &str) -> Option<&'a Map<String, Value>> {

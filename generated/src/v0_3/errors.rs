@@ -734,9 +734,12 @@ fn __call_result<T, E: crate::rt::custom::AgentError>(
             ::core::result::Result::Ok(__t)
         }
         ::core::result::Result::Ok(crate::rt::Envelope::Error(__raw)) => {
-            let __custom = match is_code_taken(__raw.code) {
-                true => ::core::option::Option::None,
-                false => E::from_code_and_data(__raw.code, __raw.data.as_ref()),
+            let __data = __raw.data.as_ref();
+            let __custom = match !is_code_taken(__raw.code)
+                && crate::rt::custom::domain_matches::<E>(__data)
+            {
+                true => E::from_code_and_data(__raw.code, __data),
+                false => ::core::option::Option::None,
             };
             if let ::core::option::Option::Some(error) = __custom {
                 let message = __raw
