@@ -133,101 +133,103 @@ struct Paths {
 /// What the headers of a crate's own generated files tell a reader to run.
 const USER_REGENERATE: &str = "run `a2a-codegen generate` again with the same options";
 
+/// What a mode gives the options not set on the command line.
+struct ModeDefaults<'a> {
+    label: String,
+    regenerate: &'a str,
+    runtime_path: &'a str,
+    /// Whether this module renders the error reference at all (one file: the v1 module's), and
+    /// where when `--error-reference` is not given.
+    error_reference: Option<Option<&'a str>>,
+    json_schema_feature: Option<&'a str>,
+}
+
 impl Paths {
     /// The configurations to run, each with its output directory: every checked-in module of this
     /// workspace when neither `--spec` nor `--out` is given, else the one named, with the defaults
     /// of a user's crate.
     fn configs(&self) -> Vec<(Config, PathBuf)> {
         match (&self.spec, &self.out) {
-            (Some(spec), Some(out)) => vec![(self.user_config(spec, out), out.clone())],
+            (Some(spec), Some(out)) => {
+                let defaults = ModeDefaults {
+                    label: self
+                        .source_label
+                        .clone()
+                        .unwrap_or_else(|| default_label(spec)),
+                    regenerate: USER_REGENERATE,
+                    runtime_path: a2a_codegen::DEFAULT_RUNTIME_PATH,
+                    error_reference: Some(None),
+                    json_schema_feature: None,
+                };
+                vec![(self.config(spec, out, defaults), out.clone())]
+            }
             // clap's `requires` makes --spec and --out come together.
             _ => [
                 (
                     a2a_codegen::CHECKED_IN_SPEC,
                     a2a_codegen::CHECKED_IN_OUT,
-                    true,
+                    Some(Some(a2a_codegen::CHECKED_IN_ERROR_REFERENCE)),
                 ),
                 (
                     a2a_codegen::CHECKED_IN_V0_3_SPEC,
                     a2a_codegen::CHECKED_IN_V0_3_OUT,
-                    false,
+                    None,
                 ),
             ]
             .into_iter()
-            .map(|(spec, out, reference)| (self.workspace_config(spec, out, reference), out.into()))
+            .map(|(spec, out, error_reference)| {
+                // The settings of `Config::checked_in`, with the command line's options over them.
+                let defaults = ModeDefaults {
+                    label: spec.to_string(),
+                    regenerate: a2a_codegen::CHECKED_IN_REGENERATE,
+                    runtime_path: a2a_codegen::CHECKED_IN_RUNTIME,
+                    error_reference,
+                    json_schema_feature: Some(a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE),
+                };
+                (
+                    self.config(spec.as_ref(), out.as_ref(), defaults),
+                    out.into(),
+                )
+            })
             .collect(),
         }
     }
 
-    /// The settings of one checked-in module of this workspace (those of `Config::checked_in`),
-    /// with the options given on the command line applied over them.
-    fn workspace_config(&self, spec: &str, out: &str, reference: bool) -> Config {
+    /// One module's settings: the command line's options, else the mode's defaults.
+    fn config(&self, spec: &std::path::Path, out: &std::path::Path, d: ModeDefaults<'_>) -> Config {
         let mut config = Config::new(spec);
         config
-            .source_label(spec)
-            .regenerate_hint(a2a_codegen::CHECKED_IN_REGENERATE)
+            .source_label(d.label)
+            .regenerate_hint(d.regenerate)
             .out_dir(out)
-            .runtime_path(
-                self.runtime_path
-                    .as_deref()
-                    .unwrap_or(a2a_codegen::CHECKED_IN_RUNTIME),
-            );
-        self.apply_common(&mut config);
-        if reference && !self.no_error_reference {
-            config.error_reference(
-                self.error_reference
-                    .clone()
-                    .unwrap_or_else(|| a2a_codegen::CHECKED_IN_ERROR_REFERENCE.into()),
-            );
-        }
-        if self.json_schema {
-            config.json_schema(JsonSchemaImpls::Always);
-        } else if !self.no_json_schema {
-            let feature = self
-                .json_schema_feature
-                .as_deref()
-                .unwrap_or(a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE);
-            config.json_schema(JsonSchemaImpls::Feature(feature.into()));
-        }
-        config
-    }
-
-    /// The settings a user's crate needs unless told otherwise.
-    fn user_config(&self, spec: &std::path::Path, out: &std::path::Path) -> Config {
-        let mut config = Config::new(spec);
-        let label = self
-            .source_label
-            .clone()
-            .unwrap_or_else(|| default_label(spec));
-        config
-            .source_label(label)
-            .regenerate_hint(USER_REGENERATE)
-            .out_dir(out)
-            .runtime_path(
-                self.runtime_path
-                    .as_deref()
-                    .unwrap_or(a2a_codegen::DEFAULT_RUNTIME_PATH),
-            );
-        self.apply_common(&mut config);
-        if let Some(path) = &self.error_reference {
-            config.error_reference(path);
-        }
-        if self.json_schema {
-            config.json_schema(JsonSchemaImpls::Always);
-        } else if let Some(feature) = &self.json_schema_feature {
-            config.json_schema(JsonSchemaImpls::Feature(feature.clone()));
-        }
-        config
-    }
-
-    fn apply_common(&self, config: &mut Config) {
-        config.preserve_unknown_fields(self.preserve_unknown_fields);
+            .runtime_path(self.runtime_path.as_deref().unwrap_or(d.runtime_path))
+            .preserve_unknown_fields(self.preserve_unknown_fields);
         if let Some(table) = &self.custom_errors {
             config.custom_errors(table);
         }
         if let Some(overlay) = &self.overlay {
             config.overlay(overlay);
         }
+        if let (Some(default), false) = (d.error_reference, self.no_error_reference) {
+            let given = self.error_reference.clone();
+            if let Some(path) = given.or_else(|| default.map(PathBuf::from)) {
+                config.error_reference(path);
+            }
+        }
+        let feature = self
+            .json_schema_feature
+            .as_deref()
+            .or(d.json_schema_feature);
+        match (self.json_schema, self.no_json_schema, feature) {
+            (true, _, _) => {
+                config.json_schema(JsonSchemaImpls::Always);
+            }
+            (false, false, Some(feature)) => {
+                config.json_schema(JsonSchemaImpls::Feature(feature.into()));
+            }
+            _ => {}
+        }
+        config
     }
 }
 

@@ -63,6 +63,11 @@ fn user_bin() -> Command {
     cmd
 }
 
+/// Runs [`user_bin`] in `dir` with `args`.
+fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    user_bin().current_dir(dir).args(args).output().unwrap()
+}
+
 #[test]
 fn check_exits_1_with_a_diff_when_stale_and_0_after_generate() {
     let out_dir = scratch("cli-out");
@@ -109,17 +114,16 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
     let dir = scratch("cli-user-crate");
     let out = dir.join("src/a2a");
     let spec = root().join("spec/v1");
-    let generate = user_bin()
-        .current_dir(&dir)
-        .args([
+    let generate = run_in(
+        &dir,
+        &[
             "generate",
             "--spec",
             spec.to_str().unwrap(),
             "--out",
             "src/a2a",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(
         generate.status.success(),
         "{}",
@@ -158,19 +162,18 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
     for file in ["a2a.schema.json", "errors.toml", "methods.toml"] {
         std::fs::copy(spec.join(file), copy.join(file)).unwrap();
     }
-    let check = user_bin()
-        .current_dir(&dir)
-        .args(["check", "--spec", "vendor/a2a-spec", "--out", "src/a2a"])
-        .output()
-        .unwrap();
+    let check = run_in(
+        &dir,
+        &["check", "--spec", "vendor/a2a-spec", "--out", "src/a2a"],
+    );
     assert_eq!(
         check.status.code(),
         Some(1),
         "labelled vendor/a2a-spec by default"
     );
-    let check = user_bin()
-        .current_dir(&dir)
-        .args([
+    let check = run_in(
+        &dir,
+        &[
             "check",
             "--spec",
             "vendor/a2a-spec",
@@ -178,9 +181,8 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
             "src/a2a",
             "--source-label",
             "v1",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert_eq!(
         check.status.code(),
         Some(0),
@@ -189,24 +191,22 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
     );
 
     // A file no longer produced is reported as removed, not written.
-    let with_schema = user_bin()
-        .current_dir(&dir)
-        .args([
+    let with_schema = run_in(
+        &dir,
+        &[
             "generate",
             "--spec",
             "vendor/a2a-spec",
             "--out",
             "src/a2a",
             "--json-schema",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(String::from_utf8_lossy(&with_schema.stdout).contains("wrote src/a2a/json_schema.rs"));
-    let without = user_bin()
-        .current_dir(&dir)
-        .args(["generate", "--spec", "vendor/a2a-spec", "--out", "src/a2a"])
-        .output()
-        .unwrap();
+    let without = run_in(
+        &dir,
+        &["generate", "--spec", "vendor/a2a-spec", "--out", "src/a2a"],
+    );
     let stdout = String::from_utf8_lossy(&without.stdout);
     assert!(
         stdout.contains("removed src/a2a/json_schema.rs"),
