@@ -17,7 +17,7 @@
 //! | write | [`write`](mod@write) | write-if-changed, or report stale files with a diff |
 //!
 //! ```no_run
-//! // Regenerate into a directory of your crate, using the `a2a-types` runtime.
+//! // Regenerate into a directory of your crate, using the `a2a-runtime` crate.
 //! a2a_codegen::Config::new("spec/v1")
 //!     .out_dir("src/a2a")
 //!     .write()
@@ -174,7 +174,7 @@ impl std::fmt::Debug for Error {
 pub const CHECKED_IN_SPEC: &str = "spec/v1";
 /// Output directory of the checked-in crate, relative to the workspace root.
 pub const CHECKED_IN_OUT: &str = "generated/src/v1";
-/// Runtime path used inside the checked-in crate (the generated code lives in a2a-types itself).
+/// Runtime path used inside the checked-in crate (a2a-types re-exports `a2a-runtime` as `rt`).
 pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
 
 /// Spec directory of the checked-in v0.3 module, relative to the workspace root.
@@ -194,8 +194,8 @@ pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
 /// Name of the error reference among [`Config::generate`]'s files.
 pub const ERROR_REFERENCE: &str = "ERRORS.md";
 
-/// The default runtime path: the `rt` module of the `a2a-types` crate.
-pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_types::rt";
+/// The default runtime path: the `a2a-runtime` crate.
+pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_runtime";
 
 /// What to generate and where: the generator's settings, in the style of `prost_build::Config`.
 #[derive(Clone, Debug)]
@@ -331,8 +331,9 @@ impl Config {
         self
     }
 
-    /// The Rust path of the runtime module generated code uses (default `::a2a_types::rt`). Set
-    /// it when `a2a-types` is renamed in your `Cargo.toml`, or to `crate::rt` inside a2a-types.
+    /// The Rust path of the runtime generated code uses (default `::a2a_runtime`, the crate
+    /// `a2a-runtime`). Set it when the dependency is renamed in your `Cargo.toml`, or to
+    /// `::a2a_types::rt` to use the runtime a2a-types re-exports.
     ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1").runtime_path("::my_a2a::rt");
@@ -954,7 +955,7 @@ fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
         .map(|p| quote!(#p))
         .map_err(|_| {
             Error::Config(format!(
-                "runtime path `{path}` is not a Rust path (e.g. `::a2a_types::rt`)"
+                "runtime path `{path}` is not a Rust path (e.g. `::a2a_runtime`)"
             ))
         })
 }

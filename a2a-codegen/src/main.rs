@@ -73,7 +73,7 @@ enum IrFormat {
 /// `generate` and `check` run in one of two modes:
 ///
 /// - **your crate**: `--spec` and `--out` given. The defaults fit a crate that depends on
-///   `a2a-types` (the runtime), `serde` and `serde_json`: runtime path `::a2a_types::rt`, no error
+///   `a2a-runtime`, `serde` and `serde_json`: runtime path `::a2a_runtime`, no error
 ///   reference, no `schemars` impls.
 /// - **this workspace**: neither given. Every checked-in module of `a2a-types` is regenerated with
 ///   its settings (`spec/v1` into `generated/src/v1`, `spec/v0_3` into `generated/src/v0_3`,
@@ -81,7 +81,7 @@ enum IrFormat {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Into your own crate: a2a-codegen generate --spec SPEC --out src/a2a \
-(the crate depends on a2a-types, serde and serde_json; see the README). With neither --spec nor \
+(the crate depends on a2a-runtime, serde and serde_json; see the README). With neither --spec nor \
 --out, a2a-codegen regenerates its own workspace's checked-in crate and must run from that \
 workspace root."
 )]
@@ -98,7 +98,7 @@ struct Paths {
     /// the current directory, or its last component when it lies outside]
     #[arg(long, value_name = "LABEL", requires = "spec")]
     source_label: Option<String>,
-    /// Rust path of the runtime module the generated code uses [default: ::a2a_types::rt; this
+    /// Rust path of the runtime module the generated code uses [default: ::a2a_runtime; this
     /// workspace: crate::rt]
     #[arg(long, value_name = "PATH")]
     runtime_path: Option<String>,

@@ -143,7 +143,7 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
         "no ERRORS.md in the user's crate"
     );
     let types = std::fs::read_to_string(out.join("types.rs")).unwrap();
-    assert!(types.contains("::a2a_types::rt::"), "runtime path");
+    assert!(types.contains("::a2a_runtime::"), "runtime path");
     assert!(!types.contains("crate::rt"), "runtime path");
     let header: Vec<&str> = types.lines().take(3).collect();
     assert_eq!(

@@ -2,7 +2,7 @@
 //! JSON-RPC error codes.
 //!
 //! Use it through `a2a-types`, which re-exports it beside the trait it implements
-//! (`a2a_types::rt::custom::AgentError`):
+//! (`a2a_runtime::custom::AgentError`, also `a2a_types::rt::custom::AgentError`):
 //!
 //! ```ignore
 //! use a2a_types::AgentError; // the trait and the derive
@@ -49,7 +49,7 @@
 //!
 //! # The data mapping
 //!
-//! The wire form is the one documented in `a2a_types::rt::custom`: the error's `data` is an array
+//! The wire form is the one documented in `a2a_runtime::custom`: the error's `data` is an array
 //! holding a `google.rpc.ErrorInfo` (reason: the UPPER_SNAKE_CASE name; domain: the enum's name)
 //! and, for a variant with fields, one object with `@type` `type.a2a-codegen/<Enum>.<Variant>` and
 //! one member per field:

@@ -20,16 +20,20 @@
 //!   request decoder and response encoders for agents (generated; never edit by hand).
 //! - [`v0_3`]: the A2A v0.3.0 data model, with the same error enum shape, decoders and
 //!   request side (generated from `spec/v0_3`; never edit by hand). Its unions are tagged by `kind`.
-//! - [`rt`]: the small hand-written runtime the generated code shares.
+//! - [`rt`]: the hand-written runtime the generated code shares, the crate `a2a-runtime`.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
-//!   and how a client negotiates it.
+//!   and how a client negotiates it (from `a2a-runtime`).
+//!
+//! Everything in this crate is generated except this file, which only declares the generated
+//! modules and re-exports the runtime they call (`crate::rt`, the runtime path they were
+//! generated with).
 
 #![warn(missing_docs)]
 
-pub mod rt;
+pub use a2a_runtime as rt;
+pub use a2a_runtime::version;
 pub mod v0_3;
 pub mod v1;
-pub mod version;
 
 /// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the
 /// `a2a-macros` crate for the attributes.

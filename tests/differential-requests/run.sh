@@ -15,7 +15,7 @@ work="$target/differential-requests"
 mkdir -p "$work"
 
 echo "differential-requests: building the classify_request example"
-cargo build --locked -q -p a2a-types --example classify_request
+cargo build --locked -q -p a2a-tests --example classify_request
 
 venv="$("$root/tests/interop/venv.sh")"
 python="$venv/bin/python"

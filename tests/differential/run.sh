@@ -22,7 +22,7 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 say() { printf 'differential: %s\n' "$*"; }
 
 say "building the classify example"
-cargo build -q --locked -p a2a-types --example classify
+cargo build -q --locked -p a2a-tests --example classify
 classify="$target/debug/examples/classify"
 
 venv="$("$root/tests/interop/venv.sh")"

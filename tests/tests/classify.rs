@@ -1,4 +1,4 @@
-//! The `classify` example of a2a-types implements the contract of
+//! The `classify` example (in this crate, `tests/examples/`) implements the contract of
 //! `shared/envelope-cases/README.md`: run on the seed cases, every case gives its `expect`.
 //!
 //! `cargo test` builds the workspace's examples before running tests; this finds the binary

@@ -25,14 +25,14 @@ pub use types::emit_types;
 /// Settings that change the emitted code.
 #[derive(Clone, Debug)]
 pub struct EmitOptions {
-    /// Path of the runtime module, e.g. `::a2a_types::rt` or `crate::rt`.
+    /// Path of the runtime module, e.g. `::a2a_runtime` or `crate::rt`.
     pub runtime: TokenStream,
     /// Add an `unknown_fields` map to every struct and keep unknown members through decode/encode.
     pub preserve_unknown: bool,
 }
 
 impl EmitOptions {
-    /// The runtime path as text for rustdoc links (`::a2a_types::rt`, `crate::rt`): a `#rt`
+    /// The runtime path as text for rustdoc links (`::a2a_runtime`, `crate::rt`): a `#rt`
     /// inside a `///` comment of a `quote!` is not interpolated, so links are built with this.
     pub(crate) fn runtime_doc_path(&self) -> String {
         self.runtime

@@ -21,7 +21,7 @@ use a2a::{
     Part, PartContent, Request, Role, SendMessageResponse, StreamResponse, Task,
     TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
-use a2a_types::rt::server::RequestId;
+use a2a_runtime::server::RequestId;
 
 /// The longest text, in characters, the agent repeats.
 pub const MAX_ECHO_CHARS: usize = 1000;

@@ -5,7 +5,7 @@
 //! `SendMessage` call, lets the agent answer, and decodes the answer with the generated client
 //! decoder, the agent's own errors included.
 
-use a2a_types::AgentError as _;
+use a2a_runtime::AgentError as _;
 use echo_agent::a2a::{
     decode_reply_with, method, CallError, EchoError, Message, Part, PartContent, Request, Role,
     SendMessageRequest, SendMessageResponse,

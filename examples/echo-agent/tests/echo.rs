@@ -1,8 +1,8 @@
 //! The echo agent and a client, both on the module build.rs generated: calls round-trip through
 //! the generated encoders and decoders, the agent's own errors included.
 
-use a2a_types::rt::server::RequestId;
-use a2a_types::AgentError as _;
+use a2a_runtime::server::RequestId;
+use a2a_runtime::AgentError as _;
 use echo_agent::a2a::{
     decode_reply_with, method, A2aError, CallError, EchoError, Message, Part, PartContent, Request,
     Role, SendMessageRequest, SendMessageResponse, StreamDecoder, StreamResponse, Task, TaskState,
@@ -81,7 +81,7 @@ fn the_agents_own_errors_come_back_typed() {
 #[test]
 fn a_client_without_the_custom_type_still_gets_the_error_with_its_code() {
     let response = handle(&send(vec![PartContent::Url("https://x.example".into())]));
-    match decode_reply_with::<method::SendMessage, a2a_types::rt::custom::NoCustomErrors>(
+    match decode_reply_with::<method::SendMessage, a2a_runtime::custom::NoCustomErrors>(
         &response.body,
     ) {
         Err(CallError::Agent(A2aError::Other { code, .. })) => assert_eq!(code, -32061),

@@ -499,8 +499,9 @@ impl A2aError {
     }
     /// This error with `data` set to the v1 array of `@type` objects (A2A v1 §9.5).
     ///
-    /// ```
-    /// # use a2a_types::v1::A2aError;
+    /// (Not a doctest: this module may be generated into any crate, under any path.)
+    ///
+    /// ```text
     /// let e = A2aError::from_code(-32001, None, None);
     /// let info = e.error_info([("taskId", "t-1")]).unwrap();
     /// let e = e.with_details([info]);

@@ -1,7 +1,7 @@
 //! Runs reply bodies through the generated envelope validator, exactly as a client would, and
 //! prints one JSON line per case: the contract of `shared/envelope-cases/README.md`.
 //!
-//!     cargo run -q -p a2a-types --example classify -- [--spec v1|v0_3] CASES.json [MORE.json ...]
+//!     cargo run -q -p a2a-tests --example classify -- [--spec v1|v0_3] CASES.json [MORE.json ...]
 //!
 //! `--spec` picks the protocol version (default `v1`): the module whose decoders run and whose
 //! method names the cases use (`GetTask`, or v0.3's `tasks/get`). Each case names the method called, the reply body (a string, the chunks it arrived in, or

@@ -8,7 +8,7 @@
 //! HTTP or reconnection, and does not parse the `data` as JSON.
 //!
 //! ```
-//! use a2a_types::rt::sse::{SseDecoder, SseEvent};
+//! use a2a_runtime::sse::{SseDecoder, SseEvent};
 //!
 //! let mut decoder = SseDecoder::new();
 //! let mut events = Vec::new();
@@ -87,7 +87,7 @@ use std::fmt;
 /// The default for [`SseDecoder::max_event_bytes`]: 16 MiB.
 ///
 /// ```
-/// use a2a_types::rt::sse::{SseDecoder, DEFAULT_MAX_EVENT_BYTES};
+/// use a2a_runtime::sse::{SseDecoder, DEFAULT_MAX_EVENT_BYTES};
 ///
 /// assert_eq!(DEFAULT_MAX_EVENT_BYTES, 16 * 1024 * 1024);
 /// assert_eq!(SseDecoder::new().max_event_bytes(), DEFAULT_MAX_EVENT_BYTES);
@@ -103,7 +103,7 @@ const DEFAULT_EVENT_TYPE: &str = "message";
 /// One dispatched event.
 ///
 /// ```
-/// use a2a_types::rt::sse::SseDecoder;
+/// use a2a_runtime::sse::SseDecoder;
 ///
 /// let mut decoder = SseDecoder::new();
 /// let items = decoder.feed(b"event: status\nid: 42\ndata: line 1\ndata: line 2\n\n");
@@ -132,7 +132,7 @@ pub struct SseEvent {
 /// What went wrong in a stream. The decoder keeps going after either error.
 ///
 /// ```
-/// use a2a_types::rt::sse::{SseDecoder, SseError};
+/// use a2a_runtime::sse::{SseDecoder, SseError};
 ///
 /// let mut decoder = SseDecoder::with_max_event_bytes(8);
 /// let items = decoder.feed(b"data: far too long\n\ndata: ok\n\n");
@@ -237,7 +237,7 @@ impl Field {
 /// and [`retry`](Self::retry), and forgets everything else.
 ///
 /// ```
-/// use a2a_types::rt::sse::SseDecoder;
+/// use a2a_runtime::sse::SseDecoder;
 ///
 /// let mut decoder = SseDecoder::new();
 /// // Split inside "data", inside "é" (C3 A9) and between CR and LF.
@@ -291,7 +291,7 @@ impl SseDecoder {
     /// [`DEFAULT_MAX_EVENT_BYTES`].
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// let decoder = SseDecoder::new();
     /// assert_eq!(decoder.last_event_id(), "");
@@ -305,7 +305,7 @@ impl SseDecoder {
     /// `max_event_bytes` per event (see [`max_event_bytes`](Self::max_event_bytes)).
     ///
     /// ```
-    /// use a2a_types::rt::sse::{SseDecoder, SseError};
+    /// use a2a_runtime::sse::{SseDecoder, SseError};
     ///
     /// let mut decoder = SseDecoder::with_max_event_bytes(1024);
     /// let big = format!("data: {}\n\n", "x".repeat(2000));
@@ -342,7 +342,7 @@ impl SseDecoder {
     /// and is bounded by this limit through its line.
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// // "data: abc" is 9 bytes while it arrives; the buffered data is "abc\n".
     /// assert!(SseDecoder::with_max_event_bytes(9).feed(b"data: abc\n\n")[0].is_ok());
@@ -357,7 +357,7 @@ impl SseDecoder {
     /// be sent as `Last-Event-ID` when reconnecting (if not empty).
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// let mut decoder = SseDecoder::new();
     /// decoder.feed(b"id: 5\ndata: x\n\nid: 6\n\n");
@@ -371,7 +371,7 @@ impl SseDecoder {
     /// field, if any. It survives [`finish`](Self::finish).
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// let mut decoder = SseDecoder::new();
     /// decoder.feed(b"retry: 2500\nretry: soon\n\n");
@@ -386,7 +386,7 @@ impl SseDecoder {
     /// [`feed_into`](Self::feed_into), which can reuse one vector.
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// let mut decoder = SseDecoder::new();
     /// assert!(decoder.feed(b"data: hel").is_empty());
@@ -403,7 +403,7 @@ impl SseDecoder {
     /// errors) it completed to `out`, in stream order.
     ///
     /// ```
-    /// use a2a_types::rt::sse::SseDecoder;
+    /// use a2a_runtime::sse::SseDecoder;
     ///
     /// let mut decoder = SseDecoder::new();
     /// let mut out = Vec::new();
@@ -448,7 +448,7 @@ impl SseDecoder {
     /// [`retry`](Self::retry) and the limit are kept.
     ///
     /// ```
-    /// use a2a_types::rt::sse::{SseDecoder, SseError};
+    /// use a2a_runtime::sse::{SseDecoder, SseError};
     ///
     /// let mut decoder = SseDecoder::new();
     /// decoder.feed(b"id: 1\ndata: complete\n\nid: 2\ndata: incompl");

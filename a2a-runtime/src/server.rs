@@ -155,7 +155,7 @@ impl<'a> RawRequest<'a> {
     /// BOM is ignored.
     ///
     /// ```
-    /// use a2a_types::rt::server::{codes, RawRequest, RequestId};
+    /// use a2a_runtime::server::{codes, RawRequest, RequestId};
     ///
     /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"t"}}"#).unwrap();
     /// assert_eq!((raw.method(), raw.id()), ("GetTask", Some(&RequestId::from(7))));
@@ -274,7 +274,7 @@ impl<'a> RawRequest<'a> {
     /// (without `message`, its `parts` go without saying).
     ///
     /// ```
-    /// use a2a_types::rt::server::{codes, RawRequest};
+    /// use a2a_runtime::server::{codes, RawRequest};
     ///
     /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{}}"#).unwrap();
     /// let fault = raw.require("GetTask", &[("params.id", true)]).unwrap_err();
@@ -363,7 +363,7 @@ impl<'a> RawRequest<'a> {
 /// this is the check behind [`RawRequest::require`], made on the params already decoded.
 ///
 /// ```
-/// use a2a_types::rt::server::is_unset;
+/// use a2a_runtime::server::is_unset;
 ///
 /// assert!(is_unset(&String::new()) && is_unset(&Vec::<u8>::new()) && is_unset(&0_i32));
 /// assert!(!is_unset(&"t-1".to_string()));
@@ -528,7 +528,7 @@ impl<T: Serialize + ?Sized> Serialize for Response<'_, T> {
 /// The JSON the encoders write has no line breaks (strings escape them), so a response is one line.
 ///
 /// ```
-/// use a2a_types::rt::server::sse_event;
+/// use a2a_runtime::server::sse_event;
 ///
 /// assert_eq!(sse_event(b"{\"a\":1}"), b"data: {\"a\":1}\n\n");
 /// assert_eq!(sse_event(b"x\r\ny"), b"data: x\ndata: y\n\n");

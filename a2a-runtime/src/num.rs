@@ -245,7 +245,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::num::ProtoI32;
+    /// use a2a_runtime::num::ProtoI32;
     ///
     /// let read = |json| serde_json::from_str::<ProtoI32>(json).map(|n| n.0);
     /// assert_eq!(read("42").unwrap(), 42);
@@ -262,7 +262,7 @@ proto_int! {
     expecting: "an int32",
     visitor: I32Visitor,
     /// Deserializes a ProtoJSON `int32` (see [`ProtoI32`]); for
-    /// `#[serde(deserialize_with = "::a2a_types::rt::num::deserialize_i32")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_i32")]`.
     ///
     /// # Errors
     ///
@@ -274,7 +274,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Page {
-    ///     #[serde(deserialize_with = "a2a_types::rt::num::deserialize_i32")]
+    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_i32")]
     ///     size: i32,
     /// }
     ///
@@ -291,7 +291,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::num::ProtoI64;
+    /// use a2a_runtime::num::ProtoI64;
     ///
     /// let read = |json| serde_json::from_str::<ProtoI64>(json).map(|n| n.0);
     /// assert_eq!(read(r#""-9223372036854775808""#).unwrap(), i64::MIN);
@@ -303,7 +303,7 @@ proto_int! {
     expecting: "an int64",
     visitor: I64Visitor,
     /// Deserializes a ProtoJSON `int64` (see [`ProtoI64`]); for
-    /// `#[serde(deserialize_with = "::a2a_types::rt::num::deserialize_i64")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_i64")]`.
     ///
     /// # Errors
     ///
@@ -315,7 +315,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Usage {
-    ///     #[serde(deserialize_with = "a2a_types::rt::num::deserialize_i64")]
+    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_i64")]
     ///     tokens: i64,
     /// }
     ///
@@ -332,7 +332,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::num::ProtoU32;
+    /// use a2a_runtime::num::ProtoU32;
     ///
     /// let read = |json| serde_json::from_str::<ProtoU32>(json).map(|n| n.0);
     /// assert_eq!(read("4294967295").unwrap(), u32::MAX);
@@ -347,7 +347,7 @@ proto_int! {
     expecting: "a uint32",
     visitor: U32Visitor,
     /// Deserializes a ProtoJSON `uint32` (see [`ProtoU32`]); for
-    /// `#[serde(deserialize_with = "::a2a_types::rt::num::deserialize_u32")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_u32")]`.
     ///
     /// # Errors
     ///
@@ -359,7 +359,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Retry {
-    ///     #[serde(deserialize_with = "a2a_types::rt::num::deserialize_u32")]
+    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_u32")]
     ///     attempts: u32,
     /// }
     ///
@@ -376,7 +376,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::num::ProtoU64;
+    /// use a2a_runtime::num::ProtoU64;
     ///
     /// let read = |json| serde_json::from_str::<ProtoU64>(json).map(|n| n.0);
     /// assert_eq!(read(r#""18446744073709551615""#).unwrap(), u64::MAX);
@@ -387,7 +387,7 @@ proto_int! {
     expecting: "a uint64",
     visitor: U64Visitor,
     /// Deserializes a ProtoJSON `uint64` (see [`ProtoU64`]); for
-    /// `#[serde(deserialize_with = "::a2a_types::rt::num::deserialize_u64")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_u64")]`.
     ///
     /// # Errors
     ///
@@ -399,7 +399,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Blob {
-    ///     #[serde(deserialize_with = "a2a_types::rt::num::deserialize_u64")]
+    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_u64")]
     ///     size: u64,
     /// }
     ///
@@ -416,7 +416,7 @@ proto_int! {
 /// # Examples
 ///
 /// ```
-/// use a2a_types::rt::num::ProtoF64;
+/// use a2a_runtime::num::ProtoF64;
 ///
 /// let read = |json| serde_json::from_str::<ProtoF64>(json).map(|n| n.0);
 /// assert_eq!(read("1.5").unwrap(), 1.5);
@@ -502,7 +502,7 @@ impl Visitor<'_> for F64Visitor {
 }
 
 /// Deserializes a ProtoJSON `double` (see [`ProtoF64`]); for
-/// `#[serde(deserialize_with = "::a2a_types::rt::num::deserialize_f64")]`.
+/// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_f64")]`.
 ///
 /// # Errors
 ///
@@ -514,7 +514,7 @@ impl Visitor<'_> for F64Visitor {
 /// ```
 /// #[derive(serde::Deserialize)]
 /// struct Score {
-///     #[serde(deserialize_with = "a2a_types::rt::num::deserialize_f64")]
+///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_f64")]
 ///     value: f64,
 /// }
 ///
@@ -527,7 +527,7 @@ pub fn deserialize_f64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64
 
 /// Serializes an `i64` as a decimal JSON string, as ProtoJSON writes
 /// `int64`; for
-/// `#[serde(serialize_with = "::a2a_types::rt::num::serialize_i64_as_string")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_i64_as_string")]`.
 ///
 /// # Errors
 ///
@@ -538,7 +538,7 @@ pub fn deserialize_f64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Usage {
-///     #[serde(serialize_with = "a2a_types::rt::num::serialize_i64_as_string")]
+///     #[serde(serialize_with = "a2a_runtime::num::serialize_i64_as_string")]
 ///     tokens: i64,
 /// }
 ///
@@ -556,7 +556,7 @@ pub fn serialize_i64_as_string<S: Serializer>(
 
 /// Serializes a `u64` as a decimal JSON string, as ProtoJSON writes
 /// `uint64`; for
-/// `#[serde(serialize_with = "::a2a_types::rt::num::serialize_u64_as_string")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_u64_as_string")]`.
 ///
 /// # Errors
 ///
@@ -567,7 +567,7 @@ pub fn serialize_i64_as_string<S: Serializer>(
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Blob {
-///     #[serde(serialize_with = "a2a_types::rt::num::serialize_u64_as_string")]
+///     #[serde(serialize_with = "a2a_runtime::num::serialize_u64_as_string")]
 ///     size: u64,
 /// }
 ///
@@ -585,7 +585,7 @@ pub fn serialize_u64_as_string<S: Serializer>(
 /// Serializes an `f64` as ProtoJSON writes a `double`: a JSON number when
 /// finite, else the string `"NaN"`, `"Infinity"` or `"-Infinity"` (plain
 /// `serde_json` would write `null`, which reads back as "absent"); for
-/// `#[serde(serialize_with = "::a2a_types::rt::num::serialize_f64")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_f64")]`.
 ///
 /// # Errors
 ///
@@ -596,7 +596,7 @@ pub fn serialize_u64_as_string<S: Serializer>(
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Score {
-///     #[serde(serialize_with = "a2a_types::rt::num::serialize_f64")]
+///     #[serde(serialize_with = "a2a_runtime::num::serialize_f64")]
 ///     value: f64,
 /// }
 ///

@@ -2,7 +2,7 @@
 //! prints one JSON line per case; tests/differential-requests compares the lines with what the
 //! official Python SDK's server does with the same bodies.
 //!
-//!     cargo run -q -p a2a-types --example classify_request -- CASES.json [MORE.json ...]
+//!     cargo run -q -p a2a-tests --example classify_request -- CASES.json [MORE.json ...]
 //!
 //! A case file is a JSON array of `{"name", "spec": "v1" | "v0_3", "body"}`; `body` is the request
 //! as JSON, or a string holding the exact bytes to send. Each line is

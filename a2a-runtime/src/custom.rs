@@ -136,14 +136,20 @@ impl std::error::Error for NoCustomErrors {}
 /// [`AgentError::DOMAIN`]; without one, only the code can tell (and it is taken as telling).
 ///
 /// ```
-/// use a2a_types::rt::custom::domain_matches;
-/// use a2a_types::AgentError;
-/// use serde_json::json;
+/// use a2a_runtime::custom::{domain_matches, AgentError};
+/// use a2a_runtime::{ErrorDetail, ErrorRow};
+/// use serde_json::{json, Value};
 ///
-/// #[derive(Debug, AgentError)]
-/// enum BillingError {
-///     #[a2a(code = -32050)]
-///     QuotaExceeded,
+/// // What `#[derive(AgentError)]` writes, by hand: `DOMAIN` is the type's name.
+/// struct BillingError;
+/// impl AgentError for BillingError {
+///     const DOMAIN: &'static str = "BillingError";
+///     const ROWS: &'static [ErrorRow] = &[];
+///     fn code(&self) -> i64 { -32050 }
+///     fn fields_detail(&self) -> Option<ErrorDetail> { None }
+///     fn from_code_and_data(code: i64, _: Option<&Value>) -> Option<Self> {
+///         (code == -32050).then_some(BillingError)
+///     }
 /// }
 ///
 /// let info = |domain: &str| json!([{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "X", "domain": domain}]);

@@ -86,7 +86,7 @@ pub enum Envelope<T> {
 /// Decodes one JSON-RPC response body. See the [module docs](self) for the rules.
 ///
 /// ```
-/// use a2a_types::rt::envelope::{decode_response, Envelope};
+/// use a2a_runtime::envelope::{decode_response, Envelope};
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found","x":1}}"#;
 /// match decode_response::<serde_json::Value>(body) {

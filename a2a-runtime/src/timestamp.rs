@@ -51,7 +51,7 @@ const MAX_ECHO_CHARS: usize = 64;
 /// # Examples
 ///
 /// ```
-/// use a2a_types::rt::Timestamp;
+/// use a2a_runtime::Timestamp;
 ///
 /// let t: Timestamp = serde_json::from_str(r#""2024-03-01T12:30:00.5+01:00""#).unwrap();
 /// assert_eq!(t.as_str(), "2024-03-01T12:30:00.5+01:00"); // kept as written
@@ -80,7 +80,7 @@ pub struct Timestamp(String);
 /// # Examples
 ///
 /// ```
-/// use a2a_types::rt::Timestamp;
+/// use a2a_runtime::Timestamp;
 ///
 /// let before = Timestamp::new("1969-12-31T23:59:59.5Z").parse().unwrap();
 /// let after = Timestamp::new("1970-01-01T00:00:00Z").parse().unwrap();
@@ -101,7 +101,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// let t = Timestamp::new("2024-01-01T00:00:00Z");
     /// assert_eq!(t.as_str(), "2024-01-01T00:00:00Z");
@@ -118,7 +118,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// assert_eq!(Timestamp::new("2024-01-01T00:00:00z").as_str(), "2024-01-01T00:00:00z");
     /// ```
@@ -132,7 +132,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// let s: String = Timestamp::new("2024-01-01T00:00:00Z").into_string();
     /// assert_eq!(s, "2024-01-01T00:00:00Z");
@@ -177,7 +177,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// let t = Timestamp::new("2024-02-29T23:59:59.123Z").parse().unwrap();
     /// assert_eq!((t.seconds, t.nanos), (1_709_251_199, 123_000_000));
@@ -212,7 +212,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     /// use std::time::{Duration, UNIX_EPOCH};
     ///
     /// let t = Timestamp::new("1970-01-01T00:01:00.25Z");
@@ -251,7 +251,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().as_str(), "1970-01-01T00:00:00Z");
     /// assert_eq!(
@@ -283,7 +283,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     /// use std::time::{Duration, UNIX_EPOCH};
     ///
     /// let t = Timestamp::from_system_time(UNIX_EPOCH + Duration::from_millis(1_500)).unwrap();
@@ -326,7 +326,7 @@ impl Timestamp {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Timestamp;
+    /// use a2a_runtime::Timestamp;
     ///
     /// let now = Timestamp::now();
     /// assert!(now.as_str().ends_with('Z'));
@@ -434,7 +434,7 @@ impl Visitor<'_> for TimestampVisitor {
 /// where it was found ([`TimestampError::offset`]):
 ///
 /// ```
-/// use a2a_types::rt::Timestamp;
+/// use a2a_runtime::Timestamp;
 ///
 /// let err = Timestamp::new("2024-01-01 00:00:00Z").parse().unwrap_err();
 /// assert_eq!(err.offset(), Some(10));

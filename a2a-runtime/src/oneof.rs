@@ -16,17 +16,25 @@
 //! Two *known* members at once stay a decode error: that reply contradicts itself.
 //!
 //! ```
-//! use a2a_types::rt::UnknownMember;
-//! use a2a_types::v1::{Part, PartContent};
+//! use a2a_runtime::UnknownMember;
 //!
-//! let part: Part = serde_json::from_str(r#"{"hologram": {"frames": 3}, "mediaType": "x/holo"}"#).unwrap();
+//! // What a generated `PartContent::Unknown` holds for `{"hologram": {...}, "mediaType": ...}`
+//! // (the rest of the part is kept in the part's own fields):
+//! let unknown = UnknownMember::new("hologram", None);
+//! assert_eq!(unknown.name(), Some("hologram"));
+//! assert_eq!(unknown.value(), None); // kept only with unknown-field preservation
+//! // ... and for an object with no member of the oneof at all: the enum's `Default`.
+//! assert!(UnknownMember::default().is_unset());
+//! ```
+//!
+//! In a generated module (here `a2a_types::v1`), matching stays one arm per kind:
+//!
+//! ```text
 //! match &part.content {
-//!     PartContent::Text(text) => println!("{text}"),
-//!     PartContent::Unknown(unknown) => assert_eq!(unknown.name(), Some("hologram")),
-//!     _ => {}
+//!     PartContent::Text(text) => ...,
+//!     PartContent::Unknown(unknown) => log::info!("a part of kind {:?}", unknown.name()),
+//!     _ => ...,
 //! }
-//! assert_eq!(part.media_type.as_deref(), Some("x/holo")); // the rest of the part is kept
-//! assert_eq!(PartContent::default(), PartContent::Unknown(UnknownMember::default()));
 //! ```
 
 use serde::ser::SerializeMap;

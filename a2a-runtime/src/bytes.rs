@@ -58,7 +58,7 @@ const LENIENT_STANDARD: GeneralPurpose = GeneralPurpose::new(
 /// # Examples
 ///
 /// ```
-/// use a2a_types::rt::Bytes;
+/// use a2a_runtime::Bytes;
 ///
 /// let b = Bytes::from(&b"\xfb\xff hi"[..]);
 /// assert_eq!(serde_json::to_string(&b).unwrap(), r#""+/8gaGk=""#);
@@ -83,7 +83,7 @@ impl Bytes {
     /// # Examples
     ///
     /// ```
-    /// use a2a_types::rt::Bytes;
+    /// use a2a_runtime::Bytes;
     ///
     /// assert_eq!(Bytes::from(vec![1, 2, 3]).into_vec(), vec![1, 2, 3]);
     /// ```

@@ -12,14 +12,14 @@
 //!    newest version the card declares that this crate speaks.
 //! 2. Send every request with `A2A-Version: <version>` ([`ProtocolVersion::HEADER`],
 //!    [`ProtocolVersion::as_str`]) and decode the replies with the module for that version
-//!    ([`ProtocolVersion::V1_0`]: [`crate::v1`]; [`ProtocolVersion::V0_3`]: [`crate::v0_3`]).
+//!    ([`ProtocolVersion::V1_0`]: the generated `v1` module, `a2a_types::v1`; [`ProtocolVersion::V0_3`]: `a2a_types::v0_3`).
 //! 3. An agent that does not serve the version answers `VersionNotSupported` (-32009) on v1;
 //!    retry with an older version the card lists, if any.
 //!
 //! Without a card, send no header: the agent then speaks 0.3.
 //!
 //! ```
-//! use a2a_types::version::ProtocolVersion;
+//! use a2a_runtime::version::ProtocolVersion;
 //!
 //! assert_eq!(ProtocolVersion::parse("1.0"), Ok(ProtocolVersion::V1_0));
 //! assert_eq!(ProtocolVersion::parse(""), Ok(ProtocolVersion::V0_3)); // spec §3.6
@@ -37,9 +37,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum ProtocolVersion {
-    /// A2A 0.3.x: the module [`crate::v0_3`]; what an empty or missing `A2A-Version` means.
+    /// A2A 0.3.x: the generated module `v0_3`; what an empty or missing `A2A-Version` means.
     V0_3,
-    /// A2A 1.0.x: the module [`crate::v1`].
+    /// A2A 1.0.x: the generated module `v1`.
     V1_0,
 }
 

@@ -14,8 +14,8 @@ use std::marker::PhantomData;
 /// Incremental decoder of a streamed reply: feed bytes as they arrive, in any chunking.
 ///
 /// ```
-/// use a2a_types::rt::envelope::Envelope;
-/// use a2a_types::rt::stream::EventStream;
+/// use a2a_runtime::envelope::Envelope;
+/// use a2a_runtime::stream::EventStream;
 ///
 /// let mut stream = EventStream::<serde_json::Value>::new();
 /// let mut items = stream.feed(b"data: {\"result\": {\"a\"");

@@ -15,7 +15,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Limits on a body's size and nesting depth.
 ///
 /// ```
-/// use a2a_types::rt::limits::Limits;
+/// use a2a_runtime::limits::Limits;
 ///
 /// let limits = Limits::default().with_max_body_bytes(1024).with_max_depth(8);
 /// assert!(limits.check(br#"{"result":{"a":[1,2,3]}}"#).is_ok());
