@@ -216,10 +216,13 @@ pub mod custom {
     /// The gRPC status of a row that names none.
     pub const DEFAULT_GRPC: &str = "UNKNOWN";
 
+    /// The HTTP status of [`DEFAULT_GRPC`].
+    pub const DEFAULT_HTTP: u16 = 500;
+
     /// The HTTP status of a row that names none: the one `google.rpc.Code` gives its gRPC
-    /// status, or 500 (that of `UNKNOWN`) when the name is no status.
+    /// status, or [`DEFAULT_HTTP`] when the name is no status.
     pub fn default_http(grpc: &str) -> u16 {
-        crate::grpc::http_of(grpc).unwrap_or(500)
+        crate::grpc::http_of(grpc).unwrap_or(DEFAULT_HTTP)
     }
 }
 
@@ -421,7 +424,7 @@ mod tests {
         assert_eq!(grpc::http_of("not_found"), None);
         assert_eq!(grpc::by_number(17), None);
         assert_eq!(grpc::names_list().matches(", ").count(), 16);
-        assert_eq!(custom::default_http(custom::DEFAULT_GRPC), 500);
+        assert_eq!(grpc::http_of(custom::DEFAULT_GRPC), Some(custom::DEFAULT_HTTP));
     }
 
     #[test]
