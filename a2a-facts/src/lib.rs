@@ -219,6 +219,9 @@ pub mod custom {
     /// The HTTP status of [`DEFAULT_GRPC`].
     pub const DEFAULT_HTTP: u16 = 500;
 
+    /// The message of an error whose code no row names, when the agent sent none.
+    pub const UNLISTED_MESSAGE: &str = "Unknown error";
+
     /// The HTTP status of a row that names none: the one `google.rpc.Code` gives its gRPC
     /// status, or [`DEFAULT_HTTP`] when the name is no status.
     pub fn default_http(grpc: &str) -> u16 {

@@ -95,7 +95,7 @@ static UNLISTED: ErrorRow = ErrorRow {
     code: 0,
     grpc: a2a_facts::custom::DEFAULT_GRPC,
     http: a2a_facts::custom::DEFAULT_HTTP,
-    message: "Unknown error",
+    message: a2a_facts::custom::UNLISTED_MESSAGE,
     reason: None,
     standard: false,
     doc: "",
