@@ -160,7 +160,11 @@ pub mod grpc {
 
     /// Every name in number order, joined by `", "`, for a diagnostic that lists them.
     pub fn names_list() -> String {
-        STATUSES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+        STATUSES
+            .iter()
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -392,7 +396,10 @@ mod tests {
     #[test]
     fn the_reserved_block_and_the_server_errors_make_the_pre_defined_range() {
         assert_eq!(jsonrpc::RESERVED.start(), jsonrpc::PRE_DEFINED.start());
-        assert_eq!(*jsonrpc::RESERVED.end() + 1, *jsonrpc::SERVER_ERRORS.start());
+        assert_eq!(
+            *jsonrpc::RESERVED.end() + 1,
+            *jsonrpc::SERVER_ERRORS.start()
+        );
         assert_eq!(jsonrpc::SERVER_ERRORS.end(), jsonrpc::PRE_DEFINED.end());
         for (code, _) in jsonrpc::STANDARD {
             assert!(jsonrpc::RESERVED.contains(&code), "{code}");
@@ -427,14 +434,20 @@ mod tests {
         assert_eq!(grpc::http_of("not_found"), None);
         assert_eq!(grpc::by_number(17), None);
         assert_eq!(grpc::names_list().matches(", ").count(), 16);
-        assert_eq!(grpc::http_of(custom::DEFAULT_GRPC), Some(custom::DEFAULT_HTTP));
+        assert_eq!(
+            grpc::http_of(custom::DEFAULT_GRPC),
+            Some(custom::DEFAULT_HTTP)
+        );
     }
 
     #[test]
     fn words_table() {
         for (name, want) in [
             ("contextId", &["context", "Id"][..]),
-            ("HTTPAuthSecurityScheme", &["HTTP", "Auth", "Security", "Scheme"]),
+            (
+                "HTTPAuthSecurityScheme",
+                &["HTTP", "Auth", "Security", "Scheme"],
+            ),
             ("Oauth2Failed", &["Oauth2", "Failed"]),
             ("oauth2MetadataUrl", &["oauth2", "Metadata", "Url"]),
             ("TASK_STATE_WORKING", &["TASK", "STATE", "WORKING"]),

@@ -327,9 +327,7 @@ fn parse_variant(
     let grpc = attrs
         .grpc
         .unwrap_or_else(|| custom::DEFAULT_GRPC.to_string());
-    let http = attrs
-        .http
-        .unwrap_or_else(|| custom::default_http(&grpc));
+    let http = attrs.http.unwrap_or_else(|| custom::default_http(&grpc));
     let message = attrs.message.unwrap_or_else(|| case::sentence(&name));
     let doc = doc_line(&variant.attrs).unwrap_or_else(|| message.clone());
 
@@ -387,9 +385,7 @@ fn variant_key(meta: ParseNestedMeta, attrs: &mut VariantAttrs, errors: &mut Err
             )),
         },
         "grpc" => match string_literal(&value) {
-            Some(lit) if grpc::by_name(&lit.value()).is_some() => {
-                attrs.grpc = Some(lit.value())
-            }
+            Some(lit) if grpc::by_name(&lit.value()).is_some() => attrs.grpc = Some(lit.value()),
             Some(lit) => errors.push(Error::new_spanned(
                 lit,
                 format!(
