@@ -8,6 +8,7 @@ use crate::diag::{pointer_push, Diagnostics};
 use crate::ir::*;
 use crate::load::{RawCustomErrors, RawErrors, RawMethods, Source};
 use crate::naming;
+use a2a_facts::{custom, http};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -951,11 +952,14 @@ pub fn lower_custom_errors(
                 .push(file, format!("{at}/kind"), format!("kind `{kind}` in a custom table"))
                 .help("leave `kind` out, or write \"custom\": a2a and jsonrpc rows belong to the standard table");
         }
-        let grpc = row.grpc.clone().unwrap_or_else(|| "UNKNOWN".to_string());
+        let grpc = row
+            .grpc
+            .clone()
+            .unwrap_or_else(|| custom::DEFAULT_GRPC.to_string());
         let http = match row.http {
-            None => crate::validate::http_of_grpc(&grpc).unwrap_or(500),
+            None => custom::default_http(&grpc),
             Some(h) => match u16::try_from(h) {
-                Ok(h) if (100..=599).contains(&h) => h,
+                Ok(h) if http::STATUS_RANGE.contains(&h) => h,
                 _ => {
                     diags
                         .push(
@@ -963,8 +967,12 @@ pub fn lower_custom_errors(
                             format!("{at}/http"),
                             format!("HTTP status {h} is out of range"),
                         )
-                        .help("use 100..=599");
-                    500
+                        .help(format!(
+                            "use {}..={}",
+                            http::STATUS_RANGE.start(),
+                            http::STATUS_RANGE.end()
+                        ));
+                    custom::DEFAULT_HTTP
                 }
             },
         };

@@ -3,86 +3,43 @@
 //! Wire names in the A2A schema are ProtoJSON lowerCamelCase; Rust fields are snake_case, and the
 //! snake_case form is also the proto field name that ProtoJSON parsers accept as an alias.
 
+use a2a_facts::case;
+use std::borrow::Cow;
+
+/// The word splitting and case rules are `a2a_facts::case`, shared with `#[derive(AgentError)]`.
+/// The generator writes ASCII identifiers only: any other character is a separator here.
+fn ascii(name: &str) -> Cow<'_, str> {
+    if name.is_ascii() {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(
+            name.chars()
+                .map(|c| if c.is_ascii() { c } else { '_' })
+                .collect(),
+        )
+    }
+}
+
 /// lowerCamelCase (or PascalCase) to snake_case: `contextId` -> `context_id`,
 /// `oauth2MetadataUrl` -> `oauth2_metadata_url`. Digits stay with the word before them; runs of
 /// capitals are one word (`HTTPAuth` -> `http_auth`). Non-alphanumerics become `_`.
 pub fn snake_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_uppercase() {
-            let prev = i.checked_sub(1).map(|p| chars[p]);
-            let next = chars.get(i + 1).copied();
-            let boundary = match prev {
-                None => false,
-                Some('_') => false,
-                Some(p) if p.is_ascii_lowercase() || p.is_ascii_digit() => true,
-                // End of a run of capitals: `HTTPAuth` splits before the `A` of `Auth`.
-                Some(p) if p.is_ascii_uppercase() => next.is_some_and(|n| n.is_ascii_lowercase()),
-                Some(_) => false,
-            };
-            if boundary {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('_') && !out.is_empty() {
-            out.push('_');
-        }
-    }
-    while out.ends_with('_') {
-        out.pop();
-    }
-    out
+    case::snake_case(&ascii(name))
 }
 
 /// Any of `snake_case`, `SCREAMING_CASE`, `kebab-case`, `camelCase`, `HTTP+JSON` to PascalCase:
 /// `TASK_STATE_INPUT_REQUIRED` -> `TaskStateInputRequired`, `statusUpdate` -> `StatusUpdate`.
 pub fn pascal_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for word in words(name) {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
-            out.extend(chars.map(|c| c.to_ascii_lowercase()));
-        }
-    }
-    out
+    case::pascal_case(&ascii(name))
 }
 
-/// PascalCase to UPPER_SNAKE_CASE, the form of a `google.rpc.ErrorInfo` reason:
+/// The `google.rpc.ErrorInfo` reason of a custom error row, as the derive makes it:
 /// `QuotaExceeded` -> `QUOTA_EXCEEDED`.
-pub fn upper_snake(name: &str) -> String {
-    snake_case(name).to_ascii_uppercase()
-}
+pub use a2a_facts::case::upper_snake;
 
-/// PascalCase to words, the first capitalised, for a default message:
-/// `QuotaExceeded` -> `Quota exceeded`.
-pub fn sentence(name: &str) -> String {
-    let text = snake_case(name).replace('_', " ");
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
-        None => text,
-    }
-}
-
-/// Splits a name into lowercase-insensitive words at separators and camelCase humps.
-fn words(name: &str) -> Vec<String> {
-    // SCREAMING or lower names split on separators only; mixed-case names split at humps too.
-    let mixed = name.chars().any(|c| c.is_ascii_lowercase())
-        && name.chars().any(|c| c.is_ascii_uppercase());
-    let base = if mixed {
-        snake_case(name)
-    } else {
-        name.to_string()
-    };
-    base.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
-}
+/// The default message of a custom error row, as the derive makes it: `QuotaExceeded` ->
+/// `Quota exceeded`, `BadHTTPHeader` -> `Bad HTTP header`.
+pub use a2a_facts::case::sentence;
 
 /// Variant names for an enum's wire values: the longest run of whole `_`-separated words shared by
 /// every value is dropped (`TASK_STATE_WORKING` -> `Working`), unless that would leave a value
@@ -151,6 +108,8 @@ mod tests {
         assert_eq!(sentence("QuotaExceeded"), "Quota exceeded");
         assert_eq!(sentence("PlanExpired2"), "Plan expired2");
         assert_eq!(sentence("X"), "X");
+        // Acronyms stay as they are, as in the derive's default messages.
+        assert_eq!(sentence("BadHTTPHeader"), "Bad HTTP header");
     }
 
     #[test]
@@ -167,6 +126,8 @@ mod tests {
             ("already_snake", "already_snake"),
             ("kebab-name", "kebab_name"),
             ("pkceRequired", "pkce_required"),
+            // Generated names are ASCII: anything else separates words.
+            ("caféId", "caf_id"),
         ];
         for (input, want) in table {
             assert_eq!(snake_case(input), want, "snake_case({input:?})");

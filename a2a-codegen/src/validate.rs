@@ -4,37 +4,8 @@
 use crate::diag::{pointer_push, Diagnostics};
 use crate::ir::*;
 use crate::naming;
+use a2a_facts::{grpc, jsonrpc};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// gRPC status code names (`google.rpc.Code`), each with the HTTP status `google.rpc.Code`
-/// documents for it (the default HTTP status of a custom error row that names only its gRPC code).
-const GRPC_CODES: &[(&str, u16)] = &[
-    ("OK", 200),
-    ("CANCELLED", 499),
-    ("UNKNOWN", 500),
-    ("INVALID_ARGUMENT", 400),
-    ("DEADLINE_EXCEEDED", 504),
-    ("NOT_FOUND", 404),
-    ("ALREADY_EXISTS", 409),
-    ("PERMISSION_DENIED", 403),
-    ("RESOURCE_EXHAUSTED", 429),
-    ("FAILED_PRECONDITION", 400),
-    ("ABORTED", 409),
-    ("OUT_OF_RANGE", 400),
-    ("UNIMPLEMENTED", 501),
-    ("INTERNAL", 500),
-    ("UNAVAILABLE", 503),
-    ("DATA_LOSS", 500),
-    ("UNAUTHENTICATED", 401),
-];
-
-/// The HTTP status `google.rpc.Code` gives a gRPC status name, if it is one.
-pub fn http_of_grpc(name: &str) -> Option<u16> {
-    GRPC_CODES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, http)| *http)
-}
 
 /// Names the generator itself uses for a struct's extra members.
 pub const UNKNOWN_FIELDS: &str = "unknown_fields";
@@ -140,25 +111,31 @@ fn check_custom_errors(
                         row.code, row.name, taken.name, files.errors
                     ),
                 )
-                .help(CUSTOM_CODE_HELP);
-        } else if crate::emit::RESERVED.contains(&row.code) {
+                .help(custom_code_help());
+        } else if jsonrpc::RESERVED.contains(&row.code) {
             diags
                 .push(
                     file,
                     at,
                     format!(
-                        "code {} of `{}` is inside the JSON-RPC reserved block -32768..=-32100",
-                        row.code, row.name
+                        "code {} of `{}` is inside the JSON-RPC reserved block {}",
+                        row.code,
+                        row.name,
+                        jsonrpc::RESERVED_TEXT
                     ),
                 )
-                .help(CUSTOM_CODE_HELP);
+                .help(custom_code_help());
         }
     }
 }
 
-const CUSTOM_CODE_HELP: &str =
-    "pick a code in -32099..=-32000 that the standard table does not use, \
-     or any code outside -32768..=-32000";
+fn custom_code_help() -> String {
+    format!(
+        "pick a code in {} that the standard table does not use, or any code outside {}",
+        jsonrpc::SERVER_ERRORS_TEXT,
+        jsonrpc::PRE_DEFINED_TEXT
+    )
+}
 
 fn check_type_names(model: &Model, file: &str, diags: &mut Diagnostics) {
     let mut taken: BTreeMap<String, String> = BTreeMap::new();
@@ -467,21 +444,14 @@ fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
                 format!("error code {} does not fit in 32 bits", e.code),
             );
         }
-        if http_of_grpc(&e.grpc).is_none() {
+        if grpc::by_name(&e.grpc).is_none() {
             diags
                 .push(
                     file,
                     format!("{at}/grpc"),
                     format!("`{}` is not a gRPC status code name", e.grpc),
                 )
-                .help(format!(
-                    "use one of {}",
-                    GRPC_CODES
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                .help(format!("use one of {}", grpc::names_list()));
         }
         if e.message.trim().is_empty() {
             diags.push(

@@ -1,6 +1,9 @@
 //! The command line: `--help` texts are snapshot-tested, and `check` / `generate` behave as the
 //! README says (exit codes, messages), run as a real process.
 
+#[path = "support/golden.rs"]
+mod golden;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -8,22 +11,12 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_a2a-codegen"))
 }
 
+/// A `--help` text against its snapshot in `tests/snapshots/` (`A2A_BLESS=1` rewrites it).
 fn snapshot(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
         .join(name);
-    if std::env::var_os("A2A_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        expected,
-        actual,
-        "{} is out of date (A2A_BLESS=1 to accept)",
-        path.display()
-    );
+    golden::assert_golden(&path, actual);
 }
 
 fn stdout_of(args: &[&str]) -> String {

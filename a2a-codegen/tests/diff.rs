@@ -2,6 +2,9 @@
 //! fixture pair per classification rule (tests/fixtures/diff/rules), the A2A v1.0.0 -> v1.0.1
 //! error-table change, spec/v1 against itself, bad inputs, the IR dump, and the help texts.
 
+#[path = "support/golden.rs"]
+mod golden;
+
 use a2a_codegen::diff::{self, Change, Class};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -31,22 +34,6 @@ fn stdout(out: &Output) -> String {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Compares with a file in the repository, or rewrites it under `A2A_BLESS=1`.
-fn snapshot(path: &Path, actual: &str) {
-    if std::env::var_os("A2A_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_default();
-    assert_eq!(
-        expected,
-        actual,
-        "{} is out of date (A2A_BLESS=1 to accept)",
-        path.display()
-    );
 }
 
 const RULES_DIR: &str = "tests/fixtures/diff/rules";
@@ -507,7 +494,7 @@ fn a2a_v1_0_0_to_v1_0_1_error_mappings_are_six_behaviour_changes() {
 fn the_binary_renders_the_v1_0_x_error_report_in_every_format() {
     let md = run(&["diff", ERRORS_V100, ERRORS_V101, "--format", "md"]);
     assert_eq!(md.status.code(), Some(0), "{}", stderr(&md));
-    snapshot(
+    golden::assert_golden(
         &manifest_dir().join("tests/fixtures/diff/errors-v1.0.0-to-v1.0.1.md"),
         &stdout(&md),
     );
@@ -712,7 +699,7 @@ fn help_texts_of_diff_and_ir_match_their_snapshots() {
     for (command, file) in [("diff", "help-diff.txt"), ("ir", "help-ir.txt")] {
         let out = run(&[command, "--help"]);
         assert!(out.status.success());
-        snapshot(&snapshots.join(file), &stdout(&out));
+        golden::assert_golden(&snapshots.join(file), &stdout(&out));
     }
 }
 

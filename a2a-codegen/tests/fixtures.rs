@@ -4,35 +4,19 @@
 //! `tests/fixtures/fail/` fails with exactly its checked-in `.stderr`.
 //!
 //! After an intended change to the generator, `A2A_BLESS=1 cargo test -p a2a-codegen --test
-//! fixtures` rewrites the expected files; review their diff like code.
+//! fixtures` rewrites the expected files (`support/golden.rs`); review their diff like code.
+
+#[path = "support/golden.rs"]
+mod golden;
 
 use a2a_codegen::{Config, Error};
+use golden::assert_golden;
 use std::path::{Path, PathBuf};
 
 fn fixtures(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(kind)
-}
-
-/// Compares `actual` with the file at `path`, or rewrites the file when `A2A_BLESS` is set.
-fn assert_golden(path: &Path, actual: &str) {
-    if std::env::var_os("A2A_BLESS").is_some() {
-        std::fs::write(path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}; run with A2A_BLESS=1 to create it", path.display()));
-    if expected != actual {
-        let diff = similar::TextDiff::from_lines(&expected, actual)
-            .unified_diff()
-            .header("expected", "actual")
-            .to_string();
-        panic!(
-            "{} differs from the generator's output (A2A_BLESS=1 to accept):\n{diff}",
-            path.display()
-        );
-    }
 }
 
 fn config_for(input: &Path) -> Config {

@@ -3,14 +3,11 @@
 //! Everything is reached through `<crate>::__derive` (the module generated from the error table),
 //! `::core` and `::std`, so the expansion needs no other name in the user's scope.
 
-use crate::names;
-use crate::parse::{Code, Input, Variant, CODE_ADVICE};
+use crate::parse::{code_advice, Code, Input, Variant};
+use a2a_facts::{case, type_url};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
-
-/// The type URL prefix of a fields object (`rt::custom::FIELDS_TYPE_PREFIX`).
-const FIELDS_TYPE_PREFIX: &str = "type.a2a-codegen/";
 
 pub fn expand(input: &Input) -> TokenStream {
     let Input {
@@ -19,7 +16,7 @@ pub fn expand(input: &Input) -> TokenStream {
         variants,
     } = input;
     let domain = ident.unraw().to_string();
-    let type_url = |v: &Variant| format!("{FIELDS_TYPE_PREFIX}{domain}.{}", v.name);
+    let type_url = |v: &Variant| type_url::fields(&domain, &v.name);
 
     let rows = variants.iter().map(|v| {
         let Variant {
@@ -31,7 +28,7 @@ pub fn expand(input: &Input) -> TokenStream {
             ..
         } = v;
         let code = v.code.value;
-        let reason = names::upper_snake(name);
+        let reason = case::upper_snake(name);
         quote! {
             #d::ErrorRow {
                 name: #name,
@@ -154,6 +151,7 @@ pub fn expand(input: &Input) -> TokenStream {
 /// a message naming the row (`TakenMessage`, built at compile time from `ERROR_TABLE`). Emitted
 /// beside the other errors too, so that every problem shows in one compile.
 pub fn code_checks<'a>(d: &TokenStream, codes: impl IntoIterator<Item = &'a Code>) -> TokenStream {
+    let advice = code_advice();
     codes
         .into_iter()
         .map(|code| {
@@ -165,7 +163,7 @@ pub fn code_checks<'a>(d: &TokenStream, codes: impl IntoIterator<Item = &'a Code
             let args = quote_spanned!(code.last=> ("{}", __message.as_str()));
             quote_spanned! {code.last=>
                 const _: () = if let ::core::option::Option::Some(__message) =
-                    #d::TakenMessage::new(&#d::ERROR_TABLE, #d::is_code_taken(#value), #value, #CODE_ADVICE)
+                    #d::TakenMessage::new(&#d::ERROR_TABLE, #d::is_code_taken(#value), #value, #advice)
                 {
                     #path #args
                 };

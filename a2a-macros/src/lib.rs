@@ -173,7 +173,6 @@
 //! - a taken code when the `crate` path has no generated table: there is no table to read.
 
 mod expand;
-mod names;
 mod parse;
 mod rules;
 

@@ -1,6 +1,7 @@
 //! From the derive input to a checked model, every problem collected as one `syn::Error`.
 
-use crate::{names, rules};
+use crate::rules;
+use a2a_facts::{case, custom, grpc, http, jsonrpc};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;
@@ -85,8 +86,14 @@ impl Errors {
 }
 
 const VARIANT_KEYS: &str = "`code`, `message`, `grpc` or `http`";
-pub const CODE_ADVICE: &str =
-    "pick a code in -32099..=-32000 not used by the A2A table, or any code outside -32768..=-32000";
+/// How to pick a code: the end of every code diagnostic, the macro's and the const check's.
+pub fn code_advice() -> String {
+    format!(
+        "pick a code in {} not used by the A2A table, or any code outside {}",
+        jsonrpc::SERVER_ERRORS_TEXT,
+        jsonrpc::PRE_DEFINED_TEXT
+    )
+}
 
 pub fn parse(input: &DeriveInput) -> Parsed {
     let mut errors = Errors::default();
@@ -256,7 +263,7 @@ fn parse_variant(
                     ok = false;
                 }
                 let field_ident = field.ident.clone().expect("named fields have names");
-                let member = names::lower_camel(&field_ident.unraw().to_string());
+                let member = case::lower_camel(&field_ident.unraw().to_string());
                 if let Some(other) = fields.iter().find(|f| f.member == member) {
                     errors.push(Error::new_spanned(
                         &field_ident,
@@ -317,11 +324,11 @@ fn parse_variant(
         }
     };
 
-    let grpc = attrs.grpc.unwrap_or_else(|| "UNKNOWN".to_string());
-    let http = attrs
-        .http
-        .unwrap_or_else(|| rules::http_of_grpc(&grpc).unwrap_or(500));
-    let message = attrs.message.unwrap_or_else(|| names::sentence(&name));
+    let grpc = attrs
+        .grpc
+        .unwrap_or_else(|| custom::DEFAULT_GRPC.to_string());
+    let http = attrs.http.unwrap_or_else(|| custom::default_http(&grpc));
+    let message = attrs.message.unwrap_or_else(|| case::sentence(&name));
     let doc = doc_line(&variant.attrs).unwrap_or_else(|| message.clone());
 
     ok.then(|| Variant {
@@ -362,7 +369,7 @@ fn variant_key(meta: ParseNestedMeta, attrs: &mut VariantAttrs, errors: &mut Err
                 if let Some(reason) = rules::reserved_reason(code.value) {
                     errors.push(Error::new_spanned(
                         &value,
-                        format!("{reason}; {CODE_ADVICE}"),
+                        format!("{reason}; {}", code_advice()),
                     ));
                 } else {
                     attrs.code = Some(code);
@@ -378,22 +385,20 @@ fn variant_key(meta: ParseNestedMeta, attrs: &mut VariantAttrs, errors: &mut Err
             )),
         },
         "grpc" => match string_literal(&value) {
-            Some(lit) if rules::http_of_grpc(&lit.value()).is_some() => {
-                attrs.grpc = Some(lit.value())
-            }
+            Some(lit) if grpc::by_name(&lit.value()).is_some() => attrs.grpc = Some(lit.value()),
             Some(lit) => errors.push(Error::new_spanned(
                 lit,
                 format!(
                     "`{}` is not a gRPC status code name; expected one of: {}",
                     lit.value(),
-                    rules::grpc_list()
+                    grpc::names_list()
                 ),
             )),
             None => errors.push(Error::new_spanned(
                 &value,
                 format!(
                     "`grpc` must be a string literal naming a gRPC status code, one of: {}",
-                    rules::grpc_list()
+                    grpc::names_list()
                 ),
             )),
         },
@@ -498,12 +503,16 @@ fn code_value(expr: &Expr) -> Result<Code> {
     }
 }
 
-/// `http = 429`: an integer literal in 100..=599.
+/// `http = 429`: an integer literal in `http::STATUS_RANGE` (100..=599).
 fn http_value(expr: &Expr) -> Result<u16> {
     let error = || {
         Error::new_spanned(
             expr,
-            "`http` must be an HTTP status: an integer literal in 100..=599",
+            format!(
+                "`http` must be an HTTP status: an integer literal in {}..={}",
+                http::STATUS_RANGE.start(),
+                http::STATUS_RANGE.end()
+            ),
         )
     };
     let lit = int_literal(expr).ok_or_else(error)?;
@@ -511,7 +520,7 @@ fn http_value(expr: &Expr) -> Result<u16> {
         return Err(error());
     }
     match lit.base10_digits().parse::<u16>() {
-        Ok(status @ 100..=599) => Ok(status),
+        Ok(status) if http::STATUS_RANGE.contains(&status) => Ok(status),
         _ => Err(error()),
     }
 }

@@ -34,7 +34,7 @@ use super::table::ErrorRow;
 use serde_json::{Map, Value};
 
 /// The type URL prefix of the object carrying a custom error's fields.
-pub const FIELDS_TYPE_PREFIX: &str = "type.a2a-codegen/";
+pub const FIELDS_TYPE_PREFIX: &str = a2a_facts::type_url::FIELDS_PREFIX;
 
 /// An agent's own error type: one variant per code, each with its row (message, gRPC and HTTP
 /// status), and fields that travel in the error's `data`.
@@ -93,9 +93,9 @@ static UNLISTED: ErrorRow = ErrorRow {
     name: "Unlisted",
     spec_name: "Unlisted",
     code: 0,
-    grpc: "UNKNOWN",
-    http: 500,
-    message: "Unknown error",
+    grpc: a2a_facts::custom::DEFAULT_GRPC,
+    http: a2a_facts::custom::DEFAULT_HTTP,
+    message: a2a_facts::custom::UNLISTED_MESSAGE,
     reason: None,
     standard: false,
     doc: "",
@@ -250,7 +250,8 @@ impl TakenMessage {
             i += 1;
         }
         if !named {
-            message.push(" is inside the JSON-RPC reserved block -32768..=-32100");
+            message.push(" is inside the JSON-RPC reserved block ");
+            message.push(a2a_facts::jsonrpc::RESERVED_TEXT);
         }
         message.push("; ");
         message.push(advice);

@@ -12,9 +12,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// The type URL of `google.rpc.ErrorInfo`.
-pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+pub const ERROR_INFO_TYPE: &str = a2a_facts::type_url::ERROR_INFO;
 /// The type URL of `google.rpc.BadRequest`.
-pub const BAD_REQUEST_TYPE: &str = "type.googleapis.com/google.rpc.BadRequest";
+pub const BAD_REQUEST_TYPE: &str = a2a_facts::type_url::BAD_REQUEST;
 /// The `domain` A2A puts in the `ErrorInfo` of its own errors (v1 §10.6, §11.6).
 pub const A2A_DOMAIN: &str = "a2a-protocol.org";
 

@@ -37,15 +37,15 @@ use std::fmt;
 /// not by A2A; the generated error table gives each its variant and default message.
 pub mod codes {
     /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
+    pub const PARSE_ERROR: i64 = a2a_facts::jsonrpc::PARSE_ERROR;
     /// The body is JSON but not a valid request object.
-    pub const INVALID_REQUEST: i64 = -32600;
+    pub const INVALID_REQUEST: i64 = a2a_facts::jsonrpc::INVALID_REQUEST;
     /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const METHOD_NOT_FOUND: i64 = a2a_facts::jsonrpc::METHOD_NOT_FOUND;
     /// The params do not fit the method.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INVALID_PARAMS: i64 = a2a_facts::jsonrpc::INVALID_PARAMS;
     /// The server failed.
-    pub const INTERNAL_ERROR: i64 = -32603;
+    pub const INTERNAL_ERROR: i64 = a2a_facts::jsonrpc::INTERNAL_ERROR;
 }
 
 /// A request `id`: a string, a number or `null`, echoed unchanged in the response.

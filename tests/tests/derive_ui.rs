@@ -1,9 +1,14 @@
 //! `#[derive(AgentError)]` diagnostics: one file per mistake under `ui/agent_error/`, each with the
-//! compiler output it must give (`.stderr`, refreshed with `TRYBUILD=overwrite`), and the
-//! `pass_*` files that must compile and run.
+//! compiler output it must give (`.stderr`, rewritten under `A2A_BLESS=1` like every golden file:
+//! the helper sets trybuild's `TRYBUILD=overwrite`), and the `pass_*` files that must compile and
+//! run.
+
+#[path = "../../a2a-codegen/tests/support/golden.rs"]
+mod golden;
 
 #[test]
 fn agent_error_derive_diagnostics() {
+    golden::bless_trybuild();
     let cases = trybuild::TestCases::new();
     cases.compile_fail("ui/agent_error/[!p]*.rs");
     cases.pass("ui/agent_error/pass_*.rs");

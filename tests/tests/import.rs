@@ -4,7 +4,11 @@
 //! `$ref`s; built here from the bundle, as no file of it exists yet), each completed by
 //! `spec/v1/overlay.toml`, lower to the same model as our own `spec/v1/a2a.schema.json` and
 //! generate the same code. Plus the import's errors, as golden fixtures in
-//! `a2a-codegen/tests/fixtures/import/` (`A2A_BLESS=1` rewrites the expected `.stderr`).
+//! `a2a-codegen/tests/fixtures/import/` (`A2A_BLESS=1` rewrites the expected `.stderr`, through
+//! the golden helper the generator's own tests use).
+
+#[path = "../../a2a-codegen/tests/support/golden.rs"]
+mod golden;
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -102,35 +106,6 @@ fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> 
     types
 }
 
-/// A line diff of two texts (longest common subsequence; the texts are small).
-fn line_diff(expected: &str, actual: &str) -> String {
-    let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, String::new());
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            out.push_str(&format!("  {}\n", a[i]));
-            (i, j) = (i + 1, j + 1);
-        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push_str(&format!("+ {}\n", b[j]));
-            j += 1;
-        } else {
-            out.push_str(&format!("- {}\n", a[i]));
-            i += 1;
-        }
-    }
-    out
-}
-
 /// Panics with a per-type diff (`-` spec/v1, `+` the published schema) unless the maps are equal.
 fn assert_same<T: Debug + PartialEq>(
     what: &str,
@@ -146,7 +121,7 @@ fn assert_same<T: Debug + PartialEq>(
             (Some(e), Some(a)) if e == a => {}
             (Some(e), Some(a)) => report.push_str(&format!(
                 "\n== {name} differs (- ours, + {what}):\n{}",
-                line_diff(&format!("{e:#?}"), &format!("{a:#?}"))
+                golden::line_diff(&format!("{e:#?}"), &format!("{a:#?}"))
             )),
             (Some(_), None) => report.push_str(&format!("\n== {name}: missing from {what}\n")),
             (None, _) => report.push_str(&format!("\n== {name}: only in {what}\n")),
@@ -258,7 +233,7 @@ fn code_differences(
         if expected != actual {
             report.push_str(&format!(
                 "\n== {path}:\n{}",
-                line_diff(&expected, &actual)
+                golden::line_diff(&expected, &actual)
                     .lines()
                     .filter(|l| !l.starts_with("  "))
                     .collect::<Vec<_>>()
@@ -429,22 +404,7 @@ fn import_errors_match_their_fixtures() {
             Err(other) => panic!("{name}: not an input error: {other}"),
             Ok(_) => panic!("{name}: generated, but should fail"),
         };
-        let expected_path = dir.join(format!("{stem}.stderr"));
-        if std::env::var_os("A2A_BLESS").is_some() {
-            std::fs::write(&expected_path, &actual).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run with A2A_BLESS=1 to create it",
-                expected_path.display()
-            )
-        });
-        assert!(
-            expected == actual,
-            "{name} (A2A_BLESS=1 to accept):\n{}",
-            line_diff(&expected, &actual)
-        );
+        golden::assert_golden(&dir.join(format!("{stem}.stderr")), &actual);
     }
 }
 

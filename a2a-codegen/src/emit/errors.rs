@@ -9,10 +9,10 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// The JSON-RPC reserved block (JSON-RPC 2.0 §5.1): no custom code may live here.
-pub const RESERVED: std::ops::RangeInclusive<i64> = -32768..=-32100;
+pub use a2a_facts::jsonrpc::RESERVED;
 
 /// Message used when an agent sends a code no row names and no message.
-const UNKNOWN_MESSAGE: &str = "Unknown error";
+const UNKNOWN_MESSAGE: &str = a2a_facts::custom::UNLISTED_MESSAGE;
 
 /// One `ErrorRow` constant of a table row (the standard table's, or a custom table's).
 pub(crate) fn error_row(e: &ErrorDef, rt: &TokenStream) -> TokenStream {
@@ -81,6 +81,10 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
     });
     let rows = errors.iter().map(|e| error_row(e, rt));
     let n_rows = errors.len();
+    let (unlisted_grpc, unlisted_http) = (
+        a2a_facts::custom::DEFAULT_GRPC,
+        Literal::u16_unsuffixed(a2a_facts::custom::DEFAULT_HTTP),
+    );
     let (low, high) = (
         Literal::i64_unsuffixed(*RESERVED.start()),
         Literal::i64_unsuffixed(*RESERVED.end()),
@@ -254,12 +258,12 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
             /// The gRPC status code name from the table (`UNKNOWN` for a code no row names).
             pub fn grpc_status(&self) -> &'static str {
-                self.row().map_or("UNKNOWN", |row| row.grpc)
+                self.row().map_or(#unlisted_grpc, |row| row.grpc)
             }
 
             /// The HTTP status from the table (500 for a code no row names).
             pub fn http_status(&self) -> u16 {
-                self.row().map_or(500, |row| row.http)
+                self.row().map_or(#unlisted_http, |row| row.http)
             }
         }
 
