@@ -120,6 +120,7 @@
 pub mod diag;
 pub mod diff;
 pub mod emit;
+mod facts;
 pub mod format;
 pub mod import;
 pub mod ir;

@@ -953,7 +953,7 @@ pub fn lower_custom_errors(
         }
         let grpc = row.grpc.clone().unwrap_or_else(|| "UNKNOWN".to_string());
         let http = match row.http {
-            None => crate::validate::http_of_grpc(&grpc).unwrap_or(500),
+            None => crate::facts::http_of_grpc(&grpc).unwrap_or(500),
             Some(h) => match u16::try_from(h) {
                 Ok(h) if (100..=599).contains(&h) => h,
                 _ => {

@@ -2,42 +2,10 @@
 //! collected, with the JSON pointer of the definition it concerns.
 
 use crate::diag::{pointer_push, Diagnostics};
+use crate::facts::{http_of_grpc, GRPC_CODES, RESERVED, UNKNOWN_FIELDS};
 use crate::ir::*;
 use crate::naming;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// gRPC status code names (`google.rpc.Code`), each with the HTTP status `google.rpc.Code`
-/// documents for it (the default HTTP status of a custom error row that names only its gRPC code).
-const GRPC_CODES: &[(&str, u16)] = &[
-    ("OK", 200),
-    ("CANCELLED", 499),
-    ("UNKNOWN", 500),
-    ("INVALID_ARGUMENT", 400),
-    ("DEADLINE_EXCEEDED", 504),
-    ("NOT_FOUND", 404),
-    ("ALREADY_EXISTS", 409),
-    ("PERMISSION_DENIED", 403),
-    ("RESOURCE_EXHAUSTED", 429),
-    ("FAILED_PRECONDITION", 400),
-    ("ABORTED", 409),
-    ("OUT_OF_RANGE", 400),
-    ("UNIMPLEMENTED", 501),
-    ("INTERNAL", 500),
-    ("UNAVAILABLE", 503),
-    ("DATA_LOSS", 500),
-    ("UNAUTHENTICATED", 401),
-];
-
-/// The HTTP status `google.rpc.Code` gives a gRPC status name, if it is one.
-pub fn http_of_grpc(name: &str) -> Option<u16> {
-    GRPC_CODES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, http)| *http)
-}
-
-/// Names the generator itself uses for a struct's extra members.
-pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 
 /// Labels of the three input files, for diagnostics.
 pub struct Files<'a> {
@@ -141,7 +109,7 @@ fn check_custom_errors(
                     ),
                 )
                 .help(CUSTOM_CODE_HELP);
-        } else if crate::emit::RESERVED.contains(&row.code) {
+        } else if RESERVED.contains(&row.code) {
             diags
                 .push(
                     file,
