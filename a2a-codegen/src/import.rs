@@ -92,7 +92,7 @@ const DRAFT_07: &str = "http://json-schema.org/draft-07/schema";
 /// The `pattern` of the numeric-string branch of an int32 `anyOf`.
 const INT_STRING_PATTERN: &str = "^-?[0-9]+$";
 
-/// The layouts of schema a2a-codegen reads. See the [module docs](self) for the rules.
+/// The layouts of schema a2a-codegen reads. See the docs of the import module (`src/import.rs`) for the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// a2a-codegen's own dialect: lowered as written.
@@ -459,8 +459,6 @@ pub fn read_overlay(path: &Path, label: &str, diags: &mut Diagnostics) -> Option
 /// A published schema rewritten into our dialect.
 #[derive(Clone, Debug)]
 pub struct Imported {
-    /// Which layout it was in.
-    pub shape: Shape,
     /// The schema in our dialect; label and SHA-256 are the published file's.
     pub schema: Source<Value>,
     /// What the generator decided on the schema's behalf.
@@ -965,7 +963,6 @@ pub fn import(
         return None;
     }
     Some(Imported {
-        shape,
         schema: Source {
             label: schema.label.clone(),
             sha256: schema.sha256.clone(),
@@ -1664,7 +1661,7 @@ fn apply_messages(
 }
 
 /// Lowers a schema of any layout to the model's types: our own dialect as written, a published
-/// one through [`import`] with `overlay` (diagnostics point into the published file and the
+/// one through `import` with `overlay` (diagnostics point into the published file and the
 /// overlay). What `Config` does for the schema, for tools that want the model.
 pub fn lower_types(
     schema: &Source<Value>,
@@ -1894,7 +1891,7 @@ mod tests {
         let (im, diags) = imported(bundle(), "");
         assert!(diags.is_empty(), "{diags}");
         let im = im.unwrap();
-        assert_eq!(im.shape, Shape::Bundle);
+        assert_eq!(detect(&bundle()), Shape::Bundle);
         let root = im.schema.value.as_object().unwrap();
         assert!(!root.contains_key("version") && !root.contains_key("definitions"));
         assert_eq!(root["title"], "Schemas");
@@ -2344,7 +2341,7 @@ mod tests {
         let (im, diags) = imported(v03(), V03_OVERLAY);
         assert!(diags.is_empty(), "{diags}");
         let im = im.unwrap();
-        assert_eq!(im.shape, Shape::V03);
+        assert_eq!(detect(&v03()), Shape::V03);
         let names: Vec<&String> = defs_of(&im).keys().collect();
         assert_eq!(
             names,
