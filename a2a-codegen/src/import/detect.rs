@@ -4,6 +4,8 @@
 use super::idioms::{alias_of_pattern, inlined_enum, is_int32};
 use super::keys::FILE_REF_SUFFIX;
 use super::unions::tag_of_union;
+use crate::diag::Diagnostics;
+use crate::load::{self, Source};
 use serde_json::{Map, Value};
 
 /// The `$schema` of JSON Schema draft-07 (with or without the trailing `#`).
@@ -29,7 +31,7 @@ pub enum Shape {
 }
 
 impl Shape {
-    pub(super) fn describe(self) -> &'static str {
+    fn describe(self) -> &'static str {
         match self {
             Shape::Own => "a2a-codegen's own schema dialect",
             Shape::Bundle => {
@@ -113,4 +115,112 @@ impl Signs {
             _ => {}
         }
     }
+}
+
+/// A published schema as the import reads it: its layout and its container of definitions.
+pub(super) struct Published<'a> {
+    /// The file's label, for diagnostics.
+    pub(super) file: &'a str,
+    pub(super) shape: Shape,
+    /// The whole schema, for the overlay's JSON pointers into it.
+    pub(super) value: &'a Value,
+    pub(super) root: &'a Map<String, Value>,
+    /// `$defs` or `definitions`.
+    pub(super) container: &'static str,
+    /// The definitions, by key.
+    pub(super) defs: &'a Map<String, Value>,
+}
+
+impl<'a> Published<'a> {
+    /// Checks that `schema` is a published layout (one that needs an overlay: a missing one is
+    /// reported, though the checks go on) with one container of definitions.
+    pub(super) fn find(
+        schema: &'a Source<Value>,
+        has_overlay: bool,
+        diags: &mut Diagnostics,
+    ) -> Option<Self> {
+        let shape = detect(&schema.value);
+        let file = schema.label.as_str();
+        let Some(root) = schema.value.as_object() else {
+            diags.push(file, "", "the schema must be a JSON object");
+            return None;
+        };
+        if shape == Shape::Own {
+            diags
+                .push(
+                    file,
+                    "",
+                    "the schema is in a2a-codegen's own dialect, not a published layout",
+                )
+                .help("lower it as it is (`lower_types` does), without an overlay");
+            return None;
+        }
+        if !has_overlay {
+            report_missing_overlay(file, shape, diags);
+        }
+        let (container, defs) = match (root.get("$defs"), root.get("definitions")) {
+            (Some(_), Some(_)) => {
+                diags
+                    .push(file, "", "both `$defs` and `definitions` are present")
+                    .help("keep one container of definitions");
+                return None;
+            }
+            (Some(d), None) => ("$defs", d),
+            (None, Some(d)) => ("definitions", d),
+            (None, None) => {
+                diags
+                    .push(file, "", "the schema has no `$defs` or `definitions`")
+                    .help("a published schema keeps its types under `definitions` or `$defs`");
+                return None;
+            }
+        };
+        let Some(defs) = defs.as_object() else {
+            diags.push(
+                file,
+                format!("/{container}"),
+                "must be an object of named schemas",
+            );
+            return None;
+        };
+        Some(Published {
+            file,
+            shape,
+            value: &schema.value,
+            root,
+            container,
+            defs,
+        })
+    }
+}
+
+/// A published schema says neither which fields are REQUIRED nor which form a oneof: without an
+/// overlay it cannot be read.
+fn report_missing_overlay(file: &str, shape: Shape, diags: &mut Diagnostics) {
+    let v03 = shape == Shape::V03;
+    diags
+        .push(
+            file,
+            "",
+            format!(
+                "this is {}; it does not say which fields are REQUIRED or which properties \
+                 form a oneof, so a2a-codegen needs an overlay to read it",
+                shape.describe()
+            ),
+        )
+        .help(format!(
+            "put an `{}` beside it in the spec directory (a2a-codegen's {} is the one for \
+             A2A {}), or name one with `Config::overlay`; {} describes the format",
+            load::OVERLAY_FILE,
+            if v03 {
+                "spec/v0_3/overlay.toml"
+            } else {
+                "spec/v1/overlay.toml"
+            },
+            if v03 { "v0.3.0" } else { "v1.0.x" },
+            if v03 {
+                "spec/v0_3/README.md"
+            } else {
+                "spec/v1/README.md"
+            },
+        ));
 }

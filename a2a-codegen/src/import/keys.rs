@@ -2,13 +2,16 @@
 //! `$ref`s (file names, or local pointers into either container) become `#/$defs/Name`.
 
 use super::rewrite::Importer;
+use crate::diag::pointer_push;
+use crate::naming;
+use std::collections::BTreeMap;
 
 /// Suffix of the file names the v1.0.x bundle's `$ref`s point at.
 pub(super) const FILE_REF_SUFFIX: &str = ".jsonschema.json";
 
 /// The type name of a definition key or file-name `$ref`: `lf.a2a.v1.Message.jsonschema.json` ->
 /// `Message`, `"O Auth2 Security Scheme"` -> `OAuth2SecurityScheme`.
-pub fn type_name(key: &str) -> String {
+pub(super) fn type_name(key: &str) -> String {
     let stem = key.strip_suffix(FILE_REF_SUFFIX).unwrap_or(key);
     let last = stem.rsplit('.').next().unwrap_or(stem);
     last.chars().filter(|c| !c.is_whitespace()).collect()
@@ -80,6 +83,31 @@ impl Importer<'_> {
                         self.container
                     ));
                 None
+            }
+        }
+    }
+
+    /// Gives every definition key its type name; a key that gives none, or the name of another
+    /// key, is an error.
+    pub(super) fn name_definitions(&mut self) {
+        let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        for key in self.defs.keys() {
+            let name = type_name(key);
+            let at = pointer_push(&format!("/{}", self.container), key);
+            if !naming::is_identifier(&name) {
+                self.diags
+                    .push(self.file, &at, format!("`{key}` does not give a type name (got `{name}`)"))
+                    .help("a definition's key, without spaces, must be a message name such as `AgentCard`");
+            } else if let Some(other) = seen.insert(name.clone(), key.clone()) {
+                self.diags
+                    .push(
+                        self.file,
+                        &at,
+                        format!("`{key}` and `{other}` both give the type name `{name}`"),
+                    )
+                    .help("every definition must have its own name");
+            } else {
+                self.keys.insert(key.clone(), name);
             }
         }
     }

@@ -72,6 +72,15 @@
 //! Then the overlay is applied: property order, `required`, the oneof group, `deprecated` flags,
 //! enum names and descriptions, and whole definitions the schema lacks (`Empty`). An overlay entry
 //! that names a message, property or enum the schema lacks is an error at its TOML path.
+//!
+//! ## Where each step lives
+//!
+//! [`import`] runs the steps in order, each a function of one file: `detect` (the layout, and the
+//! published schema's container of definitions), `keys` (definition keys and `$ref`s to type
+//! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `v03`
+//! (what a v0.3 schema leaves out), `unions` (tagged and merged unions), `rewrite` (one schema
+//! into our dialect, and the state the steps share), `idioms` (the ProtoJSON idioms it
+//! recognises) and `overlay` (the overlay's format, its `[message]` and `[definition]` tables).
 
 mod detect;
 mod enums;
@@ -83,21 +92,32 @@ mod unions;
 mod v03;
 
 pub use detect::{detect, Shape};
-pub use keys::type_name;
 pub use overlay::{read_overlay, Overlay};
 
-use crate::diag::{pointer_push, Diagnostics, Note};
+use crate::diag::{Diagnostics, Note};
 use crate::ir::{TypeDef, TypeId};
-use crate::load::{self, Source};
-use crate::naming;
+use crate::load::Source;
 use crate::{Error, GeneratedFile};
-use overlay::apply_messages;
-use rewrite::Importer;
-use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use detect::Published;
+use overlay::{add_definitions, apply_messages, OverlayFile};
+use rewrite::{rewrite_root, Importer};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use unions::{ref_branches, tag_of_union};
-use v03::dropped_by_rule;
+use v03::left_out_note;
+
+/// Where a part of the rewritten schema came from: diagnostics about it are moved there.
+#[derive(Clone, Debug)]
+pub(super) struct Origin {
+    /// The JSON pointer in the rewritten schema.
+    pub(super) new: String,
+    /// The file it came from: the published schema or the overlay.
+    pub(super) file: String,
+    /// The JSON pointer (or TOML path) there.
+    pub(super) old: String,
+    /// Whether a diagnostic deeper inside keeps the rest of its pointer (else it points at `old`).
+    pub(super) keep_rest: bool,
+}
 
 /// A published schema rewritten into our dialect.
 #[derive(Clone, Debug)]
@@ -106,8 +126,8 @@ pub struct Imported {
     pub schema: Source<Value>,
     /// What the generator decided on the schema's behalf.
     pub notes: Vec<Note>,
-    /// `(pointer in the rewritten schema, file, pointer there, keep the rest of the pointer)`.
-    origins: Vec<(String, String, String, bool)>,
+    /// Where the parts of the rewritten schema came from.
+    origins: Vec<Origin>,
 }
 
 impl Imported {
@@ -118,21 +138,21 @@ impl Imported {
             let best = self
                 .origins
                 .iter()
-                .filter(|(new, ..)| {
-                    d.location == *new
+                .filter(|o| {
+                    d.location == o.new
                         || d.location
-                            .strip_prefix(new.as_str())
+                            .strip_prefix(o.new.as_str())
                             .is_some_and(|rest| rest.starts_with('/'))
                 })
-                .max_by_key(|(new, ..)| new.len());
-            if let Some((new, file, old, keep_rest)) = best {
-                let rest = if *keep_rest {
-                    &d.location[new.len()..]
+                .max_by_key(|o| o.new.len());
+            if let Some(origin) = best {
+                let rest = if origin.keep_rest {
+                    &d.location[origin.new.len()..]
                 } else {
                     ""
                 };
-                d.location = format!("{old}{rest}");
-                d.file = file.clone();
+                d.location = format!("{}{rest}", origin.old);
+                d.file = origin.file.clone();
             }
         }
     }
@@ -146,462 +166,37 @@ pub fn import(
     diags: &mut Diagnostics,
 ) -> Option<Imported> {
     let errors_before = diags.0.len();
-    let shape = detect(&schema.value);
-    let file = schema.label.as_str();
-    let Some(root) = schema.value.as_object() else {
-        diags.push(file, "", "the schema must be a JSON object");
-        return None;
-    };
-    if shape == Shape::Own {
-        diags
-            .push(
-                file,
-                "",
-                "the schema is in a2a-codegen's own dialect, not a published layout",
-            )
-            .help("lower it as it is (`lower_types` does), without an overlay");
-        return None;
-    }
-    if overlay.is_none() {
-        diags
-            .push(
-                file,
-                "",
-                format!(
-                    "this is {}; it does not say which fields are REQUIRED or which properties \
-                     form a oneof, so a2a-codegen needs an overlay to read it",
-                    shape.describe()
-                ),
-            )
-            .help(format!(
-                "put an `{}` beside it in the spec directory (a2a-codegen's {} is the one for \
-                 A2A {}), or name one with `Config::overlay`; {} describes the format",
-                load::OVERLAY_FILE,
-                if shape == Shape::V03 {
-                    "spec/v0_3/overlay.toml"
-                } else {
-                    "spec/v1/overlay.toml"
-                },
-                if shape == Shape::V03 {
-                    "v0.3.0"
-                } else {
-                    "v1.0.x"
-                },
-                if shape == Shape::V03 {
-                    "spec/v0_3/README.md"
-                } else {
-                    "spec/v1/README.md"
-                },
-            ));
-    }
-    let (container, defs) = match (root.get("$defs"), root.get("definitions")) {
-        (Some(_), Some(_)) => {
-            diags
-                .push(file, "", "both `$defs` and `definitions` are present")
-                .help("keep one container of definitions");
-            return None;
-        }
-        (Some(d), None) => ("$defs", d),
-        (None, Some(d)) => ("definitions", d),
-        (None, None) => {
-            diags
-                .push(file, "", "the schema has no `$defs` or `definitions`")
-                .help("a published schema keeps its types under `definitions` or `$defs`");
-            return None;
-        }
-    };
-    let Some(defs) = defs.as_object() else {
-        diags.push(
-            file,
-            format!("/{container}"),
-            "must be an object of named schemas",
-        );
-        return None;
-    };
+    let published = Published::find(schema, overlay.is_some(), diags)?;
     let empty = Overlay::default();
-    let (overlay_value, overlay_file) = match overlay {
-        Some(o) => (&o.value, o.label.as_str()),
-        None => (&empty, ""),
-    };
-    let mut im = Importer {
-        file,
-        container,
-        shape,
-        defs,
-        keys: BTreeMap::new(),
-        zero_names: BTreeMap::new(),
-        enums: BTreeMap::new(),
-        enum_sites: BTreeMap::new(),
-        union_sites: BTreeMap::new(),
-        dropped: BTreeSet::new(),
-        closed: Vec::new(),
-        diags,
+    let overlay = match overlay {
+        Some(o) => OverlayFile {
+            value: &o.value,
+            label: &o.label,
+        },
+        None => OverlayFile {
+            value: &empty,
+            label: "",
+        },
     };
     let mut origins = Vec::new();
+    let mut im = Importer::new(&published, overlay, diags);
 
     // Names first, so that every `$ref` can be resolved whatever the order.
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    for key in defs.keys() {
-        let name = type_name(key);
-        let at = pointer_push(&format!("/{container}"), key);
-        if !naming::is_identifier(&name) {
-            im.diags
-                .push(file, &at, format!("`{key}` does not give a type name (got `{name}`)"))
-                .help("a definition's key, without spaces, must be a message name such as `AgentCard`");
-        } else if let Some(other) = seen.insert(name.clone(), key.clone()) {
-            im.diags
-                .push(
-                    file,
-                    &at,
-                    format!("`{key}` and `{other}` both give the type name `{name}`"),
-                )
-                .help("every definition must have its own name");
-        } else {
-            im.keys.insert(key.clone(), name);
-        }
-    }
-    for (name, e) in &overlay_value.enums {
-        let at = pointer_push("/enum", name);
-        if !naming::is_identifier(name) {
-            im.diags
-                .push(overlay_file, &at, format!("`{name}` is not a type name"))
-                .help("name the enum like a Rust type, e.g. [enum.TaskState]");
-        } else {
-            match (&e.zero, &e.at) {
-                (Some(zero), None) => {
-                    if let Some(other) = im.zero_names.insert(zero.clone(), name.clone()) {
-                        im.diags
-                            .push(
-                                overlay_file,
-                                format!("{at}/zero"),
-                                format!("`{zero}` already names enum `{other}`"),
-                            )
-                            .help("each inlined enum is named once, by its zero value");
-                    }
-                }
-                (None, Some(site)) => {
-                    if schema
-                        .value
-                        .pointer(site)
-                        .and_then(|v| v.get("enum"))
-                        .is_none()
-                    {
-                        im.diags
-                            .push(
-                                overlay_file,
-                                format!("{at}/at"),
-                                format!("the schema has no inline `enum` at `{site}`"),
-                            )
-                            .help(
-                                "give the JSON pointer of the property holding the enum, e.g. \
-                                   \"/definitions/Message/properties/role\"",
-                            );
-                    } else {
-                        im.enum_sites.insert(site.clone(), name.clone());
-                    }
-                }
-                _ => {
-                    im.diags
-                        .push(
-                            overlay_file,
-                            &at,
-                            "an enum table needs exactly one of `zero` and `at`",
-                        )
-                        .help(
-                            "`zero` names an inlined ProtoJSON enum (v1) by its zero value; `at` \
-                             names an inline enum (v0.3) by the JSON pointer of its property",
-                        );
-                }
-            }
-        }
-    }
+    im.name_definitions();
+    im.read_overlay_enums();
+    let by_rule = im.drop_definitions();
+    let unions = im.build_overlay_unions(&mut origins);
+    let mut defs = im.rewrite_definitions(&mut origins);
+    im.materialise_enums(&mut defs, &mut origins);
+    defs.extend(unions);
+    im.check_overlay_enums_were_found();
+    apply_messages(&overlay, &mut defs, im.diags, &mut origins);
+    add_definitions(&overlay, &mut defs, im.diags, &mut origins);
 
-    // Definitions that are not generated: by rule in a v0.3 schema, and as the overlay says.
-    if shape == Shape::V03 {
-        let dropped = dropped_by_rule(defs, &format!("#/{container}/"));
-        im.dropped.extend(dropped);
-    }
-    for (i, name) in overlay_value.drop.iter().enumerate() {
-        match im.keys.iter().find(|(_, n)| *n == name) {
-            Some((key, _)) => {
-                im.dropped.insert(key.clone());
-            }
-            None => {
-                im.diags
-                    .push(
-                        overlay_file,
-                        format!("/drop/{i}"),
-                        format!("the schema has no definition `{name}`"),
-                    )
-                    .help("fix the name or remove it from `drop`");
-            }
-        }
-    }
-    let mut union_defs = Vec::new();
-    for (name, u) in &overlay_value.union {
-        let at = pointer_push("/union", name);
-        if !naming::is_identifier(name) {
-            im.diags
-                .push(overlay_file, &at, format!("`{name}` is not a type name"))
-                .help("name the union like a Rust type, e.g. [union.SendMessageResult]");
-            continue;
-        }
-        if im.keys.values().any(|n| n == name) {
-            im.diags
-                .push(
-                    overlay_file,
-                    &at,
-                    format!("the schema already defines `{name}`"),
-                )
-                .help("choose a name the schema does not use");
-            continue;
-        }
-        let prefix = format!("#/{container}/");
-        let any = schema.value.pointer(&u.at).and_then(|v| v.get("anyOf"));
-        let Some(targets) = any.and_then(|a| ref_branches(a, &prefix)) else {
-            im.diags
-                .push(
-                    overlay_file,
-                    format!("{at}/at"),
-                    format!("the schema has no `anyOf` of `$ref`s at `{}`", u.at),
-                )
-                .help(
-                    "give the JSON pointer of the schema holding the `anyOf`, e.g. \
-                       \"/definitions/SendMessageSuccessResponse/properties/result\"",
-                );
-            continue;
-        };
-        let any = any.expect("checked above");
-        let anyof_at = format!("{}/anyOf", u.at);
-        let def = match &u.oneof {
-            None => match tag_of_union(defs, any, &prefix) {
-                Ok(tag) => im.tagged(any, &tag, &anyof_at),
-                Err(why) => {
-                    im.diags
-                        .push(
-                            overlay_file,
-                            format!("{at}/at"),
-                            format!("the `anyOf` at `{}` is not a tagged union: {why}", u.at),
-                        )
-                        .help("add `oneof = \"<name>\"` to merge its branches into one object instead");
-                    continue;
-                }
-            },
-            Some(oneof) => {
-                let keys: Vec<String> = targets
-                    .iter()
-                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                    .collect();
-                match im.merged(&keys, oneof) {
-                    Ok(def) => def,
-                    Err(why) => {
-                        im.diags
-                            .push(overlay_file, format!("{at}/oneof"), why)
-                            .help("merge only branches that differ in which members they require");
-                        continue;
-                    }
-                }
-            }
-        };
-        let mut def = def;
-        if let Some(text) = &u.description {
-            def.insert("description".into(), text.as_str().into());
-        }
-        im.union_sites.insert(u.at.clone(), name.clone());
-        origins.push((
-            pointer_push("/$defs", name),
-            overlay_file.to_string(),
-            at,
-            false,
-        ));
-        union_defs.push((name.clone(), Value::Object(def)));
-    }
-
-    let mut out_defs = Map::new();
-    for (key, def) in defs {
-        let Some(name) = im.keys.get(key).cloned() else {
-            continue;
-        };
-        if im.dropped.contains(key) {
-            continue;
-        }
-        let at = pointer_push(&format!("/{container}"), key);
-        let value = im.schema(def, &at, true);
-        if def.get("anyOf").is_some() && value.get("oneOf").is_some() {
-            // A union rewritten from `anyOf`: its branches point back at the `anyOf`'s.
-            origins.push((
-                format!("{}/oneOf", pointer_push("/$defs", &name)),
-                file.to_string(),
-                format!("{at}/anyOf"),
-                true,
-            ));
-        }
-        origins.push((pointer_push("/$defs", &name), file.to_string(), at, true));
-        out_defs.insert(name, value);
-    }
-    for (name, found) in std::mem::take(&mut im.enums) {
-        let mut def = Map::new();
-        def.insert("type".into(), "string".into());
-        def.insert(
-            "enum".into(),
-            found
-                .values
-                .iter()
-                .map(|v| Value::from(v.as_str()))
-                .collect(),
-        );
-        if let Some(text) = overlay_value
-            .enums
-            .get(&name)
-            .and_then(|e| e.description.as_ref())
-        {
-            def.insert("description".into(), text.as_str().into());
-        }
-        origins.push((
-            pointer_push("/$defs", &name),
-            file.to_string(),
-            found.pointer.clone(),
-            false,
-        ));
-        if out_defs.contains_key(&name) {
-            im.diags
-                .push(
-                    file,
-                    &found.pointer,
-                    format!("this enum would be named `{name}`, which is already a definition"),
-                )
-                .help(format!(
-                    "name it in the overlay: [enum.<Name>] zero = \"{}\"",
-                    found.values[0]
-                ));
-        }
-        out_defs.insert(name.clone(), Value::Object(def));
-        im.enums.insert(name, found);
-    }
-    for (name, def) in union_defs {
-        out_defs.insert(name, def);
-    }
-    for (name, e) in &overlay_value.enums {
-        if let Some(site) = &e.at {
-            let found = im.enums.get(name).is_some_and(|f| f.pointer == *site);
-            if !found && im.enum_sites.get(site) == Some(name) {
-                im.diags
-                    .push(
-                        overlay_file,
-                        format!("{}/at", pointer_push("/enum", name)),
-                        format!("the enum at `{site}` is in a definition that is not generated"),
-                    )
-                    .help("remove the table");
-            }
-        }
-        let Some(zero) = &e.zero else {
-            continue;
-        };
-        let matched = im
-            .enums
-            .get(name)
-            .is_some_and(|found| found.values.first() == Some(zero));
-        if !matched && im.zero_names.get(zero) == Some(name) {
-            im.diags
-                .push(
-                    overlay_file,
-                    format!("{}/zero", pointer_push("/enum", name)),
-                    format!("the schema has no inlined enum whose zero value is `{zero}`"),
-                )
-                .help("fix the value (the `pattern` branch of the enum's `anyOf`, without ^ and $), or remove the table");
-        }
-    }
-    apply_messages(
-        &overlay_value.message,
-        &mut out_defs,
-        overlay_file,
-        im.diags,
-        &mut origins,
-    );
-    for (name, table) in &overlay_value.definition {
-        let at = pointer_push("/definition", name);
-        if !naming::is_identifier(name) {
-            im.diags
-                .push(overlay_file, &at, format!("`{name}` is not a type name"))
-                .help("name the definition like a Rust type, e.g. [definition.Empty]");
-            continue;
-        }
-        if out_defs.contains_key(name) {
-            im.diags
-                .push(
-                    overlay_file,
-                    &at,
-                    format!("the schema already defines `{name}`"),
-                )
-                .help("remove the table: the overlay adds only definitions the schema lacks");
-            continue;
-        }
-        match serde_json::to_value(table) {
-            Ok(value) => {
-                out_defs.insert(name.clone(), value);
-                origins.push((
-                    pointer_push("/$defs", name),
-                    overlay_file.to_string(),
-                    at,
-                    true,
-                ));
-            }
-            Err(e) => {
-                im.diags
-                    .push(overlay_file, &at, format!("not a JSON schema: {e}"))
-                    .help(
-                        "write the definition as in a2a.schema.json, with TOML tables and arrays",
-                    );
-            }
-        }
-    }
-
-    let mut out = Map::new();
-    for (key, value) in root {
-        match key.as_str() {
-            "$defs" | "definitions" => {
-                out.insert("$defs".into(), Value::Object(std::mem::take(&mut out_defs)));
-            }
-            // Annotations of the published file, and the entry point of a json-bundle: every
-            // definition is generated anyway.
-            "version" | "$id" => {}
-            "$ref" if value.is_string() => {}
-            _ => {
-                out.insert(key.clone(), value.clone());
-            }
-        }
-    }
-    let mut notes = Vec::new();
-    if let Some(first) = im.closed.first() {
-        let n = im.closed.len();
-        notes.push(Note {
-            file: file.to_string(),
-            location: first.clone(),
-            message: format!(
-                "the schema closes {n} message{} with `additionalProperties: false`; a2a-codegen \
-                 ignores it (A2A v1 §5.7: receivers skip unknown fields), so the generated types \
-                 accept members they do not know",
-                if n == 1 { "" } else { "s" }
-            ),
-        });
-    }
-    let by_rule = if shape == Shape::V03 {
-        dropped_by_rule(defs, &format!("#/{container}/"))
-    } else {
-        BTreeSet::new()
-    };
-    if let Some(first) = by_rule.iter().next() {
-        notes.push(Note {
-            file: file.to_string(),
-            location: pointer_push(&format!("/{container}"), first),
-            message: format!(
-                "the import leaves out the {} definitions of the JSON-RPC envelope and the error \
-                 objects; the generator writes its own envelope from methods.toml and its error \
-                 enum from errors.toml",
-                by_rule.len()
-            ),
-        });
-    }
+    let notes = [im.closed_note(), left_out_note(&published, &by_rule)]
+        .into_iter()
+        .flatten()
+        .collect();
     if diags.0.len() > errors_before {
         return None;
     }
@@ -609,7 +204,7 @@ pub fn import(
         schema: Source {
             label: schema.label.clone(),
             sha256: schema.sha256.clone(),
-            value: Value::Object(out),
+            value: Value::Object(rewrite_root(published.root, defs)),
         },
         notes,
         origins,

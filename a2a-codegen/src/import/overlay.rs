@@ -1,6 +1,7 @@
 //! The overlay format (`spec/v1/README.md`, `spec/v0_3/README.md`): what the published schema
 //! cannot say, read from TOML, and the `[message.X]` tables applied to the rewritten definitions.
 
+use super::Origin;
 use crate::diag::{pointer_push, Diagnostics};
 use crate::load::{self, Source};
 use crate::naming;
@@ -96,15 +97,22 @@ pub fn read_overlay(path: &Path, label: &str, diags: &mut Diagnostics) -> Option
     load::read_toml(path, label, diags)
 }
 
+/// The overlay in use (an empty one when there is none) and its label.
+#[derive(Clone, Copy)]
+pub(super) struct OverlayFile<'a> {
+    pub(super) value: &'a Overlay,
+    pub(super) label: &'a str,
+}
+
 /// Applies the `[message.Name]` tables.
 pub(super) fn apply_messages(
-    messages: &BTreeMap<String, OverlayMessage>,
+    overlay: &OverlayFile<'_>,
     defs: &mut Map<String, Value>,
-    file: &str,
     diags: &mut Diagnostics,
-    origins: &mut Vec<(String, String, String, bool)>,
+    origins: &mut Vec<Origin>,
 ) {
-    for (name, msg) in messages {
+    let file = overlay.label;
+    for (name, msg) in &overlay.value.message {
         let at = pointer_push("/message", name);
         let Some(Value::Object(def)) = defs.get_mut(name) else {
             diags
@@ -202,12 +210,12 @@ pub(super) fn apply_messages(
                 }
             }
             def.insert("required".into(), required.into());
-            origins.push((
-                format!("/$defs/{name}/required"),
-                file.to_string(),
-                format!("{at}/required"),
-                true,
-            ));
+            origins.push(Origin {
+                new: format!("/$defs/{name}/required"),
+                file: file.to_string(),
+                old: format!("{at}/required"),
+                keep_rest: true,
+            });
         }
         if deprecated_ok {
             if let Some(Value::Object(props)) = def.get_mut("properties") {
@@ -268,18 +276,61 @@ pub(super) fn apply_messages(
                     .collect();
                 def.insert("oneOf".into(), branches.into());
                 def.insert("x-oneof-name".into(), oneof.name.as_str().into());
-                origins.push((
-                    format!("/$defs/{name}/oneOf"),
-                    file.to_string(),
-                    format!("{at}/oneof/members"),
-                    true,
-                ));
-                origins.push((
-                    format!("/$defs/{name}/x-oneof-name"),
-                    file.to_string(),
-                    format!("{at}/oneof/name"),
-                    false,
-                ));
+                origins.push(Origin {
+                    new: format!("/$defs/{name}/oneOf"),
+                    file: file.to_string(),
+                    old: format!("{at}/oneof/members"),
+                    keep_rest: true,
+                });
+                origins.push(Origin {
+                    new: format!("/$defs/{name}/x-oneof-name"),
+                    file: file.to_string(),
+                    old: format!("{at}/oneof/name"),
+                    keep_rest: false,
+                });
+            }
+        }
+    }
+}
+
+/// Adds the `[definition.Name]` tables: whole definitions the schema lacks.
+pub(super) fn add_definitions(
+    overlay: &OverlayFile<'_>,
+    defs: &mut Map<String, Value>,
+    diags: &mut Diagnostics,
+    origins: &mut Vec<Origin>,
+) {
+    let file = overlay.label;
+    for (name, table) in &overlay.value.definition {
+        let at = pointer_push("/definition", name);
+        if !naming::is_identifier(name) {
+            diags
+                .push(file, &at, format!("`{name}` is not a type name"))
+                .help("name the definition like a Rust type, e.g. [definition.Empty]");
+            continue;
+        }
+        if defs.contains_key(name) {
+            diags
+                .push(file, &at, format!("the schema already defines `{name}`"))
+                .help("remove the table: the overlay adds only definitions the schema lacks");
+            continue;
+        }
+        match serde_json::to_value(table) {
+            Ok(value) => {
+                defs.insert(name.clone(), value);
+                origins.push(Origin {
+                    new: pointer_push("/$defs", name),
+                    file: file.to_string(),
+                    old: at,
+                    keep_rest: true,
+                });
+            }
+            Err(e) => {
+                diags
+                    .push(file, &at, format!("not a JSON schema: {e}"))
+                    .help(
+                        "write the definition as in a2a.schema.json, with TOML tables and arrays",
+                    );
             }
         }
     }

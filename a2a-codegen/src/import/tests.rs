@@ -1,7 +1,11 @@
 //! The import's unit tests: shapes, rewrites, the overlay and its mistakes.
 
+use super::keys::type_name;
+use super::unions::tag_of_union;
+use super::v03::dropped_by_rule;
 use super::*;
 use serde_json::json;
+use serde_json::Map;
 
 fn source(value: Value) -> Source<Value> {
     Source {

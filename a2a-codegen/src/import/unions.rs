@@ -2,6 +2,7 @@
 //! writing them as a tagged `oneOf` or, for the overlay's `[union.X] oneof`, as one merged object.
 
 use super::rewrite::Importer;
+use super::Origin;
 use crate::diag::pointer_push;
 use crate::naming;
 use serde_json::{Map, Value};
@@ -188,5 +189,93 @@ impl Importer<'_> {
         out.insert("oneOf".into(), branches.into());
         out.insert("x-oneof-name".into(), name.into());
         Ok(out)
+    }
+
+    /// Builds the definitions of the overlay's `[union.X]` tables (a tagged union, or one object
+    /// merging the branches), and records the `anyOf` each replaces.
+    pub(super) fn build_overlay_unions(&mut self, origins: &mut Vec<Origin>) -> Map<String, Value> {
+        let overlay = self.overlay;
+        let mut union_defs = Map::new();
+        for (name, u) in &overlay.value.union {
+            let at = pointer_push("/union", name);
+            if !naming::is_identifier(name) {
+                self.diags
+                    .push(overlay.label, &at, format!("`{name}` is not a type name"))
+                    .help("name the union like a Rust type, e.g. [union.SendMessageResult]");
+                continue;
+            }
+            if self.keys.values().any(|n| n == name) {
+                self.diags
+                    .push(
+                        overlay.label,
+                        &at,
+                        format!("the schema already defines `{name}`"),
+                    )
+                    .help("choose a name the schema does not use");
+                continue;
+            }
+            let prefix = format!("#/{}/", self.container);
+            let any = self.value.pointer(&u.at).and_then(|v| v.get("anyOf"));
+            let Some(targets) = any.and_then(|a| ref_branches(a, &prefix)) else {
+                self.diags
+                    .push(
+                        overlay.label,
+                        format!("{at}/at"),
+                        format!("the schema has no `anyOf` of `$ref`s at `{}`", u.at),
+                    )
+                    .help(
+                        "give the JSON pointer of the schema holding the `anyOf`, e.g. \
+                           \"/definitions/SendMessageSuccessResponse/properties/result\"",
+                    );
+                continue;
+            };
+            let any = any.expect("checked above");
+            let anyof_at = format!("{}/anyOf", u.at);
+            let def = match &u.oneof {
+                None => match tag_of_union(self.defs, any, &prefix) {
+                    Ok(tag) => self.tagged(any, &tag, &anyof_at),
+                    Err(why) => {
+                        self.diags
+                            .push(
+                                overlay.label,
+                                format!("{at}/at"),
+                                format!("the `anyOf` at `{}` is not a tagged union: {why}", u.at),
+                            )
+                            .help("add `oneof = \"<name>\"` to merge its branches into one object instead");
+                        continue;
+                    }
+                },
+                Some(oneof) => {
+                    let keys: Vec<String> = targets
+                        .iter()
+                        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                        .collect();
+                    match self.merged(&keys, oneof) {
+                        Ok(def) => def,
+                        Err(why) => {
+                            self.diags
+                                .push(overlay.label, format!("{at}/oneof"), why)
+                                .help(
+                                    "merge only branches that differ in which members they require",
+                                );
+                            continue;
+                        }
+                    }
+                }
+            };
+            let mut def = def;
+            if let Some(text) = &u.description {
+                def.insert("description".into(), text.as_str().into());
+            }
+            self.union_sites.insert(u.at.clone(), name.clone());
+            origins.push(Origin {
+                new: pointer_push("/$defs", name),
+                file: overlay.label.to_string(),
+                old: at,
+                keep_rest: false,
+            });
+            union_defs.insert(name.clone(), Value::Object(def));
+        }
+        union_defs
     }
 }
