@@ -572,20 +572,19 @@ impl Config {
             return Err(Error::Input(diags));
         };
         let overlay = match &self.overlay {
-            Some(path) => Some((path.clone(), custom_label(path), true)),
-            None if is_dir => Some((
-                self.spec.join(load::OVERLAY_FILE),
-                in_dir(load::OVERLAY_FILE),
-                false,
-            ))
-            .filter(|(path, ..)| path.exists()),
+            Some(path) => Some(import::OverlayPath {
+                path: path.clone(),
+                label: custom_label(path),
+                explicit: true,
+            }),
+            None if is_dir => Some(import::OverlayPath {
+                path: self.spec.join(load::OVERLAY_FILE),
+                label: in_dir(load::OVERLAY_FILE),
+                explicit: false,
+            })
+            .filter(|o| o.path.exists()),
             None => None,
         };
-        let overlay = overlay.map(|(path, label, explicit)| import::OverlayPath {
-            path,
-            label,
-            explicit,
-        });
         let mut notes = Vec::new();
         if !is_dir && errors.is_none() && methods.is_none() {
             notes.push(Note {

@@ -24,6 +24,34 @@ pub const CHECKED_IN_REGENERATE: &str = "run `cargo run -p a2a-codegen -- genera
 /// The error reference of the checked-in crate, relative to the workspace root.
 pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
 
-pub use crate::import::{detect, lower_types, read_overlay, Overlay, Shape};
+pub use crate::import::{detect, read_overlay, Overlay, Shape};
 pub use crate::load::{read_json, sha256_hex, Source};
 pub use crate::lower::lower_schema;
+
+use crate::ir::{TypeDef, TypeId};
+use crate::{Diagnostics, Note};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Lowers a schema of any layout to the model's types: our own dialect as written, a published
+/// one through the import with `overlay` (diagnostics point into the published file and the
+/// overlay). What `Config` does for the schema, for tools that want the model.
+pub fn lower_types(
+    schema: &Source<Value>,
+    overlay: Option<&Source<Overlay>>,
+    diags: &mut Diagnostics,
+    notes: &mut Vec<Note>,
+) -> BTreeMap<TypeId, TypeDef> {
+    if detect(&schema.value) == Shape::Own {
+        return lower_schema(schema, diags);
+    }
+    let Some(imported) = crate::import::import(schema, overlay, diags) else {
+        return BTreeMap::new();
+    };
+    notes.extend(imported.notes.iter().cloned());
+    let mut own = Diagnostics::default();
+    let types = lower_schema(&imported.schema, &mut own);
+    imported.remap(&mut own);
+    diags.0.extend(own.0);
+    types
+}

@@ -2,6 +2,7 @@
 //! value's prefix), checking that every use of a name lists the same values, and materialising
 //! each as a definition of its own.
 
+use super::idioms::InlinedEnum;
 use super::rewrite::Importer;
 use super::Origin;
 use crate::diag::pointer_push;
@@ -20,10 +21,10 @@ impl Importer<'_> {
     pub(super) fn inline_enum(
         &mut self,
         obj: &Map<String, Value>,
-        zero: String,
-        rest: Vec<String>,
+        inlined: InlinedEnum,
         pointer: &str,
     ) -> Option<String> {
+        let InlinedEnum { zero, rest } = inlined;
         let from_title = obj
             .get("title")
             .and_then(Value::as_str)

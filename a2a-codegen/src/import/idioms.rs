@@ -34,8 +34,17 @@ pub(super) fn string_branch<'a>(branch: &'a Map<String, Value>, key: &str) -> Op
         .flatten()
 }
 
-/// An inlined ProtoJSON enum: `(zero value, the other values)`.
-pub(super) fn inlined_enum(any: &Value) -> Option<(String, Vec<String>)> {
+/// An inlined ProtoJSON enum, as the `anyOf` spells it.
+#[derive(Debug, PartialEq)]
+pub(super) struct InlinedEnum {
+    /// The zero value (`TASK_STATE_UNSPECIFIED`), from the `pattern` branch.
+    pub(super) zero: String,
+    /// The other values, in the order written.
+    pub(super) rest: Vec<String>,
+}
+
+/// The inlined ProtoJSON enum an `anyOf` is, if it is one.
+pub(super) fn inlined_enum(any: &Value) -> Option<InlinedEnum> {
     let branches = any.as_array().filter(|b| (2..=3).contains(&b.len()))?;
     let (mut zero, mut rest, mut int) = (None, None, false);
     for branch in branches {
@@ -67,7 +76,10 @@ pub(super) fn inlined_enum(any: &Value) -> Option<(String, Vec<String>)> {
     if !int {
         return None;
     }
-    Some((zero?, rest.unwrap_or_default()))
+    Some(InlinedEnum {
+        zero: zero?,
+        rest: rest.unwrap_or_default(),
+    })
 }
 
 /// A ProtoJSON int32: a number in range, or a string of digits.

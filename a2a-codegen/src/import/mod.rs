@@ -95,14 +95,12 @@ pub use detect::{detect, Shape};
 pub use overlay::{read_overlay, Overlay};
 
 use crate::diag::{Diagnostics, Note};
-use crate::ir::{TypeDef, TypeId};
 use crate::load::Source;
 use crate::{Error, GeneratedFile};
 use detect::Published;
 use overlay::{add_definitions, apply_messages, OverlayFile};
 use rewrite::{rewrite_root, Importer};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use v03::left_out_note;
 
@@ -209,29 +207,6 @@ pub fn import(
         notes,
         origins,
     })
-}
-
-/// Lowers a schema of any layout to the model's types: our own dialect as written, a published
-/// one through `import` with `overlay` (diagnostics point into the published file and the
-/// overlay). What `Config` does for the schema, for tools that want the model.
-pub fn lower_types(
-    schema: &Source<Value>,
-    overlay: Option<&Source<Overlay>>,
-    diags: &mut Diagnostics,
-    notes: &mut Vec<Note>,
-) -> BTreeMap<TypeId, TypeDef> {
-    if detect(&schema.value) == Shape::Own {
-        return crate::lower::lower_schema(schema, diags);
-    }
-    let Some(imported) = import(schema, overlay, diags) else {
-        return BTreeMap::new();
-    };
-    notes.extend(imported.notes.iter().cloned());
-    let mut own = Diagnostics::default();
-    let types = crate::lower::lower_schema(&imported.schema, &mut own);
-    imported.remap(&mut own);
-    diags.0.extend(own.0);
-    types
 }
 
 /// Where `Config` found an overlay.

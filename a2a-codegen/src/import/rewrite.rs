@@ -197,9 +197,9 @@ impl Importer<'_> {
             }
         }
         if let Some(any) = obj.get("anyOf") {
-            if let Some((zero, rest)) = inlined_enum(any) {
+            if let Some(inlined) = inlined_enum(any) {
                 let mut out = Map::new();
-                if let Some(name) = self.inline_enum(obj, zero, rest, pointer) {
+                if let Some(name) = self.inline_enum(obj, inlined, pointer) {
                     out.insert("$ref".into(), format!("#/$defs/{name}").into());
                 }
                 self.keep_rest(obj, &mut out, &["anyOf", "title", "default"], |v| {

@@ -4,6 +4,8 @@ use super::keys::type_name;
 use super::unions::tag_of_union;
 use super::v03::dropped_by_rule;
 use super::*;
+// Import and lowering together, as the workspace's import tests run them.
+use crate::workspace::lower_types;
 use serde_json::json;
 use serde_json::Map;
 
