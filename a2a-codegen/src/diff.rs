@@ -1517,7 +1517,7 @@ impl Differ<'_> {
             Some(name) => format!("`A2aError::{name}`"),
             None => "`A2aError::Other`".to_string(),
         };
-        if was.is_none() && !crate::emit::RESERVED.contains(&n.code) {
+        if was.is_none() && !crate::facts::RESERVED.contains(&n.code) {
             self.push(
                 ItemKind::Error,
                 path,

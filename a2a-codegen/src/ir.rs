@@ -297,6 +297,6 @@ pub struct MethodDef {
     pub doc: String,
     /// Dotted JSON paths into the params (`message.parts`) naming what the method cannot run
     /// without: the server refuses a request in which one is absent, null or empty (-32602).
-    /// In table order; resolved against the types by [`crate::requires::resolve`].
+    /// In table order; resolved against the types by the generator (`requires::resolve`).
     pub requires: Vec<String>,
 }

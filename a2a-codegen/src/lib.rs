@@ -4,17 +4,22 @@
 //! of its data model (`spec/v1/a2a.schema.json`) and its tables (`errors.toml`, `methods.toml`).
 //!
 //! One core serves the CLI (`a2a-codegen generate|check`), build scripts and the tests. It runs
-//! pure stages, each in its own module:
+//! pure stages, each in its own (private) module:
 //!
-//! | stage | module | what |
-//! |---|---|---|
-//! | load | [`load`] | read files; remember labels and SHA-256 |
-//! | import | [`import`] | the schema the A2A project publishes + our overlay -> our dialect |
-//! | lower | [`lower`] | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
-//! | validate | [`validate`] | whole-model checks, all problems reported together |
-//! | emit | [`emit`] | IR -> tokens with `quote!` |
-//! | format | [`format`](mod@format) | tokens -> text with prettyplease, `@generated` header |
-//! | write | [`write`](mod@write) | write-if-changed, or report stale files with a diff |
+//! | stage | what |
+//! |---|---|
+//! | load | read files; remember labels and SHA-256 |
+//! | import | the schema the A2A project publishes + our overlay -> our dialect |
+//! | lower | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
+//! | validate | whole-model checks, all problems reported together |
+//! | emit | IR -> tokens with `quote!` |
+//! | format | tokens -> text with prettyplease, `@generated` header |
+//! | write | write-if-changed, or report stale files with a diff |
+//!
+//! The public API is [`Config`] (settings, and [`Config::generate`], [`Config::write`],
+//! [`Config::check`], [`Config::model`]), what those return ([`GeneratedFile`], [`Staleness`],
+//! [`ir::Model`]), the [`Error`] and its [`Diagnostics`], and [`diff`], which compares two models
+//! and classes every change by what it breaks.
 //!
 //! ```no_run
 //! // Regenerate into a directory of your crate, using the `a2a-runtime` crate.
@@ -117,21 +122,24 @@
 
 #![warn(missing_docs)]
 
-pub mod diag;
+mod diag;
 pub mod diff;
-pub mod emit;
-pub mod format;
-pub mod import;
+mod emit;
+mod facts;
+mod format;
+mod import;
 pub mod ir;
-pub mod load;
-pub mod lower;
-pub mod naming;
-pub mod requires;
-pub mod validate;
-pub mod write;
+mod load;
+mod lower;
+mod naming;
+mod requires;
+mod validate;
+#[doc(hidden)]
+pub mod workspace;
+mod write;
 
 pub use diag::{Diagnostic, Diagnostics, Note};
-pub use write::{GeneratedFile, Staleness};
+pub use write::{GeneratedFile, StaleFile, Staleness};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -169,27 +177,6 @@ impl std::fmt::Debug for Error {
         write!(f, "a2a-codegen could not generate:\n{self}")
     }
 }
-
-/// Spec directory of the checked-in crate, relative to the workspace root.
-pub const CHECKED_IN_SPEC: &str = "spec/v1";
-/// Output directory of the checked-in crate, relative to the workspace root.
-pub const CHECKED_IN_OUT: &str = "generated/src/v1";
-/// Runtime path used inside the checked-in crate (a2a-types re-exports `a2a-runtime` as `rt`).
-pub const CHECKED_IN_RUNTIME: &str = "crate::rt";
-
-/// Spec directory of the checked-in v0.3 module, relative to the workspace root.
-pub const CHECKED_IN_V0_3_SPEC: &str = "spec/v0_3";
-/// Output directory of the checked-in v0.3 module, relative to the workspace root.
-pub const CHECKED_IN_V0_3_OUT: &str = "generated/src/v0_3";
-
-/// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
-pub const CHECKED_IN_JSON_SCHEMA_FEATURE: &str = "schemars";
-
-/// What the headers of the checked-in crate tell a reader to run after changing its inputs.
-pub const CHECKED_IN_REGENERATE: &str = "run `cargo run -p a2a-codegen -- generate`";
-
-/// The error reference of the checked-in crate, relative to the workspace root.
-pub const CHECKED_IN_ERROR_REFERENCE: &str = "generated/ERRORS.md";
 
 /// Name of the error reference among [`Config::generate`]'s files.
 pub const ERROR_REFERENCE: &str = "ERRORS.md";
@@ -256,39 +243,43 @@ impl Config {
         }
     }
 
-    /// The settings that produce the checked-in crate `a2a-types` (`generated/src/v1` from
+    /// For this workspace only (its CLI defaults, freshness test and bench), not part of the API:
+    /// the settings that produce the checked-in crate `a2a-types` (`generated/src/v1` from
     /// `spec/v1`), given the workspace root. The CLI's defaults and the freshness test both use
     /// this, so they cannot drift apart.
+    #[doc(hidden)]
     pub fn checked_in(workspace_root: &Path) -> Self {
-        let mut config = Config::new(workspace_root.join(CHECKED_IN_SPEC));
+        let mut config = Config::new(workspace_root.join(workspace::CHECKED_IN_SPEC));
         config
-            .source_label(CHECKED_IN_SPEC)
-            .regenerate_hint(CHECKED_IN_REGENERATE)
-            .out_dir(workspace_root.join(CHECKED_IN_OUT))
-            .runtime_path(CHECKED_IN_RUNTIME)
-            .error_reference(workspace_root.join(CHECKED_IN_ERROR_REFERENCE))
+            .source_label(workspace::CHECKED_IN_SPEC)
+            .regenerate_hint(workspace::CHECKED_IN_REGENERATE)
+            .out_dir(workspace_root.join(workspace::CHECKED_IN_OUT))
+            .runtime_path(workspace::CHECKED_IN_RUNTIME)
+            .error_reference(workspace_root.join(workspace::CHECKED_IN_ERROR_REFERENCE))
             .json_schema(JsonSchemaImpls::Feature(
-                CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
+                workspace::CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
             ));
         config
     }
 
-    /// The settings of the checked-in v0.3 module (`generated/src/v0_3` from `spec/v0_3`): like
+    /// For this workspace only: the settings of the checked-in v0.3 module (`generated/src/v0_3` from `spec/v0_3`): like
     /// [`Config::checked_in`], without an error reference.
+    #[doc(hidden)]
     pub fn checked_in_v0_3(workspace_root: &Path) -> Self {
-        let mut config = Config::new(workspace_root.join(CHECKED_IN_V0_3_SPEC));
+        let mut config = Config::new(workspace_root.join(workspace::CHECKED_IN_V0_3_SPEC));
         config
-            .source_label(CHECKED_IN_V0_3_SPEC)
-            .regenerate_hint(CHECKED_IN_REGENERATE)
-            .out_dir(workspace_root.join(CHECKED_IN_V0_3_OUT))
-            .runtime_path(CHECKED_IN_RUNTIME)
+            .source_label(workspace::CHECKED_IN_V0_3_SPEC)
+            .regenerate_hint(workspace::CHECKED_IN_REGENERATE)
+            .out_dir(workspace_root.join(workspace::CHECKED_IN_V0_3_OUT))
+            .runtime_path(workspace::CHECKED_IN_RUNTIME)
             .json_schema(JsonSchemaImpls::Feature(
-                CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
+                workspace::CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
             ));
         config
     }
 
-    /// Every checked-in module of `a2a-types`: v1, then v0.3.
+    /// For this workspace only: every checked-in module of `a2a-types`, v1 then v0.3.
+    #[doc(hidden)]
     pub fn checked_in_all(workspace_root: &Path) -> Vec<Self> {
         vec![
             Config::checked_in(workspace_root),
@@ -582,20 +573,19 @@ impl Config {
             return Err(Error::Input(diags));
         };
         let overlay = match &self.overlay {
-            Some(path) => Some((path.clone(), custom_label(path), true)),
-            None if is_dir => Some((
-                self.spec.join(load::OVERLAY_FILE),
-                in_dir(load::OVERLAY_FILE),
-                false,
-            ))
-            .filter(|(path, ..)| path.exists()),
+            Some(path) => Some(import::OverlayPath {
+                path: path.clone(),
+                label: custom_label(path),
+                explicit: true,
+            }),
+            None if is_dir => Some(import::OverlayPath {
+                path: self.spec.join(load::OVERLAY_FILE),
+                label: in_dir(load::OVERLAY_FILE),
+                explicit: false,
+            })
+            .filter(|o| o.path.exists()),
             None => None,
         };
-        let overlay = overlay.map(|(path, label, explicit)| import::OverlayPath {
-            path,
-            label,
-            explicit,
-        });
         let mut notes = Vec::new();
         if !is_dir && errors.is_none() && methods.is_none() {
             notes.push(Note {

@@ -143,27 +143,6 @@ pub struct RawMethod {
     pub requires: Vec<String>,
 }
 
-/// Reads the spec directory. Problems are added to `diags`; `None` when the schema itself could
-/// not be read (the tables are optional: a directory without them generates types only).
-pub fn load_dir(dir: &Path, label: &str, diags: &mut Diagnostics) -> Option<Inputs> {
-    let label_of = |file: &str| {
-        if label.is_empty() {
-            file.to_string()
-        } else {
-            format!("{}/{file}", label.trim_end_matches('/'))
-        }
-    };
-    let schema_label = label_of(SCHEMA_FILE);
-    let schema = read_json(&dir.join(SCHEMA_FILE), &schema_label, diags);
-    let errors = read_toml_if_present(&dir.join(ERRORS_FILE), &label_of(ERRORS_FILE), diags);
-    let methods = read_toml_if_present(&dir.join(METHODS_FILE), &label_of(METHODS_FILE), diags);
-    Some(Inputs {
-        schema: schema?,
-        errors,
-        methods,
-    })
-}
-
 /// Reads one JSON Schema file (used for spec directories and single-file fixtures alike).
 pub fn read_json(
     path: &Path,

@@ -166,13 +166,13 @@ impl Paths {
             // clap's `requires` makes --spec and --out come together.
             _ => [
                 (
-                    a2a_codegen::CHECKED_IN_SPEC,
-                    a2a_codegen::CHECKED_IN_OUT,
-                    Some(Some(a2a_codegen::CHECKED_IN_ERROR_REFERENCE)),
+                    a2a_codegen::workspace::CHECKED_IN_SPEC,
+                    a2a_codegen::workspace::CHECKED_IN_OUT,
+                    Some(Some(a2a_codegen::workspace::CHECKED_IN_ERROR_REFERENCE)),
                 ),
                 (
-                    a2a_codegen::CHECKED_IN_V0_3_SPEC,
-                    a2a_codegen::CHECKED_IN_V0_3_OUT,
+                    a2a_codegen::workspace::CHECKED_IN_V0_3_SPEC,
+                    a2a_codegen::workspace::CHECKED_IN_V0_3_OUT,
                     None,
                 ),
             ]
@@ -181,10 +181,12 @@ impl Paths {
                 // The settings of `Config::checked_in`, with the command line's options over them.
                 let defaults = ModeDefaults {
                     label: spec.to_string(),
-                    regenerate: a2a_codegen::CHECKED_IN_REGENERATE,
-                    runtime_path: a2a_codegen::CHECKED_IN_RUNTIME,
+                    regenerate: a2a_codegen::workspace::CHECKED_IN_REGENERATE,
+                    runtime_path: a2a_codegen::workspace::CHECKED_IN_RUNTIME,
                     error_reference,
-                    json_schema_feature: Some(a2a_codegen::CHECKED_IN_JSON_SCHEMA_FEATURE),
+                    json_schema_feature: Some(
+                        a2a_codegen::workspace::CHECKED_IN_JSON_SCHEMA_FEATURE,
+                    ),
                 };
                 (
                     self.config(spec.as_ref(), out.as_ref(), defaults),

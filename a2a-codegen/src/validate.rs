@@ -2,13 +2,11 @@
 //! collected, with the JSON pointer of the definition it concerns.
 
 use crate::diag::{pointer_push, Diagnostics};
+use crate::facts::UNKNOWN_FIELDS;
 use crate::ir::*;
 use crate::naming;
 use a2a_facts::{grpc, jsonrpc};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Names the generator itself uses for a struct's extra members.
-pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 
 /// Labels of the three input files, for diagnostics.
 pub struct Files<'a> {

@@ -50,7 +50,7 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
     let mut via_dotdot = Config::new(root.join("a2a-codegen/../spec/v1"));
     via_dotdot
         .source_label("spec/v1")
-        .regenerate_hint(a2a_codegen::CHECKED_IN_REGENERATE)
+        .regenerate_hint(a2a_codegen::workspace::CHECKED_IN_REGENERATE)
         .runtime_path("crate::rt")
         .error_reference("elsewhere/ERRORS.md")
         .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()));
@@ -61,7 +61,7 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
 fn generated_files_carry_the_header_with_input_hashes() {
     let files = Config::checked_in(workspace_root()).generate().unwrap();
     let sha = |name: &str| {
-        a2a_codegen::load::sha256_hex(
+        a2a_codegen::workspace::sha256_hex(
             &std::fs::read(workspace_root().join("spec/v1").join(name)).unwrap(),
         )
     };

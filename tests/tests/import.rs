@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 
-use a2a_codegen::import::{self, Shape};
 use a2a_codegen::ir::{TypeDef, TypeKind};
-use a2a_codegen::load::{self, Source};
+// The stages one by one, as this workspace's hidden module exposes them for its tests.
+use a2a_codegen::workspace::{self as load, lower_schema};
+use a2a_codegen::workspace::{self as import, Shape, Source};
 use a2a_codegen::{Config, Diagnostics, Error, GeneratedFile};
 use a2a_tests::{shared_path, workspace_root};
 use serde_json::{Map, Value};
@@ -60,7 +61,7 @@ fn our_types() -> BTreeMap<String, TypeDef> {
     );
     assert_eq!(import::detect(&schema.value), Shape::Own);
     let mut diags = Diagnostics::default();
-    let types = a2a_codegen::lower::lower_schema(&schema, &mut diags);
+    let types = lower_schema(&schema, &mut diags);
     assert!(diags.is_empty(), "{diags}");
     types
 }
@@ -467,7 +468,7 @@ fn our_v03_types() -> BTreeMap<String, TypeDef> {
         "spec/v0_3/a2a.schema.json",
     );
     let mut diags = Diagnostics::default();
-    let types = a2a_codegen::lower::lower_schema(&schema, &mut diags);
+    let types = lower_schema(&schema, &mut diags);
     assert!(diags.is_empty(), "{diags}");
     types
 }

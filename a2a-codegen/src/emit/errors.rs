@@ -4,12 +4,10 @@
 
 use super::doc_attrs;
 use super::EmitOptions;
+use crate::facts::RESERVED;
 use crate::ir::{ErrorDef, ErrorKind};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-
-/// The JSON-RPC reserved block (JSON-RPC 2.0 §5.1): no custom code may live here.
-pub use a2a_facts::jsonrpc::RESERVED;
 
 /// Message used when an agent sends a code no row names and no message.
 const UNKNOWN_MESSAGE: &str = a2a_facts::custom::UNLISTED_MESSAGE;

@@ -15,7 +15,7 @@ mod types;
 use proc_macro2::TokenStream;
 
 pub use custom::emit_custom_errors;
-pub use errors::{emit_errors, RESERVED};
+pub use errors::emit_errors;
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
 pub use schema::emit_json_schema;

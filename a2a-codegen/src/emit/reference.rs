@@ -33,8 +33,8 @@ pub fn render_error_reference(
             .iter()
             .filter(|e| e.kind == ErrorKind::JsonRpc)
             .collect(),
-        reserved_low: *super::RESERVED.start(),
-        reserved_high: *super::RESERVED.end(),
+        reserved_low: *crate::facts::RESERVED.start(),
+        reserved_high: *crate::facts::RESERVED.end(),
     };
     let mut text = doc
         .render()

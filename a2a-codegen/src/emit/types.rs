@@ -9,8 +9,8 @@
 //! of that at the cost of plain serde_json parsing, in one pass.
 
 use super::{doc_attrs, EmitOptions};
+use crate::facts::UNKNOWN_FIELDS;
 use crate::ir::*;
-use crate::validate::UNKNOWN_FIELDS;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 

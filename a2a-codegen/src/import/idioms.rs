@@ -1,0 +1,108 @@
+//! The ProtoJSON idioms of the published v1 schema, recognised in one schema at a time: inlined
+//! enums, int32 `anyOf`s, snake_case alias patterns, base64 `bytes` and zero-value `default`s.
+
+use serde_json::{Map, Value};
+
+/// The `pattern` the published schema gives `bytes` fields (standard base64).
+pub(super) const BASE64_PATTERN: &str = "^[A-Za-z0-9+/]*={0,2}$";
+
+/// The `pattern` of the numeric-string branch of an int32 `anyOf`.
+pub(super) const INT_STRING_PATTERN: &str = "^-?[0-9]+$";
+
+/// `context_id` for the key `^(context_id)$`.
+pub(super) fn alias_of_pattern(key: &str) -> Option<&str> {
+    let inner = key.strip_prefix("^(")?.strip_suffix(")$")?;
+    let ok = !inner.is_empty()
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    ok.then_some(inner)
+}
+
+/// `{"type": "integer", "minimum": -2^31, "maximum": 2^31 - 1}` and nothing else.
+pub(super) fn is_int32_range(branch: &Map<String, Value>) -> bool {
+    branch.len() == 3
+        && branch.get("type").and_then(Value::as_str) == Some("integer")
+        && branch.get("minimum").and_then(Value::as_i64) == Some(i32::MIN.into())
+        && branch.get("maximum").and_then(Value::as_i64) == Some(i32::MAX.into())
+}
+
+/// `{"type": "string", <key>: ...}` and nothing else: the value of `key`.
+pub(super) fn string_branch<'a>(branch: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    (branch.len() == 2 && branch.get("type").and_then(Value::as_str) == Some("string"))
+        .then(|| branch.get(key))
+        .flatten()
+}
+
+/// An inlined ProtoJSON enum, as the `anyOf` spells it.
+#[derive(Debug, PartialEq)]
+pub(super) struct InlinedEnum {
+    /// The zero value (`TASK_STATE_UNSPECIFIED`), from the `pattern` branch.
+    pub(super) zero: String,
+    /// The other values, in the order written.
+    pub(super) rest: Vec<String>,
+}
+
+/// The inlined ProtoJSON enum an `anyOf` is, if it is one.
+pub(super) fn inlined_enum(any: &Value) -> Option<InlinedEnum> {
+    let branches = any.as_array().filter(|b| (2..=3).contains(&b.len()))?;
+    let (mut zero, mut rest, mut int) = (None, None, false);
+    for branch in branches {
+        let branch = branch.as_object()?;
+        if let Some(pattern) = string_branch(branch, "pattern") {
+            let name = pattern.as_str()?.strip_prefix('^')?.strip_suffix('$')?;
+            let is_value = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if !is_value || zero.replace(name.to_string()).is_some() {
+                return None;
+            }
+        } else if let Some(values) = string_branch(branch, "enum") {
+            let values = values
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect::<Option<Vec<_>>>()?;
+            if rest.replace(values).is_some() {
+                return None;
+            }
+        } else if is_int32_range(branch) && !int {
+            int = true;
+        } else {
+            return None;
+        }
+    }
+    if !int {
+        return None;
+    }
+    Some(InlinedEnum {
+        zero: zero?,
+        rest: rest.unwrap_or_default(),
+    })
+}
+
+/// A ProtoJSON int32: a number in range, or a string of digits.
+pub(super) fn is_int32(any: &Value) -> bool {
+    let Some([a, b]) = any.as_array().map(Vec::as_slice) else {
+        return false;
+    };
+    let digits = |v: &Value| {
+        v.as_object()
+            .and_then(|o| string_branch(o, "pattern"))
+            .and_then(Value::as_str)
+            == Some(INT_STRING_PATTERN)
+    };
+    let range = |v: &Value| v.as_object().is_some_and(is_int32_range);
+    (range(a) && digits(b)) || (digits(a) && range(b))
+}
+
+/// Whether `value` is the ProtoJSON zero value of a schema of type `ty`.
+pub(super) fn is_zero(ty: Option<&str>, value: &Value) -> bool {
+    match ty {
+        Some("string") => value.as_str() == Some(""),
+        Some("boolean") => value.as_bool() == Some(false),
+        Some("integer") | Some("number") => value.as_f64() == Some(0.0),
+        _ => false,
+    }
+}

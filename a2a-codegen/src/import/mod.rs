@@ -1,0 +1,289 @@
+//! Reading the JSON Schema the A2A project publishes: a pre-pass that turns it, completed by an
+//! overlay of our own, into a2a-codegen's own dialect (the one `spec/v1/a2a.schema.json` is
+//! written in), so that lowering stays one code path.
+//!
+//! The published schema is generated from the proto by `protoc-gen-jsonschema`. It says what the
+//! fields are and what JSON they hold, but not which fields are REQUIRED, which properties form a
+//! oneof, or in which order the proto declares the fields; and it spells the model with keywords
+//! our dialect does not use. The pre-pass rewrites the spelling, and the overlay
+//! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`; `spec/v0_3/overlay.toml` for the
+//! v0.3.0 schema, additions in `spec/v0_3/README.md`) supplies what the schema cannot say.
+//!
+//! ## Shapes, and how they are told apart ([`detect`])
+//!
+//! | shape | container | `$ref` | recognised by |
+//! |---|---|---|---|
+//! | [`Shape::Own`] | `$defs` (or `definitions`) | `#/$defs/Name` | anything that is not one of the two below |
+//! | [`Shape::Bundle`] (v1.0.x `a2a.json`) | `definitions`, keyed by spaced titles (`"Agent Card"`) | file names (`lf.a2a.v1.Message.jsonschema.json`) | `definitions` in which some `$ref` names a `*.jsonschema.json` file |
+//! | [`Shape::LocalBundle`] (after upstream PR #2074) | `$defs`, keyed by message names | local (`#/$defs/Message`) | some definition uses a ProtoJSON idiom of the generator (below) |
+//! | [`Shape::V03`] (v0.3.x `a2a.json`, from TypeScript) | `definitions`, keyed by type names | local (`#/definitions/Part`) | `$schema` is draft-07 and some definition is an `anyOf` of 2+ refs whose targets all require a member pinned with a distinct `const` (`kind`, `type`) |
+//!
+//! The idioms: a `patternProperties` entry `^(snake_name)$` (the snake_case spelling of a
+//! property), an `anyOf` that is an inlined enum (`[{"type": "string", "pattern":
+//! "^X_UNSPECIFIED$"}, {"type": "string", "enum": [...]}, {"type": "integer", "minimum": ...,
+//! "maximum": ...}]`), or an `anyOf` that is an int32 (`[{"type": "integer", "minimum":
+//! -2147483648, "maximum": 2147483647}, {"type": "string", "pattern": "^-?[0-9]+$"}]`). Our
+//! dialect never uses them (the lowerer rejects them), so no schema that lowers today changes
+//! meaning. `additionalProperties: false` alone is *not* an idiom, and a file-name `$ref` under
+//! `$defs` is not a bundle: in our own schema both stay the errors they always were.
+//!
+//! ## What the pre-pass does ([`import`])
+//!
+//! - Definition keys become type names: a file-name suffix `.jsonschema.json` and a package prefix
+//!   (`lf.a2a.v1.`, `google.protobuf.`) are cut, spaces removed (`"O Auth2 Security Scheme"` ->
+//!   `OAuth2SecurityScheme`). `$ref`s (file names, or local pointers into the file's container)
+//!   become `#/$defs/Name`.
+//! - Inlined enums become named enum definitions: values in the order written, the zero value
+//!   (`pattern`) first, so a value's index is its proto number. The name comes from the overlay
+//!   (`[enum.TaskState] zero = "TASK_STATE_UNSPECIFIED"`), else from the property's `title`
+//!   (`"Task State"`), else from the zero value's prefix (`TASK_STATE_UNSPECIFIED` -> `TaskState`).
+//!   Every use with the same name must list the same values.
+//! - int32 `anyOf`s become `{"type": "integer", "format": "int32"}`; the base64 `pattern` of
+//!   `bytes` becomes `"format": "byte"`; `propertyNames: {"type": "string"}` on maps is dropped.
+//! - `patternProperties` are dropped when every entry is the snake_case alias of a property (the
+//!   generator derives and accepts those aliases itself); any other entry is an error.
+//! - `default`s holding the ProtoJSON zero value (`""`, `false`, `0`, the enum's zero) are dropped.
+//!   The bundle puts them on every field without explicit presence; they say nothing the type does
+//!   not, and our dialect models every field that is not REQUIRED as optional (absent is visible),
+//!   as `spec/v1` does. A non-zero `default` is kept and means what it means in our dialect.
+//! - `additionalProperties: false` on messages is dropped, never turned into a closed struct: A2A
+//!   v1 §5.7 says receivers skip unknown fields. The generator says so once, as a [`Note`].
+//! - `$schema` and `$id` inside definitions, definition `title`s (the spaced names) and the
+//!   top-level `version` and `$ref` are dropped. Anything else is kept for the lowerer, which
+//!   reports what it does not support; its diagnostics are mapped back to the published file's
+//!   own JSON pointers (or to the overlay's TOML path, for what the overlay added).
+//!
+//! For [`Shape::V03`] (format of its overlay in `spec/v0_3/README.md`):
+//!
+//! - The JSON-RPC layer is left out by rule (one [`Note`] says so): definitions with a `jsonrpc`
+//!   member, error objects (`code` and `message` members, `code` required), and `anyOf`s of refs
+//!   to those only. The overlay's `drop` leaves out more (the base shapes, which the concrete
+//!   definitions repeat since the schema uses no `allOf`); a kept `$ref` to a dropped definition
+//!   is an error.
+//! - A definition that is an `anyOf` of refs to `const`-tagged definitions becomes
+//!   `{"oneOf": [refs], "x-discriminator": member}`; any other `anyOf` definition is an error.
+//! - `[union.Name] at = pointer` makes a definition of an inline `anyOf` of refs (a tagged union,
+//!   or with `oneof = "name"` one object merging the branches, whose members only some branches
+//!   require form the oneof); `[enum.Name] at = pointer` names an inline `enum`. Each use becomes
+//!   a `$ref`.
+//! - `additionalProperties: {}` on an object without properties is dropped (a free-form object);
+//!   a `default` on a required member is dropped (it has nothing to fill in).
+//!
+//! Then the overlay is applied: property order, `required`, the oneof group, `deprecated` flags,
+//! enum names and descriptions, and whole definitions the schema lacks (`Empty`). An overlay entry
+//! that names a message, property or enum the schema lacks is an error at its TOML path.
+//!
+//! ## Where each step lives
+//!
+//! [`import`] runs the steps in order, each a function of one file: `detect` (the layout, and the
+//! published schema's container of definitions), `keys` (definition keys and `$ref`s to type
+//! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `v03`
+//! (what a v0.3 schema leaves out), `unions` (tagged and merged unions), `rewrite` (one schema
+//! into our dialect, and the state the steps share), `idioms` (the ProtoJSON idioms it
+//! recognises) and `overlay` (the overlay's format, its `[message]` and `[definition]` tables).
+
+mod detect;
+mod enums;
+mod idioms;
+mod keys;
+mod overlay;
+mod rewrite;
+mod unions;
+mod v03;
+
+pub use detect::{detect, Shape};
+pub use overlay::{read_overlay, Overlay};
+
+use crate::diag::{Diagnostics, Note};
+use crate::load::Source;
+use crate::{Error, GeneratedFile};
+use detect::Published;
+use overlay::{add_definitions, apply_messages, OverlayFile};
+use rewrite::{rewrite_root, Importer};
+use serde_json::Value;
+use std::path::PathBuf;
+use v03::left_out_note;
+
+/// Where a part of the rewritten schema came from: diagnostics about it are moved there.
+#[derive(Clone, Debug)]
+pub(super) struct Origin {
+    /// The JSON pointer in the rewritten schema.
+    pub(super) new: String,
+    /// The file it came from: the published schema or the overlay.
+    pub(super) file: String,
+    /// The JSON pointer (or TOML path) there.
+    pub(super) old: String,
+    /// Whether a diagnostic deeper inside keeps the rest of its pointer (else it points at `old`).
+    pub(super) keep_rest: bool,
+}
+
+/// A published schema rewritten into our dialect.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The schema in our dialect; label and SHA-256 are the published file's.
+    pub schema: Source<Value>,
+    /// What the generator decided on the schema's behalf.
+    pub notes: Vec<Note>,
+    /// Where the parts of the rewritten schema came from.
+    origins: Vec<Origin>,
+}
+
+impl Imported {
+    /// Points diagnostics about the rewritten schema (from lowering and validation) back at the
+    /// published file's own JSON pointers, or at the overlay's TOML path for what it added.
+    pub fn remap(&self, diags: &mut Diagnostics) {
+        for d in diags.0.iter_mut().filter(|d| d.file == self.schema.label) {
+            let best = self
+                .origins
+                .iter()
+                .filter(|o| {
+                    d.location == o.new
+                        || d.location
+                            .strip_prefix(o.new.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+                .max_by_key(|o| o.new.len());
+            if let Some(origin) = best {
+                let rest = if origin.keep_rest {
+                    &d.location[origin.new.len()..]
+                } else {
+                    ""
+                };
+                d.location = format!("{}{rest}", origin.old);
+                d.file = origin.file.clone();
+            }
+        }
+    }
+}
+
+/// Rewrites a published schema into our dialect and applies the overlay. Every problem found is
+/// added to `diags`; `None` when there was any (a published schema without an overlay is one).
+pub fn import(
+    schema: &Source<Value>,
+    overlay: Option<&Source<Overlay>>,
+    diags: &mut Diagnostics,
+) -> Option<Imported> {
+    let errors_before = diags.0.len();
+    let published = Published::find(schema, overlay.is_some(), diags)?;
+    let empty = Overlay::default();
+    let overlay = match overlay {
+        Some(o) => OverlayFile {
+            value: &o.value,
+            label: &o.label,
+        },
+        None => OverlayFile {
+            value: &empty,
+            label: "",
+        },
+    };
+    let mut origins = Vec::new();
+    let mut im = Importer::new(&published, overlay, diags);
+
+    // Names first, so that every `$ref` can be resolved whatever the order.
+    im.name_definitions();
+    im.read_overlay_enums();
+    let by_rule = im.drop_definitions();
+    let unions = im.build_overlay_unions(&mut origins);
+    let mut defs = im.rewrite_definitions(&mut origins);
+    im.materialise_enums(&mut defs, &mut origins);
+    defs.extend(unions);
+    im.check_overlay_enums_were_found();
+    apply_messages(&overlay, &mut defs, im.diags, &mut origins);
+    add_definitions(&overlay, &mut defs, im.diags, &mut origins);
+
+    let notes = [im.closed_note(), left_out_note(&published, &by_rule)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if diags.0.len() > errors_before {
+        return None;
+    }
+    Some(Imported {
+        schema: Source {
+            label: schema.label.clone(),
+            sha256: schema.sha256.clone(),
+            value: Value::Object(rewrite_root(published.root, defs)),
+        },
+        notes,
+        origins,
+    })
+}
+
+/// Where `Config` found an overlay.
+pub(crate) struct OverlayPath {
+    pub(crate) path: PathBuf,
+    pub(crate) label: String,
+    /// Named with `Config::overlay` (else found in the spec directory).
+    pub(crate) explicit: bool,
+}
+
+/// `Config`'s hook: passes a schema in our dialect straight to `generate`; imports a published
+/// one first (reading the overlay), maps diagnostics back, and names the overlay in the headers.
+pub(crate) fn generate_with(
+    schema: Source<Value>,
+    overlay: Option<OverlayPath>,
+    mut diags: Diagnostics,
+    notes: &mut Vec<Note>,
+    generate: impl FnOnce(Source<Value>, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
+) -> Result<Vec<GeneratedFile>, Error> {
+    let shape = detect(&schema.value);
+    if shape == Shape::Own {
+        if let Some(o) = overlay.filter(|o| o.explicit) {
+            diags
+                .push(
+                    &o.label,
+                    "",
+                    format!(
+                        "an overlay is given, but {} is in a2a-codegen's own dialect",
+                        schema.label
+                    ),
+                )
+                .help(
+                    "the overlay completes the schema the A2A project publishes; remove the \
+                     overlay setting, or use the published a2a.json as the schema",
+                );
+            return Err(Error::Input(diags));
+        }
+        return generate(schema, diags);
+    }
+    let overlay = match overlay {
+        Some(o) => match read_overlay(&o.path, &o.label, &mut diags) {
+            Some(source) => Some(source),
+            None => return Err(Error::Input(diags)),
+        },
+        None => None,
+    };
+    let Some(imported) = import(&schema, overlay.as_ref(), &mut diags) else {
+        return Err(Error::Input(diags));
+    };
+    notes.extend(imported.notes.iter().cloned());
+    match generate(imported.schema.clone(), diags) {
+        Err(Error::Input(mut diags)) => {
+            imported.remap(&mut diags);
+            Err(Error::Input(diags))
+        }
+        Ok(mut files) => {
+            if let Some(overlay) = &overlay {
+                let after = format!("// input: {} sha256:{}\n", schema.label, schema.sha256);
+                let line = format!("// input: {} sha256:{}\n", overlay.label, overlay.sha256);
+                for f in &mut files {
+                    add_header_line(&mut f.contents, &after, &line);
+                }
+            }
+            Ok(files)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// Inserts `line` after `after` in the header of a generated file (the lines before the first
+/// blank line), when the header has `after`: the overlay is an input wherever the schema is.
+fn add_header_line(contents: &mut String, after: &str, line: &str) {
+    let header_end = contents.find("\n\n").unwrap_or(0);
+    if let Some(at) = contents[..header_end + 1].find(after) {
+        contents.insert_str(at + after.len(), line);
+    }
+}
+
+#[cfg(test)]
+mod tests;

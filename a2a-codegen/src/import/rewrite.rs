@@ -1,0 +1,347 @@
+//! The rewrite of one published schema (a definition, property or item) into our dialect, with
+//! the state it keeps across definitions ([`Importer`]).
+
+use super::detect::{Published, Shape};
+use super::enums::FoundEnum;
+use super::idioms::{alias_of_pattern, inlined_enum, is_int32, is_zero, BASE64_PATTERN};
+use super::overlay::OverlayFile;
+use super::unions::tag_of_union;
+use super::Origin;
+use crate::diag::{pointer_push, Diagnostics, Note};
+use crate::naming;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The import's state: what it knows of the published schema and the overlay, and what it has
+/// found so far.
+pub(super) struct Importer<'a> {
+    /// The published file's label.
+    pub(super) file: &'a str,
+    /// The whole published schema, for the overlay's JSON pointers into it.
+    pub(super) value: &'a Value,
+    /// The overlay (an empty one when there is none).
+    pub(super) overlay: OverlayFile<'a>,
+    /// `$defs` or `definitions`.
+    pub(super) container: &'static str,
+    pub(super) shape: Shape,
+    /// The published definitions, by key.
+    pub(super) defs: &'a Map<String, Value>,
+    /// The overlay's inline enums (`[enum.X] at`): name by the JSON pointer of the property.
+    pub(super) enum_sites: BTreeMap<String, String>,
+    /// The overlay's unions (`[union.X]`): name by the JSON pointer of the `anyOf` it replaces.
+    pub(super) union_sites: BTreeMap<String, String>,
+    /// Keys of the definitions that are not generated.
+    pub(super) dropped: BTreeSet<String>,
+    /// Definition key -> type name.
+    pub(super) keys: BTreeMap<String, String>,
+    /// The overlay's enum names, by zero value.
+    pub(super) zero_names: BTreeMap<String, String>,
+    /// Inlined enums found so far, by name.
+    pub(super) enums: BTreeMap<String, FoundEnum>,
+    /// Where `additionalProperties: false` was dropped.
+    pub(super) closed: Vec<String>,
+    pub(super) diags: &'a mut Diagnostics,
+}
+
+impl<'a> Importer<'a> {
+    pub(super) fn new(
+        published: &Published<'a>,
+        overlay: OverlayFile<'a>,
+        diags: &'a mut Diagnostics,
+    ) -> Self {
+        Importer {
+            file: published.file,
+            value: published.value,
+            overlay,
+            container: published.container,
+            shape: published.shape,
+            defs: published.defs,
+            keys: BTreeMap::new(),
+            zero_names: BTreeMap::new(),
+            enums: BTreeMap::new(),
+            enum_sites: BTreeMap::new(),
+            union_sites: BTreeMap::new(),
+            dropped: BTreeSet::new(),
+            closed: Vec::new(),
+            diags,
+        }
+    }
+
+    /// Rewrites every generated definition into our dialect, under its type name.
+    pub(super) fn rewrite_definitions(&mut self, origins: &mut Vec<Origin>) -> Map<String, Value> {
+        let mut out_defs = Map::new();
+        let defs = self.defs;
+        for (key, def) in defs {
+            let Some(name) = self.keys.get(key).cloned() else {
+                continue;
+            };
+            if self.dropped.contains(key) {
+                continue;
+            }
+            let at = pointer_push(&format!("/{}", self.container), key);
+            let value = self.schema(def, &at, true);
+            if def.get("anyOf").is_some() && value.get("oneOf").is_some() {
+                // A union rewritten from `anyOf`: its branches point back at the `anyOf`'s.
+                origins.push(Origin {
+                    new: format!("{}/oneOf", pointer_push("/$defs", &name)),
+                    file: self.file.to_string(),
+                    old: format!("{at}/anyOf"),
+                    keep_rest: true,
+                });
+            }
+            origins.push(Origin {
+                new: pointer_push("/$defs", &name),
+                file: self.file.to_string(),
+                old: at,
+                keep_rest: true,
+            });
+            out_defs.insert(name, value);
+        }
+        out_defs
+    }
+
+    /// The one note about `additionalProperties: false`, when the schema closes any message.
+    pub(super) fn closed_note(&self) -> Option<Note> {
+        let first = self.closed.first()?;
+        let n = self.closed.len();
+        Some(Note {
+            file: self.file.to_string(),
+            location: first.clone(),
+            message: format!(
+                "the schema closes {n} message{} with `additionalProperties: false`; a2a-codegen \
+                 ignores it (A2A v1 §5.7: receivers skip unknown fields), so the generated types \
+                 accept members they do not know",
+                if n == 1 { "" } else { "s" }
+            ),
+        })
+    }
+}
+
+/// The rewritten schema's root: the published root's keywords, the definitions under `$defs`,
+/// without the file's own annotations.
+pub(super) fn rewrite_root(
+    root: &Map<String, Value>,
+    mut defs: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in root {
+        match key.as_str() {
+            "$defs" | "definitions" => {
+                out.insert("$defs".into(), Value::Object(std::mem::take(&mut defs)));
+            }
+            // Annotations of the published file, and the entry point of a json-bundle: every
+            // definition is generated anyway.
+            "version" | "$id" => {}
+            "$ref" if value.is_string() => {}
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    out
+}
+
+impl Importer<'_> {
+    /// Rewrites one schema; `def` when it is a whole definition (not a property or item).
+    pub(super) fn schema(&mut self, schema: &Value, pointer: &str, def: bool) -> Value {
+        let Value::Object(obj) = schema else {
+            return schema.clone();
+        };
+        if let Some(name) = self.union_sites.get(pointer).cloned() {
+            let mut out = Map::new();
+            out.insert("$ref".into(), format!("#/$defs/{name}").into());
+            self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
+            return Value::Object(out);
+        }
+        if let Some(name) = self.enum_sites.get(pointer).cloned() {
+            let values = obj.get("enum").and_then(Value::as_array).and_then(|v| {
+                v.iter()
+                    .map(|x| x.as_str().map(String::from))
+                    .collect::<Option<Vec<_>>>()
+            });
+            let Some(values) = values.filter(|v| !v.is_empty()) else {
+                self.diags
+                    .push(
+                        self.file,
+                        pointer_push(pointer, "enum"),
+                        "must be a non-empty array of strings",
+                    )
+                    .help("an inline enum the overlay names lists its string values");
+                return schema.clone();
+            };
+            self.record_enum(&name, values, pointer);
+            let mut out = Map::new();
+            out.insert("$ref".into(), format!("#/$defs/{name}").into());
+            self.keep_rest(obj, &mut out, &["enum", "type"], |_| false);
+            return Value::Object(out);
+        }
+        if let (Some(any), true, Shape::V03) = (obj.get("anyOf"), def, self.shape) {
+            let prefix = format!("#/{}/", self.container);
+            let at = pointer_push(pointer, "anyOf");
+            match tag_of_union(self.defs, any, &prefix) {
+                Ok(tag) => {
+                    let mut out = self.tagged(any, &tag, &at);
+                    self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
+                    return Value::Object(out);
+                }
+                Err(why) => {
+                    self.diags
+                        .push(self.file, &at, format!("not a tagged union: {why}"))
+                        .help(
+                            "a definition's `anyOf` is read as a union of `$ref`s whose targets \
+                             pin a common member with `const`; drop the definition in the overlay \
+                             if it is not part of the data model",
+                        );
+                    return Value::Object(Map::new());
+                }
+            }
+        }
+        if let Some(any) = obj.get("anyOf") {
+            if let Some(inlined) = inlined_enum(any) {
+                let mut out = Map::new();
+                if let Some(name) = self.inline_enum(obj, inlined, pointer) {
+                    out.insert("$ref".into(), format!("#/$defs/{name}").into());
+                }
+                self.keep_rest(obj, &mut out, &["anyOf", "title", "default"], |v| {
+                    v.as_i64() == Some(0) || v.as_str().is_some_and(|s| s.ends_with("_UNSPECIFIED"))
+                });
+                return Value::Object(out);
+            }
+            if is_int32(any) {
+                let mut out = Map::new();
+                out.insert("type".into(), "integer".into());
+                out.insert("format".into(), "int32".into());
+                self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
+                    is_zero(Some("integer"), v) || v.as_str() == Some("0")
+                });
+                return Value::Object(out);
+            }
+        }
+        let ty = obj.get("type").and_then(Value::as_str);
+        let mut out = Map::new();
+        for (key, value) in obj {
+            let at = pointer_push(pointer, key);
+            match key.as_str() {
+                "$schema" | "$id" | "title" if def => {}
+                "$ref" => match value.as_str() {
+                    Some(target) => {
+                        if let Some(name) = self.resolve_ref(target, &at) {
+                            out.insert(key.clone(), format!("#/$defs/{name}").into());
+                        }
+                    }
+                    None => {
+                        out.insert(key.clone(), value.clone());
+                    }
+                },
+                "properties" if value.is_object() => {
+                    let required: Vec<&str> = obj
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .map(|r| r.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    let props = value.as_object().into_iter().flatten();
+                    let props = props
+                        .map(|(name, prop)| {
+                            let prop_at = pointer_push(&at, name);
+                            let mut prop = self.schema(prop, &prop_at, false);
+                            // A default on a required member has nothing to fill in.
+                            if required.contains(&name.as_str()) {
+                                if let Value::Object(p) = &mut prop {
+                                    p.remove("default");
+                                }
+                            }
+                            (name.clone(), prop)
+                        })
+                        .collect();
+                    out.insert(key.clone(), Value::Object(props));
+                }
+                "patternProperties" => self.aliases(obj, value, &at),
+                "additionalProperties"
+                    if value == &Value::Bool(false) && obj.contains_key("properties") =>
+                {
+                    self.closed.push(at);
+                }
+                // `{}` (any value) on an object without properties: a free-form object, which
+                // is what `{"type": "object"}` means in our dialect.
+                "additionalProperties"
+                    if value.as_object().is_some_and(Map::is_empty)
+                        && ty == Some("object")
+                        && !obj.contains_key("properties") => {}
+                "additionalProperties" | "items" if value.is_object() => {
+                    out.insert(key.clone(), self.schema(value, &at, false));
+                }
+                "pattern" if ty == Some("string") && value.as_str() == Some(BASE64_PATTERN) => {
+                    out.insert("format".into(), "byte".into());
+                }
+                "default" if is_zero(ty, value) => {}
+                "propertyNames" if *value == serde_json::json!({"type": "string"}) => {}
+                _ => {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Copies the keys of a replaced `anyOf` schema that are not consumed (`skip`) and not a zero
+    /// `default`; the lowerer judges them.
+    pub(super) fn keep_rest(
+        &mut self,
+        obj: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        skip: &[&str],
+        zero_default: impl Fn(&Value) -> bool,
+    ) {
+        for (key, value) in obj {
+            if skip.contains(&key.as_str()) && (key != "default" || zero_default(value)) {
+                continue;
+            }
+            out.insert(key.clone(), value.clone());
+        }
+    }
+
+    /// Checks that every `patternProperties` entry is the snake_case alias of a property.
+    pub(super) fn aliases(&mut self, obj: &Map<String, Value>, patterns: &Value, pointer: &str) {
+        let Some(patterns) = patterns.as_object() else {
+            self.diags
+                .push(self.file, pointer, "`patternProperties` must be an object");
+            return;
+        };
+        let props = obj.get("properties").and_then(Value::as_object);
+        for key in patterns.keys() {
+            let at = pointer_push(pointer, key);
+            match alias_of_pattern(key) {
+                Some(alias)
+                    if props.is_some_and(|p| {
+                        p.keys()
+                            .any(|camel| camel != alias && naming::snake_case(camel) == alias)
+                    }) => {}
+                Some(alias) => {
+                    self.diags
+                        .push(
+                            self.file,
+                            &at,
+                            format!("`{alias}` is not the snake_case name of a property here"),
+                        )
+                        .help(
+                            "a2a-codegen derives each property's snake_case alias itself \
+                             (`context_id` for `contextId`); it reads `patternProperties` only \
+                             as those aliases",
+                        );
+                }
+                None => {
+                    self.diags
+                        .push(
+                            self.file,
+                            &at,
+                            format!("unsupported `patternProperties` entry `{key}`"),
+                        )
+                        .help(
+                            "`patternProperties` is read only as the ProtoJSON alias idiom \
+                             `^(snake_name)$`; remove the entry",
+                        );
+                }
+            }
+        }
+    }
+}
