@@ -184,10 +184,59 @@ pub const ERROR_REFERENCE: &str = "ERRORS.md";
 /// The default runtime path: the `a2a-runtime` crate.
 pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_runtime";
 
+/// A spec directory compiled into this crate ([`Config::a2a_v1`], [`Config::a2a_v0_3`]). The files
+/// are read from `spec/` beside this crate's manifest (a link to the workspace's `spec/`, which
+/// `cargo package` follows), so the published crate carries them and there is one copy in git.
+struct EmbeddedSpec {
+    label: &'static str,
+    schema: &'static str,
+    errors: &'static str,
+    methods: &'static str,
+}
+
+impl std::fmt::Debug for EmbeddedSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The label says which; the texts are long.
+        f.debug_struct("EmbeddedSpec")
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! embedded_spec {
+    ($dir:literal) => {
+        EmbeddedSpec {
+            label: concat!("a2a-codegen/spec/", $dir),
+            schema: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/a2a.schema.json"
+            )),
+            errors: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/errors.toml"
+            )),
+            methods: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/methods.toml"
+            )),
+        }
+    };
+}
+
+static EMBEDDED_V1: EmbeddedSpec = embedded_spec!("v1");
+static EMBEDDED_V0_3: EmbeddedSpec = embedded_spec!("v0_3");
+
 /// What to generate and where: the generator's settings, in the style of `prost_build::Config`.
 #[derive(Clone, Debug)]
 pub struct Config {
     spec: PathBuf,
+    embedded: Option<&'static EmbeddedSpec>,
     label: Option<String>,
     regenerate: Option<String>,
     out_dir: Option<PathBuf>,
@@ -226,6 +275,7 @@ impl Config {
     pub fn new(spec: impl Into<PathBuf>) -> Self {
         Config {
             spec: spec.into(),
+            embedded: None,
             label: None,
             regenerate: None,
             out_dir: None,
@@ -241,6 +291,38 @@ impl Config {
             overlay: None,
             json_schema: None,
         }
+    }
+
+    /// Generates from the A2A v1.0.1 specification embedded in this crate (its `spec/v1`: our JSON
+    /// Schema of the data model, the error table and the method table), so a build script needs no
+    /// files of its own. Any input can still be replaced: [`Config::schema_file`],
+    /// [`Config::errors_table`], [`Config::methods_table`]. Inputs are labelled
+    /// `a2a-codegen/spec/v1` in headers and diagnostics.
+    ///
+    /// ```
+    /// let files = a2a_codegen::Config::a2a_v1().generate().unwrap();
+    /// assert!(files.iter().any(|f| f.path == "types.rs"));
+    /// ```
+    pub fn a2a_v1() -> Self {
+        Config::embedded(&EMBEDDED_V1)
+    }
+
+    /// Generates from the A2A v0.3.0 specification embedded in this crate (its `spec/v0_3`), like
+    /// [`Config::a2a_v1`]; labelled `a2a-codegen/spec/v0_3`.
+    ///
+    /// ```
+    /// let files = a2a_codegen::Config::a2a_v0_3().generate().unwrap();
+    /// assert!(files.iter().any(|f| f.path == "methods.rs"));
+    /// ```
+    pub fn a2a_v0_3() -> Self {
+        Config::embedded(&EMBEDDED_V0_3)
+    }
+
+    fn embedded(spec: &'static EmbeddedSpec) -> Self {
+        let mut config = Config::new(spec.label);
+        config.embedded = Some(spec);
+        config.label = Some(spec.label.to_string());
+        config
     }
 
     /// For this workspace only (its CLI defaults, freshness test and bench), not part of the API:
@@ -464,6 +546,15 @@ impl Config {
     /// table added to it is noticed).
     pub fn input_paths(&self) -> Vec<PathBuf> {
         let mut paths = Vec::new();
+        if self.embedded.is_some() {
+            // The embedded texts are part of this crate: only the files that replace them count.
+            paths.extend(self.schema_file.clone());
+            paths.extend(self.errors_table.clone());
+            paths.extend(self.methods_table.clone());
+            paths.extend(self.custom_errors.clone());
+            paths.extend(self.overlay.clone());
+            return paths;
+        }
         let is_dir = !self.spec.is_file();
         if is_dir {
             paths.push(self.spec.clone());
@@ -531,6 +622,9 @@ impl Config {
             "" => file.to_string(),
             dir => format!("{dir}/{file}"),
         };
+        if let Some(embedded) = self.embedded {
+            return self.run_embedded(embedded, &label, then);
+        }
         let is_dir = !self.spec.is_file();
         // With the schema given on its own, the spec directory only supplies optional tables.
         let problem = self
@@ -604,6 +698,61 @@ impl Config {
                 methods,
             };
             then(inputs, diags)
+        })?;
+        Ok((files, notes))
+    }
+
+    /// [`Config::run`] for an embedded spec: its texts, each replaced by a file when one is set.
+    fn run_embedded(
+        &self,
+        spec: &EmbeddedSpec,
+        label: &str,
+        then: impl FnOnce(load::Inputs, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
+    ) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
+        let mut diags = Diagnostics::default();
+        let in_spec = |file: &str| format!("{label}/{file}");
+        let schema = match &self.schema_file {
+            Some(path) => load::read_json(path, &custom_label(path), &mut diags),
+            None => load::parse_json(
+                spec.schema.as_bytes(),
+                &in_spec(load::SCHEMA_FILE),
+                &mut diags,
+            ),
+        };
+        let errors = match &self.errors_table {
+            Some(path) => load::read_toml(path, &custom_label(path), &mut diags),
+            None => load::parse_toml(
+                spec.errors.as_bytes(),
+                &in_spec(load::ERRORS_FILE),
+                &mut diags,
+            ),
+        };
+        let methods = match &self.methods_table {
+            Some(path) => load::read_toml(path, &custom_label(path), &mut diags),
+            None => load::parse_toml(
+                spec.methods.as_bytes(),
+                &in_spec(load::METHODS_FILE),
+                &mut diags,
+            ),
+        };
+        let Some(schema) = schema else {
+            return Err(Error::Input(diags));
+        };
+        let overlay = self.overlay.as_ref().map(|path| import::OverlayPath {
+            path: path.clone(),
+            label: custom_label(path),
+            explicit: true,
+        });
+        let mut notes = Vec::new();
+        let files = import::generate_with(schema, overlay, diags, &mut notes, |schema, diags| {
+            then(
+                load::Inputs {
+                    schema,
+                    errors,
+                    methods,
+                },
+                diags,
+            )
         })?;
         Ok((files, notes))
     }

@@ -197,7 +197,16 @@ pub fn read_toml<T: for<'de> Deserialize<'de>>(
     diags: &mut Diagnostics,
 ) -> Option<Source<T>> {
     let bytes = read_bytes(path, label, diags)?;
-    let text = match std::str::from_utf8(&bytes) {
+    parse_toml(&bytes, label, diags)
+}
+
+/// Parses one TOML table already in memory (an embedded spec's, or a file's bytes).
+pub fn parse_toml<T: for<'de> Deserialize<'de>>(
+    bytes: &[u8],
+    label: &str,
+    diags: &mut Diagnostics,
+) -> Option<Source<T>> {
+    let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
             diags
@@ -213,7 +222,7 @@ pub fn read_toml<T: for<'de> Deserialize<'de>>(
     match toml::from_str::<T>(text) {
         Ok(value) => Some(Source {
             label: label.to_string(),
-            sha256: sha256_hex(&bytes),
+            sha256: sha256_hex(bytes),
             value,
         }),
         Err(e) => {

@@ -175,3 +175,29 @@ fn methods_whose_wire_names_are_not_identifiers_take_a_rust_name() {
         "{err}"
     );
 }
+
+/// The embedded specs are the workspace's `spec/` (through the link beside the manifest): the
+/// same code, whichever route, and no file read (`input_paths` is empty).
+#[test]
+fn the_embedded_specs_generate_what_the_spec_directories_do() {
+    for (embedded, dir) in [
+        (Config::a2a_v1(), "spec/v1"),
+        (Config::a2a_v0_3(), "spec/v0_3"),
+    ] {
+        assert!(embedded.input_paths().is_empty(), "{dir}");
+        let from_files = Config::new(root().join(dir)).generate().unwrap();
+        let from_embedded = embedded.generate().unwrap();
+        assert_eq!(from_files.len(), from_embedded.len(), "{dir}");
+        for (a, b) in from_files.iter().zip(&from_embedded) {
+            assert_eq!(a.path, b.path);
+            assert_eq!(body(&a.contents), body(&b.contents), "{dir}: {}", a.path);
+        }
+        let header = &from_embedded[0].contents;
+        assert!(header.contains(&format!("a2a-codegen/{dir}/")), "{header}");
+    }
+    // A file still replaces an embedded input.
+    let mut config = Config::a2a_v1();
+    config.errors_table(root().join("examples/echo-agent/echo-errors.toml"));
+    let err = config.generate().unwrap_err().to_string();
+    assert!(err.contains("echo-errors.toml"), "{err}");
+}

@@ -5,8 +5,8 @@
 //! build with the generator's report (file, JSON pointer or TOML row, what to do), not a panic.
 
 fn main() -> Result<(), a2a_codegen::Error> {
-    a2a_codegen::Config::new("../../spec/v1")
-        .source_label("spec/v1")
+    // The A2A v1 spec embedded in a2a-codegen: no file of this repository is needed.
+    a2a_codegen::Config::a2a_v1()
         .custom_errors("echo-errors.toml")
         .single_file("a2a.rs")
         .write()?;
