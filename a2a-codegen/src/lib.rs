@@ -120,7 +120,7 @@
 //! encoding always writes REQUIRED fields. Strictness belongs to the server side: the methods
 //! table's `requires` column lists what a request cannot run without.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod diag;
 pub mod diff;

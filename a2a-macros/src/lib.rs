@@ -172,6 +172,8 @@
 //!   that has it first);
 //! - a taken code when the `crate` path has no generated table: there is no table to read.
 
+#![deny(missing_docs)]
+
 mod expand;
 mod parse;
 mod rules;

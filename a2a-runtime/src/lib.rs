@@ -19,7 +19,7 @@
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   and how a client negotiates it.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 /// Defines an enum of the member names a visitor looks for, plus `Other` for the rest, and its
 /// `Deserialize` as an identifier: the shape every hand-written object visitor here uses.

@@ -28,7 +28,7 @@
 //! modules and re-exports the runtime they call (`crate::rt`, the runtime path they were
 //! generated with).
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub use a2a_runtime as rt;
 pub use a2a_runtime::version;
