@@ -31,29 +31,7 @@ fn main() -> ExitCode {
         eprintln!("usage: classify [--spec v1|v0_3] CASES.json [MORE.json ...]");
         return ExitCode::from(2);
     }
-    for path in args {
-        let cases = match std::fs::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| {
-                serde_json::from_slice::<Vec<Map<String, Value>>>(&bytes).map_err(|e| e.to_string())
-            }) {
-            Ok(cases) => cases,
-            Err(e) => {
-                eprintln!("classify: cannot read {path}: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        for case in &cases {
-            match classify(spec, case) {
-                Ok(line) => println!("{line}"),
-                Err(message) => {
-                    eprintln!("classify: {message}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-    }
-    ExitCode::SUCCESS
+    a2a_tests::run_case_files("classify", &args, |case| classify(spec, case))
 }
 
 /// Which generated module decodes the cases.

@@ -20,29 +20,7 @@ fn main() -> ExitCode {
         eprintln!("usage: classify_request CASES.json [MORE.json ...]");
         return ExitCode::from(2);
     }
-    for path in args {
-        let cases = match std::fs::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| {
-                serde_json::from_slice::<Vec<Map<String, Value>>>(&bytes).map_err(|e| e.to_string())
-            }) {
-            Ok(cases) => cases,
-            Err(e) => {
-                eprintln!("classify_request: cannot read {path}: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        for case in &cases {
-            match classify(case) {
-                Ok(line) => println!("{line}"),
-                Err(message) => {
-                    eprintln!("classify_request: {path}: {message}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-    }
-    ExitCode::SUCCESS
+    a2a_tests::run_case_files("classify_request", &args, classify)
 }
 
 /// The case's line; `Err` for a case the tool cannot read.

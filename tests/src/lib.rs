@@ -320,3 +320,40 @@ pub fn arbitrary_json(
     })
     .boxed()
 }
+
+/// The loop both `classify` examples run: read each file named in `paths` as a JSON array of case
+/// objects and print `line(case)` for each, one JSON value per line. An unreadable file or a case
+/// `line` refuses stops the tool with exit status 2 and a message prefixed with `tool`.
+pub fn run_case_files(
+    tool: &str,
+    paths: &[String],
+    mut line: impl FnMut(
+        &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<serde_json::Value, String>,
+) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    for path in paths {
+        let cases = match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                serde_json::from_slice::<Vec<serde_json::Map<String, serde_json::Value>>>(&bytes)
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok(cases) => cases,
+            Err(e) => {
+                eprintln!("{tool}: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for case in &cases {
+            match line(case) {
+                Ok(line) => println!("{line}"),
+                Err(message) => {
+                    eprintln!("{tool}: {path}: {message}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
