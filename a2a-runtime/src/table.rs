@@ -1,4 +1,7 @@
-//! Static descriptions of the protocol's tables, which generated code fills in.
+//! Static descriptions of the protocol's tables, which generated code fills in, and
+//! [`ErrorTable`], what generic runtime code asks of a generated error enum.
+
+use crate::envelope::RawError;
 
 /// One row of an error table: a JSON-RPC error code and what goes with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,4 +39,16 @@ pub trait Method {
     type Params;
     /// The `result` type (per event, for a streaming method).
     type Result;
+}
+
+/// A generated error enum (one variant per row of an error table, plus a catch-all), as the
+/// generic runtime code sees it: built from a received error object,
+/// and knowing which codes its table (or the JSON-RPC reserved block) takes.
+pub trait ErrorTable: Sized {
+    /// The typed error for a received error object.
+    fn from_raw(raw: RawError) -> Self;
+
+    /// Whether `code` is used by a row of the table or lies in the JSON-RPC reserved block; an
+    /// agent's own errors never use such a code.
+    fn is_code_taken(code: i64) -> bool;
 }
