@@ -2,6 +2,7 @@
 //! [`ErrorTable`], what generic runtime code asks of a generated error enum.
 
 use crate::envelope::RawError;
+use crate::server::Fault;
 
 /// One row of an error table: a JSON-RPC error code and what goes with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,11 +43,14 @@ pub trait Method {
 }
 
 /// A generated error enum (one variant per row of an error table, plus a catch-all), as the
-/// generic runtime code sees it: built from a received error object,
-/// and knowing which codes its table (or the JSON-RPC reserved block) takes.
+/// generic runtime code sees it: built from a received error object or from a request's
+/// [`Fault`], and knowing which codes its table (or the JSON-RPC reserved block) takes.
 pub trait ErrorTable: Sized {
     /// The typed error for a received error object.
     fn from_raw(raw: RawError) -> Self;
+
+    /// The error answering a request the runtime could not serve.
+    fn from_fault(fault: &Fault) -> Self;
 
     /// Whether `code` is used by a row of the table or lies in the JSON-RPC reserved block; an
     /// agent's own errors never use such a code.

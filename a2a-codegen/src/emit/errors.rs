@@ -303,6 +303,9 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
             fn from_raw(raw: #rt::RawError) -> Self {
                 A2aError::from_raw(raw)
             }
+            fn from_fault(fault: &#rt::Fault) -> Self {
+                A2aError::from_fault(fault)
+            }
             fn is_code_taken(code: i64) -> bool {
                 is_code_taken(code)
             }

@@ -714,6 +714,9 @@ impl crate::rt::table::ErrorTable for A2aError {
     fn from_raw(raw: crate::rt::RawError) -> Self {
         A2aError::from_raw(raw)
     }
+    fn from_fault(fault: &crate::rt::Fault) -> Self {
+        A2aError::from_fault(fault)
+    }
     fn is_code_taken(code: i64) -> bool {
         is_code_taken(code)
     }
