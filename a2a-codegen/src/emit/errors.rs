@@ -148,7 +148,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
             /// The typed error for a received error object.
             pub fn from_raw(raw: #rt::RawError) -> Self {
-                Self::from_code(raw.code, raw.message, raw.data)
+                <Self as #rt::table::ErrorTable>::from_raw(raw)
             }
 
             /// The JSON-RPC error code.
@@ -226,23 +226,13 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 __K: ::core::convert::Into<::std::string::String>,
                 __V: ::core::convert::Into<::std::string::String>,
             {
-                let reason = self.row()?.reason?;
-                ::core::option::Option::Some(#rt::ErrorDetail::error_info(reason, #rt::detail::A2A_DOMAIN, metadata))
+                #rt::table::error_info(self, metadata)
             }
 
             /// The error answering a request the runtime could not serve: the table's default
             /// message, then what was wrong; the fault's details as `data`.
             pub fn from_fault(fault: &#rt::Fault) -> Self {
-                let message = match Self::from_code(fault.code, ::core::option::Option::None, ::core::option::Option::None).row() {
-                    ::core::option::Option::Some(row) => ::std::format!("{}: {}", row.message, fault.detail),
-                    ::core::option::Option::None => fault.detail.clone(),
-                };
-                let data = if fault.details.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(#rt::ErrorDetail::list_to_data(fault.details.iter().cloned()))
-                };
-                Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+                <Self as #rt::table::ErrorTable>::from_fault(fault)
             }
 
             /// The table row of this error; `None` for [`A2aError::Other`].
@@ -271,7 +261,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         impl ::core::fmt::Display for A2aError {
             fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(__f, "{} ({}): {}", self.name(), self.code(), self.message())
+                #rt::table::fmt_error(self, __f)
             }
         }
 
@@ -280,14 +270,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         /// Writes the JSON-RPC error object: `code`, `message`, and `data` when present.
         impl ::serde::Serialize for A2aError {
             fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                use ::serde::ser::SerializeMap as _;
-                let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
-                __map.serialize_entry("code", &self.code())?;
-                __map.serialize_entry("message", self.message())?;
-                if let ::core::option::Option::Some(__data) = self.data() {
-                    __map.serialize_entry("data", __data)?;
-                }
-                __map.end()
+                #rt::table::serialize_error(self, __serializer)
             }
         }
 
@@ -300,11 +283,20 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         }
 
         impl #rt::table::ErrorTable for A2aError {
-            fn from_raw(raw: #rt::RawError) -> Self {
-                A2aError::from_raw(raw)
+            fn from_code(code: i64, message: ::core::option::Option<::std::string::String>, data: ::core::option::Option<::serde_json::Value>) -> Self {
+                A2aError::from_code(code, message, data)
             }
-            fn from_fault(fault: &#rt::Fault) -> Self {
-                A2aError::from_fault(fault)
+            fn code(&self) -> i64 {
+                A2aError::code(self)
+            }
+            fn message(&self) -> &str {
+                A2aError::message(self)
+            }
+            fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+                A2aError::data(self)
+            }
+            fn row(&self) -> ::core::option::Option<&'static #rt::ErrorRow> {
+                A2aError::row(self)
             }
             fn is_code_taken(code: i64) -> bool {
                 is_code_taken(code)

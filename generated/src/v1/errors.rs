@@ -455,7 +455,7 @@ impl A2aError {
     }
     /// The typed error for a received error object.
     pub fn from_raw(raw: crate::rt::RawError) -> Self {
-        Self::from_code(raw.code, raw.message, raw.data)
+        <Self as crate::rt::table::ErrorTable>::from_raw(raw)
     }
     /// The JSON-RPC error code.
     pub fn code(&self) -> i64 {
@@ -596,38 +596,12 @@ impl A2aError {
         __K: ::core::convert::Into<::std::string::String>,
         __V: ::core::convert::Into<::std::string::String>,
     {
-        let reason = self.row()?.reason?;
-        ::core::option::Option::Some(
-            crate::rt::ErrorDetail::error_info(
-                reason,
-                crate::rt::detail::A2A_DOMAIN,
-                metadata,
-            ),
-        )
+        crate::rt::table::error_info(self, metadata)
     }
     /// The error answering a request the runtime could not serve: the table's default
     /// message, then what was wrong; the fault's details as `data`.
     pub fn from_fault(fault: &crate::rt::Fault) -> Self {
-        let message = match Self::from_code(
-                fault.code,
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-            )
-            .row()
-        {
-            ::core::option::Option::Some(row) => {
-                ::std::format!("{}: {}", row.message, fault.detail)
-            }
-            ::core::option::Option::None => fault.detail.clone(),
-        };
-        let data = if fault.details.is_empty() {
-            ::core::option::Option::None
-        } else {
-            ::core::option::Option::Some(
-                crate::rt::ErrorDetail::list_to_data(fault.details.iter().cloned()),
-            )
-        };
-        Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+        <Self as crate::rt::table::ErrorTable>::from_fault(fault)
     }
     /// The table row of this error; `None` for [`A2aError::Other`].
     pub fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
@@ -680,7 +654,7 @@ impl A2aError {
 }
 impl ::core::fmt::Display for A2aError {
     fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        write!(__f, "{} ({}): {}", self.name(), self.code(), self.message())
+        crate::rt::table::fmt_error(self, __f)
     }
 }
 impl ::std::error::Error for A2aError {}
@@ -690,14 +664,7 @@ impl ::serde::Serialize for A2aError {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
-        __map.serialize_entry("code", &self.code())?;
-        __map.serialize_entry("message", self.message())?;
-        if let ::core::option::Option::Some(__data) = self.data() {
-            __map.serialize_entry("data", __data)?;
-        }
-        __map.end()
+        crate::rt::table::serialize_error(self, __serializer)
     }
 }
 /// Reads a JSON-RPC error object leniently: extra members ignored, a missing or non-string
@@ -711,11 +678,24 @@ impl<'de> ::serde::Deserialize<'de> for A2aError {
     }
 }
 impl crate::rt::table::ErrorTable for A2aError {
-    fn from_raw(raw: crate::rt::RawError) -> Self {
-        A2aError::from_raw(raw)
+    fn from_code(
+        code: i64,
+        message: ::core::option::Option<::std::string::String>,
+        data: ::core::option::Option<::serde_json::Value>,
+    ) -> Self {
+        A2aError::from_code(code, message, data)
     }
-    fn from_fault(fault: &crate::rt::Fault) -> Self {
-        A2aError::from_fault(fault)
+    fn code(&self) -> i64 {
+        A2aError::code(self)
+    }
+    fn message(&self) -> &str {
+        A2aError::message(self)
+    }
+    fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+        A2aError::data(self)
+    }
+    fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
+        A2aError::row(self)
     }
     fn is_code_taken(code: i64) -> bool {
         is_code_taken(code)
