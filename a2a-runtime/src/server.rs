@@ -568,6 +568,19 @@ pub fn encode_error<E: Serialize + ?Sized>(id: &RequestId, error: &E) -> Vec<u8>
     }
 }
 
+/// One SSE event of a stream answering a streaming call: a result or an error (the generated
+/// error enum), as a JSON-RPC response in one `data:` line.
+pub fn encode_event<T: Serialize + ?Sized, E: Serialize + ?Sized>(
+    id: &RequestId,
+    item: Result<&T, &E>,
+) -> Vec<u8> {
+    let body = match item {
+        Ok(result) => encode_result(id, result),
+        Err(error) => encode_error(id, error),
+    };
+    sse_event(&body)
+}
+
 /// An internal error saying that the response could not be written. Built from strings only, so
 /// writing it cannot fail.
 fn encode_unencodable(id: &RequestId, e: &serde_json::Error) -> Vec<u8> {

@@ -166,11 +166,7 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             M: #rt::Method,
             M::Result: ::serde::Serialize,
         {
-            let body = match item {
-                ::core::result::Result::Ok(__result) => #rt::server::encode_result(id, __result),
-                ::core::result::Result::Err(__error) => #rt::server::encode_error(id, __error),
-            };
-            #rt::server::sse_event(&body)
+            #rt::server::encode_event(id, item)
         }
 
         impl super::Reply {

@@ -319,15 +319,7 @@ where
     M: crate::rt::Method,
     M::Result: ::serde::Serialize,
 {
-    let body = match item {
-        ::core::result::Result::Ok(__result) => {
-            crate::rt::server::encode_result(id, __result)
-        }
-        ::core::result::Result::Err(__error) => {
-            crate::rt::server::encode_error(id, __error)
-        }
-    };
-    crate::rt::server::sse_event(&body)
+    crate::rt::server::encode_event(id, item)
 }
 impl super::Reply {
     /// The success response body carrying this result.
