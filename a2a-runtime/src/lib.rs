@@ -9,6 +9,8 @@
 //! - [`Bytes`]: a `bytes` field, standard base64 on encode, standard or URL-safe on decode.
 //! - [`num`]: the ProtoJSON number forms (numbers or numeric strings) for the generated decoders.
 //! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
+//! - [`client`]: the typed outcome of a call ([`client::CallError`]), generic over a generated
+//!   error enum, and the decoders that give it.
 //! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
 //! - [`limits`]: the largest body and the deepest nesting the decoders take.
 //! - [`server`]: the agent's side: request objects, response and event encoding.
@@ -52,6 +54,7 @@ macro_rules! member_keys {
 }
 
 mod bytes;
+pub mod client;
 pub mod custom;
 pub mod detail;
 pub mod envelope;
@@ -71,7 +74,7 @@ pub use envelope::{ClientError, Envelope, RawError};
 pub use limits::Limits;
 pub use oneof::UnknownMember;
 pub use server::{Fault, RawRequest, RequestId};
-pub use table::{ErrorRow, Method};
+pub use table::{ErrorRow, ErrorTable, Method};
 pub use timestamp::{Timestamp, TimestampError, UnixTime};
 
 /// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the

@@ -27,6 +27,7 @@
 use super::detail::ErrorDetail;
 use super::envelope::{describe, not_json_reason};
 use super::limits::Limits;
+use super::table::ErrorTable;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
@@ -437,6 +438,82 @@ impl<'de> Visitor<'de> for MembersVisitor {
     }
 }
 
+/// A decoded request with its id; `R` is a generated `Request` enum (one variant per method).
+/// Generated modules name it with theirs filled in (`v1::IncomingRequest`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncomingRequest<R> {
+    /// The request's id; `None` for a notification, which JSON-RPC says gets no response.
+    pub id: Option<RequestId>,
+    /// The call.
+    pub request: R,
+}
+
+impl<R> IncomingRequest<R> {
+    /// The id to answer with: the request's, or `null` for a notification.
+    pub fn reply_id(&self) -> RequestId {
+        self.id.clone().unwrap_or(RequestId::Null)
+    }
+
+    /// Whether the request is a notification (no `id` member): JSON-RPC 2.0 says the server must
+    /// not answer it at all. A2A defines no notifications, so an agent usually ignores one (over
+    /// HTTP: an empty `204 No Content`).
+    pub fn is_notification(&self) -> bool {
+        self.id.is_none()
+    }
+}
+
+/// A request that cannot be served: the id to answer with and the error to answer, `A` being a
+/// generated error enum (`v1::RejectedRequest` fills it in). Its [`RejectedRequest::response`] is
+/// the whole response body, or nothing for a notification.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RejectedRequest<A> {
+    /// The request's id, or `null` when it could not be read.
+    pub id: RequestId,
+    /// `JsonParse`, `InvalidRequest`, `MethodNotFound` or `InvalidParams`; the message says what
+    /// was wrong, and `InvalidParams` carries a `google.rpc.BadRequest` detail.
+    pub error: A,
+    /// Whether the request was a notification (a valid request object without `id`), which
+    /// JSON-RPC 2.0 says gets no response, not even an error.
+    pub notification: bool,
+}
+
+impl<A: Serialize> RejectedRequest<A> {
+    /// The JSON-RPC error response body to send, or `None` for a notification (send nothing; over
+    /// HTTP, `204 No Content`).
+    pub fn response(&self) -> Option<Vec<u8>> {
+        (!self.notification).then(|| self.to_response())
+    }
+
+    /// The JSON-RPC error response body, even for a notification (see
+    /// [`RejectedRequest::response`], which leaves those out).
+    pub fn to_response(&self) -> Vec<u8> {
+        encode_error(&self.id, &self.error)
+    }
+}
+
+impl<A: ErrorTable> From<Fault> for RejectedRequest<A> {
+    fn from(fault: Fault) -> Self {
+        let error = A::from_fault(&fault);
+        RejectedRequest {
+            id: fault.id,
+            error,
+            notification: fault.notification,
+        }
+    }
+}
+
+impl<A: fmt::Display> fmt::Display for RejectedRequest<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "request {} rejected: {}", self.id, self.error)
+    }
+}
+
+impl<A: std::error::Error + 'static> std::error::Error for RejectedRequest<A> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// A JSON-RPC request body: `{"jsonrpc":"2.0","id":..,"method":..,"params":..}`.
 pub fn encode_request<P: Serialize + ?Sized>(id: &RequestId, method: &str, params: &P) -> Vec<u8> {
     struct Request<'a, P: ?Sized> {
@@ -489,6 +566,19 @@ pub fn encode_error<E: Serialize + ?Sized>(id: &RequestId, error: &E) -> Vec<u8>
         Ok(body) => body,
         Err(e) => encode_unencodable(id, &e),
     }
+}
+
+/// One SSE event of a stream answering a streaming call: a result or an error (the generated
+/// error enum), as a JSON-RPC response in one `data:` line.
+pub fn encode_event<T: Serialize + ?Sized, E: Serialize + ?Sized>(
+    id: &RequestId,
+    item: Result<&T, &E>,
+) -> Vec<u8> {
+    let body = match item {
+        Ok(result) => encode_result(id, result),
+        Err(error) => encode_error(id, error),
+    };
+    sse_event(&body)
 }
 
 /// An internal error saying that the response could not be written. Built from strings only, so

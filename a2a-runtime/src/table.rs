@@ -1,4 +1,12 @@
-//! Static descriptions of the protocol's tables, which generated code fills in.
+//! Static descriptions of the protocol's tables, which generated code fills in, and
+//! [`ErrorTable`], what generic runtime code asks of a generated error enum.
+
+use crate::detail::{ErrorDetail, A2A_DOMAIN};
+use crate::envelope::RawError;
+use crate::server::Fault;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
+use std::fmt;
 
 /// One row of an error table: a JSON-RPC error code and what goes with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,4 +44,83 @@ pub trait Method {
     type Params;
     /// The `result` type (per event, for a streaming method).
     type Result;
+}
+
+/// A generated error enum (one variant per row of an error table, plus a catch-all for codes no
+/// row names), as the generic runtime code sees it. Generated code implements the required
+/// methods from its table; the provided ones, and [`error_info`], [`fmt_error`] and
+/// [`serialize_error`], are the same for every table.
+pub trait ErrorTable: Sized {
+    /// The typed error for a code, with the table's default message when `message` is `None`.
+    fn from_code(code: i64, message: Option<String>, data: Option<Value>) -> Self;
+
+    /// The JSON-RPC error code.
+    fn code(&self) -> i64;
+
+    /// The message (the agent's, or the default).
+    fn message(&self) -> &str;
+
+    /// The `data` member, when the agent sent one.
+    fn data(&self) -> Option<&Value>;
+
+    /// The table row of this error; `None` for the catch-all.
+    fn row(&self) -> Option<&'static ErrorRow>;
+
+    /// Whether `code` is used by a row of the table or lies in the JSON-RPC reserved block; an
+    /// agent's own errors never use such a code.
+    fn is_code_taken(code: i64) -> bool;
+
+    /// The typed error for a received error object.
+    fn from_raw(raw: RawError) -> Self {
+        Self::from_code(raw.code, raw.message, raw.data)
+    }
+
+    /// The error answering a request the runtime could not serve: the table's default message,
+    /// then what was wrong; the fault's details as `data`.
+    fn from_fault(fault: &Fault) -> Self {
+        let message = match Self::from_code(fault.code, None, None).row() {
+            Some(row) => format!("{}: {}", row.message, fault.detail),
+            None => fault.detail.clone(),
+        };
+        let data = (!fault.details.is_empty())
+            .then(|| ErrorDetail::list_to_data(fault.details.iter().cloned()));
+        Self::from_code(fault.code, Some(message), data)
+    }
+}
+
+/// The `google.rpc.ErrorInfo` A2A v1 prescribes for `error`: its row's reason in the
+/// `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason (the standard
+/// JSON-RPC errors, and the catch-all).
+pub fn error_info<A, K, V>(
+    error: &A,
+    metadata: impl IntoIterator<Item = (K, V)>,
+) -> Option<ErrorDetail>
+where
+    A: ErrorTable,
+    K: Into<String>,
+    V: Into<String>,
+{
+    let reason = error.row()?.reason?;
+    Some(ErrorDetail::error_info(reason, A2A_DOMAIN, metadata))
+}
+
+/// Writes `error` for people: `TaskNotFound (-32001): Task not found` (`Other` for a code no row
+/// names).
+pub fn fmt_error<A: ErrorTable>(error: &A, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let name = error.row().map_or("Other", |row| row.name);
+    write!(f, "{} ({}): {}", name, error.code(), error.message())
+}
+
+/// Writes `error` as the JSON-RPC error object: `code`, `message`, and `data` when present.
+pub fn serialize_error<A: ErrorTable, S: Serializer>(
+    error: &A,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("code", &error.code())?;
+    map.serialize_entry("message", error.message())?;
+    if let Some(data) = error.data() {
+        map.serialize_entry("data", data)?;
+    }
+    map.end()
 }

@@ -47,9 +47,13 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
     ));
     let call_error_doc = doc_attrs(&format!(
         "Why a call failed: the agent answered with an error (a standard one, or one of the\n\
-         agent's own errors `E`), or the reply broke the contract.\n\n\
+         agent's own errors `E`), or the reply broke the contract: [`{rt_doc}::client::CallError`]\n\
+         with this table's [`A2aError`].\n\n\
          `E` defaults to [`NoCustomErrors`]({rt_doc}::custom::NoCustomErrors), which has no values: then\n\
          `Custom` cannot occur and a `match` need not name it."
+    ));
+    let stream_doc = doc_attrs(&format!(
+        "[`{rt_doc}::client::StreamDecoder`] (`new`, `with_limits`, `feed`, `finish`)."
     ));
     let names: Vec<Ident> = errors
         .iter()
@@ -144,7 +148,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
             /// The typed error for a received error object.
             pub fn from_raw(raw: #rt::RawError) -> Self {
-                Self::from_code(raw.code, raw.message, raw.data)
+                <Self as #rt::table::ErrorTable>::from_raw(raw)
             }
 
             /// The JSON-RPC error code.
@@ -222,23 +226,13 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                 __K: ::core::convert::Into<::std::string::String>,
                 __V: ::core::convert::Into<::std::string::String>,
             {
-                let reason = self.row()?.reason?;
-                ::core::option::Option::Some(#rt::ErrorDetail::error_info(reason, #rt::detail::A2A_DOMAIN, metadata))
+                #rt::table::error_info(self, metadata)
             }
 
             /// The error answering a request the runtime could not serve: the table's default
             /// message, then what was wrong; the fault's details as `data`.
             pub fn from_fault(fault: &#rt::Fault) -> Self {
-                let message = match Self::from_code(fault.code, ::core::option::Option::None, ::core::option::Option::None).row() {
-                    ::core::option::Option::Some(row) => ::std::format!("{}: {}", row.message, fault.detail),
-                    ::core::option::Option::None => fault.detail.clone(),
-                };
-                let data = if fault.details.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(#rt::ErrorDetail::list_to_data(fault.details.iter().cloned()))
-                };
-                Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+                <Self as #rt::table::ErrorTable>::from_fault(fault)
             }
 
             /// The table row of this error; `None` for [`A2aError::Other`].
@@ -267,7 +261,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         impl ::core::fmt::Display for A2aError {
             fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(__f, "{} ({}): {}", self.name(), self.code(), self.message())
+                #rt::table::fmt_error(self, __f)
             }
         }
 
@@ -276,14 +270,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         /// Writes the JSON-RPC error object: `code`, `message`, and `data` when present.
         impl ::serde::Serialize for A2aError {
             fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                use ::serde::ser::SerializeMap as _;
-                let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
-                __map.serialize_entry("code", &self.code())?;
-                __map.serialize_entry("message", self.message())?;
-                if let ::core::option::Option::Some(__data) = self.data() {
-                    __map.serialize_entry("data", __data)?;
-                }
-                __map.end()
+                #rt::table::serialize_error(self, __serializer)
             }
         }
 
@@ -295,131 +282,56 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
             }
         }
 
+        impl #rt::table::ErrorTable for A2aError {
+            fn from_code(code: i64, message: ::core::option::Option<::std::string::String>, data: ::core::option::Option<::serde_json::Value>) -> Self {
+                A2aError::from_code(code, message, data)
+            }
+            fn code(&self) -> i64 {
+                A2aError::code(self)
+            }
+            fn message(&self) -> &str {
+                A2aError::message(self)
+            }
+            fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+                A2aError::data(self)
+            }
+            fn row(&self) -> ::core::option::Option<&'static #rt::ErrorRow> {
+                A2aError::row(self)
+            }
+            fn is_code_taken(code: i64) -> bool {
+                is_code_taken(code)
+            }
+        }
+
         #call_error_doc
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum CallError<E = #rt::custom::NoCustomErrors> {
-            /// The agent sent a well-formed JSON-RPC error object: a row of the table, or
-            /// [`A2aError::Other`] for a code neither the table nor `E` names.
-            Agent(A2aError),
-            /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
-            Custom {
-                /// The error, with its fields.
-                error: E,
-                /// The message the agent sent, or the row's default when it sent none.
-                message: ::std::string::String,
-            },
-            /// The reply was malformed; the reason says how.
-            Malformed(#rt::ClientError),
-        }
-
-        impl<E: #rt::custom::AgentError> ::core::fmt::Display for CallError<E> {
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                match self {
-                    Self::Agent(__e) => ::core::fmt::Display::fmt(__e, __f),
-                    Self::Custom { error, message } => {
-                        write!(__f, "{} ({}): {}", error.row().name, error.code(), message)
-                    }
-                    Self::Malformed(__e) => ::core::fmt::Display::fmt(__e, __f),
-                }
-            }
-        }
-
-        impl<E: #rt::custom::AgentError + ::core::fmt::Debug> ::std::error::Error for CallError<E> {
-            fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
-                match self {
-                    Self::Agent(__e) => ::core::option::Option::Some(__e),
-                    Self::Custom { .. } => ::core::option::Option::None,
-                    Self::Malformed(__e) => ::core::option::Option::Some(__e),
-                }
-            }
-        }
+        pub type CallError<E = #rt::custom::NoCustomErrors> = #rt::client::CallError<A2aError, E>;
 
         /// Decodes a streamed reply (an SSE body) incrementally, every event with the same contract
-        /// as [`decode_response`]. Feed bytes as they arrive, split anywhere. `E` is the agent's own
-        /// error type, if it has one.
-        ///
-        /// An agent may answer a streaming call with one plain JSON body instead (content type
-        /// `application/json`, typically an error): decode that with [`decode_response`], which
-        /// gives the one item of such a stream.
-        #[derive(Debug)]
-        pub struct StreamDecoder<T, E = #rt::custom::NoCustomErrors> {
-            inner: #rt::stream::EventStream<T>,
-            custom: ::core::marker::PhantomData<fn() -> E>,
-        }
-
-        impl<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError> ::core::default::Default for StreamDecoder<T, E> {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError> StreamDecoder<T, E> {
-            /// A decoder for a new stream.
-            pub fn new() -> Self {
-                Self::with_limits(#rt::limits::Limits::DEFAULT)
-            }
-
-            /// A decoder whose events may be at most so large and so deeply nested; an event over
-            /// a limit is malformed, with the reason.
-            pub fn with_limits(limits: #rt::limits::Limits) -> Self {
-                StreamDecoder { inner: #rt::stream::EventStream::with_limits(limits), custom: ::core::marker::PhantomData }
-            }
-
-            /// Feeds the next bytes; returns one item per event they complete, in order.
-            pub fn feed(&mut self, chunk: &[u8]) -> ::std::vec::Vec<::core::result::Result<T, CallError<E>>> {
-                self.inner.feed_map(chunk, __call_result::<T, E>)
-            }
-
-            /// Ends the stream: an error when it stopped in the middle of an event.
-            pub fn finish(&mut self) -> ::core::result::Result<(), CallError<E>> {
-                self.inner.finish().map_err(CallError::Malformed)
-            }
-        }
-
-        fn __call_result<T, E: #rt::custom::AgentError>(item: ::core::result::Result<#rt::Envelope<T>, #rt::ClientError>) -> ::core::result::Result<T, CallError<E>> {
-            match item {
-                ::core::result::Result::Ok(#rt::Envelope::Result(__t)) => ::core::result::Result::Ok(__t),
-                ::core::result::Result::Ok(#rt::Envelope::Error(__raw)) => {
-                    // Custom codes never collide with the table (the derive checks at compile time),
-                    // so only a code the table does not take can be one of `E`'s.
-                    // ... and whose ErrorInfo, when it has one, names `E`'s domain (another
-                    // agent's -32050 is not ours).
-                    let __data = __raw.data.as_ref();
-                    let __custom = match !is_code_taken(__raw.code) && #rt::custom::domain_matches::<E>(__data) {
-                        true => E::from_code_and_data(__raw.code, __data),
-                        false => ::core::option::Option::None,
-                    };
-                    if let ::core::option::Option::Some(error) = __custom {
-                        let message = __raw.message.unwrap_or_else(|| ::std::string::String::from(error.message()));
-                        return ::core::result::Result::Err(CallError::Custom { error, message });
-                    }
-                    ::core::result::Result::Err(CallError::Agent(A2aError::from_raw(__raw)))
-                }
-                ::core::result::Result::Err(__e) => ::core::result::Result::Err(CallError::Malformed(__e)),
-            }
-        }
+        /// as [`decode_response`]; `E` is the agent's own error type, if it has one. See
+        #stream_doc
+        pub type StreamDecoder<T, E = #rt::custom::NoCustomErrors> = #rt::client::StreamDecoder<T, A2aError, E>;
 
         /// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or the
         /// client error saying what was malformed. Never panics, whatever the bytes.
         pub fn decode_response<T: ::serde::de::DeserializeOwned>(body: &[u8]) -> ::core::result::Result<T, CallError> {
-            decode_response_with::<T, #rt::custom::NoCustomErrors>(body)
+            #rt::client::decode_response_with(body)
         }
 
         /// [`decode_response`] for an agent with its own errors `E`: an error whose code is one of
-        /// `E`'s comes back as [`CallError::Custom`] with the variant's fields.
+        /// `E`'s comes back as `CallError::Custom` with the variant's fields.
         pub fn decode_response_with<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError>(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
-            __call_result(#rt::envelope::decode_response::<T>(body))
+            #rt::client::decode_response_with(body)
         }
 
         /// [`decode_response`] under these limits (the defaults are 16 MiB and serde_json's depth
         /// of 128): a body over them is malformed, with the reason, before any parsing.
         pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<T, CallError> {
-            decode_response_with_limits::<T, #rt::custom::NoCustomErrors>(body, limits)
+            #rt::client::decode_response_with_limits(body, limits)
         }
 
         /// [`decode_response_with`] (the agent's own errors `E`) under these limits.
         pub fn decode_response_with_limits<T: ::serde::de::DeserializeOwned, E: #rt::custom::AgentError>(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<T, CallError<E>> {
-            __call_result(#rt::envelope::decode_response_limited::<T>(body, limits))
+            #rt::client::decode_response_with_limits(body, limits)
         }
 
         /// What `#[derive(AgentError)]` expansions reach through this module's path.

@@ -14,6 +14,16 @@ use quote::quote;
 pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
     let methods = &model.methods;
     let rt = &opts.runtime;
+    let rt_doc = opts.runtime_doc_path();
+    let incoming_doc = super::doc_attrs(&format!(
+        "A decoded request with its id ([`IncomingRequest`]({rt_doc}::server::IncomingRequest) over\n\
+         this module's [`Request`]): `id`, `request`, `reply_id()`, `is_notification()`."
+    ));
+    let rejected_doc = super::doc_attrs(&format!(
+        "A request that cannot be served: the id to answer with and the error to answer\n\
+         ([`RejectedRequest`]({rt_doc}::server::RejectedRequest) over [`A2aError`](super::A2aError)).\n\
+         Its `response()` is the whole response body, or nothing for a notification."
+    ));
     let names: Vec<Ident> = methods
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
@@ -100,76 +110,11 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             }
         }
 
-        /// A decoded request with its id.
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct IncomingRequest {
-            /// The request's id; `None` for a notification, which JSON-RPC says gets no response.
-            pub id: ::core::option::Option<#rt::RequestId>,
-            /// The call.
-            pub request: Request,
-        }
+        #incoming_doc
+        pub type IncomingRequest = #rt::server::IncomingRequest<Request>;
 
-        impl IncomingRequest {
-            /// The id to answer with: the request's, or `null` for a notification.
-            pub fn reply_id(&self) -> #rt::RequestId {
-                self.id.clone().unwrap_or(#rt::RequestId::Null)
-            }
-
-            /// Whether the request is a notification (no `id` member): JSON-RPC 2.0 says the
-            /// server must not answer it at all. A2A defines no notifications, so an agent
-            /// usually ignores one (over HTTP: an empty `204 No Content`).
-            pub fn is_notification(&self) -> bool {
-                self.id.is_none()
-            }
-        }
-
-        /// A request that cannot be served: the id to answer with and the error to answer. Its
-        /// [`RejectedRequest::response`] is the whole response body, or nothing for a
-        /// notification.
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct RejectedRequest {
-            /// The request's id, or `null` when it could not be read.
-            pub id: #rt::RequestId,
-            /// `JsonParse`, `InvalidRequest`, `MethodNotFound` or `InvalidParams`; the message
-            /// says what was wrong, and `InvalidParams` carries a `google.rpc.BadRequest` detail.
-            pub error: super::A2aError,
-            /// Whether the request was a notification (a valid request object without `id`),
-            /// which JSON-RPC 2.0 says gets no response, not even an error.
-            pub notification: bool,
-        }
-
-        impl RejectedRequest {
-            /// The JSON-RPC error response body to send, or `None` for a notification (send
-            /// nothing; over HTTP, `204 No Content`).
-            pub fn response(&self) -> ::core::option::Option<::std::vec::Vec<u8>> {
-                (!self.notification).then(|| self.to_response())
-            }
-
-            /// The JSON-RPC error response body, even for a notification (see
-            /// [`RejectedRequest::response`], which leaves those out).
-            pub fn to_response(&self) -> ::std::vec::Vec<u8> {
-                encode_error(&self.id, &self.error)
-            }
-        }
-
-        impl ::core::convert::From<#rt::Fault> for RejectedRequest {
-            fn from(fault: #rt::Fault) -> Self {
-                let error = super::A2aError::from_fault(&fault);
-                RejectedRequest { id: fault.id, error, notification: fault.notification }
-            }
-        }
-
-        impl ::core::fmt::Display for RejectedRequest {
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(__f, "request {} rejected: {}", self.id, self.error)
-            }
-        }
-
-        impl ::std::error::Error for RejectedRequest {
-            fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
-                ::core::option::Option::Some(&self.error)
-            }
-        }
+        #rejected_doc
+        pub type RejectedRequest = #rt::server::RejectedRequest<super::A2aError>;
 
         /// Decodes a JSON-RPC request body into the typed call, or the rejection to answer with:
         /// -32700 when it is not JSON, -32600 when it is not a request object, -32601 for a method
@@ -221,11 +166,7 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             M: #rt::Method,
             M::Result: ::serde::Serialize,
         {
-            let body = match item {
-                ::core::result::Result::Ok(__result) => #rt::server::encode_result(id, __result),
-                ::core::result::Result::Err(__error) => #rt::server::encode_error(id, __error),
-            };
-            #rt::server::sse_event(&body)
+            #rt::server::encode_event(id, item)
         }
 
         impl super::Reply {

@@ -397,7 +397,7 @@ impl A2aError {
     }
     /// The typed error for a received error object.
     pub fn from_raw(raw: crate::rt::RawError) -> Self {
-        Self::from_code(raw.code, raw.message, raw.data)
+        <Self as crate::rt::table::ErrorTable>::from_raw(raw)
     }
     /// The JSON-RPC error code.
     pub fn code(&self) -> i64 {
@@ -530,38 +530,12 @@ impl A2aError {
         __K: ::core::convert::Into<::std::string::String>,
         __V: ::core::convert::Into<::std::string::String>,
     {
-        let reason = self.row()?.reason?;
-        ::core::option::Option::Some(
-            crate::rt::ErrorDetail::error_info(
-                reason,
-                crate::rt::detail::A2A_DOMAIN,
-                metadata,
-            ),
-        )
+        crate::rt::table::error_info(self, metadata)
     }
     /// The error answering a request the runtime could not serve: the table's default
     /// message, then what was wrong; the fault's details as `data`.
     pub fn from_fault(fault: &crate::rt::Fault) -> Self {
-        let message = match Self::from_code(
-                fault.code,
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-            )
-            .row()
-        {
-            ::core::option::Option::Some(row) => {
-                ::std::format!("{}: {}", row.message, fault.detail)
-            }
-            ::core::option::Option::None => fault.detail.clone(),
-        };
-        let data = if fault.details.is_empty() {
-            ::core::option::Option::None
-        } else {
-            ::core::option::Option::Some(
-                crate::rt::ErrorDetail::list_to_data(fault.details.iter().cloned()),
-            )
-        };
-        Self::from_code(fault.code, ::core::option::Option::Some(message), data)
+        <Self as crate::rt::table::ErrorTable>::from_fault(fault)
     }
     /// The table row of this error; `None` for [`A2aError::Other`].
     pub fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
@@ -608,7 +582,7 @@ impl A2aError {
 }
 impl ::core::fmt::Display for A2aError {
     fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        write!(__f, "{} ({}): {}", self.name(), self.code(), self.message())
+        crate::rt::table::fmt_error(self, __f)
     }
 }
 impl ::std::error::Error for A2aError {}
@@ -618,14 +592,7 @@ impl ::serde::Serialize for A2aError {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use ::serde::ser::SerializeMap as _;
-        let mut __map = __serializer.serialize_map(::core::option::Option::None)?;
-        __map.serialize_entry("code", &self.code())?;
-        __map.serialize_entry("message", self.message())?;
-        if let ::core::option::Option::Some(__data) = self.data() {
-            __map.serialize_entry("data", __data)?;
-        }
-        __map.end()
+        crate::rt::table::serialize_error(self, __serializer)
     }
 }
 /// Reads a JSON-RPC error object leniently: extra members ignored, a missing or non-string
@@ -638,140 +605,62 @@ impl<'de> ::serde::Deserialize<'de> for A2aError {
             .map(Self::from_raw)
     }
 }
+impl crate::rt::table::ErrorTable for A2aError {
+    fn from_code(
+        code: i64,
+        message: ::core::option::Option<::std::string::String>,
+        data: ::core::option::Option<::serde_json::Value>,
+    ) -> Self {
+        A2aError::from_code(code, message, data)
+    }
+    fn code(&self) -> i64 {
+        A2aError::code(self)
+    }
+    fn message(&self) -> &str {
+        A2aError::message(self)
+    }
+    fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+        A2aError::data(self)
+    }
+    fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
+        A2aError::row(self)
+    }
+    fn is_code_taken(code: i64) -> bool {
+        is_code_taken(code)
+    }
+}
 /// Why a call failed: the agent answered with an error (a standard one, or one of the
-/// agent's own errors `E`), or the reply broke the contract.
+/// agent's own errors `E`), or the reply broke the contract: [`crate::rt::client::CallError`]
+/// with this table's [`A2aError`].
 ///
 /// `E` defaults to [`NoCustomErrors`](crate::rt::custom::NoCustomErrors), which has no values: then
 /// `Custom` cannot occur and a `match` need not name it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallError<E = crate::rt::custom::NoCustomErrors> {
-    /// The agent sent a well-formed JSON-RPC error object: a row of the table, or
-    /// [`A2aError::Other`] for a code neither the table nor `E` names.
-    Agent(A2aError),
-    /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
-    Custom {
-        /// The error, with its fields.
-        error: E,
-        /// The message the agent sent, or the row's default when it sent none.
-        message: ::std::string::String,
-    },
-    /// The reply was malformed; the reason says how.
-    Malformed(crate::rt::ClientError),
-}
-impl<E: crate::rt::custom::AgentError> ::core::fmt::Display for CallError<E> {
-    fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self {
-            Self::Agent(__e) => ::core::fmt::Display::fmt(__e, __f),
-            Self::Custom { error, message } => {
-                write!(__f, "{} ({}): {}", error.row().name, error.code(), message)
-            }
-            Self::Malformed(__e) => ::core::fmt::Display::fmt(__e, __f),
-        }
-    }
-}
-impl<E: crate::rt::custom::AgentError + ::core::fmt::Debug> ::std::error::Error
-for CallError<E> {
-    fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
-        match self {
-            Self::Agent(__e) => ::core::option::Option::Some(__e),
-            Self::Custom { .. } => ::core::option::Option::None,
-            Self::Malformed(__e) => ::core::option::Option::Some(__e),
-        }
-    }
-}
+pub type CallError<E = crate::rt::custom::NoCustomErrors> = crate::rt::client::CallError<
+    A2aError,
+    E,
+>;
 /// Decodes a streamed reply (an SSE body) incrementally, every event with the same contract
-/// as [`decode_response`]. Feed bytes as they arrive, split anywhere. `E` is the agent's own
-/// error type, if it has one.
-///
-/// An agent may answer a streaming call with one plain JSON body instead (content type
-/// `application/json`, typically an error): decode that with [`decode_response`], which
-/// gives the one item of such a stream.
-#[derive(Debug)]
-pub struct StreamDecoder<T, E = crate::rt::custom::NoCustomErrors> {
-    inner: crate::rt::stream::EventStream<T>,
-    custom: ::core::marker::PhantomData<fn() -> E>,
-}
-impl<
-    T: ::serde::de::DeserializeOwned,
-    E: crate::rt::custom::AgentError,
-> ::core::default::Default for StreamDecoder<T, E> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-impl<
-    T: ::serde::de::DeserializeOwned,
-    E: crate::rt::custom::AgentError,
-> StreamDecoder<T, E> {
-    /// A decoder for a new stream.
-    pub fn new() -> Self {
-        Self::with_limits(crate::rt::limits::Limits::DEFAULT)
-    }
-    /// A decoder whose events may be at most so large and so deeply nested; an event over
-    /// a limit is malformed, with the reason.
-    pub fn with_limits(limits: crate::rt::limits::Limits) -> Self {
-        StreamDecoder {
-            inner: crate::rt::stream::EventStream::with_limits(limits),
-            custom: ::core::marker::PhantomData,
-        }
-    }
-    /// Feeds the next bytes; returns one item per event they complete, in order.
-    pub fn feed(
-        &mut self,
-        chunk: &[u8],
-    ) -> ::std::vec::Vec<::core::result::Result<T, CallError<E>>> {
-        self.inner.feed_map(chunk, __call_result::<T, E>)
-    }
-    /// Ends the stream: an error when it stopped in the middle of an event.
-    pub fn finish(&mut self) -> ::core::result::Result<(), CallError<E>> {
-        self.inner.finish().map_err(CallError::Malformed)
-    }
-}
-fn __call_result<T, E: crate::rt::custom::AgentError>(
-    item: ::core::result::Result<crate::rt::Envelope<T>, crate::rt::ClientError>,
-) -> ::core::result::Result<T, CallError<E>> {
-    match item {
-        ::core::result::Result::Ok(crate::rt::Envelope::Result(__t)) => {
-            ::core::result::Result::Ok(__t)
-        }
-        ::core::result::Result::Ok(crate::rt::Envelope::Error(__raw)) => {
-            let __data = __raw.data.as_ref();
-            let __custom = match !is_code_taken(__raw.code)
-                && crate::rt::custom::domain_matches::<E>(__data)
-            {
-                true => E::from_code_and_data(__raw.code, __data),
-                false => ::core::option::Option::None,
-            };
-            if let ::core::option::Option::Some(error) = __custom {
-                let message = __raw
-                    .message
-                    .unwrap_or_else(|| ::std::string::String::from(error.message()));
-                return ::core::result::Result::Err(CallError::Custom {
-                    error,
-                    message,
-                });
-            }
-            ::core::result::Result::Err(CallError::Agent(A2aError::from_raw(__raw)))
-        }
-        ::core::result::Result::Err(__e) => {
-            ::core::result::Result::Err(CallError::Malformed(__e))
-        }
-    }
-}
+/// as [`decode_response`]; `E` is the agent's own error type, if it has one. See
+/// [`crate::rt::client::StreamDecoder`] (`new`, `with_limits`, `feed`, `finish`).
+pub type StreamDecoder<T, E = crate::rt::custom::NoCustomErrors> = crate::rt::client::StreamDecoder<
+    T,
+    A2aError,
+    E,
+>;
 /// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or the
 /// client error saying what was malformed. Never panics, whatever the bytes.
 pub fn decode_response<T: ::serde::de::DeserializeOwned>(
     body: &[u8],
 ) -> ::core::result::Result<T, CallError> {
-    decode_response_with::<T, crate::rt::custom::NoCustomErrors>(body)
+    crate::rt::client::decode_response_with(body)
 }
 /// [`decode_response`] for an agent with its own errors `E`: an error whose code is one of
-/// `E`'s comes back as [`CallError::Custom`] with the variant's fields.
+/// `E`'s comes back as `CallError::Custom` with the variant's fields.
 pub fn decode_response_with<
     T: ::serde::de::DeserializeOwned,
     E: crate::rt::custom::AgentError,
 >(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
-    __call_result(crate::rt::envelope::decode_response::<T>(body))
+    crate::rt::client::decode_response_with(body)
 }
 /// [`decode_response`] under these limits (the defaults are 16 MiB and serde_json's depth
 /// of 128): a body over them is malformed, with the reason, before any parsing.
@@ -779,7 +668,7 @@ pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(
     body: &[u8],
     limits: &crate::rt::limits::Limits,
 ) -> ::core::result::Result<T, CallError> {
-    decode_response_with_limits::<T, crate::rt::custom::NoCustomErrors>(body, limits)
+    crate::rt::client::decode_response_with_limits(body, limits)
 }
 /// [`decode_response_with`] (the agent's own errors `E`) under these limits.
 pub fn decode_response_with_limits<
@@ -789,7 +678,7 @@ pub fn decode_response_with_limits<
     body: &[u8],
     limits: &crate::rt::limits::Limits,
 ) -> ::core::result::Result<T, CallError<E>> {
-    __call_result(crate::rt::envelope::decode_response_limited::<T>(body, limits))
+    crate::rt::client::decode_response_with_limits(body, limits)
 }
 /// What `#[derive(AgentError)]` expansions reach through this module's path.
 #[doc(hidden)]
