@@ -229,6 +229,15 @@ macro_rules! embedded_spec {
     };
 }
 
+/// What [`Config::run`] read, before importing: the schema (`None` when it could not be read, the
+/// diagnostics saying why), the tables and the overlay.
+struct ReadInputs {
+    schema: Option<load::Source<serde_json::Value>>,
+    errors: Option<load::Source<load::RawErrors>>,
+    methods: Option<load::Source<load::RawMethods>>,
+    overlay: Option<import::OverlayPath>,
+}
+
 static EMBEDDED_V1: EmbeddedSpec = embedded_spec!("v1");
 static EMBEDDED_V0_3: EmbeddedSpec = embedded_spec!("v0_3");
 
@@ -612,37 +621,64 @@ impl Config {
         then: impl FnOnce(load::Inputs, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
     ) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
         let mut diags = Diagnostics::default();
+        let mut notes = Vec::new();
         let label = self.label.clone().unwrap_or_else(|| {
             self.spec
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
+        let read = match self.embedded {
+            Some(spec) => self.read_embedded(spec, &label, &mut diags),
+            None => self.read_files(&label, &mut diags, &mut notes)?,
+        };
+        let Some(schema) = read.schema else {
+            return Err(Error::Input(diags));
+        };
+        let (errors, methods) = (read.errors, read.methods);
+        let files =
+            import::generate_with(schema, read.overlay, diags, &mut notes, |schema, diags| {
+                then(
+                    load::Inputs {
+                        schema,
+                        errors,
+                        methods,
+                    },
+                    diags,
+                )
+            })?;
+        Ok((files, notes))
+    }
+
+    /// The inputs of a spec directory or schema file (each replaced by a file when one is set).
+    fn read_files(
+        &self,
+        label: &str,
+        diags: &mut Diagnostics,
+        notes: &mut Vec<Note>,
+    ) -> Result<ReadInputs, Error> {
         let in_dir = |file: &str| match label.trim_end_matches('/') {
             "" => file.to_string(),
             dir => format!("{dir}/{file}"),
         };
-        if let Some(embedded) = self.embedded {
-            return self.run_embedded(embedded, &label, then);
-        }
         let is_dir = !self.spec.is_file();
         // With the schema given on its own, the spec directory only supplies optional tables.
         let problem = self
             .schema_file
             .is_none()
-            .then(|| self.spec_path_problem(&label))
+            .then(|| self.spec_path_problem(label))
             .flatten();
         if let Some(diags) = problem {
             return Err(Error::Input(diags));
         }
         let schema = match &self.schema_file {
-            Some(path) => load::read_json(path, &custom_label(path), &mut diags),
+            Some(path) => load::read_json(path, &custom_label(path), diags),
             None if is_dir => load::read_json(
                 &self.spec.join(load::schema_file_in(&self.spec)),
                 &in_dir(load::schema_file_in(&self.spec)),
-                &mut diags,
+                diags,
             ),
-            None => load::read_json(&self.spec, &label, &mut diags),
+            None => load::read_json(&self.spec, label, diags),
         };
         // A table given on its own must exist; one in the spec directory is optional.
         fn table<T: for<'de> serde::Deserialize<'de>>(
@@ -657,21 +693,10 @@ impl Config {
             }
         }
         let dir_file = |file: &str| is_dir.then(|| (self.spec.join(file), in_dir(file)));
-        let errors = table(&self.errors_table, dir_file(load::ERRORS_FILE), &mut diags);
-        let methods = table(
-            &self.methods_table,
-            dir_file(load::METHODS_FILE),
-            &mut diags,
-        );
-        let Some(schema) = schema else {
-            return Err(Error::Input(diags));
-        };
-        let overlay = match &self.overlay {
-            Some(path) => Some(import::OverlayPath {
-                path: path.clone(),
-                label: custom_label(path),
-                explicit: true,
-            }),
+        let errors = table(&self.errors_table, dir_file(load::ERRORS_FILE), diags);
+        let methods = table(&self.methods_table, dir_file(load::METHODS_FILE), diags);
+        let overlay = match self.explicit_overlay() {
+            Some(overlay) => Some(overlay),
             None if is_dir => Some(import::OverlayPath {
                 path: self.spec.join(load::OVERLAY_FILE),
                 label: in_dir(load::OVERLAY_FILE),
@@ -680,10 +705,9 @@ impl Config {
             .filter(|o| o.path.exists()),
             None => None,
         };
-        let mut notes = Vec::new();
         if !is_dir && errors.is_none() && methods.is_none() {
             notes.push(Note {
-                file: label.clone(),
+                file: label.to_string(),
                 location: String::new(),
                 message: "a single schema file gives the types only (types.rs): the error enum, \
                           the reply decoders and the server side come from errors.toml and \
@@ -691,70 +715,64 @@ impl Config {
                     .into(),
             });
         }
-        let files = import::generate_with(schema, overlay, diags, &mut notes, |schema, diags| {
-            let inputs = load::Inputs {
-                schema,
-                errors,
-                methods,
-            };
-            then(inputs, diags)
-        })?;
-        Ok((files, notes))
+        Ok(ReadInputs {
+            schema,
+            errors,
+            methods,
+            overlay,
+        })
     }
 
-    /// [`Config::run`] for an embedded spec: its texts, each replaced by a file when one is set.
-    fn run_embedded(
+    /// The inputs of an embedded spec: its texts, each replaced by a file when one is set.
+    fn read_embedded(
         &self,
         spec: &EmbeddedSpec,
         label: &str,
-        then: impl FnOnce(load::Inputs, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
-    ) -> Result<(Vec<GeneratedFile>, Vec<Note>), Error> {
-        let mut diags = Diagnostics::default();
+        diags: &mut Diagnostics,
+    ) -> ReadInputs {
         let in_spec = |file: &str| format!("{label}/{file}");
+        fn table<T: for<'de> serde::Deserialize<'de>>(
+            given: &Option<PathBuf>,
+            text: &str,
+            label: String,
+            diags: &mut Diagnostics,
+        ) -> Option<load::Source<T>> {
+            match given {
+                Some(path) => load::read_toml(path, &custom_label(path), diags),
+                None => load::parse_toml(text.as_bytes(), &label, diags),
+            }
+        }
         let schema = match &self.schema_file {
-            Some(path) => load::read_json(path, &custom_label(path), &mut diags),
-            None => load::parse_json(
-                spec.schema.as_bytes(),
-                &in_spec(load::SCHEMA_FILE),
-                &mut diags,
-            ),
+            Some(path) => load::read_json(path, &custom_label(path), diags),
+            None => load::parse_json(spec.schema.as_bytes(), &in_spec(load::SCHEMA_FILE), diags),
         };
-        let errors = match &self.errors_table {
-            Some(path) => load::read_toml(path, &custom_label(path), &mut diags),
-            None => load::parse_toml(
-                spec.errors.as_bytes(),
-                &in_spec(load::ERRORS_FILE),
-                &mut diags,
-            ),
-        };
-        let methods = match &self.methods_table {
-            Some(path) => load::read_toml(path, &custom_label(path), &mut diags),
-            None => load::parse_toml(
-                spec.methods.as_bytes(),
-                &in_spec(load::METHODS_FILE),
-                &mut diags,
-            ),
-        };
-        let Some(schema) = schema else {
-            return Err(Error::Input(diags));
-        };
-        let overlay = self.overlay.as_ref().map(|path| import::OverlayPath {
+        let errors = table(
+            &self.errors_table,
+            spec.errors,
+            in_spec(load::ERRORS_FILE),
+            diags,
+        );
+        let methods = table(
+            &self.methods_table,
+            spec.methods,
+            in_spec(load::METHODS_FILE),
+            diags,
+        );
+        ReadInputs {
+            schema,
+            errors,
+            methods,
+            overlay: self.explicit_overlay(),
+        }
+    }
+
+    /// The overlay set with [`Config::overlay`], if any.
+    fn explicit_overlay(&self) -> Option<import::OverlayPath> {
+        self.overlay.as_ref().map(|path| import::OverlayPath {
             path: path.clone(),
             label: custom_label(path),
             explicit: true,
-        });
-        let mut notes = Vec::new();
-        let files = import::generate_with(schema, overlay, diags, &mut notes, |schema, diags| {
-            then(
-                load::Inputs {
-                    schema,
-                    errors,
-                    methods,
-                },
-                diags,
-            )
-        })?;
-        Ok((files, notes))
+        })
     }
 
     /// A spec path that cannot be what it should: missing (a typo such as `a2a.schema.jsn` would
@@ -823,19 +841,20 @@ impl Config {
         let Some(schema) = load::parse_json(schema_json.as_bytes(), &label, &mut diags) else {
             return Err(Error::Input(diags));
         };
-        let overlay = self.overlay.as_ref().map(|path| import::OverlayPath {
-            path: path.clone(),
-            label: custom_label(path),
-            explicit: true,
-        });
-        import::generate_with(schema, overlay, diags, &mut Vec::new(), |schema, diags| {
-            let inputs = load::Inputs {
-                schema,
-                errors: None,
-                methods: None,
-            };
-            self.generate_inputs(inputs, diags)
-        })
+        import::generate_with(
+            schema,
+            self.explicit_overlay(),
+            diags,
+            &mut Vec::new(),
+            |schema, diags| {
+                let inputs = load::Inputs {
+                    schema,
+                    errors: None,
+                    methods: None,
+                };
+                self.generate_inputs(inputs, diags)
+            },
+        )
     }
 
     fn generate_inputs(
