@@ -1067,15 +1067,16 @@ impl Differ<'_> {
                 });
             }
         }
-        let new_wire = |wire: &str| b.values.iter().find(|w| w.wire == wire);
-        let old_wire = |wire: &str| a.values.iter().find(|v| v.wire == wire);
+        // What a wire value decodes to among `values`: its variant, or `Unrecognized`.
+        let decodes_to =
+            |values: &[EnumValue], wire: &str| match values.iter().find(|x| x.wire == wire) {
+                Some(x) => format!("`{id}::{}`", x.variant),
+                None => "`Unrecognized`".to_string(),
+            };
         for (v, j) in a.values.iter().zip(&to_new) {
             let path = format!("{id}::{}", v.variant);
             let Some(w) = j.map(|j| &b.values[j]) else {
-                let now = match new_wire(&v.wire) {
-                    Some(w) => format!("`{id}::{}`", w.variant),
-                    None => "`Unrecognized`".to_string(),
-                };
+                let now = decodes_to(&b.values, &v.wire);
                 self.push(
                     ItemKind::Value,
                     path,
@@ -1103,14 +1104,8 @@ impl Differ<'_> {
                 );
             }
             if v.wire != w.wire {
-                let old_now = match new_wire(&v.wire) {
-                    Some(x) => format!("`{id}::{}`", x.variant),
-                    None => "`Unrecognized`".to_string(),
-                };
-                let ours_then = match old_wire(&w.wire) {
-                    Some(x) => format!("`{id}::{}`", x.variant),
-                    None => "`Unrecognized`".to_string(),
-                };
+                let old_now = decodes_to(&b.values, &v.wire);
+                let ours_then = decodes_to(&a.values, &w.wire);
                 self.push(
                     ItemKind::Value,
                     &path,
@@ -1143,7 +1138,7 @@ impl Differ<'_> {
             if to_new.contains(&Some(j)) {
                 continue;
             }
-            let was = match old_wire(&w.wire) {
+            let was = match a.values.iter().find(|v| v.wire == w.wire) {
                 Some(v) => format!(
                     "on the wire, `{}` used to decode to `{id}::{}`",
                     w.wire, v.variant
