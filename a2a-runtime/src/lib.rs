@@ -55,6 +55,7 @@ macro_rules! member_keys {
 
 mod bytes;
 pub mod client;
+pub mod codec;
 pub mod custom;
 pub mod detail;
 pub mod envelope;

@@ -69,84 +69,37 @@ impl ::core::fmt::Display for APIKeyLocation {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for APIKeyLocation {
+    const EXPECTING: &'static str = "a APIKeyLocation name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for APIKeyLocation {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for APIKeyLocation {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = APIKeyLocation;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a APIKeyLocation name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<APIKeyLocation, __E> {
-                ::core::result::Result::Ok(APIKeyLocation::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<APIKeyLocation, __E> {
-                ::core::result::Result::Ok(
-                    APIKeyLocation::from_known_name(&__v)
-                        .unwrap_or(APIKeyLocation::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<APIKeyLocation, __E> {
-                ::core::result::Result::Ok(APIKeyLocation::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<APIKeyLocation, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(APIKeyLocation::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }
 /// Authentication with an API key sent in a header, query parameter or cookie.
@@ -185,108 +138,42 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "in" => __Key::F1,
-                        "name" => __Key::F2,
-                        "type" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = APIKeySecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("APIKeySecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<APIKeyLocation> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<APIKeyLocation>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("apiKey")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "APIKeySecurityScheme: `type` must be \"apiKey\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
+    const NAME: &'static str = "APIKeySecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "in", "name", "type"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<APIKeyLocation> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "APIKeySecurityScheme",
+                        "type",
+                        crate::rt::codec::Const::Str("apiKey"),
+                    )?
                 }
-                ::core::result::Result::Ok(APIKeySecurityScheme {
-                    description: __f0,
-                    r#in: __f1.unwrap_or_default(),
-                    name: __f2.unwrap_or_default(),
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(APIKeySecurityScheme {
+            description: __f0,
+            r#in: __f1.unwrap_or_default(),
+            name: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Optional protocol features an agent declares support for.
@@ -335,96 +222,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "streaming" => __Key::F0,
-                        "pushNotifications" | "push_notifications" => __Key::F1,
-                        "stateTransitionHistory" | "state_transition_history" => {
-                            __Key::F2
-                        }
-                        "extensions" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
+    const NAME: &'static str = "AgentCapabilities";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "streaming",
+                "pushNotifications",
+                "push_notifications",
+                "stateTransitionHistory",
+                "state_transition_history",
+                "extensions",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3 | 4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCapabilities as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentExtension>>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCapabilities {
-                    streaming: __f0,
-                    push_notifications: __f1,
-                    state_transition_history: __f2,
-                    extensions: __f3.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCapabilities {
+            streaming: __f0,
+            push_notifications: __f1,
+            state_transition_history: __f2,
+            extensions: __f3.unwrap_or_default(),
+        })
     }
 }
 /// Self-description an agent publishes: who it is, where to reach it, what it can do and how to authenticate.
@@ -587,269 +422,117 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            F8,
-            F9,
-            F10,
-            F11,
-            F12,
-            F13,
-            F14,
-            F15,
-            F16,
-            F17,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "protocolVersion" | "protocol_version" => __Key::F0,
-                        "name" => __Key::F1,
-                        "description" => __Key::F2,
-                        "url" => __Key::F3,
-                        "preferredTransport" | "preferred_transport" => __Key::F4,
-                        "additionalInterfaces" | "additional_interfaces" => __Key::F5,
-                        "iconUrl" | "icon_url" => __Key::F6,
-                        "provider" => __Key::F7,
-                        "version" => __Key::F8,
-                        "documentationUrl" | "documentation_url" => __Key::F9,
-                        "capabilities" => __Key::F10,
-                        "securitySchemes" | "security_schemes" => __Key::F11,
-                        "security" => __Key::F12,
-                        "defaultInputModes" | "default_input_modes" => __Key::F13,
-                        "defaultOutputModes" | "default_output_modes" => __Key::F14,
-                        "skills" => __Key::F15,
-                        "supportsAuthenticatedExtendedCard"
-                        | "supports_authenticated_extended_card" => __Key::F16,
-                        "signatures" => __Key::F17,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCard;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCard as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<::std::vec::Vec<AgentInterface>> = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<AgentProvider> = ::core::option::Option::None;
-                let mut __f8: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f9: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f10: ::core::option::Option<AgentCapabilities> = ::core::option::Option::None;
-                let mut __f11: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
-                > = ::core::option::Option::None;
-                let mut __f12: ::core::option::Option<
-                    ::std::vec::Vec<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::vec::Vec<::std::string::String>,
-                        >,
-                    >,
-                > = ::core::option::Option::None;
-                let mut __f13: ::core::option::Option<
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCard {
+    const NAME: &'static str = "AgentCard";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "protocolVersion",
+                "protocol_version",
+                "name",
+                "description",
+                "url",
+                "preferredTransport",
+                "preferred_transport",
+                "additionalInterfaces",
+                "additional_interfaces",
+                "iconUrl",
+                "icon_url",
+                "provider",
+                "version",
+                "documentationUrl",
+                "documentation_url",
+                "capabilities",
+                "securitySchemes",
+                "security_schemes",
+                "security",
+                "defaultInputModes",
+                "default_input_modes",
+                "defaultOutputModes",
+                "default_output_modes",
+                "skills",
+                "supportsAuthenticatedExtendedCard",
+                "supports_authenticated_extended_card",
+                "signatures",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<AgentInterface>> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<AgentProvider> = ::core::option::Option::None;
+        let mut __f8: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f9: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f10: ::core::option::Option<AgentCapabilities> = ::core::option::Option::None;
+        let mut __f11: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
+        > = ::core::option::Option::None;
+        let mut __f12: ::core::option::Option<
+            ::std::vec::Vec<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
                     ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f14: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f15: ::core::option::Option<::std::vec::Vec<AgentSkill>> = ::core::option::Option::None;
-                let mut __f16: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f17: ::core::option::Option<
-                    ::std::vec::Vec<AgentCardSignature>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentInterface>>,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<::core::option::Option<AgentProvider>>()?;
-                        }
-                        __Key::F8 => {
-                            __f8 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F9 => {
-                            __f9 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F10 => {
-                            __f10 = __map
-                                .next_value::<::core::option::Option<AgentCapabilities>>()?;
-                        }
-                        __Key::F11 => {
-                            __f11 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            SecurityScheme,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F12 => {
-                            __f12 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::std::vec::Vec<::std::string::String>,
-                                            >,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F13 => {
-                            __f13 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F14 => {
-                            __f14 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F15 => {
-                            __f15 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentSkill>>,
-                                >()?;
-                        }
-                        __Key::F16 => {
-                            __f16 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F17 => {
-                            __f17 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentCardSignature>>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCard {
-                    protocol_version: __f0.unwrap_or_default(),
-                    name: __f1.unwrap_or_default(),
-                    description: __f2.unwrap_or_default(),
-                    url: __f3.unwrap_or_default(),
-                    preferred_transport: __f4
-                        .unwrap_or_else(|| ::std::string::String::from("JSONRPC")),
-                    additional_interfaces: __f5.unwrap_or_default(),
-                    icon_url: __f6,
-                    provider: __f7,
-                    version: __f8.unwrap_or_default(),
-                    documentation_url: __f9,
-                    capabilities: __f10.unwrap_or_default(),
-                    security_schemes: __f11.unwrap_or_default(),
-                    security: __f12.unwrap_or_default(),
-                    default_input_modes: __f13.unwrap_or_default(),
-                    default_output_modes: __f14.unwrap_or_default(),
-                    skills: __f15.unwrap_or_default(),
-                    supports_authenticated_extended_card: __f16,
-                    signatures: __f17.unwrap_or_default(),
-                })
+                >,
+            >,
+        > = ::core::option::Option::None;
+        let mut __f13: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f14: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f15: ::core::option::Option<::std::vec::Vec<AgentSkill>> = ::core::option::Option::None;
+        let mut __f16: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f17: ::core::option::Option<::std::vec::Vec<AgentCardSignature>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5 | 6) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7 | 8) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9 | 10) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(11) => __f7 = __map.next_value()?,
+                crate::rt::codec::Key::Known(12) => __f8 = __map.next_value()?,
+                crate::rt::codec::Key::Known(13 | 14) => __f9 = __map.next_value()?,
+                crate::rt::codec::Key::Known(15) => __f10 = __map.next_value()?,
+                crate::rt::codec::Key::Known(16 | 17) => __f11 = __map.next_value()?,
+                crate::rt::codec::Key::Known(18) => __f12 = __map.next_value()?,
+                crate::rt::codec::Key::Known(19 | 20) => __f13 = __map.next_value()?,
+                crate::rt::codec::Key::Known(21 | 22) => __f14 = __map.next_value()?,
+                crate::rt::codec::Key::Known(23) => __f15 = __map.next_value()?,
+                crate::rt::codec::Key::Known(24 | 25) => __f16 = __map.next_value()?,
+                crate::rt::codec::Key::Known(26) => __f17 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCard {
+            protocol_version: __f0.unwrap_or_default(),
+            name: __f1.unwrap_or_default(),
+            description: __f2.unwrap_or_default(),
+            url: __f3.unwrap_or_default(),
+            preferred_transport: __f4
+                .unwrap_or_else(|| ::std::string::String::from("JSONRPC")),
+            additional_interfaces: __f5.unwrap_or_default(),
+            icon_url: __f6,
+            provider: __f7,
+            version: __f8.unwrap_or_default(),
+            documentation_url: __f9,
+            capabilities: __f10.unwrap_or_default(),
+            security_schemes: __f11.unwrap_or_default(),
+            security: __f12.unwrap_or_default(),
+            default_input_modes: __f13.unwrap_or_default(),
+            default_output_modes: __f14.unwrap_or_default(),
+            skills: __f15.unwrap_or_default(),
+            supports_authenticated_extended_card: __f16,
+            signatures: __f17.unwrap_or_default(),
+        })
     }
 }
 /// A JSON Web Signature over an agent card.
@@ -889,100 +572,36 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "protected" => __Key::F0,
-                        "signature" => __Key::F1,
-                        "header" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
+    const NAME: &'static str = "AgentCardSignature";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["protected", "signature", "header"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCardSignature;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCardSignature as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCardSignature {
-                    protected: __f0.unwrap_or_default(),
-                    signature: __f1.unwrap_or_default(),
-                    header: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCardSignature {
+            protected: __f0.unwrap_or_default(),
+            signature: __f1.unwrap_or_default(),
+            header: __f2,
+        })
     }
 }
 /// A protocol extension an agent supports.
@@ -1031,107 +650,39 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "uri" => __Key::F0,
-                        "description" => __Key::F1,
-                        "required" => __Key::F2,
-                        "params" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
+    const NAME: &'static str = "AgentExtension";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["uri", "description", "required", "params"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentExtension;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentExtension as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentExtension {
-                    uri: __f0.unwrap_or_default(),
-                    description: __f1,
-                    required: __f2,
-                    params: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentExtension {
+            uri: __f0.unwrap_or_default(),
+            description: __f1,
+            required: __f2,
+            params: __f3,
+        })
     }
 }
 /// An endpoint of an agent and the transport it speaks.
@@ -1162,83 +713,31 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "url" => __Key::F0,
-                        "transport" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
+    const NAME: &'static str = "AgentInterface";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["url", "transport"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentInterface;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentInterface as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentInterface {
-                    url: __f0.unwrap_or_default(),
-                    transport: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentInterface {
+            url: __f0.unwrap_or_default(),
+            transport: __f1.unwrap_or_default(),
+        })
     }
 }
 /// The organization that offers an agent.
@@ -1269,83 +768,31 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "organization" => __Key::F0,
-                        "url" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
+    const NAME: &'static str = "AgentProvider";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["organization", "url"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentProvider;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentProvider as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentProvider {
-                    organization: __f0.unwrap_or_default(),
-                    url: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentProvider {
+            organization: __f0.unwrap_or_default(),
+            url: __f1.unwrap_or_default(),
+        })
     }
 }
 /// One capability an agent offers.
@@ -1419,173 +866,67 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "name" => __Key::F1,
-                        "description" => __Key::F2,
-                        "tags" => __Key::F3,
-                        "examples" => __Key::F4,
-                        "inputModes" | "input_modes" => __Key::F5,
-                        "outputModes" | "output_modes" => __Key::F6,
-                        "security" => __Key::F7,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentSkill;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentSkill as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
+    const NAME: &'static str = "AgentSkill";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "name",
+                "description",
+                "tags",
+                "examples",
+                "inputModes",
+                "input_modes",
+                "outputModes",
+                "output_modes",
+                "security",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<
+            ::std::vec::Vec<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
                     ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<
-                    ::std::vec::Vec<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::vec::Vec<::std::string::String>,
-                        >,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<
-                                            ::std::collections::BTreeMap<
-                                                ::std::string::String,
-                                                ::std::vec::Vec<::std::string::String>,
-                                            >,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentSkill {
-                    id: __f0.unwrap_or_default(),
-                    name: __f1.unwrap_or_default(),
-                    description: __f2.unwrap_or_default(),
-                    tags: __f3.unwrap_or_default(),
-                    examples: __f4.unwrap_or_default(),
-                    input_modes: __f5.unwrap_or_default(),
-                    output_modes: __f6.unwrap_or_default(),
-                    security: __f7.unwrap_or_default(),
-                })
+                >,
+            >,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5 | 6) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7 | 8) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9) => __f7 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentSkill {
+            id: __f0.unwrap_or_default(),
+            name: __f1.unwrap_or_default(),
+            description: __f2.unwrap_or_default(),
+            tags: __f3.unwrap_or_default(),
+            examples: __f4.unwrap_or_default(),
+            input_modes: __f5.unwrap_or_default(),
+            output_modes: __f6.unwrap_or_default(),
+            security: __f7.unwrap_or_default(),
+        })
     }
 }
 /// An output the agent produced while working on a task.
@@ -1646,134 +987,53 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "artifactId" | "artifact_id" => __Key::F0,
-                        "name" => __Key::F1,
-                        "description" => __Key::F2,
-                        "parts" => __Key::F3,
-                        "metadata" => __Key::F4,
-                        "extensions" => __Key::F5,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Artifact {
+    const NAME: &'static str = "Artifact";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "artifactId",
+                "artifact_id",
+                "name",
+                "description",
+                "parts",
+                "metadata",
+                "extensions",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Artifact;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Artifact as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Part>>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Artifact {
-                    artifact_id: __f0.unwrap_or_default(),
-                    name: __f1,
-                    description: __f2,
-                    parts: __f3.unwrap_or_default(),
-                    metadata: __f4,
-                    extensions: __f5.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Artifact {
+            artifact_id: __f0.unwrap_or_default(),
+            name: __f1,
+            description: __f2,
+            parts: __f3.unwrap_or_default(),
+            metadata: __f4,
+            extensions: __f5.unwrap_or_default(),
+        })
     }
 }
 /// Settings of the OAuth 2.0 authorization code flow.
@@ -1819,113 +1079,47 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationUrl" | "authorization_url" => __Key::F0,
-                        "tokenUrl" | "token_url" => __Key::F1,
-                        "refreshUrl" | "refresh_url" => __Key::F2,
-                        "scopes" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
+    const NAME: &'static str = "AuthorizationCodeOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationUrl",
+                "authorization_url",
+                "tokenUrl",
+                "token_url",
+                "refreshUrl",
+                "refresh_url",
+                "scopes",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AuthorizationCodeOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AuthorizationCodeOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
-                    authorization_url: __f0.unwrap_or_default(),
-                    token_url: __f1.unwrap_or_default(),
-                    refresh_url: __f2,
-                    scopes: __f3.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
+            authorization_url: __f0.unwrap_or_default(),
+            token_url: __f1.unwrap_or_default(),
+            refresh_url: __f2,
+            scopes: __f3.unwrap_or_default(),
+        })
     }
 }
 /// Settings of the OAuth 2.0 client credentials flow.
@@ -1966,103 +1160,36 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tokenUrl" | "token_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
+    const NAME: &'static str = "ClientCredentialsOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientCredentialsOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ClientCredentialsOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
-                    token_url: __f0.unwrap_or_default(),
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
+            token_url: __f0.unwrap_or_default(),
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// A piece of structured content given as a JSON object.
@@ -2098,113 +1225,43 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "data" => __Key::F0,
-                        "metadata" => __Key::F1,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = DataPart;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("DataPart as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("data")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "DataPart: `kind` must be \"data\", found {}", __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for DataPart {
+    const NAME: &'static str = "DataPart";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["data", "metadata", "kind"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "DataPart",
+                        "kind",
+                        crate::rt::codec::Const::Str("data"),
+                    )?
                 }
-                ::core::result::Result::Ok(DataPart {
-                    data: __f0.unwrap_or_default(),
-                    metadata: __f1,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(DataPart {
+            data: __f0.unwrap_or_default(),
+            metadata: __f1,
+        })
     }
 }
 /// Params of tasks/pushNotificationConfig/delete.
@@ -2248,102 +1305,41 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "pushNotificationConfigId" | "push_notification_config_id" => {
-                            __Key::F1
-                        }
-                        "metadata" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigParams {
+    const NAME: &'static str = "DeleteTaskPushNotificationConfigParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "pushNotificationConfigId",
+                "push_notification_config_id",
+                "metadata",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = DeleteTaskPushNotificationConfigParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("DeleteTaskPushNotificationConfigParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(DeleteTaskPushNotificationConfigParams {
-                    id: __f0.unwrap_or_default(),
-                    push_notification_config_id: __f1.unwrap_or_default(),
-                    metadata: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(DeleteTaskPushNotificationConfigParams {
+            id: __f0.unwrap_or_default(),
+            push_notification_config_id: __f1.unwrap_or_default(),
+            metadata: __f2,
+        })
     }
 }
 /// Result of tasks/pushNotificationConfig/delete, which is always JSON null; typed as any JSON value because the dialect has no null type.
@@ -2387,149 +1383,79 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            M0,
-            M1,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "name" => __Key::F0,
-                        "mimeType" | "mime_type" => __Key::F1,
-                        "bytes" => __Key::M0,
-                        "uri" => __Key::M1,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<FileContentSource>,
-            __new: FileContentSource,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "FileContent: at most one of `bytes`, `uri` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = FileContent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("FileContent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, FileContentSource::Bytes(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, FileContentSource::Uri(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for FileContent {
+    const NAME: &'static str = "FileContent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["name", "mimeType", "mime_type", "bytes", "uri"],
+            true,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            FileContentSource::Bytes(__v),
+                            FileContentSource::member_name,
+                            "FileContent: at most one of `bytes`, `uri` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        FileContentSource::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(4) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            FileContentSource::Uri(__v),
+                            FileContentSource::member_name,
+                            "FileContent: at most one of `bytes`, `uri` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(FileContent {
-                    name: __f0,
-                    mime_type: __f1,
-                    source: __oneof,
-                })
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| FileContentSource::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(FileContent {
+            name: __f0,
+            mime_type: __f1,
+            source: __oneof,
+        })
     }
 }
 /// The `source` oneof of [`FileContent`]: which one of its members is set.
@@ -2585,127 +1511,71 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "bytes" => __Key::M0,
-                        "uri" => __Key::M1,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<FileContentSource>,
-            __new: FileContentSource,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "FileContent: at most one of `bytes`, `uri` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = FileContentSource;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("FileContent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, FileContentSource::Bytes(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, FileContentSource::Uri(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for FileContentSource {
+    const NAME: &'static str = "FileContent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["bytes", "uri"],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<FileContentSource> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            FileContentSource::Bytes(__v),
+                            FileContentSource::member_name,
+                            "FileContent: at most one of `bytes`, `uri` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        FileContentSource::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            FileContentSource::Uri(__v),
+                            FileContentSource::member_name,
+                            "FileContent: at most one of `bytes`, `uri` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| FileContentSource::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// A piece of content that is a file, sent inline or by reference.
@@ -2741,104 +1611,41 @@ impl<'de> ::serde::Deserialize<'de> for FilePart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "file" => __Key::F0,
-                        "metadata" => __Key::F1,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = FilePart;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("FilePart as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<FileContent> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<::core::option::Option<FileContent>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("file")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "FilePart: `kind` must be \"file\", found {}", __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for FilePart {
+    const NAME: &'static str = "FilePart";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["file", "metadata", "kind"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<FileContent> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "FilePart",
+                        "kind",
+                        crate::rt::codec::Const::Str("file"),
+                    )?
                 }
-                ::core::result::Result::Ok(FilePart {
-                    file: __f0.unwrap_or_default(),
-                    metadata: __f1,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(FilePart {
+            file: __f0.unwrap_or_default(),
+            metadata: __f1,
+        })
     }
 }
 /// Params of agent/getAuthenticatedExtendedCard, which takes none: an empty object (absent params read as this).
@@ -2858,67 +1665,24 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        #[allow(dead_code)]
-        enum __Key {
-            Ignore,
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for GetAuthenticatedExtendedCardParams {
+    const NAME: &'static str = "GetAuthenticatedExtendedCardParams";
+    const VOID: bool = true;
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[],
+            false,
+        );
+        while __map.next_key_seed(__MEMBERS)?.is_some() {
+            crate::rt::codec::skip(&mut __map)?;
         }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                let _ = __value;
-                ::core::result::Result::Ok(__Key::Ignore)
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = GetAuthenticatedExtendedCardParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("GetAuthenticatedExtendedCardParams as a JSON object")
-            }
-            fn visit_unit<__E: ::serde::de::Error>(
-                self,
-            ) -> ::core::result::Result<Self::Value, __E> {
-                ::core::result::Result::Ok(GetAuthenticatedExtendedCardParams {
-                })
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(GetAuthenticatedExtendedCardParams {
-                })
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        ::core::result::Result::Ok(GetAuthenticatedExtendedCardParams {
+        })
     }
 }
 /// Params of tasks/pushNotificationConfig/get.
@@ -2960,102 +1724,41 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "pushNotificationConfigId" | "push_notification_config_id" => {
-                            __Key::F1
-                        }
-                        "metadata" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigParams {
+    const NAME: &'static str = "GetTaskPushNotificationConfigParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "pushNotificationConfigId",
+                "push_notification_config_id",
+                "metadata",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = GetTaskPushNotificationConfigParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("GetTaskPushNotificationConfigParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(GetTaskPushNotificationConfigParams {
-                    id: __f0.unwrap_or_default(),
-                    push_notification_config_id: __f1,
-                    metadata: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(GetTaskPushNotificationConfigParams {
+            id: __f0.unwrap_or_default(),
+            push_notification_config_id: __f1,
+            metadata: __f2,
+        })
     }
 }
 /// Authentication with an HTTP Authorization scheme such as Basic or Bearer.
@@ -3096,110 +1799,42 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "scheme" => __Key::F1,
-                        "bearerFormat" | "bearer_format" => __Key::F2,
-                        "type" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = HTTPAuthSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("HTTPAuthSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("http")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "HTTPAuthSecurityScheme: `type` must be \"http\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
+    const NAME: &'static str = "HTTPAuthSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "scheme", "bearerFormat", "bearer_format", "type"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "HTTPAuthSecurityScheme",
+                        "type",
+                        crate::rt::codec::Const::Str("http"),
+                    )?
                 }
-                ::core::result::Result::Ok(HTTPAuthSecurityScheme {
-                    description: __f0,
-                    scheme: __f1.unwrap_or_default(),
-                    bearer_format: __f2,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(HTTPAuthSecurityScheme {
+            description: __f0,
+            scheme: __f1.unwrap_or_default(),
+            bearer_format: __f2,
+        })
     }
 }
 /// Settings of the OAuth 2.0 implicit flow.
@@ -3240,103 +1875,42 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationUrl" | "authorization_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
+    const NAME: &'static str = "ImplicitOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationUrl",
+                "authorization_url",
+                "refreshUrl",
+                "refresh_url",
+                "scopes",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ImplicitOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ImplicitOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ImplicitOAuthFlow {
-                    authorization_url: __f0.unwrap_or_default(),
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ImplicitOAuthFlow {
+            authorization_url: __f0.unwrap_or_default(),
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Params of tasks/pushNotificationConfig/list.
@@ -3371,90 +1945,33 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "metadata" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigParams {
+    const NAME: &'static str = "ListTaskPushNotificationConfigParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["id", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListTaskPushNotificationConfigParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ListTaskPushNotificationConfigParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ListTaskPushNotificationConfigParams {
-                    id: __f0.unwrap_or_default(),
-                    metadata: __f1,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ListTaskPushNotificationConfigParams {
+            id: __f0.unwrap_or_default(),
+            metadata: __f1,
+        })
     }
 }
 /// One turn of the conversation between client and agent, made of parts.
@@ -3528,171 +2045,73 @@ impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "role" => __Key::F0,
-                        "parts" => __Key::F1,
-                        "messageId" | "message_id" => __Key::F2,
-                        "taskId" | "task_id" => __Key::F3,
-                        "contextId" | "context_id" => __Key::F4,
-                        "referenceTaskIds" | "reference_task_ids" => __Key::F5,
-                        "extensions" => __Key::F6,
-                        "metadata" => __Key::F7,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Message;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Message as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<Role> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<Role>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Part>>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("message")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "Message: `kind` must be \"message\", found {}", __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Message {
+    const NAME: &'static str = "Message";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "role",
+                "parts",
+                "messageId",
+                "message_id",
+                "taskId",
+                "task_id",
+                "contextId",
+                "context_id",
+                "referenceTaskIds",
+                "reference_task_ids",
+                "extensions",
+                "metadata",
+                "kind",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<Role> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8 | 9) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(10) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(11) => __f7 = __map.next_value()?,
+                crate::rt::codec::Key::Known(12) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "Message",
+                        "kind",
+                        crate::rt::codec::Const::Str("message"),
+                    )?
                 }
-                ::core::result::Result::Ok(Message {
-                    role: __f0.unwrap_or_default(),
-                    parts: __f1.unwrap_or_default(),
-                    message_id: __f2.unwrap_or_default(),
-                    task_id: __f3,
-                    context_id: __f4,
-                    reference_task_ids: __f5.unwrap_or_default(),
-                    extensions: __f6.unwrap_or_default(),
-                    metadata: __f7,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Message {
+            role: __f0.unwrap_or_default(),
+            parts: __f1.unwrap_or_default(),
+            message_id: __f2.unwrap_or_default(),
+            task_id: __f3,
+            context_id: __f4,
+            reference_task_ids: __f5.unwrap_or_default(),
+            extensions: __f6.unwrap_or_default(),
+            metadata: __f7,
+        })
     }
 }
 /// Options a client attaches to a message to shape the answer.
@@ -3741,107 +2160,51 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendConfiguration {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "acceptedOutputModes" | "accepted_output_modes" => __Key::F0,
-                        "historyLength" | "history_length" => __Key::F1,
-                        "pushNotificationConfig" | "push_notification_config" => {
-                            __Key::F2
-                        }
-                        "blocking" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = MessageSendConfiguration;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("MessageSendConfiguration as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<i64> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<PushNotificationConfig> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI64>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<PushNotificationConfig>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for MessageSendConfiguration {
+    const NAME: &'static str = "MessageSendConfiguration";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "acceptedOutputModes",
+                "accepted_output_modes",
+                "historyLength",
+                "history_length",
+                "pushNotificationConfig",
+                "push_notification_config",
+                "blocking",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<i64> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<PushNotificationConfig> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => {
+                    __f1 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI64>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(MessageSendConfiguration {
-                    accepted_output_modes: __f0.unwrap_or_default(),
-                    history_length: __f1,
-                    push_notification_config: __f2,
-                    blocking: __f3,
-                })
+                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(MessageSendConfiguration {
+            accepted_output_modes: __f0.unwrap_or_default(),
+            history_length: __f1,
+            push_notification_config: __f2,
+            blocking: __f3,
+        })
     }
 }
 /// Params of message/send and message/stream: the message plus options.
@@ -3883,98 +2246,36 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "message" => __Key::F0,
-                        "configuration" => __Key::F1,
-                        "metadata" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for MessageSendParams {
+    const NAME: &'static str = "MessageSendParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["message", "configuration", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<Message> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<MessageSendConfiguration> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = MessageSendParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("MessageSendParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<MessageSendConfiguration> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<::core::option::Option<Message>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<MessageSendConfiguration>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MessageSendParams {
-                    message: __f0.unwrap_or_default(),
-                    configuration: __f1,
-                    metadata: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(MessageSendParams {
+            message: __f0.unwrap_or_default(),
+            configuration: __f1,
+            metadata: __f2,
+        })
     }
 }
 /// Authentication with client certificates (mutual TLS).
@@ -4003,90 +2304,36 @@ impl<'de> ::serde::Deserialize<'de> for MutualTLSSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "type" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = MutualTLSSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("MutualTLSSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("mutualTLS")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "MutualTLSSecurityScheme: `type` must be \"mutualTLS\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for MutualTLSSecurityScheme {
+    const NAME: &'static str = "MutualTLSSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "type"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "MutualTLSSecurityScheme",
+                        "type",
+                        crate::rt::codec::Const::Str("mutualTLS"),
+                    )?
                 }
-                ::core::result::Result::Ok(MutualTLSSecurityScheme {
-                    description: __f0,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(MutualTLSSecurityScheme {
+            description: __f0,
+        })
     }
 }
 /// Authentication with OAuth 2.0.
@@ -4127,108 +2374,48 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "flows" => __Key::F1,
-                        "oauth2MetadataUrl" | "oauth2_metadata_url" => __Key::F2,
-                        "type" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OAuth2SecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OAuth2SecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<OAuthFlows>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("oauth2")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "OAuth2SecurityScheme: `type` must be \"oauth2\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
+    const NAME: &'static str = "OAuth2SecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "description",
+                "flows",
+                "oauth2MetadataUrl",
+                "oauth2_metadata_url",
+                "type",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "OAuth2SecurityScheme",
+                        "type",
+                        crate::rt::codec::Const::Str("oauth2"),
+                    )?
                 }
-                ::core::result::Result::Ok(OAuth2SecurityScheme {
-                    description: __f0,
-                    flows: __f1.unwrap_or_default(),
-                    oauth2_metadata_url: __f2,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(OAuth2SecurityScheme {
+            description: __f0,
+            flows: __f1.unwrap_or_default(),
+            oauth2_metadata_url: __f2,
+        })
     }
 }
 /// The OAuth 2.0 flows a scheme supports; any number of them may be set.
@@ -4277,99 +2464,44 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationCode" | "authorization_code" => __Key::F0,
-                        "clientCredentials" | "client_credentials" => __Key::F1,
-                        "implicit" => __Key::F2,
-                        "password" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
+    const NAME: &'static str = "OAuthFlows";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationCode",
+                "authorization_code",
+                "clientCredentials",
+                "client_credentials",
+                "implicit",
+                "password",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<AuthorizationCodeOAuthFlow> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<ClientCredentialsOAuthFlow> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<ImplicitOAuthFlow> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<PasswordOAuthFlow> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OAuthFlows;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OAuthFlows as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<AuthorizationCodeOAuthFlow> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<ClientCredentialsOAuthFlow> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<ImplicitOAuthFlow> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<PasswordOAuthFlow> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<AuthorizationCodeOAuthFlow>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<ClientCredentialsOAuthFlow>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<ImplicitOAuthFlow>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<::core::option::Option<PasswordOAuthFlow>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OAuthFlows {
-                    authorization_code: __f0,
-                    client_credentials: __f1,
-                    implicit: __f2,
-                    password: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(OAuthFlows {
+            authorization_code: __f0,
+            client_credentials: __f1,
+            implicit: __f2,
+            password: __f3,
+        })
     }
 }
 /// Authentication with OpenID Connect.
@@ -4403,101 +2535,39 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "openIdConnectUrl" | "open_id_connect_url" => __Key::F1,
-                        "type" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OpenIdConnectSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OpenIdConnectSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str()
-                                    != ::core::option::Option::Some("openIdConnect")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "OpenIdConnectSecurityScheme: `type` must be \"openIdConnect\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
+    const NAME: &'static str = "OpenIdConnectSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "openIdConnectUrl", "open_id_connect_url", "type"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "OpenIdConnectSecurityScheme",
+                        "type",
+                        crate::rt::codec::Const::Str("openIdConnect"),
+                    )?
                 }
-                ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
-                    description: __f0,
-                    open_id_connect_url: __f1.unwrap_or_default(),
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
+            description: __f0,
+            open_id_connect_url: __f1.unwrap_or_default(),
+        })
     }
 }
 /// One piece of content in a message or artifact: text, a file or structured data, told apart by `kind`.
@@ -4571,107 +2641,38 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let __object = match <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            __deserializer,
-        )? {
-            ::serde_json::Value::Object(__object) => __object,
-            __other => {
-                let __found = match __other {
-                    ::serde_json::Value::Null => "null",
-                    ::serde_json::Value::Bool(_) => "a boolean",
-                    ::serde_json::Value::Number(_) => "a number",
-                    ::serde_json::Value::String(_) => "a string",
-                    _ => "an array",
-                };
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "Part: expected a JSON object, found {}", __found
-                        ),
-                    ),
-                );
-            }
+        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+            name: "Part",
+            tag: "kind",
+            tag_alias: ::core::option::Option::None,
+            shapes: &[
+                crate::rt::oneof::Shape {
+                    tag: "text",
+                    required: &[&["text"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "file",
+                    required: &[&["file"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "data",
+                    required: &[&["data"]],
+                },
+            ],
+            keep_unknown: false,
         };
-        const __SHAPES: &[crate::rt::oneof::Shape] = &[
-            crate::rt::oneof::Shape {
-                tag: "text",
-                required: &[&["text"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "file",
-                required: &[&["file"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "data",
-                required: &[&["data"]],
-            },
-        ];
-        let __tag = match __object.get("kind") {
-            ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::codec::Tagged::Known(0, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Text)
             }
-            ::core::option::Option::None
-            | ::core::option::Option::Some(::serde_json::Value::Null) => {
-                ::core::option::Option::None
+            crate::rt::codec::Tagged::Known(1, __o) => {
+                crate::rt::codec::variant(__o).map(Self::File)
             }
-            ::core::option::Option::Some(__other) => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "Part: `kind` must be a string, found {}", __other
-                        ),
-                    ),
-                );
+            crate::rt::codec::Tagged::Known(_, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Data)
             }
-        };
-        let __index = match __tag {
-            ::core::option::Option::Some(__name) => {
-                let __known = match __name.as_str() {
-                    "text" => ::core::option::Option::Some(0usize),
-                    "file" => ::core::option::Option::Some(1usize),
-                    "data" => ::core::option::Option::Some(2usize),
-                    _ => ::core::option::Option::None,
-                };
-                match __known {
-                    ::core::option::Option::Some(__i) => __i,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Ok(
-                            Self::Unknown(
-                                crate::rt::UnknownMember::new(
-                                    __name,
-                                    ::core::option::Option::None,
-                                ),
-                            ),
-                        );
-                    }
-                }
-            }
-            ::core::option::Option::None => {
-                crate::rt::oneof::pick_by_shape("Part", "kind", __SHAPES, &__object)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
-            }
-        };
-        match __index {
-            0usize => {
-                ::serde_json::from_value::<
-                    TextPart,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Text)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            1usize => {
-                ::serde_json::from_value::<
-                    FilePart,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::File)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::serde_json::from_value::<
-                    DataPart,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Data)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
+            crate::rt::codec::Tagged::Unknown(__u) => {
+                ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
     }
@@ -4714,103 +2715,36 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tokenUrl" | "token_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
+    const NAME: &'static str = "PasswordOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PasswordOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("PasswordOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PasswordOAuthFlow {
-                    token_url: __f0.unwrap_or_default(),
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(PasswordOAuthFlow {
+            token_url: __f0.unwrap_or_default(),
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Authentication the agent uses when it calls a webhook.
@@ -4843,87 +2777,31 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationAuthenticationInfo {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "schemes" => __Key::F0,
-                        "credentials" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for PushNotificationAuthenticationInfo {
+    const NAME: &'static str = "PushNotificationAuthenticationInfo";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["schemes", "credentials"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PushNotificationAuthenticationInfo;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("PushNotificationAuthenticationInfo as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PushNotificationAuthenticationInfo {
-                    schemes: __f0.unwrap_or_default(),
-                    credentials: __f1,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(PushNotificationAuthenticationInfo {
+            schemes: __f0.unwrap_or_default(),
+            credentials: __f1,
+        })
     }
 }
 /// A webhook the agent calls to report task updates.
@@ -4970,105 +2848,37 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "url" => __Key::F1,
-                        "token" => __Key::F2,
-                        "authentication" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for PushNotificationConfig {
+    const NAME: &'static str = "PushNotificationConfig";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["id", "url", "token", "authentication"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<PushNotificationAuthenticationInfo> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PushNotificationConfig;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("PushNotificationConfig as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    PushNotificationAuthenticationInfo,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<PushNotificationAuthenticationInfo>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PushNotificationConfig {
-                    id: __f0,
-                    url: __f1.unwrap_or_default(),
-                    token: __f2,
-                    authentication: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(PushNotificationConfig {
+            id: __f0,
+            url: __f1.unwrap_or_default(),
+            token: __f2,
+            authentication: __f3,
+        })
     }
 }
 /// Who sent a message: the agent or the client's user.
@@ -5132,83 +2942,37 @@ impl ::core::fmt::Display for Role {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for Role {
+    const EXPECTING: &'static str = "a Role name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for Role {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = Role;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a Role name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(Role::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(
-                    Role::from_known_name(&__v).unwrap_or(Role::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(Role::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<Role, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(Role::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }
 /// An authentication scheme an agent accepts, told apart by `type`.
@@ -5306,136 +3070,52 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let __object = match <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            __deserializer,
-        )? {
-            ::serde_json::Value::Object(__object) => __object,
-            __other => {
-                let __found = match __other {
-                    ::serde_json::Value::Null => "null",
-                    ::serde_json::Value::Bool(_) => "a boolean",
-                    ::serde_json::Value::Number(_) => "a number",
-                    ::serde_json::Value::String(_) => "a string",
-                    _ => "an array",
-                };
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SecurityScheme: expected a JSON object, found {}", __found
-                        ),
-                    ),
-                );
-            }
+        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+            name: "SecurityScheme",
+            tag: "type",
+            tag_alias: ::core::option::Option::None,
+            shapes: &[
+                crate::rt::oneof::Shape {
+                    tag: "apiKey",
+                    required: &[&["in"], &["name"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "http",
+                    required: &[&["scheme"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "oauth2",
+                    required: &[&["flows"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "openIdConnect",
+                    required: &[&["openIdConnectUrl", "open_id_connect_url"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "mutualTLS",
+                    required: &[],
+                },
+            ],
+            keep_unknown: false,
         };
-        const __SHAPES: &[crate::rt::oneof::Shape] = &[
-            crate::rt::oneof::Shape {
-                tag: "apiKey",
-                required: &[&["in"], &["name"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "http",
-                required: &[&["scheme"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "oauth2",
-                required: &[&["flows"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "openIdConnect",
-                required: &[&["openIdConnectUrl", "open_id_connect_url"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "mutualTLS",
-                required: &[],
-            },
-        ];
-        let __tag = match __object.get("type") {
-            ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::codec::Tagged::Known(0, __o) => {
+                crate::rt::codec::variant(__o).map(Self::ApiKey)
             }
-            ::core::option::Option::None
-            | ::core::option::Option::Some(::serde_json::Value::Null) => {
-                ::core::option::Option::None
+            crate::rt::codec::Tagged::Known(1, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Http)
             }
-            ::core::option::Option::Some(__other) => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SecurityScheme: `type` must be a string, found {}", __other
-                        ),
-                    ),
-                );
+            crate::rt::codec::Tagged::Known(2, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Oauth2)
             }
-        };
-        let __index = match __tag {
-            ::core::option::Option::Some(__name) => {
-                let __known = match __name.as_str() {
-                    "apiKey" => ::core::option::Option::Some(0usize),
-                    "http" => ::core::option::Option::Some(1usize),
-                    "oauth2" => ::core::option::Option::Some(2usize),
-                    "openIdConnect" => ::core::option::Option::Some(3usize),
-                    "mutualTLS" => ::core::option::Option::Some(4usize),
-                    _ => ::core::option::Option::None,
-                };
-                match __known {
-                    ::core::option::Option::Some(__i) => __i,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Ok(
-                            Self::Unknown(
-                                crate::rt::UnknownMember::new(
-                                    __name,
-                                    ::core::option::Option::None,
-                                ),
-                            ),
-                        );
-                    }
-                }
+            crate::rt::codec::Tagged::Known(3, __o) => {
+                crate::rt::codec::variant(__o).map(Self::OpenIdConnect)
             }
-            ::core::option::Option::None => {
-                crate::rt::oneof::pick_by_shape(
-                        "SecurityScheme",
-                        "type",
-                        __SHAPES,
-                        &__object,
-                    )
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
+            crate::rt::codec::Tagged::Known(_, __o) => {
+                crate::rt::codec::variant(__o).map(Self::MutualTls)
             }
-        };
-        match __index {
-            0usize => {
-                ::serde_json::from_value::<
-                    APIKeySecurityScheme,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::ApiKey)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            1usize => {
-                ::serde_json::from_value::<
-                    HTTPAuthSecurityScheme,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Http)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            2usize => {
-                ::serde_json::from_value::<
-                    OAuth2SecurityScheme,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Oauth2)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            3usize => {
-                ::serde_json::from_value::<
-                    OpenIdConnectSecurityScheme,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::OpenIdConnect)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::serde_json::from_value::<
-                    MutualTLSSecurityScheme,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::MutualTls)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
+            crate::rt::codec::Tagged::Unknown(__u) => {
+                ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
     }
@@ -5502,100 +3182,31 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let __object = match <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            __deserializer,
-        )? {
-            ::serde_json::Value::Object(__object) => __object,
-            __other => {
-                let __found = match __other {
-                    ::serde_json::Value::Null => "null",
-                    ::serde_json::Value::Bool(_) => "a boolean",
-                    ::serde_json::Value::Number(_) => "a number",
-                    ::serde_json::Value::String(_) => "a string",
-                    _ => "an array",
-                };
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SendMessageResult: expected a JSON object, found {}",
-                            __found
-                        ),
-                    ),
-                );
-            }
+        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+            name: "SendMessageResult",
+            tag: "kind",
+            tag_alias: ::core::option::Option::None,
+            shapes: &[
+                crate::rt::oneof::Shape {
+                    tag: "task",
+                    required: &[&["id"], &["contextId", "context_id"], &["status"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "message",
+                    required: &[&["role"], &["parts"], &["messageId", "message_id"]],
+                },
+            ],
+            keep_unknown: false,
         };
-        const __SHAPES: &[crate::rt::oneof::Shape] = &[
-            crate::rt::oneof::Shape {
-                tag: "task",
-                required: &[&["id"], &["contextId", "context_id"], &["status"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "message",
-                required: &[&["role"], &["parts"], &["messageId", "message_id"]],
-            },
-        ];
-        let __tag = match __object.get("kind") {
-            ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::codec::Tagged::Known(0, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Task)
             }
-            ::core::option::Option::None
-            | ::core::option::Option::Some(::serde_json::Value::Null) => {
-                ::core::option::Option::None
+            crate::rt::codec::Tagged::Known(_, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Message)
             }
-            ::core::option::Option::Some(__other) => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "SendMessageResult: `kind` must be a string, found {}",
-                            __other
-                        ),
-                    ),
-                );
-            }
-        };
-        let __index = match __tag {
-            ::core::option::Option::Some(__name) => {
-                let __known = match __name.as_str() {
-                    "task" => ::core::option::Option::Some(0usize),
-                    "message" => ::core::option::Option::Some(1usize),
-                    _ => ::core::option::Option::None,
-                };
-                match __known {
-                    ::core::option::Option::Some(__i) => __i,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Ok(
-                            Self::Unknown(
-                                crate::rt::UnknownMember::new(
-                                    __name,
-                                    ::core::option::Option::None,
-                                ),
-                            ),
-                        );
-                    }
-                }
-            }
-            ::core::option::Option::None => {
-                crate::rt::oneof::pick_by_shape(
-                        "SendMessageResult",
-                        "kind",
-                        __SHAPES,
-                        &__object,
-                    )
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
-            }
-        };
-        match __index {
-            0usize => {
-                ::serde_json::from_value::<Task>(::serde_json::Value::Object(__object))
-                    .map(Self::Task)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::serde_json::from_value::<
-                    Message,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Message)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
+            crate::rt::codec::Tagged::Unknown(__u) => {
+                ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
     }
@@ -5685,131 +3296,54 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let __object = match <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            __deserializer,
-        )? {
-            ::serde_json::Value::Object(__object) => __object,
-            __other => {
-                let __found = match __other {
-                    ::serde_json::Value::Null => "null",
-                    ::serde_json::Value::Bool(_) => "a boolean",
-                    ::serde_json::Value::Number(_) => "a number",
-                    ::serde_json::Value::String(_) => "a string",
-                    _ => "an array",
-                };
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "StreamEvent: expected a JSON object, found {}", __found
-                        ),
-                    ),
-                );
-            }
+        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+            name: "StreamEvent",
+            tag: "kind",
+            tag_alias: ::core::option::Option::None,
+            shapes: &[
+                crate::rt::oneof::Shape {
+                    tag: "task",
+                    required: &[&["id"], &["contextId", "context_id"], &["status"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "message",
+                    required: &[&["role"], &["parts"], &["messageId", "message_id"]],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "status-update",
+                    required: &[
+                        &["taskId", "task_id"],
+                        &["contextId", "context_id"],
+                        &["status"],
+                        &["final"],
+                    ],
+                },
+                crate::rt::oneof::Shape {
+                    tag: "artifact-update",
+                    required: &[
+                        &["taskId", "task_id"],
+                        &["contextId", "context_id"],
+                        &["artifact"],
+                    ],
+                },
+            ],
+            keep_unknown: false,
         };
-        const __SHAPES: &[crate::rt::oneof::Shape] = &[
-            crate::rt::oneof::Shape {
-                tag: "task",
-                required: &[&["id"], &["contextId", "context_id"], &["status"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "message",
-                required: &[&["role"], &["parts"], &["messageId", "message_id"]],
-            },
-            crate::rt::oneof::Shape {
-                tag: "status-update",
-                required: &[
-                    &["taskId", "task_id"],
-                    &["contextId", "context_id"],
-                    &["status"],
-                    &["final"],
-                ],
-            },
-            crate::rt::oneof::Shape {
-                tag: "artifact-update",
-                required: &[
-                    &["taskId", "task_id"],
-                    &["contextId", "context_id"],
-                    &["artifact"],
-                ],
-            },
-        ];
-        let __tag = match __object.get("kind") {
-            ::core::option::Option::Some(::serde_json::Value::String(__s)) => {
-                ::core::option::Option::Some(::std::clone::Clone::clone(__s))
+        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::codec::Tagged::Known(0, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Task)
             }
-            ::core::option::Option::None
-            | ::core::option::Option::Some(::serde_json::Value::Null) => {
-                ::core::option::Option::None
+            crate::rt::codec::Tagged::Known(1, __o) => {
+                crate::rt::codec::variant(__o).map(Self::Message)
             }
-            ::core::option::Option::Some(__other) => {
-                return ::core::result::Result::Err(
-                    <__D::Error as ::serde::de::Error>::custom(
-                        ::core::format_args!(
-                            "StreamEvent: `kind` must be a string, found {}", __other
-                        ),
-                    ),
-                );
+            crate::rt::codec::Tagged::Known(2, __o) => {
+                crate::rt::codec::variant(__o).map(Self::StatusUpdate)
             }
-        };
-        let __index = match __tag {
-            ::core::option::Option::Some(__name) => {
-                let __known = match __name.as_str() {
-                    "task" => ::core::option::Option::Some(0usize),
-                    "message" => ::core::option::Option::Some(1usize),
-                    "status-update" => ::core::option::Option::Some(2usize),
-                    "artifact-update" => ::core::option::Option::Some(3usize),
-                    _ => ::core::option::Option::None,
-                };
-                match __known {
-                    ::core::option::Option::Some(__i) => __i,
-                    ::core::option::Option::None => {
-                        return ::core::result::Result::Ok(
-                            Self::Unknown(
-                                crate::rt::UnknownMember::new(
-                                    __name,
-                                    ::core::option::Option::None,
-                                ),
-                            ),
-                        );
-                    }
-                }
+            crate::rt::codec::Tagged::Known(_, __o) => {
+                crate::rt::codec::variant(__o).map(Self::ArtifactUpdate)
             }
-            ::core::option::Option::None => {
-                crate::rt::oneof::pick_by_shape(
-                        "StreamEvent",
-                        "kind",
-                        __SHAPES,
-                        &__object,
-                    )
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)?
-            }
-        };
-        match __index {
-            0usize => {
-                ::serde_json::from_value::<Task>(::serde_json::Value::Object(__object))
-                    .map(Self::Task)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            1usize => {
-                ::serde_json::from_value::<
-                    Message,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::Message)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            2usize => {
-                ::serde_json::from_value::<
-                    TaskStatusUpdateEvent,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::StatusUpdate)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
-            }
-            _ => {
-                ::serde_json::from_value::<
-                    TaskArtifactUpdateEvent,
-                >(::serde_json::Value::Object(__object))
-                    .map(Self::ArtifactUpdate)
-                    .map_err(<__D::Error as ::serde::de::Error>::custom)
+            crate::rt::codec::Tagged::Unknown(__u) => {
+                ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
     }
@@ -5871,144 +3405,62 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "status" => __Key::F2,
-                        "history" => __Key::F3,
-                        "artifacts" => __Key::F4,
-                        "metadata" => __Key::F5,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Task;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Task as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Message>> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<Artifact>> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<TaskStatus>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Message>>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Artifact>>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("task")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "Task: `kind` must be \"task\", found {}", __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Task {
+    const NAME: &'static str = "Task";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "contextId",
+                "context_id",
+                "status",
+                "history",
+                "artifacts",
+                "metadata",
+                "kind",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<Message>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::vec::Vec<Artifact>> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "Task",
+                        "kind",
+                        crate::rt::codec::Const::Str("task"),
+                    )?
                 }
-                ::core::result::Result::Ok(Task {
-                    id: __f0.unwrap_or_default(),
-                    context_id: __f1.unwrap_or_default(),
-                    status: __f2.unwrap_or_default(),
-                    history: __f3.unwrap_or_default(),
-                    artifacts: __f4.unwrap_or_default(),
-                    metadata: __f5,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Task {
+            id: __f0.unwrap_or_default(),
+            context_id: __f1.unwrap_or_default(),
+            status: __f2.unwrap_or_default(),
+            history: __f3.unwrap_or_default(),
+            artifacts: __f4.unwrap_or_default(),
+            metadata: __f5,
+        })
     }
 }
 /// Streamed or pushed notice that an artifact of a task was created or extended.
@@ -6068,140 +3520,64 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "taskId" | "task_id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "artifact" => __Key::F2,
-                        "append" => __Key::F3,
-                        "lastChunk" | "last_chunk" => __Key::F4,
-                        "metadata" => __Key::F5,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskArtifactUpdateEvent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskArtifactUpdateEvent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<Artifact> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<Artifact>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str()
-                                    != ::core::option::Option::Some("artifact-update")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "TaskArtifactUpdateEvent: `kind` must be \"artifact-update\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
+    const NAME: &'static str = "TaskArtifactUpdateEvent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "taskId",
+                "task_id",
+                "contextId",
+                "context_id",
+                "artifact",
+                "append",
+                "lastChunk",
+                "last_chunk",
+                "metadata",
+                "kind",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<Artifact> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "TaskArtifactUpdateEvent",
+                        "kind",
+                        crate::rt::codec::Const::Str("artifact-update"),
+                    )?
                 }
-                ::core::result::Result::Ok(TaskArtifactUpdateEvent {
-                    task_id: __f0.unwrap_or_default(),
-                    context_id: __f1.unwrap_or_default(),
-                    artifact: __f2.unwrap_or_default(),
-                    append: __f3,
-                    last_chunk: __f4,
-                    metadata: __f5,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskArtifactUpdateEvent {
+            task_id: __f0.unwrap_or_default(),
+            context_id: __f1.unwrap_or_default(),
+            artifact: __f2.unwrap_or_default(),
+            append: __f3,
+            last_chunk: __f4,
+            metadata: __f5,
+        })
     }
 }
 /// Params that name a task by id (tasks/cancel, tasks/resubscribe).
@@ -6236,90 +3612,33 @@ impl<'de> ::serde::Deserialize<'de> for TaskIdParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "metadata" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskIdParams {
+    const NAME: &'static str = "TaskIdParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["id", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskIdParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskIdParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskIdParams {
-                    id: __f0.unwrap_or_default(),
-                    metadata: __f1,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskIdParams {
+            id: __f0.unwrap_or_default(),
+            metadata: __f1,
+        })
     }
 }
 /// A webhook registration tied to one task.
@@ -6350,85 +3669,31 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "taskId" | "task_id" => __Key::F0,
-                        "pushNotificationConfig" | "push_notification_config" => {
-                            __Key::F1
-                        }
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
+    const NAME: &'static str = "TaskPushNotificationConfig";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["taskId", "task_id", "pushNotificationConfig", "push_notification_config"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<PushNotificationConfig> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskPushNotificationConfig;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskPushNotificationConfig as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<PushNotificationConfig> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<PushNotificationConfig>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskPushNotificationConfig {
-                    task_id: __f0.unwrap_or_default(),
-                    push_notification_config: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskPushNotificationConfig {
+            task_id: __f0.unwrap_or_default(),
+            push_notification_config: __f1.unwrap_or_default(),
+        })
     }
 }
 /// Result of tasks/pushNotificationConfig/list: every webhook registration of the task.
@@ -6472,101 +3737,42 @@ impl<'de> ::serde::Deserialize<'de> for TaskQueryParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "historyLength" | "history_length" => __Key::F1,
-                        "metadata" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskQueryParams;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskQueryParams as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<i64> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI64>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskQueryParams {
+    const NAME: &'static str = "TaskQueryParams";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["id", "historyLength", "history_length", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<i64> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => {
+                    __f1 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI64>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(TaskQueryParams {
-                    id: __f0.unwrap_or_default(),
-                    history_length: __f1,
-                    metadata: __f2,
-                })
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskQueryParams {
+            id: __f0.unwrap_or_default(),
+            history_length: __f1,
+            metadata: __f2,
+        })
     }
 }
 /// Lifecycle stage of a task. completed, canceled, failed and rejected are final; input-required and auth-required wait for the client.
@@ -6682,84 +3888,37 @@ impl ::core::fmt::Display for TaskState {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for TaskState {
+    const EXPECTING: &'static str = "a TaskState name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for TaskState {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TaskState {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = TaskState;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a TaskState name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(TaskState::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(
-                    TaskState::from_known_name(&__v)
-                        .unwrap_or(TaskState::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(TaskState::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<TaskState, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(TaskState::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }
 /// A task's state at one moment, optionally with a message explaining it.
@@ -6799,89 +3958,34 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "state" => __Key::F0,
-                        "message" => __Key::F1,
-                        "timestamp" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
+    const NAME: &'static str = "TaskStatus";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["state", "message", "timestamp"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<TaskState> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskStatus;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskStatus as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<TaskState> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<::core::option::Option<TaskState>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<Message>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskStatus {
-                    state: __f0.unwrap_or_default(),
-                    message: __f1,
-                    timestamp: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskStatus {
+            state: __f0.unwrap_or_default(),
+            message: __f1,
+            timestamp: __f2,
+        })
     }
 }
 /// Streamed or pushed notice that a task's status changed.
@@ -6932,133 +4036,59 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "taskId" | "task_id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "status" => __Key::F2,
-                        "final" => __Key::F3,
-                        "metadata" => __Key::F4,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskStatusUpdateEvent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskStatusUpdateEvent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<TaskStatus>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str()
-                                    != ::core::option::Option::Some("status-update")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "TaskStatusUpdateEvent: `kind` must be \"status-update\", found {}",
-                                            __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
+    const NAME: &'static str = "TaskStatusUpdateEvent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "taskId",
+                "task_id",
+                "contextId",
+                "context_id",
+                "status",
+                "final",
+                "metadata",
+                "kind",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "TaskStatusUpdateEvent",
+                        "kind",
+                        crate::rt::codec::Const::Str("status-update"),
+                    )?
                 }
-                ::core::result::Result::Ok(TaskStatusUpdateEvent {
-                    task_id: __f0.unwrap_or_default(),
-                    context_id: __f1.unwrap_or_default(),
-                    status: __f2.unwrap_or_default(),
-                    r#final: __f3.unwrap_or_default(),
-                    metadata: __f4,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskStatusUpdateEvent {
+            task_id: __f0.unwrap_or_default(),
+            context_id: __f1.unwrap_or_default(),
+            status: __f2.unwrap_or_default(),
+            r#final: __f3.unwrap_or_default(),
+            metadata: __f4,
+        })
     }
 }
 /// A piece of plain text content.
@@ -7094,106 +4124,41 @@ impl<'de> ::serde::Deserialize<'de> for TextPart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            C0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "text" => __Key::F0,
-                        "metadata" => __Key::F1,
-                        "kind" => __Key::C0,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TextPart;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TextPart as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::C0 => {
-                            let __v: ::serde_json::Value = __map.next_value()?;
-                            if !__v.is_null()
-                                && __v.as_str() != ::core::option::Option::Some("text")
-                            {
-                                return ::core::result::Result::Err(
-                                    <__A::Error as ::serde::de::Error>::custom(
-                                        ::core::format_args!(
-                                            "TextPart: `kind` must be \"text\", found {}", __v
-                                        ),
-                                    ),
-                                );
-                            }
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TextPart {
+    const NAME: &'static str = "TextPart";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["text", "metadata", "kind"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => {
+                    crate::rt::codec::const_member(
+                        &mut __map,
+                        "TextPart",
+                        "kind",
+                        crate::rt::codec::Const::Str("text"),
+                    )?
                 }
-                ::core::result::Result::Ok(TextPart {
-                    text: __f0.unwrap_or_default(),
-                    metadata: __f1,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TextPart {
+            text: __f0.unwrap_or_default(),
+            metadata: __f1,
+        })
     }
 }
 /// Transports the specification defines; card fields that name a transport are plain strings and may hold other values.
@@ -7263,83 +4228,36 @@ impl ::core::fmt::Display for TransportProtocol {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for TransportProtocol {
+    const EXPECTING: &'static str = "a TransportProtocol name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for TransportProtocol {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransportProtocol {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = TransportProtocol;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a TransportProtocol name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<TransportProtocol, __E> {
-                ::core::result::Result::Ok(TransportProtocol::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<TransportProtocol, __E> {
-                ::core::result::Result::Ok(
-                    TransportProtocol::from_known_name(&__v)
-                        .unwrap_or(TransportProtocol::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<TransportProtocol, __E> {
-                ::core::result::Result::Ok(TransportProtocol::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<TransportProtocol, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(TransportProtocol::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }

@@ -37,93 +37,34 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "location" => __Key::F1,
-                        "name" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
+    const NAME: &'static str = "APIKeySecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "location", "name"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = APIKeySecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("APIKeySecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(APIKeySecurityScheme {
-                    description: __f0,
-                    location: __f1.unwrap_or_default(),
-                    name: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(APIKeySecurityScheme {
+            description: __f0,
+            location: __f1.unwrap_or_default(),
+            name: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Feature flags and extensions an agent advertises.
@@ -172,94 +113,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "streaming" => __Key::F0,
-                        "pushNotifications" | "push_notifications" => __Key::F1,
-                        "extensions" => __Key::F2,
-                        "extendedAgentCard" | "extended_agent_card" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
+    const NAME: &'static str = "AgentCapabilities";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "streaming",
+                "pushNotifications",
+                "push_notifications",
+                "extensions",
+                "extendedAgentCard",
+                "extended_agent_card",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCapabilities as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentExtension>>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCapabilities {
-                    streaming: __f0,
-                    push_notifications: __f1,
-                    extensions: __f2.unwrap_or_default(),
-                    extended_agent_card: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCapabilities {
+            streaming: __f0,
+            push_notifications: __f1,
+            extensions: __f2.unwrap_or_default(),
+            extended_agent_card: __f3,
+        })
     }
 }
 /// The document an agent publishes to say who it is, what it can do and how to reach it.
@@ -365,218 +256,91 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            F8,
-            F9,
-            F10,
-            F11,
-            F12,
-            F13,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "name" => __Key::F0,
-                        "description" => __Key::F1,
-                        "supportedInterfaces" | "supported_interfaces" => __Key::F2,
-                        "provider" => __Key::F3,
-                        "version" => __Key::F4,
-                        "documentationUrl" | "documentation_url" => __Key::F5,
-                        "capabilities" => __Key::F6,
-                        "securitySchemes" | "security_schemes" => __Key::F7,
-                        "securityRequirements" | "security_requirements" => __Key::F8,
-                        "defaultInputModes" | "default_input_modes" => __Key::F9,
-                        "defaultOutputModes" | "default_output_modes" => __Key::F10,
-                        "skills" => __Key::F11,
-                        "signatures" => __Key::F12,
-                        "iconUrl" | "icon_url" => __Key::F13,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCard;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCard as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::vec::Vec<AgentInterface>> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<AgentProvider> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<AgentCapabilities> = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
-                > = ::core::option::Option::None;
-                let mut __f8: ::core::option::Option<
-                    ::std::vec::Vec<SecurityRequirement>,
-                > = ::core::option::Option::None;
-                let mut __f9: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f10: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f11: ::core::option::Option<::std::vec::Vec<AgentSkill>> = ::core::option::Option::None;
-                let mut __f12: ::core::option::Option<
-                    ::std::vec::Vec<AgentCardSignature>,
-                > = ::core::option::Option::None;
-                let mut __f13: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentInterface>>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<::core::option::Option<AgentProvider>>()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<::core::option::Option<AgentCapabilities>>()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            SecurityScheme,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F8 => {
-                            __f8 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<SecurityRequirement>>,
-                                >()?;
-                        }
-                        __Key::F9 => {
-                            __f9 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F10 => {
-                            __f10 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F11 => {
-                            __f11 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentSkill>>,
-                                >()?;
-                        }
-                        __Key::F12 => {
-                            __f12 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<AgentCardSignature>>,
-                                >()?;
-                        }
-                        __Key::F13 => {
-                            __f13 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCard {
-                    name: __f0.unwrap_or_default(),
-                    description: __f1.unwrap_or_default(),
-                    supported_interfaces: __f2.unwrap_or_default(),
-                    provider: __f3,
-                    version: __f4.unwrap_or_default(),
-                    documentation_url: __f5,
-                    capabilities: __f6.unwrap_or_default(),
-                    security_schemes: __f7.unwrap_or_default(),
-                    security_requirements: __f8.unwrap_or_default(),
-                    default_input_modes: __f9.unwrap_or_default(),
-                    default_output_modes: __f10.unwrap_or_default(),
-                    skills: __f11.unwrap_or_default(),
-                    signatures: __f12.unwrap_or_default(),
-                    icon_url: __f13,
-                })
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCard {
+    const NAME: &'static str = "AgentCard";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "name",
+                "description",
+                "supportedInterfaces",
+                "supported_interfaces",
+                "provider",
+                "version",
+                "documentationUrl",
+                "documentation_url",
+                "capabilities",
+                "securitySchemes",
+                "security_schemes",
+                "securityRequirements",
+                "security_requirements",
+                "defaultInputModes",
+                "default_input_modes",
+                "defaultOutputModes",
+                "default_output_modes",
+                "skills",
+                "signatures",
+                "iconUrl",
+                "icon_url",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::vec::Vec<AgentInterface>> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<AgentProvider> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<AgentCapabilities> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, SecurityScheme>,
+        > = ::core::option::Option::None;
+        let mut __f8: ::core::option::Option<::std::vec::Vec<SecurityRequirement>> = ::core::option::Option::None;
+        let mut __f9: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f10: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f11: ::core::option::Option<::std::vec::Vec<AgentSkill>> = ::core::option::Option::None;
+        let mut __f12: ::core::option::Option<::std::vec::Vec<AgentCardSignature>> = ::core::option::Option::None;
+        let mut __f13: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6 | 7) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9 | 10) => __f7 = __map.next_value()?,
+                crate::rt::codec::Key::Known(11 | 12) => __f8 = __map.next_value()?,
+                crate::rt::codec::Key::Known(13 | 14) => __f9 = __map.next_value()?,
+                crate::rt::codec::Key::Known(15 | 16) => __f10 = __map.next_value()?,
+                crate::rt::codec::Key::Known(17) => __f11 = __map.next_value()?,
+                crate::rt::codec::Key::Known(18) => __f12 = __map.next_value()?,
+                crate::rt::codec::Key::Known(19 | 20) => __f13 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCard {
+            name: __f0.unwrap_or_default(),
+            description: __f1.unwrap_or_default(),
+            supported_interfaces: __f2.unwrap_or_default(),
+            provider: __f3,
+            version: __f4.unwrap_or_default(),
+            documentation_url: __f5,
+            capabilities: __f6.unwrap_or_default(),
+            security_schemes: __f7.unwrap_or_default(),
+            security_requirements: __f8.unwrap_or_default(),
+            default_input_modes: __f9.unwrap_or_default(),
+            default_output_modes: __f10.unwrap_or_default(),
+            skills: __f11.unwrap_or_default(),
+            signatures: __f12.unwrap_or_default(),
+            icon_url: __f13,
+        })
     }
 }
 /// A JSON Web Signature (RFC 7515, JSON serialization) over an agent card.
@@ -616,100 +380,36 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "protected" => __Key::F0,
-                        "signature" => __Key::F1,
-                        "header" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
+    const NAME: &'static str = "AgentCardSignature";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["protected", "signature", "header"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCardSignature;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentCardSignature as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentCardSignature {
-                    protected: __f0.unwrap_or_default(),
-                    signature: __f1.unwrap_or_default(),
-                    header: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentCardSignature {
+            protected: __f0.unwrap_or_default(),
+            signature: __f1.unwrap_or_default(),
+            header: __f2,
+        })
     }
 }
 /// A protocol extension an agent declares that it supports.
@@ -760,107 +460,39 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "uri" => __Key::F0,
-                        "description" => __Key::F1,
-                        "required" => __Key::F2,
-                        "params" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
+    const NAME: &'static str = "AgentExtension";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["uri", "description", "required", "params"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentExtension;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentExtension as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentExtension {
-                    uri: __f0,
-                    description: __f1,
-                    required: __f2,
-                    params: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentExtension {
+            uri: __f0,
+            description: __f1,
+            required: __f2,
+            params: __f3,
+        })
     }
 }
 /// One endpoint of an agent: the address, the transport binding and the protocol version spoken there.
@@ -903,103 +535,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "url" => __Key::F0,
-                        "protocolBinding" | "protocol_binding" => __Key::F1,
-                        "tenant" => __Key::F2,
-                        "protocolVersion" | "protocol_version" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
+    const NAME: &'static str = "AgentInterface";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "url",
+                "protocolBinding",
+                "protocol_binding",
+                "tenant",
+                "protocolVersion",
+                "protocol_version",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentInterface;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentInterface as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentInterface {
-                    url: __f0.unwrap_or_default(),
-                    protocol_binding: __f1.unwrap_or_default(),
-                    tenant: __f2,
-                    protocol_version: __f3.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentInterface {
+            url: __f0.unwrap_or_default(),
+            protocol_binding: __f1.unwrap_or_default(),
+            tenant: __f2,
+            protocol_version: __f3.unwrap_or_default(),
+        })
     }
 }
 /// The organization that offers an agent.
@@ -1030,83 +603,31 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "url" => __Key::F0,
-                        "organization" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
+    const NAME: &'static str = "AgentProvider";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["url", "organization"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentProvider;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentProvider as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentProvider {
-                    url: __f0.unwrap_or_default(),
-                    organization: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentProvider {
+            url: __f0.unwrap_or_default(),
+            organization: __f1.unwrap_or_default(),
+        })
     }
 }
 /// A specific ability an agent offers.
@@ -1175,161 +696,61 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "name" => __Key::F1,
-                        "description" => __Key::F2,
-                        "tags" => __Key::F3,
-                        "examples" => __Key::F4,
-                        "inputModes" | "input_modes" => __Key::F5,
-                        "outputModes" | "output_modes" => __Key::F6,
-                        "securityRequirements" | "security_requirements" => __Key::F7,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentSkill;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AgentSkill as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<
-                    ::std::vec::Vec<SecurityRequirement>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<SecurityRequirement>>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AgentSkill {
-                    id: __f0.unwrap_or_default(),
-                    name: __f1.unwrap_or_default(),
-                    description: __f2.unwrap_or_default(),
-                    tags: __f3.unwrap_or_default(),
-                    examples: __f4.unwrap_or_default(),
-                    input_modes: __f5.unwrap_or_default(),
-                    output_modes: __f6.unwrap_or_default(),
-                    security_requirements: __f7.unwrap_or_default(),
-                })
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
+    const NAME: &'static str = "AgentSkill";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "name",
+                "description",
+                "tags",
+                "examples",
+                "inputModes",
+                "input_modes",
+                "outputModes",
+                "output_modes",
+                "securityRequirements",
+                "security_requirements",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<::std::vec::Vec<SecurityRequirement>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5 | 6) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7 | 8) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9 | 10) => __f7 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AgentSkill {
+            id: __f0.unwrap_or_default(),
+            name: __f1.unwrap_or_default(),
+            description: __f2.unwrap_or_default(),
+            tags: __f3.unwrap_or_default(),
+            examples: __f4.unwrap_or_default(),
+            input_modes: __f5.unwrap_or_default(),
+            output_modes: __f6.unwrap_or_default(),
+            security_requirements: __f7.unwrap_or_default(),
+        })
     }
 }
 /// An output produced by an agent while working on a task.
@@ -1390,134 +811,53 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "artifactId" | "artifact_id" => __Key::F0,
-                        "name" => __Key::F1,
-                        "description" => __Key::F2,
-                        "parts" => __Key::F3,
-                        "metadata" => __Key::F4,
-                        "extensions" => __Key::F5,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Artifact {
+    const NAME: &'static str = "Artifact";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "artifactId",
+                "artifact_id",
+                "name",
+                "description",
+                "parts",
+                "metadata",
+                "extensions",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Artifact;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Artifact as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Part>>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Artifact {
-                    artifact_id: __f0.unwrap_or_default(),
-                    name: __f1,
-                    description: __f2,
-                    parts: __f3.unwrap_or_default(),
-                    metadata: __f4,
-                    extensions: __f5.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Artifact {
+            artifact_id: __f0.unwrap_or_default(),
+            name: __f1,
+            description: __f2,
+            parts: __f3.unwrap_or_default(),
+            metadata: __f4,
+            extensions: __f5.unwrap_or_default(),
+        })
     }
 }
 /// Credentials the agent presents when it calls a push-notification webhook.
@@ -1550,83 +890,31 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "scheme" => __Key::F0,
-                        "credentials" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AuthenticationInfo {
+    const NAME: &'static str = "AuthenticationInfo";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["scheme", "credentials"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AuthenticationInfo;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AuthenticationInfo as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AuthenticationInfo {
-                    scheme: __f0.unwrap_or_default(),
-                    credentials: __f1,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AuthenticationInfo {
+            scheme: __f0.unwrap_or_default(),
+            credentials: __f1,
+        })
     }
 }
 /// Endpoints, scopes and PKCE rule for the OAuth 2.0 authorization code grant.
@@ -1679,120 +967,52 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationUrl" | "authorization_url" => __Key::F0,
-                        "tokenUrl" | "token_url" => __Key::F1,
-                        "refreshUrl" | "refresh_url" => __Key::F2,
-                        "scopes" => __Key::F3,
-                        "pkceRequired" | "pkce_required" => __Key::F4,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AuthorizationCodeOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("AuthorizationCodeOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
-                    authorization_url: __f0.unwrap_or_default(),
-                    token_url: __f1.unwrap_or_default(),
-                    refresh_url: __f2,
-                    scopes: __f3.unwrap_or_default(),
-                    pkce_required: __f4,
-                })
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
+    const NAME: &'static str = "AuthorizationCodeOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationUrl",
+                "authorization_url",
+                "tokenUrl",
+                "token_url",
+                "refreshUrl",
+                "refresh_url",
+                "scopes",
+                "pkceRequired",
+                "pkce_required",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7 | 8) => __f4 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
+            authorization_url: __f0.unwrap_or_default(),
+            token_url: __f1.unwrap_or_default(),
+            refresh_url: __f2,
+            scopes: __f3.unwrap_or_default(),
+            pkce_required: __f4,
+        })
     }
 }
 /// Parameters of CancelTask.
@@ -1834,100 +1054,36 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "id" => __Key::F1,
-                        "metadata" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for CancelTaskRequest {
+    const NAME: &'static str = "CancelTaskRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "id", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = CancelTaskRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("CancelTaskRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(CancelTaskRequest {
-                    tenant: __f0,
-                    id: __f1.unwrap_or_default(),
-                    metadata: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(CancelTaskRequest {
+            tenant: __f0,
+            id: __f1.unwrap_or_default(),
+            metadata: __f2,
+        })
     }
 }
 /// Endpoints and scopes for the OAuth 2.0 client credentials grant.
@@ -1968,103 +1124,36 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tokenUrl" | "token_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
+    const NAME: &'static str = "ClientCredentialsOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientCredentialsOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ClientCredentialsOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
-                    token_url: __f0.unwrap_or_default(),
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
+            token_url: __f0.unwrap_or_default(),
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Parameters of DeleteTaskPushNotificationConfig.
@@ -2102,93 +1191,34 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "taskId" | "task_id" => __Key::F1,
-                        "id" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigRequest {
+    const NAME: &'static str = "DeleteTaskPushNotificationConfigRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "taskId", "task_id", "id"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = DeleteTaskPushNotificationConfigRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("DeleteTaskPushNotificationConfigRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(DeleteTaskPushNotificationConfigRequest {
-                    tenant: __f0,
-                    task_id: __f1.unwrap_or_default(),
-                    id: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(DeleteTaskPushNotificationConfigRequest {
+            tenant: __f0,
+            task_id: __f1.unwrap_or_default(),
+            id: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Settings of the OAuth 2.0 device authorization flow (RFC 8628), meant for devices with limited input.
@@ -2234,115 +1264,47 @@ impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "deviceAuthorizationUrl" | "device_authorization_url" => {
-                            __Key::F0
-                        }
-                        "tokenUrl" | "token_url" => __Key::F1,
-                        "refreshUrl" | "refresh_url" => __Key::F2,
-                        "scopes" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for DeviceCodeOAuthFlow {
+    const NAME: &'static str = "DeviceCodeOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "deviceAuthorizationUrl",
+                "device_authorization_url",
+                "tokenUrl",
+                "token_url",
+                "refreshUrl",
+                "refresh_url",
+                "scopes",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = DeviceCodeOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("DeviceCodeOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(DeviceCodeOAuthFlow {
-                    device_authorization_url: __f0.unwrap_or_default(),
-                    token_url: __f1.unwrap_or_default(),
-                    refresh_url: __f2,
-                    scopes: __f3.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(DeviceCodeOAuthFlow {
+            device_authorization_url: __f0.unwrap_or_default(),
+            token_url: __f1.unwrap_or_default(),
+            refresh_url: __f2,
+            scopes: __f3.unwrap_or_default(),
+        })
     }
 }
 /// Object with no members, the result of calls that return nothing (google.protobuf.Empty).
@@ -2362,65 +1324,23 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        #[allow(dead_code)]
-        enum __Key {
-            Ignore,
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Empty {
+    const NAME: &'static str = "Empty";
+    const VOID: bool = true;
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[],
+            false,
+        );
+        while __map.next_key_seed(__MEMBERS)?.is_some() {
+            crate::rt::codec::skip(&mut __map)?;
         }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                let _ = __value;
-                ::core::result::Result::Ok(__Key::Ignore)
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Empty;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Empty as a JSON object")
-            }
-            fn visit_unit<__E: ::serde::de::Error>(
-                self,
-            ) -> ::core::result::Result<Self::Value, __E> {
-                ::core::result::Result::Ok(Empty {})
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Empty {})
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        ::core::result::Result::Ok(Empty {})
     }
 }
 /// Parameters of GetExtendedAgentCard, which carry only routing information.
@@ -2448,73 +1368,28 @@ impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for GetExtendedAgentCardRequest {
+    const NAME: &'static str = "GetExtendedAgentCardRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = GetExtendedAgentCardRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("GetExtendedAgentCardRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(GetExtendedAgentCardRequest {
-                    tenant: __f0,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(GetExtendedAgentCardRequest {
+            tenant: __f0,
+        })
     }
 }
 /// Parameters of GetTaskPushNotificationConfig.
@@ -2552,93 +1427,34 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "taskId" | "task_id" => __Key::F1,
-                        "id" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigRequest {
+    const NAME: &'static str = "GetTaskPushNotificationConfigRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "taskId", "task_id", "id"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = GetTaskPushNotificationConfigRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("GetTaskPushNotificationConfigRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(GetTaskPushNotificationConfigRequest {
-                    tenant: __f0,
-                    task_id: __f1.unwrap_or_default(),
-                    id: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(GetTaskPushNotificationConfigRequest {
+            tenant: __f0,
+            task_id: __f1.unwrap_or_default(),
+            id: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Parameters of GetTask.
@@ -2678,94 +1494,40 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "id" => __Key::F1,
-                        "historyLength" | "history_length" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = GetTaskRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("GetTaskRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for GetTaskRequest {
+    const NAME: &'static str = "GetTaskRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "id", "historyLength", "history_length"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => {
+                    __f2 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(GetTaskRequest {
-                    tenant: __f0,
-                    id: __f1.unwrap_or_default(),
-                    history_length: __f2,
-                })
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(GetTaskRequest {
+            tenant: __f0,
+            id: __f1.unwrap_or_default(),
+            history_length: __f2,
+        })
     }
 }
 /// Security scheme that uses an HTTP authentication scheme in the Authorization header.
@@ -2805,93 +1567,34 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "scheme" => __Key::F1,
-                        "bearerFormat" | "bearer_format" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
+    const NAME: &'static str = "HTTPAuthSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "scheme", "bearerFormat", "bearer_format"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = HTTPAuthSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("HTTPAuthSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(HTTPAuthSecurityScheme {
-                    description: __f0,
-                    scheme: __f1.unwrap_or_default(),
-                    bearer_format: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(HTTPAuthSecurityScheme {
+            description: __f0,
+            scheme: __f1.unwrap_or_default(),
+            bearer_format: __f2,
+        })
     }
 }
 /// Settings of the OAuth 2.0 implicit flow, kept only for compatibility.
@@ -2936,103 +1639,42 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationUrl" | "authorization_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
+    const NAME: &'static str = "ImplicitOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationUrl",
+                "authorization_url",
+                "refreshUrl",
+                "refresh_url",
+                "scopes",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ImplicitOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ImplicitOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ImplicitOAuthFlow {
-                    authorization_url: __f0,
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ImplicitOAuthFlow {
+            authorization_url: __f0,
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Parameters of ListTaskPushNotificationConfigs.
@@ -3079,104 +1721,51 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "taskId" | "task_id" => __Key::F1,
-                        "pageSize" | "page_size" => __Key::F2,
-                        "pageToken" | "page_token" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListTaskPushNotificationConfigsRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ListTaskPushNotificationConfigsRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsRequest {
+    const NAME: &'static str = "ListTaskPushNotificationConfigsRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "tenant",
+                "taskId",
+                "task_id",
+                "pageSize",
+                "page_size",
+                "pageToken",
+                "page_token",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3 | 4) => {
+                    __f2 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(ListTaskPushNotificationConfigsRequest {
-                    tenant: __f0,
-                    task_id: __f1.unwrap_or_default(),
-                    page_size: __f2,
-                    page_token: __f3,
-                })
+                crate::rt::codec::Key::Known(5 | 6) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ListTaskPushNotificationConfigsRequest {
+            tenant: __f0,
+            task_id: __f1.unwrap_or_default(),
+            page_size: __f2,
+            page_token: __f3,
+        })
     }
 }
 /// Result of ListTaskPushNotificationConfigs: one page of webhook registrations.
@@ -3211,87 +1800,33 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse 
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "configs" => __Key::F0,
-                        "nextPageToken" | "next_page_token" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsResponse {
+    const NAME: &'static str = "ListTaskPushNotificationConfigsResponse";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["configs", "nextPageToken", "next_page_token"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<
+            ::std::vec::Vec<TaskPushNotificationConfig>,
+        > = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListTaskPushNotificationConfigsResponse;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ListTaskPushNotificationConfigsResponse as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::vec::Vec<TaskPushNotificationConfig>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<TaskPushNotificationConfig>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(ListTaskPushNotificationConfigsResponse {
-                    configs: __f0.unwrap_or_default(),
-                    next_page_token: __f1,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ListTaskPushNotificationConfigsResponse {
+            configs: __f0.unwrap_or_default(),
+            next_page_token: __f1,
+        })
     }
 }
 /// Parameters of ListTasks: filters that narrow the result, and paging controls.
@@ -3368,140 +1903,76 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "status" => __Key::F2,
-                        "pageSize" | "page_size" => __Key::F3,
-                        "pageToken" | "page_token" => __Key::F4,
-                        "historyLength" | "history_length" => __Key::F5,
-                        "statusTimestampAfter" | "status_timestamp_after" => __Key::F6,
-                        "includeArtifacts" | "include_artifacts" => __Key::F7,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListTasksRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ListTasksRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<TaskState> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<TaskState>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::Timestamp>,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ListTasksRequest {
+    const NAME: &'static str = "ListTasksRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "tenant",
+                "contextId",
+                "context_id",
+                "status",
+                "pageSize",
+                "page_size",
+                "pageToken",
+                "page_token",
+                "historyLength",
+                "history_length",
+                "statusTimestampAfter",
+                "status_timestamp_after",
+                "includeArtifacts",
+                "include_artifacts",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<TaskState> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<i32> = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<bool> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => {
+                    __f3 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(ListTasksRequest {
-                    tenant: __f0,
-                    context_id: __f1,
-                    status: __f2,
-                    page_size: __f3,
-                    page_token: __f4,
-                    history_length: __f5,
-                    status_timestamp_after: __f6,
-                    include_artifacts: __f7,
-                })
+                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8 | 9) => {
+                    __f5 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
+                }
+                crate::rt::codec::Key::Known(10 | 11) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(12 | 13) => __f7 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ListTasksRequest {
+            tenant: __f0,
+            context_id: __f1,
+            status: __f2,
+            page_size: __f3,
+            page_token: __f4,
+            history_length: __f5,
+            status_timestamp_after: __f6,
+            include_artifacts: __f7,
+        })
     }
 }
 /// Result of ListTasks: one page of tasks plus paging details.
@@ -3542,105 +2013,57 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tasks" => __Key::F0,
-                        "nextPageToken" | "next_page_token" => __Key::F1,
-                        "pageSize" | "page_size" => __Key::F2,
-                        "totalSize" | "total_size" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListTasksResponse;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("ListTasksResponse as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::vec::Vec<Task>> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Task>>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for ListTasksResponse {
+    const NAME: &'static str = "ListTasksResponse";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "tasks",
+                "nextPageToken",
+                "next_page_token",
+                "pageSize",
+                "page_size",
+                "totalSize",
+                "total_size",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::vec::Vec<Task>> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3 | 4) => {
+                    __f2 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(ListTasksResponse {
-                    tasks: __f0.unwrap_or_default(),
-                    next_page_token: __f1.unwrap_or_default(),
-                    page_size: __f2.unwrap_or_default(),
-                    total_size: __f3.unwrap_or_default(),
-                })
+                crate::rt::codec::Key::Known(5 | 6) => {
+                    __f3 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(ListTasksResponse {
+            tasks: __f0.unwrap_or_default(),
+            next_page_token: __f1.unwrap_or_default(),
+            page_size: __f2.unwrap_or_default(),
+            total_size: __f3.unwrap_or_default(),
+        })
     }
 }
 /// A single turn of communication between client and agent, optionally tied to a context and a task.
@@ -3713,155 +2136,64 @@ impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            F6,
-            F7,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "messageId" | "message_id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "taskId" | "task_id" => __Key::F2,
-                        "role" => __Key::F3,
-                        "parts" => __Key::F4,
-                        "metadata" => __Key::F5,
-                        "extensions" => __Key::F6,
-                        "referenceTaskIds" | "reference_task_ids" => __Key::F7,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Message;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Message as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<Role> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut __f6: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f7: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<Role>>()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Part>>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F6 => {
-                            __f6 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F7 => {
-                            __f7 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Message {
-                    message_id: __f0.unwrap_or_default(),
-                    context_id: __f1,
-                    task_id: __f2,
-                    role: __f3.unwrap_or_default(),
-                    parts: __f4.unwrap_or_default(),
-                    metadata: __f5,
-                    extensions: __f6.unwrap_or_default(),
-                    reference_task_ids: __f7.unwrap_or_default(),
-                })
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Message {
+    const NAME: &'static str = "Message";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "messageId",
+                "message_id",
+                "contextId",
+                "context_id",
+                "taskId",
+                "task_id",
+                "role",
+                "parts",
+                "metadata",
+                "extensions",
+                "referenceTaskIds",
+                "reference_task_ids",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<Role> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::vec::Vec<Part>> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut __f6: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f7: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(7) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
+                crate::rt::codec::Key::Known(9) => __f6 = __map.next_value()?,
+                crate::rt::codec::Key::Known(10 | 11) => __f7 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Message {
+            message_id: __f0.unwrap_or_default(),
+            context_id: __f1,
+            task_id: __f2,
+            role: __f3.unwrap_or_default(),
+            parts: __f4.unwrap_or_default(),
+            metadata: __f5,
+            extensions: __f6.unwrap_or_default(),
+            reference_task_ids: __f7.unwrap_or_default(),
+        })
     }
 }
 /// Security scheme in which the client proves its identity with a TLS certificate.
@@ -3889,73 +2221,28 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for MutualTlsSecurityScheme {
+    const NAME: &'static str = "MutualTlsSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = MutualTlsSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("MutualTlsSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(MutualTlsSecurityScheme {
-                    description: __f0,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(MutualTlsSecurityScheme {
+            description: __f0,
+        })
     }
 }
 /// Authentication that relies on OAuth 2.0 access tokens.
@@ -3995,91 +2282,34 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "flows" => __Key::F1,
-                        "oauth2MetadataUrl" | "oauth2_metadata_url" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
+    const NAME: &'static str = "OAuth2SecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "flows", "oauth2MetadataUrl", "oauth2_metadata_url"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OAuth2SecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OAuth2SecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<OAuthFlows>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OAuth2SecurityScheme {
-                    description: __f0,
-                    flows: __f1.unwrap_or_default(),
-                    oauth2_metadata_url: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(OAuth2SecurityScheme {
+            description: __f0,
+            flows: __f1.unwrap_or_default(),
+            oauth2_metadata_url: __f2,
+        })
     }
 }
 /// The OAuth 2.0 flow on offer; exactly one variant is set.
@@ -4167,162 +2397,129 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            M2,
-            M3,
-            M4,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "authorizationCode" | "authorization_code" => __Key::M0,
-                        "clientCredentials" | "client_credentials" => __Key::M1,
-                        "implicit" => __Key::M2,
-                        "password" => __Key::M3,
-                        "deviceCode" | "device_code" => __Key::M4,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<OAuthFlows>,
-            __new: OAuthFlows,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OAuthFlows;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OAuthFlows as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<AuthorizationCodeOAuthFlow>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, OAuthFlows::AuthorizationCode(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<ClientCredentialsOAuthFlow>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, OAuthFlows::ClientCredentials(__v))?;
-                            }
-                        }
-                        __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<ImplicitOAuthFlow>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, OAuthFlows::Implicit(__v))?;
-                            }
-                        }
-                        __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<PasswordOAuthFlow>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, OAuthFlows::Password(__v))?;
-                            }
-                        }
-                        __Key::M4 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<DeviceCodeOAuthFlow>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, OAuthFlows::DeviceCode(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
+    const NAME: &'static str = "OAuthFlows";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "authorizationCode",
+                "authorization_code",
+                "clientCredentials",
+                "client_credentials",
+                "implicit",
+                "password",
+                "deviceCode",
+                "device_code",
+            ],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<OAuthFlows> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<
+                            ::core::option::Option<AuthorizationCodeOAuthFlow>,
+                        >()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            OAuthFlows::AuthorizationCode(__v),
+                            OAuthFlows::member_name,
+                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        OAuthFlows::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(2 | 3) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<
+                            ::core::option::Option<ClientCredentialsOAuthFlow>,
+                        >()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            OAuthFlows::ClientCredentials(__v),
+                            OAuthFlows::member_name,
+                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Known(4) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<ImplicitOAuthFlow>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            OAuthFlows::Implicit(__v),
+                            OAuthFlows::member_name,
+                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(5) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<PasswordOAuthFlow>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            OAuthFlows::Password(__v),
+                            OAuthFlows::member_name,
+                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(6 | 7) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<DeviceCodeOAuthFlow>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            OAuthFlows::DeviceCode(__v),
+                            OAuthFlows::member_name,
+                            "OAuthFlows: at most one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| OAuthFlows::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// Authentication delegated to an OpenID Connect provider.
@@ -4355,83 +2552,31 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "description" => __Key::F0,
-                        "openIdConnectUrl" | "open_id_connect_url" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
+    const NAME: &'static str = "OpenIdConnectSecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["description", "openIdConnectUrl", "open_id_connect_url"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OpenIdConnectSecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("OpenIdConnectSecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
-                    description: __f0,
-                    open_id_connect_url: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
+            description: __f0,
+            open_id_connect_url: __f1.unwrap_or_default(),
+        })
     }
 }
 /// One piece of message or artifact content: text, inline bytes, a link to a file, or structured JSON.
@@ -4484,188 +2629,123 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            M0,
-            M1,
-            M2,
-            M3,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "metadata" => __Key::F0,
-                        "filename" => __Key::F1,
-                        "mediaType" | "media_type" => __Key::F2,
-                        "text" => __Key::M0,
-                        "raw" => __Key::M1,
-                        "url" => __Key::M2,
-                        "data" => __Key::M3,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<PartContent>,
-            __new: PartContent,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "Part: at most one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Part;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Part as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Text(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<crate::rt::Bytes>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Raw(__v))?;
-                            }
-                        }
-                        __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Url(__v))?;
-                            }
-                        }
-                        __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
-                                __map.next_value::<::serde_json::Value>()?,
-                            ) {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Data(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Part {
+    const NAME: &'static str = "Part";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "metadata",
+                "filename",
+                "mediaType",
+                "media_type",
+                "text",
+                "raw",
+                "url",
+                "data",
+            ],
+            true,
+        );
+        let mut __f0: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Text(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        PartContent::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(5) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<crate::rt::Bytes>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Raw(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(Part {
-                    metadata: __f0,
-                    filename: __f1,
-                    media_type: __f2,
-                    content: __oneof,
-                })
+                }
+                crate::rt::codec::Key::Known(6) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Url(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(7) => {
+                    if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
+                        __map.next_value::<::serde_json::Value>()?,
+                    ) {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Data(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| PartContent::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(Part {
+            metadata: __f0,
+            filename: __f1,
+            media_type: __f2,
+            content: __oneof,
+        })
     }
 }
 /// The `content` oneof of [`Part`]: which one of its members is set.
@@ -4733,149 +2813,101 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            M2,
-            M3,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "text" => __Key::M0,
-                        "raw" => __Key::M1,
-                        "url" => __Key::M2,
-                        "data" => __Key::M3,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<PartContent>,
-            __new: PartContent,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "Part: at most one of `text`, `raw`, `url`, `data` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PartContent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Part as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Text(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<crate::rt::Bytes>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Raw(__v))?;
-                            }
-                        }
-                        __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Url(__v))?;
-                            }
-                        }
-                        __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
-                                __map.next_value::<::serde_json::Value>()?,
-                            ) {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, PartContent::Data(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for PartContent {
+    const NAME: &'static str = "Part";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["text", "raw", "url", "data"],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<PartContent> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Text(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        PartContent::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<crate::rt::Bytes>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Raw(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Known(2) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<::std::string::String>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Url(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(3) => {
+                    if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
+                        __map.next_value::<::serde_json::Value>()?,
+                    ) {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            PartContent::Data(__v),
+                            PartContent::member_name,
+                            "Part: at most one of `text`, `raw`, `url`, `data` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| PartContent::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// Settings of the OAuth 2.0 resource owner password flow, kept only for compatibility.
@@ -4920,103 +2952,36 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tokenUrl" | "token_url" => __Key::F0,
-                        "refreshUrl" | "refresh_url" => __Key::F1,
-                        "scopes" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
+    const NAME: &'static str = "PasswordOAuthFlow";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PasswordOAuthFlow;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("PasswordOAuthFlow as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(PasswordOAuthFlow {
-                    token_url: __f0,
-                    refresh_url: __f1,
-                    scopes: __f2.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(PasswordOAuthFlow {
+            token_url: __f0,
+            refresh_url: __f1,
+            scopes: __f2.unwrap_or_default(),
+        })
     }
 }
 /// Which side of the exchange sent a message.
@@ -5086,83 +3051,37 @@ impl ::core::fmt::Display for Role {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for Role {
+    const EXPECTING: &'static str = "a Role name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for Role {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = Role;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a Role name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(Role::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(
-                    Role::from_known_name(&__v).unwrap_or(Role::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<Role, __E> {
-                ::core::result::Result::Ok(Role::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<Role, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(Role::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }
 /// One acceptable combination of security schemes, each with the scopes it needs.
@@ -5190,80 +3109,30 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "schemes" => __Key::F0,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SecurityRequirement {
+    const NAME: &'static str = "SecurityRequirement";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["schemes"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<
+            ::std::collections::BTreeMap<::std::string::String, StringList>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SecurityRequirement;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SecurityRequirement as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, StringList>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            StringList,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(SecurityRequirement {
-                    schemes: __f0.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(SecurityRequirement {
+            schemes: __f0.unwrap_or_default(),
+        })
     }
 }
 /// One way to authenticate to an agent, modeled on the OpenAPI 3.2 security scheme object; exactly one variant is set.
@@ -5359,175 +3228,129 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            M2,
-            M3,
-            M4,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "apiKeySecurityScheme" | "api_key_security_scheme" => __Key::M0,
-                        "httpAuthSecurityScheme" | "http_auth_security_scheme" => {
-                            __Key::M1
-                        }
-                        "oauth2SecurityScheme" | "oauth2_security_scheme" => __Key::M2,
-                        "openIdConnectSecurityScheme"
-                        | "open_id_connect_security_scheme" => __Key::M3,
-                        "mtlsSecurityScheme" | "mtls_security_scheme" => __Key::M4,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<SecurityScheme>,
-            __new: SecurityScheme,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SecurityScheme;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SecurityScheme as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<SecurityScheme> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<APIKeySecurityScheme>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, SecurityScheme::ApiKeySecurityScheme(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<HTTPAuthSecurityScheme>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(
-                                    &mut __oneof,
-                                    SecurityScheme::HttpAuthSecurityScheme(__v),
-                                )?;
-                            }
-                        }
-                        __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<OAuth2SecurityScheme>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, SecurityScheme::Oauth2SecurityScheme(__v))?;
-                            }
-                        }
-                        __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<OpenIdConnectSecurityScheme>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(
-                                    &mut __oneof,
-                                    SecurityScheme::OpenIdConnectSecurityScheme(__v),
-                                )?;
-                            }
-                        }
-                        __Key::M4 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<MutualTlsSecurityScheme>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, SecurityScheme::MtlsSecurityScheme(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
+    const NAME: &'static str = "SecurityScheme";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "apiKeySecurityScheme",
+                "api_key_security_scheme",
+                "httpAuthSecurityScheme",
+                "http_auth_security_scheme",
+                "oauth2SecurityScheme",
+                "oauth2_security_scheme",
+                "openIdConnectSecurityScheme",
+                "open_id_connect_security_scheme",
+                "mtlsSecurityScheme",
+                "mtls_security_scheme",
+            ],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<SecurityScheme> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<APIKeySecurityScheme>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SecurityScheme::ApiKeySecurityScheme(__v),
+                            SecurityScheme::member_name,
+                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        SecurityScheme::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(2 | 3) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<HTTPAuthSecurityScheme>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SecurityScheme::HttpAuthSecurityScheme(__v),
+                            SecurityScheme::member_name,
+                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Known(4 | 5) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<OAuth2SecurityScheme>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SecurityScheme::Oauth2SecurityScheme(__v),
+                            SecurityScheme::member_name,
+                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(6 | 7) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<
+                            ::core::option::Option<OpenIdConnectSecurityScheme>,
+                        >()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SecurityScheme::OpenIdConnectSecurityScheme(__v),
+                            SecurityScheme::member_name,
+                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(8 | 9) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<MutualTlsSecurityScheme>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SecurityScheme::MtlsSecurityScheme(__v),
+                            SecurityScheme::member_name,
+                            "SecurityScheme: at most one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| SecurityScheme::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// Options a client attaches to a send request to shape how the agent answers.
@@ -5578,106 +3401,52 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "acceptedOutputModes" | "accepted_output_modes" => __Key::F0,
-                        "taskPushNotificationConfig"
-                        | "task_push_notification_config" => __Key::F1,
-                        "historyLength" | "history_length" => __Key::F2,
-                        "returnImmediately" | "return_immediately" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SendMessageConfiguration;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SendMessageConfiguration as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<TaskPushNotificationConfig> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<TaskPushNotificationConfig>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::num::ProtoI32>,
-                                >()?
-                                .map(|__w| __w.0);
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SendMessageConfiguration {
+    const NAME: &'static str = "SendMessageConfiguration";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "acceptedOutputModes",
+                "accepted_output_modes",
+                "taskPushNotificationConfig",
+                "task_push_notification_config",
+                "historyLength",
+                "history_length",
+                "returnImmediately",
+                "return_immediately",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<TaskPushNotificationConfig> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4 | 5) => {
+                    __f2 = __map
+                        .next_value::<
+                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                        >()?
+                        .map(|__w| __w.0);
                 }
-                ::core::result::Result::Ok(SendMessageConfiguration {
-                    accepted_output_modes: __f0.unwrap_or_default(),
-                    task_push_notification_config: __f1,
-                    history_length: __f2,
-                    return_immediately: __f3,
-                })
+                crate::rt::codec::Key::Known(6 | 7) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(SendMessageConfiguration {
+            accepted_output_modes: __f0.unwrap_or_default(),
+            task_push_notification_config: __f1,
+            history_length: __f2,
+            return_immediately: __f3,
+        })
     }
 }
 /// Parameters of SendMessage and SendStreamingMessage.
@@ -5726,108 +3495,39 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "message" => __Key::F1,
-                        "configuration" => __Key::F2,
-                        "metadata" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SendMessageRequest {
+    const NAME: &'static str = "SendMessageRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "message", "configuration", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<SendMessageConfiguration> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SendMessageRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SendMessageRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<SendMessageConfiguration> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<Message>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<SendMessageConfiguration>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(SendMessageRequest {
-                    tenant: __f0,
-                    message: __f1.unwrap_or_default(),
-                    configuration: __f2,
-                    metadata: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(SendMessageRequest {
+            tenant: __f0,
+            message: __f1.unwrap_or_default(),
+            configuration: __f2,
+            metadata: __f3,
+        })
     }
 }
 /// Result of SendMessage: either a task or a direct message, never both.
@@ -5885,123 +3585,71 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "task" => __Key::M0,
-                        "message" => __Key::M1,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<SendMessageResponse>,
-            __new: SendMessageResponse,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "SendMessageResponse: at most one of `task`, `message` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SendMessageResponse;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SendMessageResponse as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<SendMessageResponse> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<Task>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, SendMessageResponse::Task(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<Message>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, SendMessageResponse::Message(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SendMessageResponse {
+    const NAME: &'static str = "SendMessageResponse";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["task", "message"],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<SendMessageResponse> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<Task>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SendMessageResponse::Task(__v),
+                            SendMessageResponse::member_name,
+                            "SendMessageResponse: at most one of `task`, `message` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        SendMessageResponse::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<Message>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            SendMessageResponse::Message(__v),
+                            SendMessageResponse::member_name,
+                            "SendMessageResponse: at most one of `task`, `message` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| SendMessageResponse::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// One event of a stream or one push-notification body; exactly one variant is set.
@@ -6071,149 +3719,108 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            M0,
-            M1,
-            M2,
-            M3,
-            Unknown(::std::string::String),
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "task" => __Key::M0,
-                        "message" => __Key::M1,
-                        "statusUpdate" | "status_update" => __Key::M2,
-                        "artifactUpdate" | "artifact_update" => __Key::M3,
-                        _ => __Key::Unknown(::std::borrow::ToOwned::to_owned(__value)),
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        fn __set_oneof<__E: ::serde::de::Error>(
-            __slot: &mut ::core::option::Option<StreamResponse>,
-            __new: StreamResponse,
-        ) -> ::core::result::Result<(), __E> {
-            if let ::core::option::Option::Some(__old) = __slot
-                .as_ref()
-                .filter(|__old| __old.member_name() != __new.member_name())
-            {
-                return ::core::result::Result::Err(
-                    __E::custom(
-                        ::core::format_args!(
-                            "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set, found `{}` and `{}`",
-                            __old.member_name().unwrap_or_default(), __new.member_name()
-                            .unwrap_or_default()
-                        ),
-                    ),
-                );
-            }
-            *__slot = ::core::option::Option::Some(__new);
-            ::core::result::Result::Ok(())
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = StreamResponse;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("StreamResponse as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __oneof: ::core::option::Option<StreamResponse> = ::core::option::Option::None;
-                let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::M0 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<Task>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, StreamResponse::Task(__v))?;
-                            }
-                        }
-                        __Key::M1 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<::core::option::Option<Message>>()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, StreamResponse::Message(__v))?;
-                            }
-                        }
-                        __Key::M2 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<TaskStatusUpdateEvent>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, StreamResponse::StatusUpdate(__v))?;
-                            }
-                        }
-                        __Key::M3 => {
-                            if let ::core::option::Option::Some(__v) = __map
-                                .next_value::<
-                                    ::core::option::Option<TaskArtifactUpdateEvent>,
-                                >()?
-                            {
-                                __set_oneof::<
-                                    __A::Error,
-                                >(&mut __oneof, StreamResponse::ArtifactUpdate(__v))?;
-                            }
-                        }
-                        __Key::Unknown(__name) => {
-                            if __first_unknown.is_none() {
-                                __first_unknown = ::core::option::Option::Some(
-                                    ::std::clone::Clone::clone(&__name),
-                                );
-                            }
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
+    const NAME: &'static str = "StreamResponse";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "task",
+                "message",
+                "statusUpdate",
+                "status_update",
+                "artifactUpdate",
+                "artifact_update",
+            ],
+            true,
+        );
+        let mut __oneof: ::core::option::Option<StreamResponse> = ::core::option::Option::None;
+        let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<Task>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            StreamResponse::Task(__v),
+                            StreamResponse::member_name,
+                            "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set",
+                        )?;
                     }
                 }
-                let __oneof = match __oneof {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => {
-                        StreamResponse::Unknown(
-                            crate::rt::UnknownMember::from_first(
-                                __first_unknown,
-                                ::core::option::Option::None,
-                            ),
-                        )
+                crate::rt::codec::Key::Known(1) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<Message>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            StreamResponse::Message(__v),
+                            StreamResponse::member_name,
+                            "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set",
+                        )?;
                     }
-                };
-                ::core::result::Result::Ok(__oneof)
+                }
+                crate::rt::codec::Key::Known(2 | 3) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<TaskStatusUpdateEvent>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            StreamResponse::StatusUpdate(__v),
+                            StreamResponse::member_name,
+                            "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Known(4 | 5) => {
+                    if let ::core::option::Option::Some(__v) = __map
+                        .next_value::<::core::option::Option<TaskArtifactUpdateEvent>>()?
+                    {
+                        crate::rt::codec::set_oneof::<
+                            _,
+                            __A::Error,
+                        >(
+                            &mut __oneof,
+                            StreamResponse::ArtifactUpdate(__v),
+                            StreamResponse::member_name,
+                            "StreamResponse: at most one of `task`, `message`, `statusUpdate`, `artifactUpdate` may be set",
+                        )?;
+                    }
+                }
+                crate::rt::codec::Key::Unknown(__name) => {
+                    if __first_unknown.is_none() {
+                        __first_unknown = ::core::option::Option::Some(
+                            ::std::clone::Clone::clone(&__name),
+                        );
+                    }
+                    crate::rt::codec::skip(&mut __map)?;
+                }
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        let __oneof = __oneof
+            .unwrap_or_else(|| StreamResponse::Unknown(
+                crate::rt::UnknownMember::from_first(
+                    __first_unknown,
+                    ::core::option::Option::None,
+                ),
+            ));
+        ::core::result::Result::Ok(__oneof)
     }
 }
 /// Wrapper around a list of strings, so that a list can be a map value.
@@ -6241,77 +3848,28 @@ impl<'de> ::serde::Deserialize<'de> for StringList {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "list" => __Key::F0,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for StringList {
+    const NAME: &'static str = "StringList";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["list"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = StringList;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("StringList as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(StringList {
-                    list: __f0.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(StringList {
+            list: __f0.unwrap_or_default(),
+        })
     }
 }
 /// Free-form JSON object (google.protobuf.Struct).
@@ -6346,83 +3904,31 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "id" => __Key::F1,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for SubscribeToTaskRequest {
+    const NAME: &'static str = "SubscribeToTaskRequest";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "id"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SubscribeToTaskRequest;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("SubscribeToTaskRequest as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(SubscribeToTaskRequest {
-                    tenant: __f0,
-                    id: __f1.unwrap_or_default(),
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(SubscribeToTaskRequest {
+            tenant: __f0,
+            id: __f1.unwrap_or_default(),
+        })
     }
 }
 /// A unit of work the agent tracks, with its status, outputs and conversation history.
@@ -6483,128 +3989,53 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "status" => __Key::F2,
-                        "artifacts" => __Key::F3,
-                        "history" => __Key::F4,
-                        "metadata" => __Key::F5,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for Task {
+    const NAME: &'static str = "Task";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "id",
+                "contextId",
+                "context_id",
+                "status",
+                "artifacts",
+                "history",
+                "metadata",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::vec::Vec<Artifact>> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::vec::Vec<Message>> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Task;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("Task as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::vec::Vec<Artifact>> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::vec::Vec<Message>> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<TaskStatus>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Artifact>>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::vec::Vec<Message>>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(Task {
-                    id: __f0.unwrap_or_default(),
-                    context_id: __f1,
-                    status: __f2.unwrap_or_default(),
-                    artifacts: __f3.unwrap_or_default(),
-                    history: __f4.unwrap_or_default(),
-                    metadata: __f5,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(Task {
+            id: __f0.unwrap_or_default(),
+            context_id: __f1,
+            status: __f2.unwrap_or_default(),
+            artifacts: __f3.unwrap_or_default(),
+            history: __f4.unwrap_or_default(),
+            metadata: __f5,
+        })
     }
 }
 /// Stream or push event delivering a new artifact or one chunk of it.
@@ -6663,122 +4094,55 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "taskId" | "task_id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "artifact" => __Key::F2,
-                        "append" => __Key::F3,
-                        "lastChunk" | "last_chunk" => __Key::F4,
-                        "metadata" => __Key::F5,
-                        _ => __Key::Ignore,
-                    },
-                )
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskArtifactUpdateEvent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskArtifactUpdateEvent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<Artifact> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<Artifact>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map.next_value::<::core::option::Option<bool>>()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskArtifactUpdateEvent {
-                    task_id: __f0.unwrap_or_default(),
-                    context_id: __f1.unwrap_or_default(),
-                    artifact: __f2.unwrap_or_default(),
-                    append: __f3,
-                    last_chunk: __f4,
-                    metadata: __f5,
-                })
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
+    const NAME: &'static str = "TaskArtifactUpdateEvent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &[
+                "taskId",
+                "task_id",
+                "contextId",
+                "context_id",
+                "artifact",
+                "append",
+                "lastChunk",
+                "last_chunk",
+                "metadata",
+            ],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<Artifact> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskArtifactUpdateEvent {
+            task_id: __f0.unwrap_or_default(),
+            context_id: __f1.unwrap_or_default(),
+            artifact: __f2.unwrap_or_default(),
+            append: __f3,
+            last_chunk: __f4,
+            metadata: __f5,
+        })
     }
 }
 /// A webhook registration telling the agent where to push updates about a task.
@@ -6839,123 +4203,43 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            F4,
-            F5,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "tenant" => __Key::F0,
-                        "id" => __Key::F1,
-                        "taskId" | "task_id" => __Key::F2,
-                        "url" => __Key::F3,
-                        "token" => __Key::F4,
-                        "authentication" => __Key::F5,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
+    const NAME: &'static str = "TaskPushNotificationConfig";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["tenant", "id", "taskId", "task_id", "url", "token", "authentication"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f5: ::core::option::Option<AuthenticationInfo> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskPushNotificationConfig;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskPushNotificationConfig as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f4: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f5: ::core::option::Option<AuthenticationInfo> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F4 => {
-                            __f4 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F5 => {
-                            __f5 = __map
-                                .next_value::<
-                                    ::core::option::Option<AuthenticationInfo>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskPushNotificationConfig {
-                    tenant: __f0,
-                    id: __f1,
-                    task_id: __f2,
-                    url: __f3.unwrap_or_default(),
-                    token: __f4,
-                    authentication: __f5,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskPushNotificationConfig {
+            tenant: __f0,
+            id: __f1,
+            task_id: __f2,
+            url: __f3.unwrap_or_default(),
+            token: __f4,
+            authentication: __f5,
+        })
     }
 }
 /// Lifecycle stage of a task; COMPLETED, FAILED, CANCELED and REJECTED are terminal, INPUT_REQUIRED and AUTH_REQUIRED are interrupted.
@@ -7075,84 +4359,37 @@ impl ::core::fmt::Display for TaskState {
         __f.write_str(self.as_str())
     }
 }
+impl crate::rt::codec::OpenEnum for TaskState {
+    const EXPECTING: &'static str = "a TaskState name or number";
+    fn from_number(number: i64) -> Self {
+        Self::from_number(number)
+    }
+    fn from_known_name(name: &str) -> ::core::option::Option<Self> {
+        Self::from_known_name(name)
+    }
+    fn unrecognized(raw: ::std::string::String) -> Self {
+        Self::Unrecognized(raw)
+    }
+    fn as_str(&self) -> &str {
+        self.as_str()
+    }
+    fn is_unrecognized(&self) -> bool {
+        matches!(self, Self::Unrecognized(_))
+    }
+}
 impl ::serde::Serialize for TaskState {
     fn serialize<__S: ::serde::Serializer>(
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        let __number = match self {
-            Self::Unrecognized(__s) => {
-                __s.parse::<i64>()
-                    .ok()
-                    .filter(|__n| {
-                        matches!(
-                            Self::from_number(* __n), Self::Unrecognized(__canonical) if
-                            __canonical == * __s
-                        )
-                    })
-            }
-            _ => ::core::option::Option::None,
-        };
-        if let ::core::option::Option::Some(__n) = __number {
-            return __serializer.serialize_i64(__n);
-        }
-        __serializer.serialize_str(self.as_str())
+        crate::rt::codec::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TaskState {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct __Visitor;
-        impl ::serde::de::Visitor<'_> for __Visitor {
-            type Value = TaskState;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a TaskState name or number")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __v: &str,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(TaskState::from_name(__v))
-            }
-            fn visit_string<__E: ::serde::de::Error>(
-                self,
-                __v: ::std::string::String,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(
-                    TaskState::from_known_name(&__v)
-                        .unwrap_or(TaskState::Unrecognized(__v)),
-                )
-            }
-            fn visit_i64<__E: ::serde::de::Error>(
-                self,
-                __v: i64,
-            ) -> ::core::result::Result<TaskState, __E> {
-                ::core::result::Result::Ok(TaskState::from_number(__v))
-            }
-            fn visit_u64<__E: ::serde::de::Error>(
-                self,
-                __v: u64,
-            ) -> ::core::result::Result<TaskState, __E> {
-                match i64::try_from(__v) {
-                    ::core::result::Result::Ok(__n) => {
-                        ::core::result::Result::Ok(TaskState::from_number(__n))
-                    }
-                    ::core::result::Result::Err(_) => {
-                        ::core::result::Result::Err(
-                            __E::invalid_value(
-                                ::serde::de::Unexpected::Unsigned(__v),
-                                &self,
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        __deserializer.deserialize_any(__Visitor)
+        crate::rt::codec::open_enum(__deserializer)
     }
 }
 /// Snapshot of a task's state, with an optional accompanying message and the time it was taken.
@@ -7192,89 +4429,34 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "state" => __Key::F0,
-                        "message" => __Key::F1,
-                        "timestamp" => __Key::F2,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
+    const NAME: &'static str = "TaskStatus";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["state", "message", "timestamp"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<TaskState> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskStatus;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskStatus as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<TaskState> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<Message> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<::core::option::Option<TaskState>>()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<::core::option::Option<Message>>()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<
-                                    ::core::option::Option<crate::rt::Timestamp>,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskStatus {
-                    state: __f0.unwrap_or_default(),
-                    message: __f1,
-                    timestamp: __f2,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskStatus {
+            state: __f0.unwrap_or_default(),
+            message: __f1,
+            timestamp: __f2,
+        })
     }
 }
 /// Stream or push event announcing that a task's status changed.
@@ -7319,108 +4501,39 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        enum __Key {
-            F0,
-            F1,
-            F2,
-            F3,
-            Ignore,
-        }
-        struct __KeyVisitor;
-        impl ::serde::de::Visitor<'_> for __KeyVisitor {
-            type Value = __Key;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("a member name")
-            }
-            fn visit_str<__E: ::serde::de::Error>(
-                self,
-                __value: &str,
-            ) -> ::core::result::Result<__Key, __E> {
-                ::core::result::Result::Ok(
-                    match __value {
-                        "taskId" | "task_id" => __Key::F0,
-                        "contextId" | "context_id" => __Key::F1,
-                        "status" => __Key::F2,
-                        "metadata" => __Key::F3,
-                        _ => __Key::Ignore,
-                    },
-                )
+        crate::rt::codec::object(__deserializer)
+    }
+}
+impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
+    const NAME: &'static str = "TaskStatusUpdateEvent";
+    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+        mut __map: __A,
+    ) -> ::core::result::Result<Self, __A::Error> {
+        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+            &["taskId", "task_id", "contextId", "context_id", "status", "metadata"],
+            false,
+        );
+        let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
+        let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
+        let mut __f3: ::core::option::Option<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        > = ::core::option::Option::None;
+        while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
+            match __key {
+                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::codec::skip(&mut __map)?,
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for __Key {
-            fn deserialize<__D: ::serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
-                __deserializer.deserialize_identifier(__KeyVisitor)
-            }
-        }
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TaskStatusUpdateEvent;
-            fn expecting(
-                &self,
-                __f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                __f.write_str("TaskStatusUpdateEvent as a JSON object")
-            }
-            fn visit_map<__A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error> {
-                let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut __f2: ::core::option::Option<TaskStatus> = ::core::option::Option::None;
-                let mut __f3: ::core::option::Option<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                > = ::core::option::Option::None;
-                while let ::core::option::Option::Some(__key) = __map
-                    .next_key::<__Key>()?
-                {
-                    match __key {
-                        __Key::F0 => {
-                            __f0 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F1 => {
-                            __f1 = __map
-                                .next_value::<
-                                    ::core::option::Option<::std::string::String>,
-                                >()?;
-                        }
-                        __Key::F2 => {
-                            __f2 = __map
-                                .next_value::<::core::option::Option<TaskStatus>>()?;
-                        }
-                        __Key::F3 => {
-                            __f3 = __map
-                                .next_value::<
-                                    ::core::option::Option<
-                                        ::serde_json::Map<
-                                            ::std::string::String,
-                                            ::serde_json::Value,
-                                        >,
-                                    >,
-                                >()?;
-                        }
-                        __Key::Ignore => {
-                            let _ = __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::core::result::Result::Ok(TaskStatusUpdateEvent {
-                    task_id: __f0.unwrap_or_default(),
-                    context_id: __f1.unwrap_or_default(),
-                    status: __f2.unwrap_or_default(),
-                    metadata: __f3,
-                })
-            }
-        }
-        __deserializer.deserialize_map(__Visitor)
+        ::core::result::Result::Ok(TaskStatusUpdateEvent {
+            task_id: __f0.unwrap_or_default(),
+            context_id: __f1.unwrap_or_default(),
+            status: __f2.unwrap_or_default(),
+            metadata: __f3,
+        })
     }
 }
 /// Instant in time as an RFC 3339 string, written in UTC with a Z suffix (google.protobuf.Timestamp).
