@@ -53,6 +53,8 @@ macro_rules! member_keys {
     };
 }
 
+#[doc(hidden)]
+pub mod api;
 mod bytes;
 pub mod client;
 pub mod codec;

@@ -46,6 +46,11 @@ pub trait Method {
     type Result;
 }
 
+/// The gRPC status of an error code no row names.
+pub const UNLISTED_GRPC: &str = a2a_facts::custom::DEFAULT_GRPC;
+/// The HTTP status of an error code no row names.
+pub const UNLISTED_HTTP: u16 = a2a_facts::custom::DEFAULT_HTTP;
+
 /// A generated error enum (one variant per row of an error table, plus a catch-all for codes no
 /// row names), as the generic runtime code sees it. Generated code implements the required
 /// methods from its table; the provided ones, and [`error_info`], [`fmt_error`] and
@@ -62,6 +67,9 @@ pub trait ErrorTable: Sized {
 
     /// The `data` member, when the agent sent one.
     fn data(&self) -> Option<&Value>;
+
+    /// The `data` member, to replace it.
+    fn data_mut(&mut self) -> &mut Option<Value>;
 
     /// The table row of this error; `None` for the catch-all.
     fn row(&self) -> Option<&'static ErrorRow>;

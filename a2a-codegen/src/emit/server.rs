@@ -14,16 +14,6 @@ use quote::quote;
 pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
     let methods = &model.methods;
     let rt = &opts.runtime;
-    let rt_doc = opts.runtime_doc_path();
-    let incoming_doc = super::doc_attrs(&format!(
-        "A decoded request with its id ([`IncomingRequest`]({rt_doc}::server::IncomingRequest) over\n\
-         this module's [`Request`]): `id`, `request`, `reply_id()`, `is_notification()`."
-    ));
-    let rejected_doc = super::doc_attrs(&format!(
-        "A request that cannot be served: the id to answer with and the error to answer\n\
-         ([`RejectedRequest`]({rt_doc}::server::RejectedRequest) over [`A2aError`](super::A2aError)).\n\
-         Its `response()` is the whole response body, or nothing for a notification."
-    ));
     let names: Vec<Ident> = methods
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
@@ -110,25 +100,9 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             }
         }
 
-        #incoming_doc
-        pub type IncomingRequest = #rt::server::IncomingRequest<Request>;
+        #rt::server_api!(request = Request, error = super::A2aError, reply = super::Reply);
 
-        #rejected_doc
-        pub type RejectedRequest = #rt::server::RejectedRequest<super::A2aError>;
-
-        /// Decodes a JSON-RPC request body into the typed call, or the rejection to answer with:
-        /// -32700 when it is not JSON, -32600 when it is not a request object, -32601 for a method
-        /// the table does not have, -32602 when the params do not decode or lack what the method
-        /// cannot run without (the `requires` of the method table: absent, null or empty). Unknown
-        /// members are ignored at every depth. Never panics, whatever the bytes.
-        // The rejection is big, but the typed request beside it is bigger: boxing would not shrink
-        // the result.
-        #[allow(clippy::result_large_err)]
-        pub fn decode_request(body: &[u8]) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-            decode_request_limited(body, &#rt::limits::Limits::DEFAULT)
-        }
-
-        /// [`decode_request`] under these limits: a body over them is rejected as an invalid
+        /// `decode_request` under these limits: a body over them is rejected as an invalid
         /// request (-32600) saying which limit, before any parsing.
         #[allow(clippy::result_large_err)]
         pub fn decode_request_limited(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
@@ -141,40 +115,6 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
         }
 
         #(#check_items)*
-
-        /// The success response body for method `M`: `encode_result::<method::GetTask>(&id, &task)`.
-        pub fn encode_result<M>(id: &#rt::RequestId, result: &M::Result) -> ::std::vec::Vec<u8>
-        where
-            M: #rt::Method,
-            M::Result: ::serde::Serialize,
-        {
-            #rt::server::encode_result(id, result)
-        }
-
-        /// The error response body, with the error's `data` (its details) when it has one.
-        pub fn encode_error(id: &#rt::RequestId, error: &super::A2aError) -> ::std::vec::Vec<u8> {
-            #rt::server::encode_error(id, error)
-        }
-
-        /// One SSE event of the stream answering streaming method `M`: a result or an error, as a
-        /// JSON-RPC response in one `data:` line. Write the events in order; close the stream to end it.
-        pub fn encode_event<M>(
-            id: &#rt::RequestId,
-            item: ::core::result::Result<&M::Result, &super::A2aError>,
-        ) -> ::std::vec::Vec<u8>
-        where
-            M: #rt::Method,
-            M::Result: ::serde::Serialize,
-        {
-            #rt::server::encode_event(id, item)
-        }
-
-        impl super::Reply {
-            /// The success response body carrying this result.
-            pub fn encode(&self, id: &#rt::RequestId) -> ::std::vec::Vec<u8> {
-                #rt::server::encode_result(id, self)
-            }
-        }
 
         /// Writes the result.
         impl ::serde::Serialize for super::Reply {

@@ -309,9 +309,8 @@ pub const fn is_code_taken(code: i64) -> bool {
         32008 | - 32009 | - 32700 | - 32600 | - 32601 | - 32602 | - 32603
     ) || (code >= -32768 && code <= -32100)
 }
-impl A2aError {
-    /// The typed error for a code, with the table's default message when `message` is `None`.
-    pub fn from_code(
+impl crate::rt::table::ErrorTable for A2aError {
+    fn from_code(
         code: i64,
         message: ::core::option::Option<::std::string::String>,
         data: ::core::option::Option<::serde_json::Value>,
@@ -453,12 +452,7 @@ impl A2aError {
             }
         }
     }
-    /// The typed error for a received error object.
-    pub fn from_raw(raw: crate::rt::RawError) -> Self {
-        <Self as crate::rt::table::ErrorTable>::from_raw(raw)
-    }
-    /// The JSON-RPC error code.
-    pub fn code(&self) -> i64 {
+    fn code(&self) -> i64 {
         match self {
             Self::TaskNotFound { .. } => -32001,
             Self::TaskNotCancelable { .. } => -32002,
@@ -477,8 +471,7 @@ impl A2aError {
             Self::Other { code, .. } => *code,
         }
     }
-    /// The message (the agent's, or the default).
-    pub fn message(&self) -> &str {
+    fn message(&self) -> &str {
         match self {
             Self::TaskNotFound { message, .. }
             | Self::TaskNotCancelable { message, .. }
@@ -497,8 +490,7 @@ impl A2aError {
             | Self::Other { message, .. } => message,
         }
     }
-    /// The `data` member, when the agent sent one.
-    pub fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+    fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
         match self {
             Self::TaskNotFound { data, .. }
             | Self::TaskNotCancelable { data, .. }
@@ -517,34 +509,8 @@ impl A2aError {
             | Self::Other { data, .. } => data.as_ref(),
         }
     }
-    /// The error object of an agent's own error (see [`AgentError`](crate::rt::custom::AgentError)):
-    /// its code, its row's message and its `data`. Codes of custom errors never collide with
-    /// the table, so this is [`A2aError::Other`].
-    pub fn from_custom<__E: crate::rt::custom::AgentError>(error: &__E) -> Self {
-        Self::from_code(
-            error.code(),
-            ::core::option::Option::Some(::std::string::String::from(error.message())),
-            ::core::option::Option::Some(error.data()),
-        )
-    }
-    /// This error as the agent's own error type `E`: `Some` when the code is one of `E`'s and
-    /// the `data` carries the variant's fields.
-    pub fn to_custom<__E: crate::rt::custom::AgentError>(
-        &self,
-    ) -> ::core::option::Option<__E> {
+    fn data_mut(&mut self) -> &mut ::core::option::Option<::serde_json::Value> {
         match self {
-            Self::Other { code, data, .. } => {
-                __E::from_code_and_data(*code, data.as_ref())
-            }
-            _ => ::core::option::Option::None,
-        }
-    }
-    /// This error with its `data` replaced.
-    pub fn with_data(
-        mut self,
-        value: ::core::option::Option<::serde_json::Value>,
-    ) -> Self {
-        match &mut self {
             Self::TaskNotFound { data, .. }
             | Self::TaskNotCancelable { data, .. }
             | Self::PushNotificationNotSupported { data, .. }
@@ -559,52 +525,10 @@ impl A2aError {
             | Self::MethodNotFound { data, .. }
             | Self::InvalidParams { data, .. }
             | Self::Internal { data, .. }
-            | Self::Other { data, .. } => *data = value,
+            | Self::Other { data, .. } => data,
         }
-        self
     }
-    /// This error with `data` set to the v1 array of `@type` objects (A2A v1 §9.5).
-    ///
-    /// (Not a doctest: this module may be generated into any crate, under any path.)
-    ///
-    /// ```text
-    /// let e = A2aError::from_code(-32001, None, None);
-    /// let info = e.error_info([("taskId", "t-1")]).unwrap();
-    /// let e = e.with_details([info]);
-    /// assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
-    /// ```
-    pub fn with_details(
-        self,
-        details: impl ::core::iter::IntoIterator<Item = crate::rt::ErrorDetail>,
-    ) -> Self {
-        self.with_data(
-            ::core::option::Option::Some(crate::rt::ErrorDetail::list_to_data(details)),
-        )
-    }
-    /// The `@type` objects of a v1 `data` array, in order; empty when `data` is anything else.
-    pub fn details(&self) -> ::std::vec::Vec<crate::rt::ErrorDetail> {
-        crate::rt::ErrorDetail::list_from(self.data())
-    }
-    /// The `google.rpc.ErrorInfo` A2A v1 prescribes for this error: the table's reason in the
-    /// `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason (the
-    /// standard JSON-RPC errors, and [`A2aError::Other`]).
-    pub fn error_info<__K, __V>(
-        &self,
-        metadata: impl ::core::iter::IntoIterator<Item = (__K, __V)>,
-    ) -> ::core::option::Option<crate::rt::ErrorDetail>
-    where
-        __K: ::core::convert::Into<::std::string::String>,
-        __V: ::core::convert::Into<::std::string::String>,
-    {
-        crate::rt::table::error_info(self, metadata)
-    }
-    /// The error answering a request the runtime could not serve: the table's default
-    /// message, then what was wrong; the fault's details as `data`.
-    pub fn from_fault(fault: &crate::rt::Fault) -> Self {
-        <Self as crate::rt::table::ErrorTable>::from_fault(fault)
-    }
-    /// The table row of this error; `None` for [`A2aError::Other`].
-    pub fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
+    fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
         match self {
             Self::TaskNotFound { .. } => ::core::option::Option::Some(&ERROR_TABLE[0]),
             Self::TaskNotCancelable { .. } => {
@@ -639,127 +563,8 @@ impl A2aError {
             Self::Other { .. } => ::core::option::Option::None,
         }
     }
-    /// The variant's name (`"TaskNotFound"`, or `"Other"`).
-    pub fn name(&self) -> &'static str {
-        self.row().map_or("Other", |row| row.name)
-    }
-    /// The gRPC status code name from the table (`UNKNOWN` for a code no row names).
-    pub fn grpc_status(&self) -> &'static str {
-        self.row().map_or("UNKNOWN", |row| row.grpc)
-    }
-    /// The HTTP status from the table (500 for a code no row names).
-    pub fn http_status(&self) -> u16 {
-        self.row().map_or(500, |row| row.http)
-    }
-}
-impl ::core::fmt::Display for A2aError {
-    fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        crate::rt::table::fmt_error(self, __f)
-    }
-}
-impl ::std::error::Error for A2aError {}
-/// Writes the JSON-RPC error object: `code`, `message`, and `data` when present.
-impl ::serde::Serialize for A2aError {
-    fn serialize<__S: ::serde::Serializer>(
-        &self,
-        __serializer: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::table::serialize_error(self, __serializer)
-    }
-}
-/// Reads a JSON-RPC error object leniently: extra members ignored, a missing or non-string
-/// `message` replaced by the table's default.
-impl<'de> ::serde::Deserialize<'de> for A2aError {
-    fn deserialize<__D: ::serde::Deserializer<'de>>(
-        __deserializer: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        <crate::rt::RawError as ::serde::Deserialize>::deserialize(__deserializer)
-            .map(Self::from_raw)
-    }
-}
-impl crate::rt::table::ErrorTable for A2aError {
-    fn from_code(
-        code: i64,
-        message: ::core::option::Option<::std::string::String>,
-        data: ::core::option::Option<::serde_json::Value>,
-    ) -> Self {
-        A2aError::from_code(code, message, data)
-    }
-    fn code(&self) -> i64 {
-        A2aError::code(self)
-    }
-    fn message(&self) -> &str {
-        A2aError::message(self)
-    }
-    fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
-        A2aError::data(self)
-    }
-    fn row(&self) -> ::core::option::Option<&'static crate::rt::ErrorRow> {
-        A2aError::row(self)
-    }
     fn is_code_taken(code: i64) -> bool {
         is_code_taken(code)
     }
 }
-/// Why a call failed: the agent answered with an error (a standard one, or one of the
-/// agent's own errors `E`), or the reply broke the contract: [`crate::rt::client::CallError`]
-/// with this table's [`A2aError`].
-///
-/// `E` defaults to [`NoCustomErrors`](crate::rt::custom::NoCustomErrors), which has no values: then
-/// `Custom` cannot occur and a `match` need not name it.
-pub type CallError<E = crate::rt::custom::NoCustomErrors> = crate::rt::client::CallError<
-    A2aError,
-    E,
->;
-/// Decodes a streamed reply (an SSE body) incrementally, every event with the same contract
-/// as [`decode_response`]; `E` is the agent's own error type, if it has one. See
-/// [`crate::rt::client::StreamDecoder`] (`new`, `with_limits`, `feed`, `finish`).
-pub type StreamDecoder<T, E = crate::rt::custom::NoCustomErrors> = crate::rt::client::StreamDecoder<
-    T,
-    A2aError,
-    E,
->;
-/// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or the
-/// client error saying what was malformed. Never panics, whatever the bytes.
-pub fn decode_response<T: ::serde::de::DeserializeOwned>(
-    body: &[u8],
-) -> ::core::result::Result<T, CallError> {
-    crate::rt::client::decode_response_with(body)
-}
-/// [`decode_response`] for an agent with its own errors `E`: an error whose code is one of
-/// `E`'s comes back as `CallError::Custom` with the variant's fields.
-pub fn decode_response_with<
-    T: ::serde::de::DeserializeOwned,
-    E: crate::rt::custom::AgentError,
->(body: &[u8]) -> ::core::result::Result<T, CallError<E>> {
-    crate::rt::client::decode_response_with(body)
-}
-/// [`decode_response`] under these limits (the defaults are 16 MiB and serde_json's depth
-/// of 128): a body over them is malformed, with the reason, before any parsing.
-pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(
-    body: &[u8],
-    limits: &crate::rt::limits::Limits,
-) -> ::core::result::Result<T, CallError> {
-    crate::rt::client::decode_response_with_limits(body, limits)
-}
-/// [`decode_response_with`] (the agent's own errors `E`) under these limits.
-pub fn decode_response_with_limits<
-    T: ::serde::de::DeserializeOwned,
-    E: crate::rt::custom::AgentError,
->(
-    body: &[u8],
-    limits: &crate::rt::limits::Limits,
-) -> ::core::result::Result<T, CallError<E>> {
-    crate::rt::client::decode_response_with_limits(body, limits)
-}
-/// What `#[derive(AgentError)]` expansions reach through this module's path.
-#[doc(hidden)]
-#[allow(unused_imports)]
-pub mod __derive {
-    pub use super::{is_code_taken, ERROR_TABLE};
-    pub use crate::rt::custom::{
-        field, field_value, find_fields, AgentError, TakenMessage,
-    };
-    pub use crate::rt::{ErrorDetail, ErrorRow};
-    pub use ::serde_json::Value;
-}
+crate::rt::error_api!(A2aError);

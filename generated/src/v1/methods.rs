@@ -270,32 +270,6 @@ impl MethodName {
         }
     }
 }
-impl ::core::fmt::Display for MethodName {
-    fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        __f.write_str(self.as_str())
-    }
-}
-/// Decodes the reply body of method `M` (one event's body, for a streaming method).
-pub fn decode_reply<M>(
-    body: &[u8],
-) -> ::core::result::Result<M::Result, super::CallError>
-where
-    M: crate::rt::Method,
-    M::Result: ::serde::de::DeserializeOwned,
-{
-    super::decode_response::<M::Result>(body)
-}
-/// [`decode_reply`] for an agent with its own errors `E` (see [`super::decode_response_with`]).
-pub fn decode_reply_with<M, E>(
-    body: &[u8],
-) -> ::core::result::Result<M::Result, super::CallError<E>>
-where
-    M: crate::rt::Method,
-    M::Result: ::serde::de::DeserializeOwned,
-    E: crate::rt::custom::AgentError,
-{
-    super::decode_response_with::<M::Result, E>(body)
-}
 /// The decoded result of any method, for code that learns the method at run time.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)]
@@ -324,14 +298,7 @@ pub enum Reply {
     DeleteTaskPushNotificationConfig(super::Empty),
 }
 impl Reply {
-    /// Decodes `body` as the reply of `method`.
-    pub fn decode(
-        method: MethodName,
-        body: &[u8],
-    ) -> ::core::result::Result<Self, super::CallError> {
-        Self::decode_with(method, body)
-    }
-    /// [`Reply::decode`] for an agent with its own errors `E`.
+    /// `Reply::decode` for an agent with its own errors `E`.
     pub fn decode_with<E: crate::rt::custom::AgentError>(
         method: MethodName,
         body: &[u8],
@@ -398,8 +365,5 @@ impl Reply {
             }
         }
     }
-    /// The name of the result's type (`"Task"`).
-    pub fn type_name(&self) -> &'static str {
-        self.method().result_type()
-    }
 }
+crate::rt::client_api!();

@@ -98,25 +98,8 @@ impl ::serde::Serialize for Request {
         }
     }
 }
-/// A decoded request with its id ([`IncomingRequest`](crate::rt::server::IncomingRequest) over
-/// this module's [`Request`]): `id`, `request`, `reply_id()`, `is_notification()`.
-pub type IncomingRequest = crate::rt::server::IncomingRequest<Request>;
-/// A request that cannot be served: the id to answer with and the error to answer
-/// ([`RejectedRequest`](crate::rt::server::RejectedRequest) over [`A2aError`](super::A2aError)).
-/// Its `response()` is the whole response body, or nothing for a notification.
-pub type RejectedRequest = crate::rt::server::RejectedRequest<super::A2aError>;
-/// Decodes a JSON-RPC request body into the typed call, or the rejection to answer with:
-/// -32700 when it is not JSON, -32600 when it is not a request object, -32601 for a method
-/// the table does not have, -32602 when the params do not decode or lack what the method
-/// cannot run without (the `requires` of the method table: absent, null or empty). Unknown
-/// members are ignored at every depth. Never panics, whatever the bytes.
-#[allow(clippy::result_large_err)]
-pub fn decode_request(
-    body: &[u8],
-) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-    decode_request_limited(body, &crate::rt::limits::Limits::DEFAULT)
-}
-/// [`decode_request`] under these limits: a body over them is rejected as an invalid
+crate::rt::server_api!(request = Request, error = super::A2aError, reply = super::Reply);
+/// `decode_request` under these limits: a body over them is rejected as an invalid
 /// request (-32600) saying which limit, before any parsing.
 #[allow(clippy::result_large_err)]
 pub fn decode_request_limited(
@@ -290,42 +273,6 @@ fn required_delete_task_push_notification_config(
         ("params.taskId", crate::rt::server::is_unset(&__p.task_id)),
         ("params.id", crate::rt::server::is_unset(&__p.id)),
     ]
-}
-/// The success response body for method `M`: `encode_result::<method::GetTask>(&id, &task)`.
-pub fn encode_result<M>(
-    id: &crate::rt::RequestId,
-    result: &M::Result,
-) -> ::std::vec::Vec<u8>
-where
-    M: crate::rt::Method,
-    M::Result: ::serde::Serialize,
-{
-    crate::rt::server::encode_result(id, result)
-}
-/// The error response body, with the error's `data` (its details) when it has one.
-pub fn encode_error(
-    id: &crate::rt::RequestId,
-    error: &super::A2aError,
-) -> ::std::vec::Vec<u8> {
-    crate::rt::server::encode_error(id, error)
-}
-/// One SSE event of the stream answering streaming method `M`: a result or an error, as a
-/// JSON-RPC response in one `data:` line. Write the events in order; close the stream to end it.
-pub fn encode_event<M>(
-    id: &crate::rt::RequestId,
-    item: ::core::result::Result<&M::Result, &super::A2aError>,
-) -> ::std::vec::Vec<u8>
-where
-    M: crate::rt::Method,
-    M::Result: ::serde::Serialize,
-{
-    crate::rt::server::encode_event(id, item)
-}
-impl super::Reply {
-    /// The success response body carrying this result.
-    pub fn encode(&self, id: &crate::rt::RequestId) -> ::std::vec::Vec<u8> {
-        crate::rt::server::encode_result(id, self)
-    }
 }
 /// Writes the result.
 impl ::serde::Serialize for super::Reply {

@@ -1,0 +1,359 @@
+//! The parts of a generated module's API that are the same for every table: the methods of the
+//! error enum that do not look at its rows, the client's decoding functions and the server's
+//! encoding functions, stamped by one macro call each.
+//!
+//! Why macros and not only generic functions: these are inherent methods and free functions in
+//! the *generated* module (`A2aError::error_info`, `decode_response`, `encode_result`), so a user
+//! calls them with no trait import and finds them in that module's rustdoc. Their bodies are
+//! one-line calls into the generic runtime ([`crate::table`], [`crate::client`],
+//! [`crate::server`]); the macros only spare every generated module from spelling out the same
+//! signatures and docs. They are for generated code and hidden from these docs.
+
+/// The table-independent API of a generated error enum `$error`, which implements
+/// [`ErrorTable`](crate::table::ErrorTable) from its rows: inherent methods, `Display`, `Error`,
+/// serde, the `CallError` and `StreamDecoder` aliases, the `decode_response*` functions, and the
+/// `__derive` module that `#[derive(AgentError)]` expansions reach. Expects `ERROR_TABLE` and
+/// `is_code_taken` beside it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! error_api {
+    ($error:ident) => {
+        impl $error {
+            /// The typed error for a code, with the table's default message when `message` is
+            /// `None` (the catch-all `Other` for a code no row names).
+            pub fn from_code(
+                code: i64,
+                message: ::core::option::Option<::std::string::String>,
+                data: ::core::option::Option<::serde_json::Value>,
+            ) -> Self {
+                <Self as $crate::table::ErrorTable>::from_code(code, message, data)
+            }
+
+            /// The typed error for a received error object.
+            pub fn from_raw(raw: $crate::RawError) -> Self {
+                <Self as $crate::table::ErrorTable>::from_raw(raw)
+            }
+
+            /// The JSON-RPC error code.
+            pub fn code(&self) -> i64 {
+                <Self as $crate::table::ErrorTable>::code(self)
+            }
+
+            /// The message (the agent's, or the default).
+            pub fn message(&self) -> &str {
+                <Self as $crate::table::ErrorTable>::message(self)
+            }
+
+            /// The `data` member, when the agent sent one.
+            pub fn data(&self) -> ::core::option::Option<&::serde_json::Value> {
+                <Self as $crate::table::ErrorTable>::data(self)
+            }
+
+            /// The error object of an agent's own error (see `a2a_runtime::custom::AgentError`):
+            /// its code, its row's message and its `data`. Codes of custom errors never collide
+            /// with the table, so this is the catch-all `Other`.
+            pub fn from_custom<E: $crate::custom::AgentError>(error: &E) -> Self {
+                Self::from_code(
+                    error.code(),
+                    ::core::option::Option::Some(::std::string::String::from(error.message())),
+                    ::core::option::Option::Some(error.data()),
+                )
+            }
+
+            /// This error as the agent's own error type `E`: `Some` when it is a code no row
+            /// names, that code is one of `E`'s, and the `data` carries the variant's fields.
+            pub fn to_custom<E: $crate::custom::AgentError>(&self) -> ::core::option::Option<E> {
+                match self.row() {
+                    ::core::option::Option::None => E::from_code_and_data(self.code(), self.data()),
+                    ::core::option::Option::Some(_) => ::core::option::Option::None,
+                }
+            }
+
+            /// This error with its `data` replaced.
+            pub fn with_data(mut self, value: ::core::option::Option<::serde_json::Value>) -> Self {
+                *<Self as $crate::table::ErrorTable>::data_mut(&mut self) = value;
+                self
+            }
+
+            /// This error with `data` set to the v1 array of `@type` objects (A2A v1 §9.5).
+            ///
+            /// (Not a doctest: this module may be generated into any crate, under any path.)
+            ///
+            /// ```text
+            /// let e = A2aError::from_code(-32001, None, None);
+            /// let info = e.error_info([("taskId", "t-1")]).unwrap();
+            /// let e = e.with_details([info]);
+            /// assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
+            /// ```
+            pub fn with_details(
+                self,
+                details: impl ::core::iter::IntoIterator<Item = $crate::ErrorDetail>,
+            ) -> Self {
+                self.with_data(::core::option::Option::Some(
+                    $crate::ErrorDetail::list_to_data(details),
+                ))
+            }
+
+            /// The `@type` objects of a v1 `data` array, in order; empty when `data` is anything
+            /// else.
+            pub fn details(&self) -> ::std::vec::Vec<$crate::ErrorDetail> {
+                $crate::ErrorDetail::list_from(self.data())
+            }
+
+            /// The `google.rpc.ErrorInfo` A2A v1 prescribes for this error: the table's reason in
+            /// the `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason
+            /// (the standard JSON-RPC errors, and the catch-all `Other`).
+            pub fn error_info<K, V>(
+                &self,
+                metadata: impl ::core::iter::IntoIterator<Item = (K, V)>,
+            ) -> ::core::option::Option<$crate::ErrorDetail>
+            where
+                K: ::core::convert::Into<::std::string::String>,
+                V: ::core::convert::Into<::std::string::String>,
+            {
+                $crate::table::error_info(self, metadata)
+            }
+
+            /// The error answering a request the runtime could not serve: the table's default
+            /// message, then what was wrong; the fault's details as `data`.
+            pub fn from_fault(fault: &$crate::Fault) -> Self {
+                <Self as $crate::table::ErrorTable>::from_fault(fault)
+            }
+
+            /// The table row of this error; `None` for the catch-all `Other`.
+            pub fn row(&self) -> ::core::option::Option<&'static $crate::ErrorRow> {
+                <Self as $crate::table::ErrorTable>::row(self)
+            }
+
+            /// The variant's name (`"TaskNotFound"`, or `"Other"`).
+            pub fn name(&self) -> &'static str {
+                self.row().map_or("Other", |row| row.name)
+            }
+
+            /// The gRPC status code name from the table (`UNKNOWN` for a code no row names).
+            pub fn grpc_status(&self) -> &'static str {
+                self.row()
+                    .map_or($crate::table::UNLISTED_GRPC, |row| row.grpc)
+            }
+
+            /// The HTTP status from the table (500 for a code no row names).
+            pub fn http_status(&self) -> u16 {
+                self.row()
+                    .map_or($crate::table::UNLISTED_HTTP, |row| row.http)
+            }
+        }
+
+        impl ::core::fmt::Display for $error {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::table::fmt_error(self, f)
+            }
+        }
+
+        impl ::std::error::Error for $error {}
+
+        /// Writes the JSON-RPC error object: `code`, `message`, and `data` when present.
+        impl ::serde::Serialize for $error {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $crate::table::serialize_error(self, serializer)
+            }
+        }
+
+        /// Reads a JSON-RPC error object leniently: extra members ignored, a missing or
+        /// non-string `message` replaced by the table's default.
+        impl<'de> ::serde::Deserialize<'de> for $error {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                <$crate::RawError as ::serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::from_raw)
+            }
+        }
+
+        /// Why a call failed: the agent answered with an error (a standard one, or one of the
+        /// agent's own errors `E`), or the reply broke the contract: `a2a_runtime`'s
+        /// `client::CallError` over this module's error enum.
+        ///
+        /// `E` defaults to `NoCustomErrors`, which has no values: then `Custom` cannot occur and
+        /// a `match` need not name it.
+        pub type CallError<E = $crate::custom::NoCustomErrors> =
+            $crate::client::CallError<$error, E>;
+
+        /// Decodes a streamed reply (an SSE body) incrementally, every event with the same
+        /// contract as `decode_response`; `E` is the agent's own error type, if it has one. See
+        /// `a2a_runtime`'s `client::StreamDecoder` (`new`, `with_limits`, `feed`, `finish`).
+        pub type StreamDecoder<T, E = $crate::custom::NoCustomErrors> =
+            $crate::client::StreamDecoder<T, $error, E>;
+
+        /// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or
+        /// the client error saying what was malformed. Never panics, whatever the bytes.
+        pub fn decode_response<T: ::serde::de::DeserializeOwned>(
+            body: &[u8],
+        ) -> ::core::result::Result<T, CallError> {
+            $crate::client::decode_response_with(body)
+        }
+
+        /// `decode_response` for an agent with its own errors `E`: an error whose code is one
+        /// of `E`'s comes back as `CallError::Custom` with the variant's fields.
+        pub fn decode_response_with<
+            T: ::serde::de::DeserializeOwned,
+            E: $crate::custom::AgentError,
+        >(
+            body: &[u8],
+        ) -> ::core::result::Result<T, CallError<E>> {
+            $crate::client::decode_response_with(body)
+        }
+
+        /// `decode_response` under these limits (the defaults are 16 MiB and serde_json's depth
+        /// of 128): a body over them is malformed, with the reason, before any parsing.
+        pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(
+            body: &[u8],
+            limits: &$crate::limits::Limits,
+        ) -> ::core::result::Result<T, CallError> {
+            $crate::client::decode_response_with_limits(body, limits)
+        }
+
+        /// `decode_response_with` (the agent's own errors `E`) under these limits.
+        pub fn decode_response_with_limits<
+            T: ::serde::de::DeserializeOwned,
+            E: $crate::custom::AgentError,
+        >(
+            body: &[u8],
+            limits: &$crate::limits::Limits,
+        ) -> ::core::result::Result<T, CallError<E>> {
+            $crate::client::decode_response_with_limits(body, limits)
+        }
+
+        /// What `#[derive(AgentError)]` expansions reach through this module's path.
+        #[doc(hidden)]
+        #[allow(unused_imports)] // used only by expansions, and only when the module is reachable
+        pub mod __derive {
+            pub use super::{is_code_taken, ERROR_TABLE};
+            pub use ::serde_json::Value;
+            pub use $crate::custom::{field, field_value, find_fields, AgentError, TakenMessage};
+            pub use $crate::{ErrorDetail, ErrorRow};
+        }
+    };
+}
+
+/// The table-independent client API of a generated module: `decode_reply` and
+/// `decode_reply_with` over its `method` types and `CallError`, `Display` for its `MethodName`,
+/// and `Reply::decode`. Expects `MethodName` and `Reply` beside it, and `decode_response`,
+/// `decode_response_with` and `CallError` in the parent module (as a generated module lays them
+/// out).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! client_api {
+    () => {
+        impl ::core::fmt::Display for MethodName {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        /// Decodes the reply body of method `M` (one event's body, for a streaming method):
+        /// `decode_reply::<method::GetTask>(body)` gives a `Task`.
+        pub fn decode_reply<M>(body: &[u8]) -> ::core::result::Result<M::Result, super::CallError>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+        {
+            super::decode_response::<M::Result>(body)
+        }
+
+        /// `decode_reply` for an agent with its own errors `E` (see `decode_response_with`).
+        pub fn decode_reply_with<M, E>(
+            body: &[u8],
+        ) -> ::core::result::Result<M::Result, super::CallError<E>>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+            E: $crate::custom::AgentError,
+        {
+            super::decode_response_with::<M::Result, E>(body)
+        }
+
+        impl Reply {
+            /// Decodes `body` as the reply of `method`.
+            pub fn decode(
+                method: MethodName,
+                body: &[u8],
+            ) -> ::core::result::Result<Self, super::CallError> {
+                Self::decode_with(method, body)
+            }
+
+            /// The name of the result's type (`"Task"`).
+            pub fn type_name(&self) -> &'static str {
+                self.method().result_type()
+            }
+        }
+    };
+}
+
+/// The table-independent server API of a generated module: the `IncomingRequest` and
+/// `RejectedRequest` aliases, `decode_request`, `encode_result`, `encode_error`, `encode_event`
+/// and `Reply::encode`. Expects `decode_request_limited` beside it, and its `Request`, error enum
+/// and `Reply` at the paths given.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! server_api {
+    (request = $request:ty, error = $error:ty, reply = $reply:ty) => {
+        /// A decoded request with its id (`a2a_runtime`'s `server::IncomingRequest` over this
+        /// module's `Request`): `id`, `request`, `reply_id()`, `is_notification()`.
+        pub type IncomingRequest = $crate::server::IncomingRequest<$request>;
+
+        /// A request that cannot be served: the id to answer with and the error to answer
+        /// (`a2a_runtime`'s `server::RejectedRequest` over this module's error enum). Its
+        /// `response()` is the whole response body, or nothing for a notification.
+        pub type RejectedRequest = $crate::server::RejectedRequest<$error>;
+
+        /// Decodes a JSON-RPC request body into the typed call, or the rejection to answer
+        /// with: -32700 when it is not JSON, -32600 when it is not a request object, -32601 for
+        /// a method the table does not have, -32602 when the params do not decode or lack what
+        /// the method cannot run without (the `requires` of the method table: absent, null or
+        /// empty). Unknown members are ignored at every depth. Never panics, whatever the bytes.
+        #[allow(clippy::result_large_err)]
+        pub fn decode_request(
+            body: &[u8],
+        ) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
+            decode_request_limited(body, &$crate::limits::Limits::DEFAULT)
+        }
+
+        /// The success response body for method `M`: `encode_result::<method::GetTask>(&id, &task)`.
+        pub fn encode_result<M>(id: &$crate::RequestId, result: &M::Result) -> ::std::vec::Vec<u8>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::Serialize,
+        {
+            $crate::server::encode_result(id, result)
+        }
+
+        /// The error response body, with the error's `data` (its details) when it has one.
+        pub fn encode_error(id: &$crate::RequestId, error: &$error) -> ::std::vec::Vec<u8> {
+            $crate::server::encode_error(id, error)
+        }
+
+        /// One SSE event of the stream answering streaming method `M`: a result or an error, as
+        /// a JSON-RPC response in one `data:` line. Write the events in order; close the stream
+        /// to end it.
+        pub fn encode_event<M>(
+            id: &$crate::RequestId,
+            item: ::core::result::Result<&M::Result, &$error>,
+        ) -> ::std::vec::Vec<u8>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::Serialize,
+        {
+            $crate::server::encode_event(id, item)
+        }
+
+        impl $reply {
+            /// The success response body carrying this result.
+            pub fn encode(&self, id: &$crate::RequestId) -> ::std::vec::Vec<u8> {
+                $crate::server::encode_result(id, self)
+            }
+        }
+    };
+}
