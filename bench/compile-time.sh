@@ -10,7 +10,8 @@
 #
 #   ct-ours        the whole v1 module as a2a-codegen generates it from spec/v1 (types, errors,
 #                  methods, server; without the schemars impls, which a2a-types keeps behind an
-#                  off-by-default feature), using the a2a-types runtime (`::a2a_types::rt`)
+#                  off-by-default feature), using the runtime crate (`::a2a_runtime`), as a
+#                  build.rs user's crate does
 #   ct-ours-types  only the types module, from spec/v1/a2a.schema.json alone: the part typify's
 #                  output corresponds to
 #   ct-typify      typify 0.8's formatted output for the official v1.0.1 bundle (rewritten as the
@@ -20,7 +21,7 @@
 # Generic code is compiled where it is used, so each crate also has a function that decodes and
 # re-encodes (serde_json) every type both outputs define (the same list in all three crates).
 #
-# Every dependency (a2a-types with its runtime included) is built first; then each crate's own
+# Every dependency (a2a-runtime included) is built first; then each crate's own
 # build is timed, wall clock, RUNS times, in debug and release, with CARGO_INCREMENTAL=0:
 # `touch src/lib.rs`, then `cargo build -p <crate>`. With hyperfine installed it does the timing (`--prepare` for the
 # touch), otherwise a shell loop does. The official schema is read in place from ../shared (or
@@ -64,7 +65,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-a2a-types = { path = "$root/generated", default-features = false }
+a2a-runtime = { path = "$root/a2a-runtime", default-features = false }
 serde = "1"
 serde_json = "1"
 EOF
@@ -74,9 +75,9 @@ done
 echo "==> generating (a2a-codegen, typify)" >&2
 cargo build --release --quiet --locked -p a2a-codegen -p a2a-bench
 "$target/release/a2a-codegen" generate --spec spec/v1 --out "$scratch/ct-ours/src/v1" \
-  --runtime-path ::a2a_types::rt --no-error-reference --no-json-schema >&2
+  --runtime-path ::a2a_runtime --no-error-reference --no-json-schema >&2
 "$target/release/a2a-codegen" generate --spec spec/v1/a2a.schema.json --out "$scratch/ct-ours-types/src/v1" \
-  --runtime-path ::a2a_types::rt --no-error-reference --no-json-schema >&2
+  --runtime-path ::a2a_runtime --no-error-reference --no-json-schema >&2
 typify_out="$("$target/release/a2a-bench" typify "$schema" "$scratch/ct-typify/src/typify_v1.rs")"
 echo "$typify_out" >&2
 uses="$(sed -n 's/^uses\t//p' <<<"$typify_out")"
