@@ -551,10 +551,23 @@ fn spec_v1_against_itself_has_no_changes() {
 }
 
 #[test]
-fn a_schema_file_compares_with_a_spec_directory() {
-    // Any input `generate` accepts: here the bare schema of spec/v1 against the whole directory,
-    // so the only changes are the two tables appearing.
+fn a_schema_file_is_read_with_the_tables_beside_it() {
+    // spec/v1/a2a.schema.json has spec/v1's tables beside it: it is spec/v1.
     let report = compare("../spec/v1/a2a.schema.json", "../spec/v1");
+    assert_eq!(report.changes, []);
+    // The same schema alone gives the types only: against the whole directory, the only changes
+    // are the two tables appearing.
+    let alone = scratch("diff-schema-alone");
+    std::fs::copy(
+        workspace_root().join("spec/v1/a2a.schema.json"),
+        alone.join("a2a.schema.json"),
+    )
+    .unwrap();
+    let report = diff::compare(
+        &alone.join("a2a.schema.json"),
+        &workspace_root().join("spec/v1"),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
     assert!(!report.changes.is_empty());
     assert!(
         report
@@ -567,6 +580,14 @@ fn a_schema_file_compares_with_a_spec_directory() {
     let kinds: BTreeSet<String> = report.changes.iter().map(|c| c.kind.to_string()).collect();
     assert_eq!(kinds, BTreeSet::from(["error".into(), "method".into()]));
     assert!(!report.is_breaking());
+}
+
+/// An empty directory under the target directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 #[test]
