@@ -590,6 +590,88 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A schema in the layout the A2A project publishes, with the overlay that completes it beside it.
+const PUBLISHED: &str = "tests/fixtures/diff/published/a2a.json";
+const PUBLISHED_OVERLAY: &str = "tests/fixtures/diff/published/overlay.toml";
+
+#[test]
+fn a_published_schema_file_is_read_with_the_overlay_beside_it_or_the_one_named() {
+    // Beside it: the file compares like a directory would.
+    let out = run(&["diff", PUBLISHED, PUBLISHED, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "[]\n");
+    // Alone, it needs the overlay named: --old-overlay / --new-overlay.
+    let alone = scratch("diff-published-alone").join("a2a.json");
+    std::fs::copy(manifest_dir().join(PUBLISHED), &alone).unwrap();
+    let alone = alone.to_str().unwrap();
+    let missing = run(&["diff", PUBLISHED, alone]);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = stderr(&missing);
+    assert!(
+        err.contains("it has no `required` lists (no REQUIRED field) and no oneof groups")
+            && err.contains("`--old-overlay`, `--new-overlay` for diff"),
+        "{err}"
+    );
+    let named = run(&["diff", PUBLISHED, alone, "--new-overlay", PUBLISHED_OVERLAY]);
+    assert_eq!(named.status.code(), Some(0), "{}", stderr(&named));
+    assert!(
+        stdout(&named).ends_with(": no changes\n"),
+        "{}",
+        stdout(&named)
+    );
+    let both = run(&[
+        "diff",
+        alone,
+        alone,
+        "--old-overlay",
+        PUBLISHED_OVERLAY,
+        "--new-overlay",
+        PUBLISHED_OVERLAY,
+    ]);
+    assert_eq!(both.status.code(), Some(0), "{}", stderr(&both));
+    // And `ir` takes --overlay.
+    let ir = run(&["ir", alone, "--overlay", PUBLISHED_OVERLAY]);
+    assert_eq!(ir.status.code(), Some(0), "{}", stderr(&ir));
+    assert!(stdout(&ir).contains("\"PingRequest\""));
+}
+
+#[test]
+fn a_proto_is_an_input_on_either_side() {
+    // The pass fixture against a copy of itself with one more field: one compatible addition.
+    let dir = scratch("diff-proto");
+    let old = manifest_dir().join("tests/fixtures/pass/proto3.proto");
+    let text = std::fs::read_to_string(&old).unwrap();
+    let new_text = text.replace(
+        "message GetNoteRequest {",
+        "message GetNoteRequest {\n  string locale = 3;",
+    );
+    assert_ne!(text, new_text);
+    std::fs::write(dir.join("a2a.proto"), new_text).unwrap();
+    let report = diff::compare(&old, &dir.join("a2a.proto")).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(
+        tuples(&report.changes),
+        [(
+            "field".to_string(),
+            "GetNoteRequest.locale".to_string(),
+            "added".to_string(),
+            "compatible".to_string()
+        )]
+    );
+    // A proto against a JSON Schema: the binary reads both.
+    let out = run(&[
+        "diff",
+        "tests/fixtures/pass/proto3.proto",
+        "tests/fixtures/pass/scalars.schema.json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("removed") && l.contains(" Note ")),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_with_the_diagnostics_of_both_sides() {
     let out = run(&[
