@@ -2,8 +2,9 @@
 //! emitting anything (`a2a-codegen ir INPUT`).
 //!
 //! An input is anything [`Config::generate`](crate::Config::generate) reads: a schema file
-//! (`*.json`), or a spec directory holding `a2a.schema.json` and, optionally, `errors.toml` and
-//! `methods.toml`. Both inputs go through the generator's own load, lower and validate stages
+//! (`*.json`, ours or one the A2A project publishes), a proto (`*.proto`), each read with the
+//! `errors.toml`, `methods.toml` and `overlay.toml` beside it when present, or a spec directory
+//! holding them. An overlay kept elsewhere is named with [`Input::overlay`]. Both inputs go through the generator's own load, lower and validate stages
 //! ([`load_model`]), so a diff is only ever computed between two models the generator accepts, and
 //! a bad input is reported exactly as `generate` would report it.
 //!
@@ -87,7 +88,8 @@
 //! | error row | default message, ErrorInfo reason, spec name or table (`kind`) changed | behaviour | `from_code`, `error_info` and `ERROR_TABLE` give the new value |
 //!
 //! Changes that only touch documentation (descriptions, titles, examples, `deprecated`, a table
-//! row's `doc`, a oneof's proto name) are not reported: they change rustdoc, not behaviour. When a
+//! row's `doc`, a oneof's proto name) are not reported: they change rustdoc, not behaviour. Nor
+//! are a method's HTTP rules (`http`) compared yet: no generated code uses them so far. When a
 //! generated enum becomes `#[non_exhaustive]`, the "added" rules for its variants become
 //! compatible.
 //!
@@ -122,14 +124,42 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;
 
+/// One side of a comparison: a spec input (a spec directory, a schema file or a proto) and,
+/// when it is not beside the input, the overlay that completes a published schema.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    /// The spec directory or file.
+    pub path: &'a Path,
+    /// The overlay, when not the `overlay.toml` beside the input ([`Config::overlay`](crate::Config::overlay)).
+    pub overlay: Option<&'a Path>,
+}
+
+impl<'a> Input<'a> {
+    /// The input at `path`, with whatever lies beside it.
+    pub fn new(path: &'a Path) -> Self {
+        Input {
+            path,
+            overlay: None,
+        }
+    }
+}
+
 /// Loads a spec input into the IR, running the generator's load, import, lower and validate
-/// stages (and nothing after them), through [`Config::model`](crate::Config::model): `input` is a
-/// schema file (in any shape the generator reads, the published bundle included, with the spec
-/// directory's overlay) or a spec directory; `label` names it in diagnostics (in a directory,
-/// each file is `label/<file>`). Every problem found is returned.
+/// stages (and nothing after them), through [`Config::model`](crate::Config::model): `input` is
+/// anything `generate` reads (a spec directory, a schema file in any shape the generator reads,
+/// or a proto, each with the tables and overlay beside it); `label` names it in diagnostics (in
+/// a directory, each file is `label/<file>`). Every problem found is returned.
 pub fn load_model(input: &Path, label: &str) -> Result<Model, Diagnostics> {
-    let mut config = crate::Config::new(input);
+    load_input(Input::new(input), label)
+}
+
+/// Like [`load_model`], with an overlay named explicitly.
+pub fn load_input(input: Input<'_>, label: &str) -> Result<Model, Diagnostics> {
+    let mut config = crate::Config::new(input.path);
     config.source_label(label);
+    if let Some(overlay) = input.overlay {
+        config.overlay(overlay);
+    }
     config.model().map_err(|e| match e {
         crate::Error::Input(diags) => diags,
         other => {
@@ -153,9 +183,14 @@ pub fn label_of(input: &Path) -> String {
 /// Loads both inputs (labelled with [`label_of`]) and compares them. The problems of both inputs
 /// are reported together.
 pub fn compare(old: &Path, new: &Path) -> Result<Report, Diagnostics> {
-    let (old_label, new_label) = (label_of(old), label_of(new));
-    let old_model = load_model(old, &old_label);
-    let new_model = load_model(new, &new_label);
+    compare_inputs(Input::new(old), Input::new(new))
+}
+
+/// Like [`compare`], with an overlay named for either side.
+pub fn compare_inputs(old: Input<'_>, new: Input<'_>) -> Result<Report, Diagnostics> {
+    let (old_label, new_label) = (label_of(old.path), label_of(new.path));
+    let old_model = load_input(old, &old_label);
+    let new_model = load_input(new, &new_label);
     match (old_model, new_model) {
         (Ok(a), Ok(b)) => Ok(Report {
             changes: diff(&a, &b),

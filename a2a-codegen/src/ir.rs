@@ -43,7 +43,8 @@ pub struct TypeDef {
     pub name: String,
     /// Rustdoc text.
     pub doc: Option<String>,
-    /// JSON pointer of the definition, for diagnostics.
+    /// Where it is defined, for diagnostics: a JSON pointer (`/$defs/Task`), or for a proto
+    /// `line L, column C`.
     pub pointer: String,
     /// What kind of type it is.
     pub kind: TypeKind,
@@ -116,7 +117,7 @@ pub struct Field {
     pub doc: Option<String>,
     /// Marked `deprecated` in the schema.
     pub deprecated: bool,
-    /// JSON pointer of the property, for diagnostics.
+    /// Where it is defined, for diagnostics: a JSON pointer, or for a proto `line L, column C`.
     pub pointer: String,
 }
 
@@ -299,4 +300,57 @@ pub struct MethodDef {
     /// without: the server refuses a request in which one is absent, null or empty (-32602).
     /// In table order; resolved against the types by the generator (`requires::resolve`).
     pub requires: Vec<String>,
+    /// The method's HTTP+JSON routes (the rpc's `google.api.http` option): the primary rule first,
+    /// then its `additional_bindings` in order. Empty when the input says none (A2A v0.3).
+    pub http: Vec<HttpRule>,
+}
+
+/// One HTTP route of a method, as a `google.api.http` rule gives it: what the HTTP+JSON binding
+/// serves the method at (A2A v1 §11).
+///
+/// Field names in `path` and `body` are the request's proto field names (`task_id`), as the rule
+/// writes them; the binding puts their lowerCamelCase JSON names in bodies and query strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HttpRule {
+    /// The HTTP method, upper case: `GET`, `POST`, `PUT`, `PATCH`, `DELETE`, or the verb of a
+    /// custom rule.
+    pub verb: String,
+    /// The path template as written: literal segments and `{field}` or `{field=pattern}`
+    /// variables that fill request fields (`/tasks/{task_id=*}/pushNotificationConfigs/{id=*}`,
+    /// `/{tenant}/message:send`).
+    pub path: String,
+    /// What the request body holds: `*` for the whole request (less the fields in the path), a
+    /// field's name for that field alone; `None` for no body (the fields not in the path are
+    /// query parameters).
+    pub body: Option<String>,
+    /// The response field that is the reply body, when the rule names one; `None` for the whole
+    /// response message.
+    pub response_body: Option<String>,
+}
+
+impl HttpRule {
+    /// The field paths the path template fills, in order (`["task_id", "id"]` for
+    /// `/tasks/{task_id=*}/pushNotificationConfigs/{id=*}`); dotted for nested fields.
+    ///
+    /// ```
+    /// let rule = a2a_codegen::ir::HttpRule {
+    ///     verb: "GET".into(),
+    ///     path: "/{tenant}/tasks/{id=*}".into(),
+    ///     body: None,
+    ///     response_body: None,
+    /// };
+    /// assert_eq!(rule.path_variables(), ["tenant", "id"]);
+    /// ```
+    pub fn path_variables(&self) -> Vec<&str> {
+        let mut vars = Vec::new();
+        let mut rest = self.path.as_str();
+        while let Some(start) = rest.find('{') {
+            let after = &rest[start + 1..];
+            let Some(end) = after.find('}') else { break };
+            let var = &after[..end];
+            vars.push(var.split_once('=').map_or(var, |(name, _)| name).trim());
+            rest = &after[end + 1..];
+        }
+        vars
+    }
 }

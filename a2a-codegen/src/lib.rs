@@ -1,7 +1,8 @@
 //! # a2a-codegen
 //!
 //! Generates typed Rust for the [A2A protocol](https://a2a-protocol.org) from our own JSON Schema
-//! of its data model (`spec/v1/a2a.schema.json`) and its tables (`errors.toml`, `methods.toml`).
+//! of its data model (`spec/v1/a2a.schema.json`), or from the normative `a2a.proto` itself, and
+//! its tables (`errors.toml`, `methods.toml`).
 //!
 //! One core serves the CLI (`a2a-codegen generate|check`), build scripts and the tests. It runs
 //! pure stages, each in its own (private) module:
@@ -10,6 +11,7 @@
 //! |---|---|
 //! | load | read files; remember labels and SHA-256 |
 //! | import | the schema the A2A project publishes + our overlay -> our dialect |
+//! | proto | a `.proto` compiled by protox, its descriptors -> [`ir::Model`], with file and line on every problem |
 //! | lower | JSON Schema / TOML -> [`ir::Model`], with JSON pointers on every problem |
 //! | validate | whole-model checks, all problems reported together |
 //! | emit | IR -> tokens with `quote!` |
@@ -47,6 +49,44 @@
 //! Then, in any module of the crate: `include!(concat!(env!("OUT_DIR"), "/a2a.rs"));`. The
 //! workspace's `examples/echo-agent` is a complete consumer: an agent and a client on the
 //! generated module, with their own error table.
+//!
+//! ## Spec inputs
+//!
+//! [`Config::new`] takes a spec directory or a file; one resolver reads it for every caller (the
+//! CLI, build scripts, [`diff`], the tests):
+//!
+//! - a spec directory holds the data model as `a2a.schema.json` (our dialect), `a2a.proto` or the
+//!   published `a2a.json`, looked for in that order, with `errors.toml`, `methods.toml` and (for
+//!   a published schema) `overlay.toml`;
+//! - a file (`*.json`, `*.proto`) is read with the tables and overlay beside it, when there are
+//!   any; without tables it gives the types only, and a [`Note`] says so.
+//!
+//! ## From the proto
+//!
+//! A `.proto` is compiled by [protox](https://docs.rs/protox) (no `protoc` needed; its
+//! `google/api` imports are embedded in this crate, the `google/protobuf` ones come with protox)
+//! and its descriptors are lowered to the same model the JSON Schema gives: REQUIRED from
+//! `(google.api.field_behavior) = REQUIRED`, oneofs (proto3 `optional` is presence, not a oneof),
+//! enums (wire strings are the value names, variants drop the shared prefix), maps, lists,
+//! `google.protobuf.Struct`, `Value`, `Timestamp` and `Empty`, JSON names with the proto names as
+//! aliases, declaration order, leading comments as rustdoc. The rpcs of its service give the
+//! methods (name, request and response types, server streaming, `google.api.http` rules as
+//! [`ir::HttpRule`]s); `methods.toml` beside it adds `doc`, `requires` and `rust_name`, row by row,
+//! and whatever it repeats must agree with the proto. What the model cannot hold (groups,
+//! extensions, custom options, nested declarations, a second oneof, non-string map keys,
+//! unsigned or 64-bit integers, other well-known types, client streaming) is an error naming the
+//! file, line and declaration.
+//!
+//! ```no_run
+//! // build.rs: the A2A tables embedded in this crate, the data model from the proto.
+//! fn main() -> Result<(), a2a_codegen::Error> {
+//!     a2a_codegen::Config::a2a_v1()
+//!         .schema_file("proto/a2a.proto")
+//!         .single_file("a2a.rs")
+//!         .write()?;
+//!     Ok(())
+//! }
+//! ```
 //!
 //! ## Why not typify (or another generic JSON Schema tool)
 //!
@@ -132,7 +172,9 @@ pub mod ir;
 mod load;
 mod lower;
 mod naming;
+mod proto;
 mod requires;
+mod routes;
 mod validate;
 #[doc(hidden)]
 pub mod workspace;
@@ -229,10 +271,10 @@ macro_rules! embedded_spec {
     };
 }
 
-/// What [`Config::run`] read, before importing: the schema (`None` when it could not be read, the
-/// diagnostics saying why), the tables and the overlay.
+/// What [`Config::run`] read, before importing: the data model (`None` when it could not be
+/// read, the diagnostics saying why), the tables and the overlay.
 struct ReadInputs {
-    schema: Option<load::Source<serde_json::Value>>,
+    schema: Option<load::Schema>,
     errors: Option<load::Source<load::RawErrors>>,
     methods: Option<load::Source<load::RawMethods>>,
     overlay: Option<import::OverlayPath>,
@@ -273,10 +315,10 @@ pub enum JsonSchemaImpls {
 }
 
 impl Config {
-    /// Generates from `spec`: a directory holding `a2a.schema.json` (or the schema as the A2A
-    /// project publishes it, under that name or as downloaded, `a2a.json`) plus, optionally,
-    /// `errors.toml`, `methods.toml` and, for a published schema, `overlay.toml`; or a single
-    /// schema file.
+    /// Generates from `spec`: a directory holding `a2a.schema.json` (or `a2a.proto`, or the
+    /// schema as the A2A project publishes it, under that name or as downloaded, `a2a.json`) plus,
+    /// optionally, `errors.toml`, `methods.toml` and, for a published schema, `overlay.toml`; or
+    /// one such schema or proto file, read with the tables and overlay beside it.
     ///
     /// ```
     /// let config = a2a_codegen::Config::new("spec/v1");
@@ -463,10 +505,12 @@ impl Config {
         self
     }
 
-    /// Reads the schema from this file instead of the spec directory's `a2a.schema.json`.
+    /// Reads the data model from this file instead of the spec directory's `a2a.schema.json`: a
+    /// JSON Schema, or a proto (`*.proto`, compiled; see the crate docs).
     ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1").schema_file("vendor/a2a.schema.json");
+    /// a2a_codegen::Config::new("spec/v1").schema_file("vendor/a2a.proto");
     /// ```
     pub fn schema_file(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.schema_file = Some(path.into());
@@ -538,8 +582,9 @@ impl Config {
     /// Completes the schema the A2A project publishes (`a2a.json`) with this overlay: the REQUIRED
     /// fields, oneofs, field order and definitions the published schema cannot express (format in
     /// `spec/v1/README.md`; `spec/v1/overlay.toml` is the one for A2A v1.0.x). Without the
-    /// setting, a spec directory's `overlay.toml` is used. Only published schemas take an
-    /// overlay: with a schema in a2a-codegen's own dialect, setting one is an error.
+    /// setting, the `overlay.toml` of the spec directory (or beside the schema file) is used. Only
+    /// published schemas take an overlay: with a schema in a2a-codegen's own dialect, or a proto,
+    /// setting one is an error.
     ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1")
@@ -565,6 +610,7 @@ impl Config {
             return paths;
         }
         let is_dir = !self.spec.is_file();
+        let (dir, _) = self.table_dir("");
         if is_dir {
             paths.push(self.spec.clone());
         }
@@ -579,13 +625,19 @@ impl Config {
         ] {
             match table {
                 Some(path) => paths.push(path.clone()),
-                None if is_dir && self.spec.join(file).exists() => paths.push(self.spec.join(file)),
+                None if dir.join(file).exists() => paths.push(dir.join(file)),
                 None => {}
             }
         }
         paths.extend(self.custom_errors.clone());
-        // An overlay in the spec directory is covered by watching the directory.
-        paths.extend(self.overlay.clone());
+        match &self.overlay {
+            Some(path) => paths.push(path.clone()),
+            // In a spec directory it is covered by watching the directory.
+            None if !is_dir && dir.join(load::OVERLAY_FILE).exists() => {
+                paths.push(dir.join(load::OVERLAY_FILE))
+            }
+            None => {}
+        }
         paths
     }
 
@@ -632,36 +684,79 @@ impl Config {
             Some(spec) => self.read_embedded(spec, &label, &mut diags),
             None => self.read_files(&label, &mut diags, &mut notes)?,
         };
-        let Some(schema) = read.schema else {
-            return Err(Error::Input(diags));
-        };
         let (errors, methods) = (read.errors, read.methods);
-        let files =
-            import::generate_with(schema, read.overlay, diags, &mut notes, |schema, diags| {
-                then(
-                    load::Inputs {
-                        schema,
-                        errors,
-                        methods,
-                    },
-                    diags,
-                )
-            })?;
+        let files = match read.schema {
+            None => return Err(Error::Input(diags)),
+            Some(load::Schema::Json(schema)) => {
+                import::generate_with(schema, read.overlay, diags, &mut notes, |schema, diags| {
+                    then(
+                        load::Inputs {
+                            schema: load::Schema::Json(schema),
+                            errors,
+                            methods,
+                        },
+                        diags,
+                    )
+                })?
+            }
+            Some(load::Schema::Proto(proto)) => {
+                if let Some(o) = read.overlay.filter(|o| o.explicit) {
+                    diags
+                        .push(
+                            &o.label,
+                            "",
+                            format!("an overlay is given, but {} is a proto", proto.label),
+                        )
+                        .help(
+                            "the overlay completes the JSON Schema the A2A project publishes; a \
+                             proto says all of it (REQUIRED fields, oneofs, field order, enum \
+                             names): remove the overlay setting",
+                        );
+                    return Err(Error::Input(diags));
+                }
+                let inputs = load::Inputs {
+                    schema: load::Schema::Proto(proto),
+                    errors,
+                    methods,
+                };
+                then(inputs, diags)?
+            }
+        };
         Ok((files, notes))
     }
 
-    /// The inputs of a spec directory or schema file (each replaced by a file when one is set).
+    /// The directory whose tables (and overlay) complete the data model, with its label: the
+    /// spec directory, or the one holding a spec file (a schema or proto is read with the
+    /// `errors.toml`, `methods.toml` and `overlay.toml` beside it).
+    fn table_dir(&self, label: &str) -> (PathBuf, String) {
+        if !self.spec.is_file() {
+            return (self.spec.clone(), label.trim_end_matches('/').to_string());
+        }
+        let dir = self
+            .spec
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let dir_label = match label.trim_end_matches('/').rsplit_once('/') {
+            Some((dir, _)) => dir.to_string(),
+            None => String::new(),
+        };
+        (dir, dir_label)
+    }
+
+    /// The inputs of a spec directory or spec file (each replaced by a file when one is set).
     fn read_files(
         &self,
         label: &str,
         diags: &mut Diagnostics,
         notes: &mut Vec<Note>,
     ) -> Result<ReadInputs, Error> {
-        let in_dir = |file: &str| match label.trim_end_matches('/') {
+        let is_dir = !self.spec.is_file();
+        let (dir, dir_label) = self.table_dir(label);
+        let in_dir = |file: &str| match dir_label.as_str() {
             "" => file.to_string(),
             dir => format!("{dir}/{file}"),
         };
-        let is_dir = !self.spec.is_file();
         // With the schema given on its own, the spec directory only supplies optional tables.
         let problem = self
             .schema_file
@@ -672,47 +767,50 @@ impl Config {
             return Err(Error::Input(diags));
         }
         let schema = match &self.schema_file {
-            Some(path) => load::read_json(path, &custom_label(path), diags),
-            None if is_dir => load::read_json(
-                &self.spec.join(load::schema_file_in(&self.spec)),
-                &in_dir(load::schema_file_in(&self.spec)),
+            Some(path) => load::read_schema(path, &custom_label(path), diags),
+            None if is_dir => load::read_schema(
+                &dir.join(load::schema_file_in(&dir)),
+                &in_dir(load::schema_file_in(&dir)),
                 diags,
             ),
-            None => load::read_json(&self.spec, label, diags),
+            None => load::read_schema(&self.spec, label, diags),
         };
-        // A table given on its own must exist; one in the spec directory is optional.
+        // A table given on its own must exist; one beside the spec is optional.
         fn table<T: for<'de> serde::Deserialize<'de>>(
             given: &Option<PathBuf>,
-            in_spec_dir: Option<(PathBuf, String)>,
+            (path, label): (PathBuf, String),
             diags: &mut Diagnostics,
         ) -> Option<load::Source<T>> {
-            match (given, in_spec_dir) {
-                (Some(path), _) => load::read_toml(path, &custom_label(path), diags),
-                (None, Some((path, label))) => load::read_toml_if_present(&path, &label, diags),
-                (None, None) => None,
+            match given {
+                Some(path) => load::read_toml(path, &custom_label(path), diags),
+                None => load::read_toml_if_present(&path, &label, diags),
             }
         }
-        let dir_file = |file: &str| is_dir.then(|| (self.spec.join(file), in_dir(file)));
+        let dir_file = |file: &str| (dir.join(file), in_dir(file));
         let errors = table(&self.errors_table, dir_file(load::ERRORS_FILE), diags);
         let methods = table(&self.methods_table, dir_file(load::METHODS_FILE), diags);
-        let overlay = match self.explicit_overlay() {
-            Some(overlay) => Some(overlay),
-            None if is_dir => Some(import::OverlayPath {
-                path: self.spec.join(load::OVERLAY_FILE),
+        let overlay = self.explicit_overlay().or_else(|| {
+            Some(import::OverlayPath {
+                path: dir.join(load::OVERLAY_FILE),
                 label: in_dir(load::OVERLAY_FILE),
                 explicit: false,
             })
-            .filter(|o| o.path.exists()),
-            None => None,
-        };
+            .filter(|o| o.path.exists())
+        });
         if !is_dir && errors.is_none() && methods.is_none() {
             notes.push(Note {
                 file: label.to_string(),
                 location: String::new(),
-                message: "a single schema file gives the types only (types.rs): the error enum, \
-                          the reply decoders and the server side come from errors.toml and \
-                          methods.toml, so pass the spec directory that holds all three for them"
-                    .into(),
+                message: format!(
+                    "{} gives the types only (types.rs): the error enum, the reply decoders and \
+                     the server side come from errors.toml and methods.toml, and there are none \
+                     beside it; put them there (or pass the spec directory) for them",
+                    if load::is_proto(&self.spec) {
+                        "a proto alone (it has no error table)"
+                    } else {
+                        "a single schema file"
+                    }
+                ),
             });
         }
         Ok(ReadInputs {
@@ -743,8 +841,9 @@ impl Config {
             }
         }
         let schema = match &self.schema_file {
-            Some(path) => load::read_json(path, &custom_label(path), diags),
-            None => load::parse_json(spec.schema.as_bytes(), &in_spec(load::SCHEMA_FILE), diags),
+            Some(path) => load::read_schema(path, &custom_label(path), diags),
+            None => load::parse_json(spec.schema.as_bytes(), &in_spec(load::SCHEMA_FILE), diags)
+                .map(load::Schema::Json),
         };
         let errors = table(
             &self.errors_table,
@@ -788,19 +887,19 @@ impl Config {
                     label,
                     "",
                     if looks_like_file {
-                        format!("the schema file {shown} does not exist")
+                        format!("the spec file {shown} does not exist")
                     } else {
-                        format!("the spec directory {shown} does not exist (a2a.schema.json, errors.toml and methods.toml are read from it)")
+                        format!("the spec directory {shown} does not exist (a2a.schema.json or a2a.proto, errors.toml and methods.toml are read from it)")
                     },
                 )
                 .help(if looks_like_file {
                     "check the file name; --spec takes a schema file (a2a.schema.json, or the \
-                     published a2a.json) or a spec directory holding a2a.schema.json, errors.toml \
-                     and methods.toml"
+                     published a2a.json), a proto (a2a.proto), or a spec directory holding one of \
+                     them with errors.toml and methods.toml"
                 } else {
-                    "pass --spec with a spec directory (a2a.schema.json, errors.toml, methods.toml) \
-                     or a schema file; without --spec, a2a-codegen regenerates its own workspace \
-                     and must run from that workspace root"
+                    "pass --spec with a spec directory (a2a.schema.json or a2a.proto, errors.toml, \
+                     methods.toml) or a schema or proto file; without --spec, a2a-codegen \
+                     regenerates its own workspace and must run from that workspace root"
                 });
             return Some(diags);
         }
@@ -813,12 +912,12 @@ impl Config {
                 .push(
                     label,
                     "",
-                    format!("{shown} is a TOML table, not a JSON schema"),
+                    format!("{shown} is a TOML table, not a JSON schema or a proto"),
                 )
                 .help(
-                    "pass the spec directory that holds it (with a2a.schema.json beside it) as \
-                     --spec; a table elsewhere goes with Config::errors_table / methods_table, \
-                     a custom error table with --custom-errors",
+                    "pass the spec directory that holds it (with a2a.schema.json or a2a.proto \
+                     beside it) as --spec; a table elsewhere goes with Config::errors_table / \
+                     methods_table, a custom error table with --custom-errors",
                 );
             return Some(diags);
         }
@@ -848,7 +947,7 @@ impl Config {
             &mut Vec::new(),
             |schema, diags| {
                 let inputs = load::Inputs {
-                    schema,
+                    schema: load::Schema::Json(schema),
                     errors: None,
                     methods: None,
                 };
@@ -874,15 +973,32 @@ impl Config {
         inputs: &load::Inputs,
         mut diags: Diagnostics,
     ) -> Result<(ir::Model, Option<load::Source<load::RawCustomErrors>>), Error> {
-        let mut model = ir::Model {
-            types: lower::lower_schema(&inputs.schema, &mut diags),
-            ..Default::default()
-        };
+        let mut model = ir::Model::default();
+        match &inputs.schema {
+            load::Schema::Json(schema) => {
+                model.types = lower::lower_schema(schema, &mut diags);
+                if let Some(methods) = &inputs.methods {
+                    model.methods = lower::lower_methods(methods, &model.types, &mut diags);
+                }
+            }
+            load::Schema::Proto(proto) => {
+                let lowered = proto::lower(proto, &mut diags);
+                model.types = lowered.types;
+                // Without either table the proto gives the types only (the note says so), as a
+                // single schema file does: the methods need the error enum.
+                if inputs.errors.is_some() || inputs.methods.is_some() {
+                    model.methods = proto::methods(
+                        &lowered.rpcs,
+                        inputs.methods.as_ref(),
+                        &proto.label,
+                        &model.types,
+                        &mut diags,
+                    );
+                }
+            }
+        }
         if let Some(errors) = &inputs.errors {
             model.errors = lower::lower_errors(errors, &mut diags);
-        }
-        if let Some(methods) = &inputs.methods {
-            model.methods = lower::lower_methods(methods);
         }
         let custom: Option<load::Source<load::RawCustomErrors>> = match &self.custom_errors {
             Some(path) => {
@@ -898,9 +1014,12 @@ impl Config {
             model.custom_errors = Some(lower::lower_custom_errors(custom, &mut diags));
         }
         let files = validate::Files {
-            schema: &inputs.schema.label,
+            schema: inputs.schema.label(),
             errors: inputs.errors.as_ref().map_or("", |s| s.label.as_str()),
-            methods: inputs.methods.as_ref().map_or("", |s| s.label.as_str()),
+            methods: inputs
+                .methods
+                .as_ref()
+                .map_or(inputs.schema.label(), |s| s.label.as_str()),
             custom_errors: custom.as_ref().map_or("", |s| s.label.as_str()),
         };
         validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
@@ -920,7 +1039,10 @@ impl Config {
             runtime,
             preserve_unknown: self.preserve_unknown_fields,
         };
-        let schema_input: format::HeaderInput<'_> = (&inputs.schema).into();
+        let schema_input = format::HeaderInput {
+            label: inputs.schema.label(),
+            sha256: inputs.schema.sha256(),
+        };
         // (module name, tokens, the inputs its header names), in module order.
         let mut modules: Vec<(&str, TokenStream, Vec<format::HeaderInput<'_>>)> = Vec::new();
         // The `#[cfg]` of the JSON Schema module, when it is gated on a feature.
@@ -951,12 +1073,12 @@ impl Config {
                 });
             }
         }
-        if let Some(methods) = inputs
-            .methods
-            .as_ref()
-            .filter(|_| !model.methods.is_empty())
-        {
-            let mut header: Vec<format::HeaderInput<'_>> = vec![methods.into(), schema_input];
+        if !model.methods.is_empty() {
+            let mut header: Vec<format::HeaderInput<'_>> = Vec::new();
+            if let Some(methods) = &inputs.methods {
+                header.push(methods.into());
+            }
+            header.push(schema_input);
             if let Some(errors) = &inputs.errors {
                 header.push(errors.into());
             }
@@ -1005,8 +1127,12 @@ impl Config {
             None => {
                 let names: Vec<(&str, TokenStream)> =
                     modules.iter().map(|(m, _, _)| (*m, gate(m))).collect();
+                let doc = match &inputs.schema {
+                    load::Schema::Json(schema) => schema_doc(&schema.value),
+                    load::Schema::Proto(proto) => proto::module_doc(proto),
+                };
                 let mod_rs = format::format_file(
-                    module_root(&inputs.schema.value, &names),
+                    module_root(&doc, &names),
                     &[schema_input],
                     self.regenerate_text(),
                 )
@@ -1130,8 +1256,8 @@ fn custom_label(path: &Path) -> String {
     }
 }
 
-/// The module root: docs from the schema's title and description, and the re-export of the types.
-fn module_root(schema: &serde_json::Value, modules: &[(&str, TokenStream)]) -> TokenStream {
+/// The docs of a JSON Schema's module: its title and description.
+fn schema_doc(schema: &serde_json::Value) -> String {
     let mut doc = String::new();
     for key in ["title", "description"] {
         if let Some(text) = schema.get(key).and_then(|v| v.as_str()) {
@@ -1141,6 +1267,11 @@ fn module_root(schema: &serde_json::Value, modules: &[(&str, TokenStream)]) -> T
             doc.push_str(text.trim());
         }
     }
+    doc
+}
+
+/// The module root: the module docs, and the re-export of the types.
+fn module_root(doc: &str, modules: &[(&str, TokenStream)]) -> TokenStream {
     let lines = doc.lines().map(|l| {
         if l.is_empty() {
             String::new()

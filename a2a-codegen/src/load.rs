@@ -18,13 +18,59 @@ pub const METHODS_FILE: &str = "methods.toml";
 /// [`SCHEMA_FILE`] may hold the downloaded file as it is (with an overlay beside it).
 pub const PUBLISHED_SCHEMA_FILE: &str = "a2a.json";
 
-/// The schema file of a spec directory: [`SCHEMA_FILE`], or else [`PUBLISHED_SCHEMA_FILE`] when
-/// only that one is there.
+/// File name of the proto inside a spec directory (in place of a JSON Schema).
+pub const PROTO_FILE: &str = "a2a.proto";
+
+/// The data-model file of a spec directory: [`SCHEMA_FILE`]; else [`PROTO_FILE`] (the normative
+/// form); else [`PUBLISHED_SCHEMA_FILE`]; [`SCHEMA_FILE`] when none is there (its absence is
+/// then the error).
 pub fn schema_file_in(dir: &Path) -> &'static str {
-    if !dir.join(SCHEMA_FILE).exists() && dir.join(PUBLISHED_SCHEMA_FILE).exists() {
-        PUBLISHED_SCHEMA_FILE
+    [SCHEMA_FILE, PROTO_FILE, PUBLISHED_SCHEMA_FILE]
+        .into_iter()
+        .find(|f| dir.join(f).exists())
+        .unwrap_or(SCHEMA_FILE)
+}
+
+/// Whether a spec file is a proto (by its extension, `.proto`), not a JSON Schema.
+pub fn is_proto(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("proto"))
+}
+
+/// The data model as read: a JSON Schema (ours, or one the A2A project publishes, imported
+/// later) or a compiled proto.
+#[derive(Clone, Debug)]
+pub enum Schema {
+    /// A JSON Schema document.
+    Json(Source<serde_json::Value>),
+    /// A proto, compiled.
+    Proto(Source<crate::proto::Compiled>),
+}
+
+impl Schema {
+    /// How the file is named in diagnostics and headers.
+    pub fn label(&self) -> &str {
+        match self {
+            Schema::Json(s) => &s.label,
+            Schema::Proto(s) => &s.label,
+        }
+    }
+
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub fn sha256(&self) -> &str {
+        match self {
+            Schema::Json(s) => &s.sha256,
+            Schema::Proto(s) => &s.sha256,
+        }
+    }
+}
+
+/// Reads the data-model file at `path`: a proto (`.proto`, compiled) or a JSON Schema.
+pub fn read_schema(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Schema> {
+    if is_proto(path) {
+        crate::proto::read(path, label, diags).map(Schema::Proto)
     } else {
-        SCHEMA_FILE
+        read_json(path, label, diags).map(Schema::Json)
     }
 }
 
@@ -46,8 +92,9 @@ pub struct Source<T> {
 /// Everything read from a spec directory.
 #[derive(Clone, Debug)]
 pub struct Inputs {
-    /// The JSON Schema.
-    pub schema: Source<serde_json::Value>,
+    /// The data model: a JSON Schema in our dialect (a published one is imported before), or a
+    /// compiled proto.
+    pub schema: Schema,
     /// The error table, when the directory has one.
     pub errors: Option<Source<RawErrors>>,
     /// The method table, when the directory has one.
@@ -141,6 +188,23 @@ pub struct RawMethod {
     /// [`crate::requires`]); absent means none.
     #[serde(default)]
     pub requires: Vec<String>,
+    /// The method's HTTP+JSON routes (`google.api.http` rules), the primary one first; absent
+    /// means none.
+    #[serde(default)]
+    pub http: Vec<RawHttpRule>,
+}
+
+/// One entry of a method's `http` list as written: `{ verb = "GET", path = "/tasks/{id=*}" }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RawHttpRule {
+    pub verb: String,
+    pub path: String,
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub response_body: Option<String>,
 }
 
 /// Reads one JSON Schema file (used for spec directories and single-file fixtures alike).
@@ -242,7 +306,7 @@ pub fn parse_toml<T: for<'de> Deserialize<'de>>(
     }
 }
 
-fn read_bytes(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Vec<u8>> {
     match std::fs::read(path) {
         Ok(bytes) => Some(bytes),
         Err(e) => {

@@ -6,8 +6,9 @@
 
 use crate::diag::{pointer_push, Diagnostics};
 use crate::ir::*;
-use crate::load::{RawCustomErrors, RawErrors, RawMethods, Source};
+use crate::load::{RawCustomErrors, RawErrors, RawMethod, RawMethods, Source};
 use crate::naming;
+use crate::routes;
 use a2a_facts::{custom, http};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -1006,13 +1007,24 @@ pub fn lower_custom_errors(
     }
 }
 
-/// Lowers the method table.
-pub fn lower_methods(source: &Source<RawMethods>) -> Vec<MethodDef> {
-    source
-        .value
-        .method
-        .iter()
-        .map(|m| MethodDef {
+/// Lowers the method table of a JSON Schema route, checking each HTTP rule against the types.
+pub fn lower_methods(
+    source: &Source<RawMethods>,
+    types: &BTreeMap<TypeId, TypeDef>,
+    diags: &mut Diagnostics,
+) -> Vec<MethodDef> {
+    let file = source.label.as_str();
+    let mut methods = Vec::new();
+    for (i, m) in source.value.method.iter().enumerate() {
+        let http = http_rules(m);
+        for (j, rule) in http.iter().enumerate() {
+            for p in routes::check(rule, &m.params, &m.result, types) {
+                diags
+                    .push(file, format!("/method/{i}/http/{j}/{}", p.key), p.message)
+                    .help(p.help);
+            }
+        }
+        methods.push(MethodDef {
             name: m.name.clone(),
             rust_name: m.rust_name.clone().unwrap_or_else(|| m.name.clone()),
             params: m.params.clone(),
@@ -1020,6 +1032,21 @@ pub fn lower_methods(source: &Source<RawMethods>) -> Vec<MethodDef> {
             streaming: m.streaming,
             doc: m.doc.clone(),
             requires: m.requires.clone(),
+            http,
+        });
+    }
+    methods
+}
+
+/// The `http` column of a method row, as IR rules.
+pub(crate) fn http_rules(row: &RawMethod) -> Vec<HttpRule> {
+    row.http
+        .iter()
+        .map(|r| HttpRule {
+            verb: r.verb.clone(),
+            path: r.path.clone(),
+            body: r.body.clone(),
+            response_body: r.response_body.clone(),
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Generate typed Rust for the A2A protocol from spec/ (JSON Schema + error and method tables).
+/// Generate typed Rust for the A2A protocol from spec/ (JSON Schema or proto + error and method tables).
 #[derive(Debug, Parser)]
 #[command(name = "a2a-codegen", version, about, long_about = None)]
 struct Cli {
@@ -33,11 +33,23 @@ enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "A schema or proto file is read with the errors.toml, methods.toml and \
+overlay.toml beside it, as a spec directory is. A published schema (the A2A project's a2a.json) \
+needs an overlay: beside it, or named with --old-overlay / --new-overlay."
+)]
 struct DiffArgs {
-    /// The old spec: a directory (a2a.schema.json, errors.toml, methods.toml) or a schema file.
+    /// The old spec: a directory (a2a.schema.json or a2a.proto, errors.toml, methods.toml), a
+    /// schema file or a proto.
     old: PathBuf,
     /// The new spec, in the same forms.
     new: PathBuf,
+    /// The overlay completing OLD, when it is a published schema without an overlay.toml beside it.
+    #[arg(long, value_name = "FILE")]
+    old_overlay: Option<PathBuf>,
+    /// The overlay completing NEW, likewise.
+    #[arg(long, value_name = "FILE")]
+    new_overlay: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     format: DiffFormat,
@@ -56,8 +68,12 @@ enum DiffFormat {
 
 #[derive(Debug, Args)]
 struct IrArgs {
-    /// A spec directory (a2a.schema.json, errors.toml, methods.toml) or a schema file.
+    /// A spec directory (a2a.schema.json or a2a.proto, errors.toml, methods.toml), a schema file
+    /// or a proto (read with the tables and overlay beside it).
     input: PathBuf,
+    /// The overlay completing a published schema, when it is not beside it.
+    #[arg(long, value_name = "FILE")]
+    overlay: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = IrFormat::Json)]
     format: IrFormat,
@@ -86,8 +102,9 @@ enum IrFormat {
 workspace root."
 )]
 struct Paths {
-    /// Spec directory (a2a.schema.json, errors.toml, methods.toml) or a single schema file, which
-    /// gives the types only (no error enum, decoders or server code). Requires --out
+    /// Spec directory (a2a.schema.json or a2a.proto, errors.toml, methods.toml), or a schema file
+    /// or proto, read with the tables beside it (without them: the types only, no error enum,
+    /// decoders or server code). Requires --out
     #[arg(long, requires = "out")]
     spec: Option<PathBuf>,
     /// Output directory for the generated module (mod.rs, types.rs, errors.rs, methods.rs,
@@ -115,7 +132,7 @@ struct Paths {
     /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
     #[arg(long, value_name = "FILE")]
     custom_errors: Option<PathBuf>,
-    /// The overlay completing a published A2A schema (default: overlay.toml in the spec directory).
+    /// The overlay completing a published A2A schema (default: overlay.toml beside the spec).
     #[arg(long, value_name = "FILE")]
     overlay: Option<PathBuf>,
     /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature of your crate
@@ -343,7 +360,15 @@ fn fix_command() -> String {
 }
 
 fn run_diff(args: &DiffArgs) -> ExitCode {
-    let report = match diff::compare(&args.old, &args.new) {
+    let old = diff::Input {
+        path: &args.old,
+        overlay: args.old_overlay.as_deref(),
+    };
+    let new = diff::Input {
+        path: &args.new,
+        overlay: args.new_overlay.as_deref(),
+    };
+    let report = match diff::compare_inputs(old, new) {
         Ok(report) => report,
         Err(diags) => {
             eprintln!("{diags}");
@@ -377,7 +402,11 @@ fn print_stdout(text: &str) {
 
 fn run_ir(args: &IrArgs) -> ExitCode {
     let label = diff::label_of(&args.input);
-    match diff::load_model(&args.input, &label) {
+    let input = diff::Input {
+        path: &args.input,
+        overlay: args.overlay.as_deref(),
+    };
+    match diff::load_input(input, &label) {
         Ok(model) => {
             let IrFormat::Json = args.format;
             let mut json = serde_json::to_string_pretty(&model).expect("the IR serializes to JSON");

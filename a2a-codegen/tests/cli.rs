@@ -238,7 +238,7 @@ fn odd_spec_paths_get_clear_errors_and_notes() {
     assert_eq!(typo.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&typo.stderr);
     assert!(
-        stderr.contains("the schema file spec/v1/a2a.schema.jsn does not exist")
+        stderr.contains("the spec file spec/v1/a2a.schema.jsn does not exist")
             && !stderr.contains("a2a.schema.jsn/a2a.schema.json"),
         "{stderr}"
     );
@@ -246,17 +246,24 @@ fn odd_spec_paths_get_clear_errors_and_notes() {
     assert_eq!(table.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&table.stderr);
     assert!(
-        stderr.contains("spec/v1/errors.toml is a TOML table, not a JSON schema")
+        stderr.contains("spec/v1/errors.toml is a TOML table, not a JSON schema or a proto")
             && stderr.contains("pass the spec directory"),
         "{stderr}"
     );
-    let single = run("spec/v1/a2a.schema.json");
+    // A schema file is read with the tables beside it: spec/v1's give the whole module.
+    let beside = run("spec/v1/a2a.schema.json");
+    assert!(beside.status.success());
+    assert!(dir.join("errors.rs").is_file() && dir.join("server.rs").is_file());
+    // Without tables beside it, the types only, and a note saying so.
+    let single = run("a2a-codegen/tests/fixtures/pass/scalars.schema.json");
     assert!(single.status.success());
     let stderr = String::from_utf8_lossy(&single.stderr);
     assert!(
-        stderr.contains("note: a single schema file gives the types only (types.rs)"),
+        stderr.contains("note: a single schema file gives the types only (types.rs)")
+            && stderr.contains("there are none beside it"),
         "{stderr}"
     );
+    assert!(!dir.join("errors.rs").exists());
 }
 
 #[test]

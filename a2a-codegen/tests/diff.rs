@@ -551,10 +551,23 @@ fn spec_v1_against_itself_has_no_changes() {
 }
 
 #[test]
-fn a_schema_file_compares_with_a_spec_directory() {
-    // Any input `generate` accepts: here the bare schema of spec/v1 against the whole directory,
-    // so the only changes are the two tables appearing.
+fn a_schema_file_is_read_with_the_tables_beside_it() {
+    // spec/v1/a2a.schema.json has spec/v1's tables beside it: it is spec/v1.
     let report = compare("../spec/v1/a2a.schema.json", "../spec/v1");
+    assert_eq!(report.changes, []);
+    // The same schema alone gives the types only: against the whole directory, the only changes
+    // are the two tables appearing.
+    let alone = scratch("diff-schema-alone");
+    std::fs::copy(
+        workspace_root().join("spec/v1/a2a.schema.json"),
+        alone.join("a2a.schema.json"),
+    )
+    .unwrap();
+    let report = diff::compare(
+        &alone.join("a2a.schema.json"),
+        &workspace_root().join("spec/v1"),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
     assert!(!report.changes.is_empty());
     assert!(
         report
@@ -567,6 +580,96 @@ fn a_schema_file_compares_with_a_spec_directory() {
     let kinds: BTreeSet<String> = report.changes.iter().map(|c| c.kind.to_string()).collect();
     assert_eq!(kinds, BTreeSet::from(["error".into(), "method".into()]));
     assert!(!report.is_breaking());
+}
+
+/// An empty directory under the target directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A schema in the layout the A2A project publishes, with the overlay that completes it beside it.
+const PUBLISHED: &str = "tests/fixtures/diff/published/a2a.json";
+const PUBLISHED_OVERLAY: &str = "tests/fixtures/diff/published/overlay.toml";
+
+#[test]
+fn a_published_schema_file_is_read_with_the_overlay_beside_it_or_the_one_named() {
+    // Beside it: the file compares like a directory would.
+    let out = run(&["diff", PUBLISHED, PUBLISHED, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "[]\n");
+    // Alone, it needs the overlay named: --old-overlay / --new-overlay.
+    let alone = scratch("diff-published-alone").join("a2a.json");
+    std::fs::copy(manifest_dir().join(PUBLISHED), &alone).unwrap();
+    let alone = alone.to_str().unwrap();
+    let missing = run(&["diff", PUBLISHED, alone]);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = stderr(&missing);
+    assert!(
+        err.contains("it has no `required` lists (no REQUIRED field) and no oneof groups")
+            && err.contains("`--old-overlay`, `--new-overlay` for diff"),
+        "{err}"
+    );
+    let named = run(&["diff", PUBLISHED, alone, "--new-overlay", PUBLISHED_OVERLAY]);
+    assert_eq!(named.status.code(), Some(0), "{}", stderr(&named));
+    assert!(
+        stdout(&named).ends_with(": no changes\n"),
+        "{}",
+        stdout(&named)
+    );
+    let both = run(&[
+        "diff",
+        alone,
+        alone,
+        "--old-overlay",
+        PUBLISHED_OVERLAY,
+        "--new-overlay",
+        PUBLISHED_OVERLAY,
+    ]);
+    assert_eq!(both.status.code(), Some(0), "{}", stderr(&both));
+    // And `ir` takes --overlay.
+    let ir = run(&["ir", alone, "--overlay", PUBLISHED_OVERLAY]);
+    assert_eq!(ir.status.code(), Some(0), "{}", stderr(&ir));
+    assert!(stdout(&ir).contains("\"PingRequest\""));
+}
+
+#[test]
+fn a_proto_is_an_input_on_either_side() {
+    // The pass fixture against a copy of itself with one more field: one compatible addition.
+    let dir = scratch("diff-proto");
+    let old = manifest_dir().join("tests/fixtures/pass/proto3.proto");
+    let text = std::fs::read_to_string(&old).unwrap();
+    let new_text = text.replace(
+        "message GetNoteRequest {",
+        "message GetNoteRequest {\n  string locale = 3;",
+    );
+    assert_ne!(text, new_text);
+    std::fs::write(dir.join("a2a.proto"), new_text).unwrap();
+    let report = diff::compare(&old, &dir.join("a2a.proto")).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(
+        tuples(&report.changes),
+        [(
+            "field".to_string(),
+            "GetNoteRequest.locale".to_string(),
+            "added".to_string(),
+            "compatible".to_string()
+        )]
+    );
+    // A proto against a JSON Schema: the binary reads both.
+    let out = run(&[
+        "diff",
+        "tests/fixtures/pass/proto3.proto",
+        "tests/fixtures/pass/scalars.schema.json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("removed") && l.contains(" Note ")),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Golden fixtures (the shape of typify's `tests/schemas.rs`): every schema under
+//! Golden fixtures (the shape of typify's `tests/schemas.rs`): every schema (or proto) under
 //! `tests/fixtures/pass/` generates exactly its checked-in `.rs`, and that code compiles and runs
 //! (trybuild, with the fixture's `.main.rs` as the program when there is one); every input under
 //! `tests/fixtures/fail/` fails with exactly its checked-in `.stderr`.
@@ -31,6 +31,7 @@ fn config_for(input: &Path) -> Config {
 fn stem(path: &Path) -> String {
     let name = path.file_name().unwrap().to_string_lossy();
     name.strip_suffix(".schema.json")
+        .or_else(|| name.strip_suffix(".proto"))
         .unwrap_or(&name)
         .to_string()
 }
@@ -51,10 +52,10 @@ fn pass_fixtures_generate_their_golden_files_which_compile_and_run() {
     std::fs::create_dir_all(&wrappers).unwrap();
     let t = trybuild::TestCases::new();
     let mut count = 0;
-    for input in sorted_entries(&dir)
-        .into_iter()
-        .filter(|p| p.to_string_lossy().ends_with(".schema.json"))
-    {
+    for input in sorted_entries(&dir).into_iter().filter(|p| {
+        let name = p.to_string_lossy();
+        name.ends_with(".schema.json") || name.ends_with(".proto")
+    }) {
         let stem = stem(&input);
         let files = config_for(&input)
             .generate()

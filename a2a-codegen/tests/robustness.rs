@@ -174,3 +174,111 @@ proptest! {
         let _ = Config::new("unused").generate_from_str(&text);
     }
 }
+
+/// Field declarations for random messages, as (type and name, options): most compile, and
+/// together they reach every refusal of the proto lowering.
+const PROTO_FIELDS: &[(&str, &str)] = &[
+    ("string a", ""),
+    ("int32 b", " [(google.api.field_behavior) = REQUIRED]"),
+    ("optional bool c", ""),
+    ("repeated B d", ""),
+    ("map<string, A> e", ""),
+    ("map<int32, string> f", ""),
+    ("int64 g", ""),
+    ("uint32 h", ""),
+    ("google.protobuf.Struct i", ""),
+    ("google.protobuf.Value j", ""),
+    ("google.protobuf.Any k", ""),
+    ("E l", ""),
+    ("bytes m", " [deprecated = true]"),
+    ("string type", ""),
+    ("string self", ""),
+    ("A own", ""),
+    ("float n", ""),
+    ("string o", " [json_name = \"a\"]"),
+];
+
+/// Whole declarations, well formed or not.
+const PROTO_EXTRAS: &[&str] = &[
+    "enum F { option allow_alias = true; F_UNSPECIFIED = 0; F_ONE = 1; F_TWO = 1; }",
+    "message Value { string v = 1; }",
+    "message Outer { message Inner { string x = 1; } Inner inner = 1; }",
+    "service S { rpc Get(A) returns (B) { option (google.api.http) = { get: \"/a/{a}\" }; } }",
+    "service S { rpc Get(A) returns (B) { option (google.api.http) = { post: \"/b\" body: \"zz\" }; } }",
+    "service S { rpc Watch(A) returns (stream B); rpc Put(stream A) returns (google.protobuf.Empty); }",
+    "extend google.protobuf.FieldOptions { string unit = 50000; }",
+    "message {",
+    "}",
+];
+
+/// A message named `name` with the given fields, some of them in a oneof (named with a suffix,
+/// so that they differ from the fields).
+fn proto_message(name: &'static str) -> impl Strategy<Value = String> {
+    (
+        prop::sample::subsequence(PROTO_FIELDS, 0..6),
+        prop::sample::subsequence(PROTO_FIELDS, 0..3),
+    )
+        .prop_map(move |(fields, oneof)| {
+            let mut text = format!("message {name} {{\n");
+            let mut number = 1;
+            for (decl, options) in fields {
+                text.push_str(&format!("  {decl} = {number}{options};\n"));
+                number += 1;
+            }
+            if !oneof.is_empty() {
+                text.push_str("  oneof pick {\n");
+                for (decl, options) in oneof {
+                    text.push_str(&format!("    {decl}_in_pick = {number}{options};\n"));
+                    number += 1;
+                }
+                text.push_str("  }\n");
+            }
+            text.push_str("}\n");
+            text
+        })
+}
+
+fn proto_source() -> impl Strategy<Value = String> {
+    (
+        proto_message("A"),
+        proto_message("B"),
+        prop::sample::subsequence(PROTO_EXTRAS, 0..3),
+    )
+        .prop_map(|(a, b, extras)| {
+            let mut text = String::from(
+                "syntax = \"proto3\";\npackage r;\nimport \"google/api/annotations.proto\";\n\
+                 import \"google/api/field_behavior.proto\";\nimport \"google/protobuf/any.proto\";\n\
+                 import \"google/protobuf/empty.proto\";\nimport \"google/protobuf/struct.proto\";\n\
+                 import \"google/protobuf/descriptor.proto\";\n\
+                 enum E { E_UNSPECIFIED = 0; E_ONE = 1; }\n",
+            );
+            text.push_str(&a);
+            text.push_str(&b);
+            for extra in extras {
+                text.push_str(extra);
+                text.push('\n');
+            }
+            text
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_protos_generate_or_fail_cleanly(source in proto_source()) {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-protos");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("random.proto");
+        std::fs::write(&path, &source).unwrap();
+        match Config::new(&path).source_label("random.proto").generate() {
+            Ok(files) => {
+                for f in files {
+                    prop_assert!(syn::parse_file(&f.contents).is_ok(), "{} does not parse", f.path);
+                }
+            }
+            Err(Error::Input(diags)) => prop_assert!(!diags.0.is_empty()),
+            Err(other) => prop_assert!(false, "unexpected error for {}: {}", source, other),
+        }
+    }
+}

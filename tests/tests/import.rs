@@ -319,7 +319,8 @@ fn a_bundle_without_an_overlay_says_what_to_add() {
         err.contains("error: this is the JSON Schema bundle the A2A project publishes")
             && err.contains("needs an overlay")
             && err.contains("--> a2a.json at (document root)")
-            && err.contains("put an `overlay.toml` beside it in the spec directory")
+            && err.contains("it has no `required` lists (no REQUIRED field) and no oneof groups")
+            && err.contains("put an `overlay.toml` beside it")
             && err.contains("Config::overlay"),
         "{err}"
     );
@@ -330,6 +331,79 @@ fn a_bundle_without_an_overlay_says_what_to_add() {
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(files.iter().any(|f| f.path == "types.rs"));
+}
+
+#[test]
+fn the_v03_schema_without_an_overlay_says_what_it_really_lacks() {
+    let Some(path) = shared_path("import: v0.3.0 without an overlay", V03) else {
+        return;
+    };
+    // Its definitions have `required` lists (71 of 93): what it lacks is the rest.
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let defs = schema["definitions"].as_object().unwrap();
+    let with_required = defs
+        .values()
+        .filter(|d| d.get("required").is_some())
+        .count();
+    assert_eq!((with_required, defs.len()), (71, 93));
+    let err = Config::new(&path)
+        .source_label("a2a.json")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("sorts every object's properties by name (the field order is lost)")
+            && err.contains("unions")
+            && err.contains("enums inline and unnamed")
+            && err.contains("spec/v0_3/overlay.toml")
+            && !err.contains("REQUIRED"),
+        "{err}"
+    );
+}
+
+#[test]
+fn diff_reads_official_files_beside_their_overlay() {
+    let (Some(bundle), Some(v03)) = (
+        shared_path("import: diff of official files", BUNDLE),
+        shared_path("import: diff of official files", V03),
+    ) else {
+        return;
+    };
+    // A2A's files laid out as downloaded, one directory each, with our overlay and tables beside
+    // them; diff is given the files.
+    let lay_out = |name: &str, file: &Path, spec: PathBuf| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(file, dir.join("a2a.json")).unwrap();
+        for table in ["overlay.toml", "errors.toml", "methods.toml"] {
+            std::fs::copy(spec.join(table), dir.join(table)).unwrap();
+        }
+        dir.join("a2a.json")
+    };
+    let v1 = lay_out("official-v1-file", &bundle, spec_v1());
+    let old = lay_out("official-v03-file", &v03, spec_v0_3());
+    let report = a2a_codegen::diff::compare(&old, &v1).unwrap_or_else(|d| panic!("{d}"));
+    let ours = a2a_codegen::diff::compare(&spec_v0_3(), &spec_v1()).unwrap();
+    assert_eq!(report.changes, ours.changes);
+    // The overlay named explicitly, the file alone in shared/.
+    let named = a2a_codegen::diff::compare_inputs(
+        a2a_codegen::diff::Input {
+            path: &bundle,
+            overlay: Some(&spec_v1().join("overlay.toml")),
+        },
+        a2a_codegen::diff::Input::new(&spec_v1().join("a2a.schema.json")),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
+    // spec/v1/a2a.schema.json has the tables beside it, the bundle in shared/ none.
+    assert!(named
+        .changes
+        .iter()
+        .all(|c| c.change == a2a_codegen::diff::ChangeKind::Added
+            && matches!(
+                c.kind,
+                a2a_codegen::diff::ItemKind::Method | a2a_codegen::diff::ItemKind::Error
+            )));
 }
 
 #[test]

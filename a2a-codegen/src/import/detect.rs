@@ -193,23 +193,33 @@ impl<'a> Published<'a> {
     }
 }
 
-/// A published schema says neither which fields are REQUIRED nor which form a oneof: without an
-/// overlay it cannot be read.
+/// What a published schema cannot say, by shape: without an overlay it cannot be read.
 fn report_missing_overlay(file: &str, shape: Shape, diags: &mut Diagnostics) {
     let v03 = shape == Shape::V03;
+    let missing = if v03 {
+        // Its own `required` lists are read as they are; what the overlay adds is the rest.
+        "it sorts every object's properties by name (the field order is lost), leaves its unions \
+         as inline `anyOf`s of refs with no name (the method results; FilePart's file, which is \
+         a oneof) and its enums inline and unnamed, and holds base shapes that its concrete \
+         types repeat"
+    } else {
+        "it has no `required` lists (no REQUIRED field) and no oneof groups, sorts every \
+         message's properties by name (the proto's field order is lost), inlines its enums \
+         without their names, marks no field deprecated and has no `Empty`"
+    };
     diags
         .push(
             file,
             "",
             format!(
-                "this is {}; it does not say which fields are REQUIRED or which properties \
-                 form a oneof, so a2a-codegen needs an overlay to read it",
+                "this is {}; {missing}, so a2a-codegen needs an overlay to read it",
                 shape.describe()
             ),
         )
         .help(format!(
-            "put an `{}` beside it in the spec directory (a2a-codegen's {} is the one for \
-             A2A {}), or name one with `Config::overlay`; {} describes the format",
+            "put an `{}` beside it (a2a-codegen's {} is the one for A2A {}), or name one with \
+             `Config::overlay` (`--overlay`; `--old-overlay`, `--new-overlay` for diff); {} \
+             describes the format",
             load::OVERLAY_FILE,
             if v03 {
                 "spec/v0_3/overlay.toml"
