@@ -172,6 +172,10 @@ pub mod ir;
 mod load;
 mod lower;
 mod naming;
+#[cfg(feature = "proto")]
+mod proto;
+#[cfg(not(feature = "proto"))]
+#[path = "proto/off.rs"]
 mod proto;
 mod requires;
 mod routes;
