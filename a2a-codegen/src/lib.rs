@@ -119,6 +119,28 @@
 //! `null` REQUIRED field, a message included, decodes to its default value, as protobuf reads it;
 //! encoding always writes REQUIRED fields. Strictness belongs to the server side: the methods
 //! table's `requires` column lists what a request cannot run without.
+//!
+//! ## 64-bit integers
+//!
+//! ProtoJSON writes a protobuf `int64` or `uint64` as a decimal string (`"generation": "7"`) and
+//! reads it from a string or a number. Our dialect says exactly that, with the one type array it
+//! accepts:
+//!
+//! ```json
+//! "generation": {"type": ["integer", "string"], "format": "int64"},
+//! "size": {"type": ["integer", "string"], "format": "uint64"}
+//! ```
+//!
+//! (the two names in either order; `{"type": "integer", "format": "int64"}` is an error saying
+//! so, as is any other type array). The Rust field is an `i64` or `u64` (`Option` when not
+//! REQUIRED, as for every scalar). Encoding writes a decimal string, also inside lists and maps
+//! (`a2a_runtime::num::Decimal`); decoding takes a string or a number through
+//! `a2a_runtime::num::ProtoI64` / `ProtoU64`, in one pass: out of range, not integral (`7.5`,
+//! `"7.5"`) or not a number (`""`, `"seven"`) is a decode error saying which, and the reply
+//! decoders name the field (`` at `result.generation` ``). The rule for strings is the one
+//! protobuf's Python parser (a2a-sdk 1.3.0) applies, so `"+7"`, `"7.0"` and `"1e3"` are read
+//! too; the runtime's `num` module documents it. The schemars impls describe the same type
+//! array. A plain `{"type": "integer"}` stays an `i64` written as a number.
 
 #![deny(missing_docs)]
 

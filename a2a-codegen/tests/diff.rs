@@ -97,6 +97,19 @@ const RULES: &[(&str, Expected)] = &[
         "field-type-changed",
         &[("field", "Task.note", "changed", "breaking")],
     ),
+    // Same Rust type (`i64`), another written form: a number, then a decimal string.
+    (
+        "field-integer-to-int64",
+        &[("field", "Task.size", "changed", "behaviour")],
+    ),
+    (
+        "field-int32-to-int64",
+        &[("field", "Task.size", "changed", "breaking")],
+    ),
+    (
+        "field-int64-to-uint64",
+        &[("field", "Task.size", "changed", "breaking")],
+    ),
     (
         "field-optional-to-required",
         &[("field", "Task.note", "changed", "breaking")],
@@ -775,6 +788,28 @@ fn renames_are_one_change_that_says_old_and_new_and_what_they_mean() {
         error.detail
     );
     assert!(!error.detail.contains("Other"), "{}", error.detail);
+}
+
+#[test]
+fn integer_changes_say_what_the_wire_sees() {
+    let detail = |rule| only_change(rule).detail;
+    let d = detail("field-integer-to-int64");
+    assert!(
+        d.contains("`i64` stays") && d.contains("a number -> a decimal string"),
+        "{d}"
+    );
+    let d = detail("field-int32-to-int64");
+    assert!(
+        d.contains("`i32` -> `i64`")
+            && d.contains("every int32 value peers on the old schema send still decodes")
+            && d.contains("written as a decimal string instead of a number"),
+        "{d}"
+    );
+    let d = detail("field-int64-to-uint64");
+    assert!(
+        d.contains("`i64` -> `u64`") && d.contains("values outside the uint64 range"),
+        "{d}"
+    );
 }
 
 #[test]

@@ -78,7 +78,8 @@ impl Cx<'_> {
             TypeRef::String => quote!(::std::string::String),
             TypeRef::Bool => quote!(bool),
             TypeRef::Int32 => quote!(i32),
-            TypeRef::Integer => quote!(i64),
+            TypeRef::Integer | TypeRef::Int64 => quote!(i64),
+            TypeRef::UInt64 => quote!(u64),
             TypeRef::Number => quote!(f64),
             TypeRef::Bytes => quote!(#rt::Bytes),
             TypeRef::Timestamp => quote!(#rt::Timestamp),
@@ -112,7 +113,8 @@ impl Cx<'_> {
         };
         match self.resolve(ty) {
             TypeRef::Int32 => number("ProtoI32"),
-            TypeRef::Integer => number("ProtoI64"),
+            TypeRef::Integer | TypeRef::Int64 => number("ProtoI64"),
+            TypeRef::UInt64 => number("ProtoU64"),
             TypeRef::Number => number("ProtoF64"),
             TypeRef::List(item) => {
                 let inner = self.wire(item);
@@ -156,6 +158,28 @@ impl Cx<'_> {
                 ty: self.rust_type(ty),
                 convert: None,
             },
+        }
+    }
+
+    /// Whether values of `ty` are written through the runtime's `num::Decimal`: 64-bit integers,
+    /// which ProtoJSON writes as decimal strings, and lists and maps of them.
+    fn is_wide(&self, ty: &TypeRef) -> bool {
+        match self.resolve(ty) {
+            TypeRef::Int64 | TypeRef::UInt64 => true,
+            TypeRef::List(inner) | TypeRef::Map(inner) => self.is_wide(inner),
+            _ => false,
+        }
+    }
+
+    /// What `serialize_entry` is given for a value of type `ty` held by the reference `value`:
+    /// the reference itself, or for 64-bit integers (and lists and maps of them) a
+    /// `num::Decimal` around it, which writes decimal strings.
+    fn encoded(&self, ty: &TypeRef, value: TokenStream) -> TokenStream {
+        if self.is_wide(ty) {
+            let rt = &self.opts.runtime;
+            quote!(&#rt::num::Decimal(#value))
+        } else {
+            value
         }
     }
 
@@ -330,6 +354,11 @@ impl Cx<'_> {
                 _ => quote!(#fname: ::core::default::Default::default(),),
             }
         });
+        // A oneof beside the fields starts unset (`Unknown`), as in the derived `Default`.
+        let oneof = s.oneof.as_ref().map(|o| {
+            let fname = ident(&o.rust_name);
+            quote!(#fname: ::core::default::Default::default(),)
+        });
         let extras = self.opts.preserve_unknown.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
             quote!(#fname: ::serde_json::Map::new(),)
@@ -337,7 +366,7 @@ impl Cx<'_> {
         quote! {
             impl ::core::default::Default for #name {
                 fn default() -> Self {
-                    Self { #(#inits)* #extras }
+                    Self { #(#inits)* #oneof #extras }
                 }
             }
         }
@@ -352,23 +381,27 @@ impl Cx<'_> {
         let fields = s.fields.iter().map(|f| {
             let key = &f.json_name;
             let fname = ident(&f.rust_name);
+            let own = self.encoded(&f.ty, quote!(&self.#fname));
             match &f.presence {
-                Presence::Required => quote!(__map.serialize_entry(#key, &self.#fname)?;),
+                Presence::Required => quote!(__map.serialize_entry(#key, #own)?;),
                 Presence::Optional if self.is_collection(&f.ty) => quote! {
                     if !self.#fname.is_empty() {
-                        __map.serialize_entry(#key, &self.#fname)?;
+                        __map.serialize_entry(#key, #own)?;
                     }
                 },
-                Presence::Optional => quote! {
-                    if let ::core::option::Option::Some(__v) = &self.#fname {
-                        __map.serialize_entry(#key, __v)?;
+                Presence::Optional => {
+                    let value = self.encoded(&f.ty, quote!(__v));
+                    quote! {
+                        if let ::core::option::Option::Some(__v) = &self.#fname {
+                            __map.serialize_entry(#key, #value)?;
+                        }
                     }
-                },
+                }
                 Presence::Defaulted(lit) => {
                     let v = Self::literal_tokens(lit);
                     quote! {
                         if self.#fname != #v {
-                            __map.serialize_entry(#key, &self.#fname)?;
+                            __map.serialize_entry(#key, #own)?;
                         }
                     }
                 }
@@ -380,7 +413,8 @@ impl Cx<'_> {
             let arms = o.group.members.iter().map(|m| {
                 let variant = ident(&m.variant);
                 let key = &m.json_name;
-                quote!(#ename::#variant(__v) => __map.serialize_entry(#key, __v)?,)
+                let value = self.encoded(&m.ty, quote!(__v));
+                quote!(#ename::#variant(__v) => __map.serialize_entry(#key, #value)?,)
             });
             quote! {
                 match &self.#fname {
@@ -819,7 +853,8 @@ impl Cx<'_> {
         let ser_arms = g.members.iter().map(|m| {
             let variant = ident(&m.variant);
             let key = &m.json_name;
-            quote!(Self::#variant(__v) => __map.serialize_entry(#key, __v)?,)
+            let value = self.encoded(&m.ty, quote!(__v));
+            quote!(Self::#variant(__v) => __map.serialize_entry(#key, #value)?,)
         });
         let de = self.emit_visitor(owner, quote!(#name), &[], &[], None, Some((g, enum_name)));
         let unknown_doc = self.unknown_variant_doc("A member this version does not know (its name");
