@@ -43,7 +43,7 @@
 //! | type | kind changed (struct, enum, oneof enum, tagged enum, alias) | breaking | a different kind of Rust item |
 //! | type | alias target changed | breaking | `pub type X = ..` names another Rust type |
 //! | field | added, required | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves its default, which is always written); peers on the old schema do not send it, so their messages decode with its default |
-//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling |
+//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling; peers on the old schema do not send it (it reads as absent) and skip it as an unknown member (the detail says how a 64-bit integer travels: a decimal string) |
 //! | field | removed | breaking | its users stop compiling |
 //! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, an unknown member to the new code (the field reads as absent), unless the new field accepts it as its alias; when both sides accept both names it is only behaviour (another name is written) |
 //! | field | type changed | breaking | the Rust type changes (a change of spelling only, such as an alias for the same type, is not reported); between integer types (`int32`, `integer`, `int64`, `uint64`) the detail also says whether values peers on the old schema send still fit, and whether the written form (number or decimal string) changes |
@@ -492,6 +492,23 @@ impl<'a> Side<'a> {
         }
     }
 
+    /// For a 64-bit integer (or a list or map of them), how it travels, as a clause for a
+    /// field's declaration (`, an int64 written as a decimal string`); empty otherwise.
+    fn wide_note(&self, ty: &TypeRef) -> String {
+        match self.resolve(ty) {
+            TypeRef::Int64 => {
+                ", an int64 written as a decimal string, read from a string or a number".into()
+            }
+            TypeRef::UInt64 => {
+                ", a uint64 written as a decimal string, read from a string or a number".into()
+            }
+            TypeRef::List(item) | TypeRef::Map(item) if !self.wide_note(item).is_empty() => {
+                ", of 64-bit integers, each written as a decimal string".into()
+            }
+            _ => String::new(),
+        }
+    }
+
     /// The values an integer type holds, and its name in messages; `None` for other types.
     fn integer_range(&self, ty: &TypeRef) -> Option<(i128, i128, &'static str)> {
         match self.resolve(ty) {
@@ -770,10 +787,11 @@ impl Differ<'_> {
             }
             let path = format!("{id}.{}", g.rust_name);
             let decl = format!(
-                "`{}: {}` (JSON `{}`)",
+                "`{}: {}` (JSON `{}`{})",
                 g.rust_name,
                 self.new.field_type(g),
-                g.json_name
+                g.json_name,
+                self.new.wide_note(&g.ty)
             );
             let (class, detail) = if g.presence == Presence::Required {
                 (
@@ -790,7 +808,8 @@ impl Differ<'_> {
                     Class::Compatible,
                     format!(
                         "new {} field {decl}; struct literals ending in `..Default::default()` \
-                         keep compiling",
+                         keep compiling; peers on the old schema do not send it (it reads as \
+                         absent) and skip it as an unknown member when it is sent",
                         presence_name(&g.presence)
                     ),
                 )

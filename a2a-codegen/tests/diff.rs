@@ -537,6 +537,68 @@ fn the_binary_renders_the_v1_0_x_error_report_in_every_format() {
     assert_eq!(json[0]["path"], "A2aError::TaskNotCancelable");
 }
 
+/// The v1.1 draft adds five int64 fields (compatible: optional, and peers on v1.0.1 skip them)
+/// and the -32010 row (breaking by the rules: a custom error may have used the code).
+#[test]
+fn a2a_v1_to_the_v1_1_draft_is_five_int64_fields_and_one_error_row() {
+    let root = workspace_root();
+    let report = diff::compare(&root.join("spec/v1"), &root.join("spec/v1_1_draft")).unwrap();
+    let expected: Expected = &[
+        (
+            "field",
+            "GetTaskRequest.current_generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "field",
+            "SendMessageConfiguration.if_generation_match",
+            "added",
+            "compatible",
+        ),
+        ("field", "Task.generation", "added", "compatible"),
+        (
+            "field",
+            "TaskArtifactUpdateEvent.generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "field",
+            "TaskStatusUpdateEvent.generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "error",
+            "A2aError::TaskGenerationMismatch",
+            "added",
+            "breaking",
+        ),
+    ];
+    assert_eq!(tuples(&report.changes), expected_tuples(expected));
+    for change in &report.changes[..5] {
+        assert!(
+            change.detail.contains("Option<i64>")
+                && change
+                    .detail
+                    .contains("an int64 written as a decimal string"),
+            "{}",
+            change.detail
+        );
+    }
+    let error = &report.changes[5].detail;
+    assert!(
+        error.contains("code -32010 (ABORTED, HTTP 409)") && error.contains("`A2aError::Other`"),
+        "{error}"
+    );
+    let md = report.to_markdown().unwrap();
+    assert!(
+        md.contains("## Breaking (1)") && md.contains("## Compatible (5)"),
+        "{md}"
+    );
+}
+
 #[test]
 fn spec_v1_against_itself_has_no_changes() {
     let spec = workspace_root().join("spec/v1");
