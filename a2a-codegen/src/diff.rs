@@ -44,10 +44,11 @@
 //! | type | kind changed (struct, enum, oneof enum, tagged enum, alias) | breaking | a different kind of Rust item |
 //! | type | alias target changed | breaking | `pub type X = ..` names another Rust type |
 //! | field | added, required | breaking | struct literals must set it (those naming every field stop compiling; `..Default::default()` leaves its default, which is always written); peers on the old schema do not send it, so their messages decode with its default |
-//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling |
+//! | field | added, optional or with a default | compatible | every struct implements `Default`, so literals ending in `..Default::default()` keep compiling; peers on the old schema do not send it (it reads as absent) and skip it as an unknown member (the detail says how a 64-bit integer travels: a decimal string) |
 //! | field | removed | breaking | its users stop compiling |
 //! | field | wire (JSON) name changed | breaking | peers on the old schema send the old name, an unknown member to the new code (the field reads as absent), unless the new field accepts it as its alias; when both sides accept both names it is only behaviour (another name is written) |
-//! | field | type changed | breaking | the Rust type changes (a change of spelling only, such as an alias for the same type, is not reported) |
+//! | field | type changed | breaking | the Rust type changes (a change of spelling only, such as an alias for the same type, is not reported); between integer types (`int32`, `integer`, `int64`, `uint64`) the detail also says whether values peers on the old schema send still fit, and whether the written form (number or decimal string) changes |
+//! | field | written form changed, same Rust type (`integer` <-> `int64`: an `i64` written as a number or as a decimal string) | behaviour | the decoders of both schemas read either form; only what the encoder writes changes (also for oneof members and aliases) |
 //! | field | presence changed so that `Option` appears or goes (optional <-> required, optional <-> default) | breaking | the Rust type changes between `T` and `Option<T>` |
 //! | field | presence changed with the same Rust type (a list or map optional <-> required; required <-> default; one default -> another) | behaviour | the value an absent member decodes to, or when it is written, changes |
 //! | const | added (required or not) | behaviour | now written on encode and checked when present; messages that leave it out still decode |
@@ -497,7 +498,8 @@ impl<'a> Side<'a> {
             TypeRef::String => "String".into(),
             TypeRef::Bool => "bool".into(),
             TypeRef::Int32 => "i32".into(),
-            TypeRef::Integer => "i64".into(),
+            TypeRef::Integer | TypeRef::Int64 => "i64".into(),
+            TypeRef::UInt64 => "u64".into(),
             TypeRef::Number => "f64".into(),
             TypeRef::Bytes => "Bytes".into(),
             TypeRef::Timestamp => "Timestamp".into(),
@@ -511,6 +513,46 @@ impl<'a> Side<'a> {
 
     fn is_collection(&self, ty: &TypeRef) -> bool {
         matches!(self.resolve(ty), TypeRef::List(_) | TypeRef::Map(_))
+    }
+
+    /// How the encoder writes a value of `ty`, as far as it can differ for one Rust type: an
+    /// `i64` is a JSON number (`integer`) or a decimal string (`int64`).
+    fn written_as(&self, ty: &TypeRef) -> String {
+        match self.resolve(ty) {
+            TypeRef::Int32 | TypeRef::Integer => "a number".into(),
+            TypeRef::Int64 | TypeRef::UInt64 => "a decimal string".into(),
+            TypeRef::List(item) => format!("an array of {}", self.written_as(item)),
+            TypeRef::Map(value) => format!("an object of {}", self.written_as(value)),
+            other => format!("`{}`", self.rust_type(other)),
+        }
+    }
+
+    /// For a 64-bit integer (or a list or map of them), how it travels, as a clause for a
+    /// field's declaration (`, an int64 written as a decimal string`); empty otherwise.
+    fn wide_note(&self, ty: &TypeRef) -> String {
+        match self.resolve(ty) {
+            TypeRef::Int64 => {
+                ", an int64 written as a decimal string, read from a string or a number".into()
+            }
+            TypeRef::UInt64 => {
+                ", a uint64 written as a decimal string, read from a string or a number".into()
+            }
+            TypeRef::List(item) | TypeRef::Map(item) if !self.wide_note(item).is_empty() => {
+                ", of 64-bit integers, each written as a decimal string".into()
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The values an integer type holds, and its name in messages; `None` for other types.
+    fn integer_range(&self, ty: &TypeRef) -> Option<(i128, i128, &'static str)> {
+        match self.resolve(ty) {
+            TypeRef::Int32 => Some((i32::MIN.into(), i32::MAX.into(), "int32")),
+            TypeRef::Integer => Some((i64::MIN.into(), i64::MAX.into(), "integer")),
+            TypeRef::Int64 => Some((i64::MIN.into(), i64::MAX.into(), "int64")),
+            TypeRef::UInt64 => Some((0, u64::MAX.into(), "uint64")),
+            _ => None,
+        }
     }
 
     fn is_message(&self, ty: &TypeRef) -> bool {
@@ -630,6 +672,70 @@ impl Differ<'_> {
         (a != b && ra != rb).then_some((ra, rb))
     }
 
+    /// When a reference keeps its Rust type but is written differently (an `i64` that was a
+    /// plain `integer`, written as a number, becomes an `int64`, written as a decimal string):
+    /// both forms.
+    fn encoding_changed(&self, a: &TypeRef, b: &TypeRef) -> Option<(String, String)> {
+        if a == b || self.type_changed(a, b).is_some() {
+            return None;
+        }
+        let (wa, wb) = (self.old.written_as(a), self.new.written_as(b));
+        (wa != wb).then_some((wa, wb))
+    }
+
+    /// Reports an [`encoding_changed`](Self::encoding_changed) reference: behaviour, since every
+    /// generated reader takes a 64-bit integer, or a plain integer, from a number or a string.
+    fn encoding(&mut self, kind: ItemKind, path: &str, a: &TypeRef, b: &TypeRef) {
+        if let Some((wa, wb)) = self.encoding_changed(a, b) {
+            let rust = self.new.rust_type(b);
+            self.push(
+                kind,
+                path,
+                ChangeKind::Changed,
+                Class::Behaviour,
+                format!(
+                    "Rust type `{rust}` stays; written as {wa} -> {wb}: the decoders of both \
+                     schemas read either form (ProtoJSON integers are read from numbers and \
+                     strings), so only what the encoder writes changes"
+                ),
+            );
+        }
+    }
+
+    /// What a change between two integer types does on the wire, as a clause to add to the
+    /// Rust type change (`int32` -> `int64`); `None` when either is not an integer.
+    fn integer_wire(&self, a: &TypeRef, b: &TypeRef) -> Option<String> {
+        let (lo_a, hi_a, name_a) = self.old.integer_range(a)?;
+        let (lo_b, hi_b, name_b) = self.new.integer_range(b)?;
+        let mut clauses = Vec::new();
+        if lo_b > lo_a || hi_b < hi_a {
+            clauses.push(format!(
+                "values outside the {name_b} range, which peers on the old schema may send as \
+                 {name_a}, no longer decode"
+            ));
+        } else {
+            clauses.push(format!(
+                "every {name_a} value peers on the old schema send still decodes"
+            ));
+        }
+        let (wa, wb) = (self.old.written_as(a), self.new.written_as(b));
+        if wa != wb {
+            clauses.push(format!(
+                "it is written as {wb} instead of {wa} (both forms are read on either side, \
+                 within range)"
+            ));
+        }
+        Some(format!("; on the wire {}", clauses.join(", and ")))
+    }
+
+    /// The detail of a Rust type change: the two types, and for integers what the wire sees.
+    fn type_change_detail(&self, a: &TypeRef, b: &TypeRef, ra: &str, rb: &str) -> String {
+        format!(
+            "type `{ra}` -> `{rb}`{}",
+            self.integer_wire(a, b).unwrap_or_default()
+        )
+    }
+
     fn types(&mut self) {
         let (old, new) = (self.old.0, self.new.0);
         let ids: BTreeSet<&TypeId> = old.types.keys().chain(new.types.keys()).collect();
@@ -663,14 +769,19 @@ impl Differ<'_> {
             (TypeKind::Tagged(a), TypeKind::Tagged(b)) => self.tagged(id, a, b),
             (TypeKind::Alias(a), TypeKind::Alias(b)) => {
                 if let Some((ra, rb)) = self.type_changed(a, b) {
+                    let detail = format!(
+                        "type alias of `{ra}` -> `{rb}`{}",
+                        self.integer_wire(a, b).unwrap_or_default()
+                    );
                     self.push(
                         ItemKind::Type,
                         id,
                         ChangeKind::Changed,
                         Class::Breaking,
-                        format!("type alias of `{ra}` -> `{rb}`"),
+                        detail,
                     );
                 }
+                self.encoding(ItemKind::Type, id, a, b);
             }
             _ => self.push(
                 ItemKind::Type,
@@ -711,10 +822,11 @@ impl Differ<'_> {
             }
             let path = format!("{id}.{}", g.rust_name);
             let decl = format!(
-                "`{}: {}` (JSON `{}`)",
+                "`{}: {}` (JSON `{}`{})",
                 g.rust_name,
                 self.new.field_type(g),
-                g.json_name
+                g.json_name,
+                self.new.wide_note(&g.ty)
             );
             let (class, detail) = if g.presence == Presence::Required {
                 (
@@ -731,7 +843,8 @@ impl Differ<'_> {
                     Class::Compatible,
                     format!(
                         "new {} field {decl}; struct literals ending in `..Default::default()` \
-                         keep compiling",
+                         keep compiling; peers on the old schema do not send it (it reads as \
+                         absent) and skip it as an unknown member when it is sent",
                         presence_name(&g.presence)
                     ),
                 )
@@ -781,14 +894,16 @@ impl Differ<'_> {
             );
         }
         if let Some((ra, rb)) = self.type_changed(&f.ty, &g.ty) {
+            let detail = self.type_change_detail(&f.ty, &g.ty, &ra, &rb);
             self.push(
                 ItemKind::Field,
                 path,
                 ChangeKind::Changed,
                 Class::Breaking,
-                format!("type `{ra}` -> `{rb}`"),
+                detail,
             );
         }
+        self.encoding(ItemKind::Field, path, &f.ty, &g.ty);
         if f.presence != g.presence {
             let (was, now) = (presence_name(&f.presence), presence_name(&g.presence));
             let (ta, tb) = (self.old.field_type(f), self.new.field_type(g));
@@ -977,14 +1092,16 @@ impl Differ<'_> {
                         );
                     }
                     if let Some((ra, rb)) = self.type_changed(&m.ty, &n.ty) {
+                        let detail = self.type_change_detail(&m.ty, &n.ty, &ra, &rb);
                         self.push(
                             ItemKind::Member,
                             &path,
                             ChangeKind::Changed,
                             Class::Breaking,
-                            format!("type `{ra}` -> `{rb}`"),
+                            detail,
                         );
                     }
+                    self.encoding(ItemKind::Member, &path, &m.ty, &n.ty);
                 }
             }
         }

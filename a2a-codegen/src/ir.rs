@@ -228,6 +228,13 @@ pub enum TypeRef {
     Int32,
     /// `integer` without a format: a JSON number in the i64 range.
     Integer,
+    /// A protobuf `int64` (also `sint64`, `sfixed64`): `type: ["integer", "string"]` with
+    /// `format: int64`. An `i64`, written as a decimal string as ProtoJSON writes it, read from a
+    /// string or a number.
+    Int64,
+    /// A protobuf `uint64` (also `fixed64`): `type: ["integer", "string"]` with `format:
+    /// uint64`. A `u64`, written and read as [`TypeRef::Int64`] is.
+    UInt64,
     /// `number`.
     Number,
     /// `string` with `format: byte`: base64 on the wire.

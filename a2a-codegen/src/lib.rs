@@ -159,6 +159,28 @@
 //! `null` REQUIRED field, a message included, decodes to its default value, as protobuf reads it;
 //! encoding always writes REQUIRED fields. Strictness belongs to the server side: the methods
 //! table's `requires` column lists what a request cannot run without.
+//!
+//! ## 64-bit integers
+//!
+//! ProtoJSON writes a protobuf `int64` or `uint64` as a decimal string (`"generation": "7"`) and
+//! reads it from a string or a number. Our dialect says exactly that, with the one type array it
+//! accepts:
+//!
+//! ```json
+//! "generation": {"type": ["integer", "string"], "format": "int64"},
+//! "size": {"type": ["integer", "string"], "format": "uint64"}
+//! ```
+//!
+//! (the two names in either order; `{"type": "integer", "format": "int64"}` is an error saying
+//! so, as is any other type array). The Rust field is an `i64` or `u64` (`Option` when not
+//! REQUIRED, as for every scalar). Encoding writes a decimal string, also inside lists and maps
+//! (`a2a_runtime::num::Decimal`); decoding takes a string or a number through
+//! `a2a_runtime::num::ProtoI64` / `ProtoU64`, in one pass: out of range, not integral (`7.5`,
+//! `"7.5"`) or not a number (`""`, `"seven"`) is a decode error saying which, and the reply
+//! decoders name the field (`` at `result.generation` ``). The rule for strings is the one
+//! protobuf's Python parser (a2a-sdk 1.3.0) applies, so `"+7"`, `"7.0"` and `"1e3"` are read
+//! too; the runtime's `num` module documents it. The schemars impls describe the same type
+//! array. A plain `{"type": "integer"}` stays an `i64` written as a number.
 
 #![deny(missing_docs)]
 
@@ -230,7 +252,8 @@ pub const ERROR_REFERENCE: &str = "ERRORS.md";
 /// The default runtime path: the `a2a-runtime` crate.
 pub const DEFAULT_RUNTIME_PATH: &str = "::a2a_runtime";
 
-/// A spec directory compiled into this crate ([`Config::a2a_v1`], [`Config::a2a_v0_3`]). The files
+/// A spec directory compiled into this crate ([`Config::a2a_v1`], [`Config::a2a_v0_3`],
+/// [`Config::a2a_v1_1_draft`]). The files
 /// are read from `spec/` beside this crate's manifest (a link to the workspace's `spec/`, which
 /// `cargo package` follows), so the published crate carries them and there is one copy in git.
 struct EmbeddedSpec {
@@ -286,6 +309,7 @@ struct ReadInputs {
 
 static EMBEDDED_V1: EmbeddedSpec = embedded_spec!("v1");
 static EMBEDDED_V0_3: EmbeddedSpec = embedded_spec!("v0_3");
+static EMBEDDED_V1_1_DRAFT: EmbeddedSpec = embedded_spec!("v1_1_draft");
 
 /// What to generate and where: the generator's settings, in the style of `prost_build::Config`.
 #[derive(Clone, Debug)]
@@ -373,6 +397,26 @@ impl Config {
         Config::embedded(&EMBEDDED_V0_3)
     }
 
+    /// Generates from the A2A **v1.1 draft** embedded in this crate (its `spec/v1_1_draft`: the
+    /// `dev-1.1` branch of the A2A repository at commit `28491879`, 2026-08-12), like
+    /// [`Config::a2a_v1`]; labelled `a2a-codegen/spec/v1_1_draft`.
+    ///
+    /// A draft, not a release: it is v1.0.1 plus task generations (the `int64` fields
+    /// `Task.generation`, the two update events' `generation`, `ifGenerationMatch` and
+    /// `currentGeneration`) and the error -32010 `TaskGenerationMismatchError`, and it follows
+    /// the branch, so a later version of this crate may generate different code from it (or drop
+    /// it once v1.1 is released). Peers on v1.0.1 understand what it writes: the changes are
+    /// additive.
+    ///
+    /// ```
+    /// let files = a2a_codegen::Config::a2a_v1_1_draft().generate().unwrap();
+    /// let types = files.iter().find(|f| f.path == "types.rs").unwrap();
+    /// assert!(types.contents.contains("pub generation: ::core::option::Option<i64>"));
+    /// ```
+    pub fn a2a_v1_1_draft() -> Self {
+        Config::embedded(&EMBEDDED_V1_1_DRAFT)
+    }
+
     fn embedded(spec: &'static EmbeddedSpec) -> Self {
         let mut config = Config::new(spec.label);
         config.embedded = Some(spec);
@@ -381,47 +425,41 @@ impl Config {
     }
 
     /// For this workspace only (its CLI defaults, freshness test and bench), not part of the API:
-    /// the settings that produce the checked-in crate `a2a-types` (`generated/src/v1` from
-    /// `spec/v1`), given the workspace root. The CLI's defaults and the freshness test both use
-    /// this, so they cannot drift apart.
+    /// the settings that produce the checked-in crate's v1 module (`generated/src/v1` from
+    /// `spec/v1`, with `generated/ERRORS.md`), given the workspace root. The CLI's defaults and
+    /// the freshness test both use [`workspace::CHECKED_IN_MODULES`], so they cannot drift apart.
     #[doc(hidden)]
     pub fn checked_in(workspace_root: &Path) -> Self {
-        let mut config = Config::new(workspace_root.join(workspace::CHECKED_IN_SPEC));
-        config
-            .source_label(workspace::CHECKED_IN_SPEC)
-            .regenerate_hint(workspace::CHECKED_IN_REGENERATE)
-            .out_dir(workspace_root.join(workspace::CHECKED_IN_OUT))
-            .runtime_path(workspace::CHECKED_IN_RUNTIME)
-            .error_reference(workspace_root.join(workspace::CHECKED_IN_ERROR_REFERENCE))
-            .json_schema(JsonSchemaImpls::Feature(
-                workspace::CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
-            ));
-        config
+        Config::checked_in_module(workspace_root, &workspace::CHECKED_IN_MODULES[0])
     }
 
-    /// For this workspace only: the settings of the checked-in v0.3 module (`generated/src/v0_3` from `spec/v0_3`): like
-    /// [`Config::checked_in`], without an error reference.
+    /// For this workspace only: the settings of one checked-in module of `a2a-types`
+    /// (runtime `crate::rt`, schemars impls behind the feature `schemars`).
     #[doc(hidden)]
-    pub fn checked_in_v0_3(workspace_root: &Path) -> Self {
-        let mut config = Config::new(workspace_root.join(workspace::CHECKED_IN_V0_3_SPEC));
+    pub fn checked_in_module(workspace_root: &Path, module: &workspace::CheckedIn) -> Self {
+        let mut config = Config::new(workspace_root.join(module.spec));
         config
-            .source_label(workspace::CHECKED_IN_V0_3_SPEC)
+            .source_label(module.spec)
             .regenerate_hint(workspace::CHECKED_IN_REGENERATE)
-            .out_dir(workspace_root.join(workspace::CHECKED_IN_V0_3_OUT))
+            .out_dir(workspace_root.join(module.out))
             .runtime_path(workspace::CHECKED_IN_RUNTIME)
             .json_schema(JsonSchemaImpls::Feature(
                 workspace::CHECKED_IN_JSON_SCHEMA_FEATURE.into(),
             ));
+        if let Some(reference) = module.error_reference {
+            config.error_reference(workspace_root.join(reference));
+        }
         config
     }
 
-    /// For this workspace only: every checked-in module of `a2a-types`, v1 then v0.3.
+    /// For this workspace only: every checked-in module of `a2a-types`
+    /// ([`workspace::CHECKED_IN_MODULES`]: v1, v0.3, the v1.1 draft).
     #[doc(hidden)]
     pub fn checked_in_all(workspace_root: &Path) -> Vec<Self> {
-        vec![
-            Config::checked_in(workspace_root),
-            Config::checked_in_v0_3(workspace_root),
-        ]
+        workspace::CHECKED_IN_MODULES
+            .iter()
+            .map(|module| Config::checked_in_module(workspace_root, module))
+            .collect()
     }
 
     /// How inputs are named in diagnostics and `@generated` headers (default: the spec path's last

@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples", "deprecated"];
 
 /// Every keyword the generator understands, for the help text of the unsupported-keyword error.
-const SUPPORTED: &str = "$defs/definitions, $ref, type (object, array, string, integer, number, boolean), \
-properties, required, items, additionalProperties (a schema), enum, const, format (date-time, byte, int32, \
-double, float), oneOf of single-member `required`, x-oneof-name, oneOf of $refs with x-discriminator, default, description, title, \
+const SUPPORTED: &str = "$defs/definitions, $ref, type (object, array, string, integer, number, boolean, \
+[integer, string] for 64-bit integers), properties, required, items, additionalProperties (a schema), enum, \
+const, format (date-time, byte, int32, int64, uint64, double, float), oneOf of single-member `required`, x-oneof-name, oneOf of $refs with x-discriminator, default, description, title, \
 examples, deprecated, $comment";
 
 /// Schema dialects accepted in `$schema`.
@@ -680,7 +680,8 @@ impl Lowerer<'_> {
         let fits = match (ty, &lit) {
             (TypeRef::String, Literal::String(_)) | (TypeRef::Bool, Literal::Bool(_)) => true,
             (TypeRef::Int32, Literal::Integer(i)) => i32::try_from(*i).is_ok(),
-            (TypeRef::Integer, Literal::Integer(_)) => true,
+            (TypeRef::Integer | TypeRef::Int64, Literal::Integer(_)) => true,
+            (TypeRef::UInt64, Literal::Integer(i)) => *i >= 0,
             (TypeRef::Number, Literal::Integer(_) | Literal::Number(_)) => true,
             _ => false,
         };
@@ -690,6 +691,52 @@ impl Lowerer<'_> {
             return None;
         }
         Some(lit)
+    }
+
+    /// A 64-bit integer, the one type array the dialect has: `{"type": ["integer", "string"],
+    /// "format": "int64"}` (or `"uint64"`), the two JSON types ProtoJSON uses for it (written as a
+    /// string, read from either). Any other type array is an error.
+    fn wide_integer(
+        &mut self,
+        obj: &Map<String, Value>,
+        types: &[Value],
+        pointer: &str,
+    ) -> Option<TypeRef> {
+        let type_at = pointer_push(pointer, "type");
+        let mut names: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        names.sort_unstable();
+        if names.len() != types.len() || names != ["integer", "string"] {
+            self.error(
+                &type_at,
+                "type arrays (nullable or union types) are not supported, except \
+                 [\"integer\", \"string\"] for a 64-bit integer",
+            )
+            .help(
+                "use one type (absent members are already `Option` unless required); a 64-bit \
+                 integer is {\"type\": [\"integer\", \"string\"], \"format\": \"int64\"} (or \"uint64\")",
+            );
+            return None;
+        }
+        self.check_keywords(obj, pointer, &["type", "format", "default"]);
+        match obj.get("format").and_then(Value::as_str) {
+            Some("int64") => Some(TypeRef::Int64),
+            Some("uint64") => Some(TypeRef::UInt64),
+            _ => {
+                let at = if obj.contains_key("format") {
+                    pointer_push(pointer, "format")
+                } else {
+                    type_at
+                };
+                self.error(
+                    &at,
+                    "`type: [\"integer\", \"string\"]` needs `format` \"int64\" or \"uint64\"",
+                )
+                .help(
+                    "say which 64-bit integer it is: \"format\": \"int64\" (signed) or \"uint64\"",
+                );
+                None
+            }
+        }
     }
 
     /// The type of a schema used in a position that holds a value (property, item, map value).
@@ -729,14 +776,7 @@ impl Lowerer<'_> {
                 return Some(TypeRef::Any);
             }
             Some(Value::String(t)) => t.as_str(),
-            Some(Value::Array(_)) => {
-                self.error(
-                    &pointer_push(pointer, "type"),
-                    "type arrays (nullable or union types) are not supported",
-                )
-                .help("use one type; absent members are already `Option` unless required");
-                return None;
-            }
+            Some(Value::Array(types)) => return self.wide_integer(obj, types, pointer),
             Some(other) => {
                 self.error(
                     &pointer_push(pointer, "type"),
@@ -777,11 +817,20 @@ impl Lowerer<'_> {
                 match format {
                     None => Some(TypeRef::Integer),
                     Some("int32") => Some(TypeRef::Int32),
-                    // ProtoJSON writes int64 as a string; A2A has no int64 field, so rather than
-                    // half-support it the generator refuses it.
+                    // ProtoJSON writes 64-bit integers as strings, so the schema must admit both.
+                    Some(f @ ("int64" | "uint64")) => {
+                        self.error(
+                            &pointer_push(pointer, "type"),
+                            format!("`format: {f}` needs `\"type\": [\"integer\", \"string\"]`: ProtoJSON writes a 64-bit integer as a decimal string"),
+                        )
+                        .help(format!(
+                            "write {{\"type\": [\"integer\", \"string\"], \"format\": \"{f}\"}} (read from a number or a string, written as a string)"
+                        ));
+                        None
+                    }
                     Some(_) => bad_format(
                         self,
-                        "int32 (int64 is not supported: A2A has no int64 field)",
+                        "int32; int64 and uint64 are `\"type\": [\"integer\", \"string\"]`",
                     ),
                 }
             }

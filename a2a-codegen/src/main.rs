@@ -93,7 +93,8 @@ enum IrFormat {
 ///   reference, no `schemars` impls.
 /// - **this workspace**: neither given. Every checked-in module of `a2a-types` is regenerated with
 ///   its settings (`spec/v1` into `generated/src/v1`, `spec/v0_3` into `generated/src/v0_3`,
-///   runtime `crate::rt`, `schemars` impls behind the feature `schemars`, `generated/ERRORS.md`).
+///   `spec/v1_1_draft` into `generated/src/v1_1_draft`, runtime `crate::rt`, `schemars` impls
+///   behind the feature `schemars`, `generated/ERRORS.md`).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Into your own crate: a2a-codegen generate --spec SPEC --out src/a2a \
@@ -181,36 +182,27 @@ impl Paths {
                 vec![(self.config(spec, out, defaults), out.clone())]
             }
             // clap's `requires` makes --spec and --out come together.
-            _ => [
-                (
-                    a2a_codegen::workspace::CHECKED_IN_SPEC,
-                    a2a_codegen::workspace::CHECKED_IN_OUT,
-                    Some(Some(a2a_codegen::workspace::CHECKED_IN_ERROR_REFERENCE)),
-                ),
-                (
-                    a2a_codegen::workspace::CHECKED_IN_V0_3_SPEC,
-                    a2a_codegen::workspace::CHECKED_IN_V0_3_OUT,
-                    None,
-                ),
-            ]
-            .into_iter()
-            .map(|(spec, out, error_reference)| {
-                // The settings of `Config::checked_in`, with the command line's options over them.
-                let defaults = ModeDefaults {
-                    label: spec.to_string(),
-                    regenerate: a2a_codegen::workspace::CHECKED_IN_REGENERATE,
-                    runtime_path: a2a_codegen::workspace::CHECKED_IN_RUNTIME,
-                    error_reference,
-                    json_schema_feature: Some(
-                        a2a_codegen::workspace::CHECKED_IN_JSON_SCHEMA_FEATURE,
-                    ),
-                };
-                (
-                    self.config(spec.as_ref(), out.as_ref(), defaults),
-                    out.into(),
-                )
-            })
-            .collect(),
+            _ => a2a_codegen::workspace::CHECKED_IN_MODULES
+                .iter()
+                .map(|module| {
+                    let (spec, out) = (module.spec, module.out);
+                    // The settings of `Config::checked_in_module`, with the command line's options
+                    // over them.
+                    let defaults = ModeDefaults {
+                        label: spec.to_string(),
+                        regenerate: a2a_codegen::workspace::CHECKED_IN_REGENERATE,
+                        runtime_path: a2a_codegen::workspace::CHECKED_IN_RUNTIME,
+                        error_reference: module.error_reference.map(Some),
+                        json_schema_feature: Some(
+                            a2a_codegen::workspace::CHECKED_IN_JSON_SCHEMA_FEATURE,
+                        ),
+                    };
+                    (
+                        self.config(spec.as_ref(), out.as_ref(), defaults),
+                        out.into(),
+                    )
+                })
+                .collect(),
         }
     }
 

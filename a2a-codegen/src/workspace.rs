@@ -15,6 +15,43 @@ pub const CHECKED_IN_V0_3_SPEC: &str = "spec/v0_3";
 /// Output directory of the checked-in v0.3 module, relative to the workspace root.
 pub const CHECKED_IN_V0_3_OUT: &str = "generated/src/v0_3";
 
+/// Spec directory of the checked-in v1.1 draft module, relative to the workspace root.
+pub const CHECKED_IN_V1_1_DRAFT_SPEC: &str = "spec/v1_1_draft";
+/// Output directory of the checked-in v1.1 draft module, relative to the workspace root.
+pub const CHECKED_IN_V1_1_DRAFT_OUT: &str = "generated/src/v1_1_draft";
+
+/// One checked-in module of `a2a-types`: its spec directory and output directory (relative to
+/// the workspace root), and where it renders the error reference, if it does.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedIn {
+    /// The spec directory.
+    pub spec: &'static str,
+    /// The output directory.
+    pub out: &'static str,
+    /// The error reference it renders (only the v1 module renders one).
+    pub error_reference: Option<&'static str>,
+}
+
+/// Every checked-in module of `a2a-types`, v1 first: what `generate` and `check` without `--spec`
+/// run, and what the freshness test checks.
+pub const CHECKED_IN_MODULES: &[CheckedIn] = &[
+    CheckedIn {
+        spec: CHECKED_IN_SPEC,
+        out: CHECKED_IN_OUT,
+        error_reference: Some(CHECKED_IN_ERROR_REFERENCE),
+    },
+    CheckedIn {
+        spec: CHECKED_IN_V0_3_SPEC,
+        out: CHECKED_IN_V0_3_OUT,
+        error_reference: None,
+    },
+    CheckedIn {
+        spec: CHECKED_IN_V1_1_DRAFT_SPEC,
+        out: CHECKED_IN_V1_1_DRAFT_OUT,
+        error_reference: None,
+    },
+];
+
 /// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
 pub const CHECKED_IN_JSON_SCHEMA_FEATURE: &str = "schemars";
 

@@ -183,6 +183,7 @@ fn the_embedded_specs_generate_what_the_spec_directories_do() {
     for (embedded, dir) in [
         (Config::a2a_v1(), "spec/v1"),
         (Config::a2a_v0_3(), "spec/v0_3"),
+        (Config::a2a_v1_1_draft(), "spec/v1_1_draft"),
     ] {
         assert!(embedded.input_paths().is_empty(), "{dir}");
         let from_files = Config::new(root().join(dir)).generate().unwrap();

@@ -97,6 +97,19 @@ const RULES: &[(&str, Expected)] = &[
         "field-type-changed",
         &[("field", "Task.note", "changed", "breaking")],
     ),
+    // Same Rust type (`i64`), another written form: a number, then a decimal string.
+    (
+        "field-integer-to-int64",
+        &[("field", "Task.size", "changed", "behaviour")],
+    ),
+    (
+        "field-int32-to-int64",
+        &[("field", "Task.size", "changed", "breaking")],
+    ),
+    (
+        "field-int64-to-uint64",
+        &[("field", "Task.size", "changed", "breaking")],
+    ),
     (
         "field-optional-to-required",
         &[("field", "Task.note", "changed", "breaking")],
@@ -524,6 +537,68 @@ fn the_binary_renders_the_v1_0_x_error_report_in_every_format() {
     assert_eq!(json[0]["path"], "A2aError::TaskNotCancelable");
 }
 
+/// The v1.1 draft adds five int64 fields (compatible: optional, and peers on v1.0.1 skip them)
+/// and the -32010 row (breaking by the rules: a custom error may have used the code).
+#[test]
+fn a2a_v1_to_the_v1_1_draft_is_five_int64_fields_and_one_error_row() {
+    let root = workspace_root();
+    let report = diff::compare(&root.join("spec/v1"), &root.join("spec/v1_1_draft")).unwrap();
+    let expected: Expected = &[
+        (
+            "field",
+            "GetTaskRequest.current_generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "field",
+            "SendMessageConfiguration.if_generation_match",
+            "added",
+            "compatible",
+        ),
+        ("field", "Task.generation", "added", "compatible"),
+        (
+            "field",
+            "TaskArtifactUpdateEvent.generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "field",
+            "TaskStatusUpdateEvent.generation",
+            "added",
+            "compatible",
+        ),
+        (
+            "error",
+            "A2aError::TaskGenerationMismatch",
+            "added",
+            "breaking",
+        ),
+    ];
+    assert_eq!(tuples(&report.changes), expected_tuples(expected));
+    for change in &report.changes[..5] {
+        assert!(
+            change.detail.contains("Option<i64>")
+                && change
+                    .detail
+                    .contains("an int64 written as a decimal string"),
+            "{}",
+            change.detail
+        );
+    }
+    let error = &report.changes[5].detail;
+    assert!(
+        error.contains("code -32010 (ABORTED, HTTP 409)") && error.contains("`A2aError::Other`"),
+        "{error}"
+    );
+    let md = report.to_markdown().unwrap();
+    assert!(
+        md.contains("## Breaking (1)") && md.contains("## Compatible (5)"),
+        "{md}"
+    );
+}
+
 #[test]
 fn spec_v1_against_itself_has_no_changes() {
     let spec = workspace_root().join("spec/v1");
@@ -878,6 +953,28 @@ fn renames_are_one_change_that_says_old_and_new_and_what_they_mean() {
         error.detail
     );
     assert!(!error.detail.contains("Other"), "{}", error.detail);
+}
+
+#[test]
+fn integer_changes_say_what_the_wire_sees() {
+    let detail = |rule| only_change(rule).detail;
+    let d = detail("field-integer-to-int64");
+    assert!(
+        d.contains("`i64` stays") && d.contains("a number -> a decimal string"),
+        "{d}"
+    );
+    let d = detail("field-int32-to-int64");
+    assert!(
+        d.contains("`i32` -> `i64`")
+            && d.contains("every int32 value peers on the old schema send still decodes")
+            && d.contains("written as a decimal string instead of a number"),
+        "{d}"
+    );
+    let d = detail("field-int64-to-uint64");
+    assert!(
+        d.contains("`i64` -> `u64`") && d.contains("values outside the uint64 range"),
+        "{d}"
+    );
 }
 
 #[test]

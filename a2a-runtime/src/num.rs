@@ -10,25 +10,41 @@
 //!
 //! # Integers (`ProtoI32`, `ProtoI64`, `ProtoU32`, `ProtoU64`)
 //!
-//! Accepted:
+//! One rule for every integer type, the ProtoJSON one ("numbers or
+//! strings are accepted"), read as the official Python SDK's parser
+//! (`google.protobuf.json_format`, under a2a-sdk 1.3.0) reads it, so that a
+//! reply it takes is never refused here. Accepted:
 //!
 //! * a JSON integer in range: `42`, `-7`;
 //! * a JSON number with an exact integral value in range: `42.0`, `1e2`,
 //!   `-0.0`. The number is read as an `f64` first, so beyond 2^53 only
 //!   integers that an `f64` holds exactly can be written this way (as in
 //!   protobuf's own parsers); plain integer literals are always exact;
-//! * a JSON string holding a decimal integer: an optional `-` and one or
-//!   more ASCII digits (`"42"`, `"-7"`, `"007"`).
+//! * a JSON string holding a decimal integer: an optional sign and one or
+//!   more ASCII digits (`"42"`, `"-7"`, `"+7"`, `"007"`), read exactly, however
+//!   many digits it has;
+//! * a JSON string holding a decimal number with a fraction or an exponent
+//!   whose value is integral: `"7.0"`, `"1e3"`, `"1.5e1"`, `"-1E+2"`, `"5."`.
+//!   It is read as an `f64`, as the same number unquoted is (and as the
+//!   Python parser reads it).
 //!
 //! Rejected, each with a message naming the problem: values out of range
-//! (`integer 2147483648 out of range for int32`), fractional numbers
-//! (`1.5`), any other string (`"abc"`, `" 42"`, `"+42"`, `"0x2A"`), and
-//! every other JSON type (`true`, `[]`, `{}`, `null`).
+//! (`integer 2147483648 out of range for int32`), numbers and numeric
+//! strings that are not integral (`7.5`, `"7.5"`, `"1e-3"`), the empty
+//! string and any other string (`"abc"`, `" 42"`, `"0x2A"`, `"NaN"`,
+//! `"Infinity"`), and every other JSON type (`true`, `[]`, `{}`, `null`).
 //!
-//! **Strings are plain decimal integers only.** Protobuf's C++ and Go
-//! parsers also take exponent and fraction forms inside quotes (`"1e2"`,
-//! `"42.0"`); no ProtoJSON writer produces those (they quote 64-bit
-//! integers in plain decimal), so this reader keeps the simpler rule.
+//! `int64`'s minimum written as a float (`-9223372036854775808.0`,
+//! `-9.223372036854775808e18`, quoted or not) is refused too, as out of
+//! range: serde_json reads an integer literal below that minimum as a
+//! float, and `-9223372036854775809` rounds to exactly it; a wrong value is
+//! worse than an error. Written as an integer it reads exactly, as above.
+//!
+//! Three string forms the Python parser takes are refused on purpose:
+//! digit groups (`"1_000"`), non-ASCII digits (`"٤٢"`) and padding other
+//! than a space (`"\t7"`). They are accidents of Python's `int()` and
+//! `float()`, which that parser calls, not ProtoJSON: protobuf's C++, Go and
+//! Java parsers refuse them, and no ProtoJSON writer produces them.
 //!
 //! `null` is deliberately an error here: the generated code treats `null` as
 //! "field absent" before it calls these.
@@ -46,13 +62,16 @@
 //! The generated code writes numbers plainly, which is right for `int32`,
 //! `uint32` and finite doubles. ProtoJSON writes 64-bit integers as strings
 //! (JavaScript cannot hold them exactly) and non-finite doubles as the
-//! strings above: [`serialize_i64_as_string`], [`serialize_u64_as_string`]
-//! and [`serialize_f64`] do that, for `#[serde(serialize_with = "...")]`.
+//! strings above: [`Decimal`] (for a value, a list or a map of them, in
+//! hand-written `Serialize` code such as the generated one), and
+//! [`serialize_i64_as_string`], [`serialize_u64_as_string`] and
+//! [`serialize_f64`] (for `#[serde(serialize_with = "...")]`) do that.
 
 use std::fmt;
 
 use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// How many characters of an offending string an error message repeats.
 const MAX_ECHO_CHARS: usize = 40;
@@ -82,36 +101,111 @@ fn int_in_range<T: TryFrom<i128>, E: de::Error>(value: i128, proto: &str) -> Res
 /// Converts a JSON number that arrived as a float to the target integer
 /// type: it must be finite, integral and in range.
 fn int_from_f64<T: TryFrom<i128>, E: de::Error>(value: f64, proto: &str) -> Result<T, E> {
-    if !value.is_finite() || value.fract() != 0.0 {
+    int_from_float(value, &format_args!("{value:?}"), proto)
+}
+
+/// 2^53: beyond it, not every integer is an `f64`, so a float there may be a rounded one.
+const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// [`int_from_f64`], naming the number as `shown` in errors (a string repeats what arrived).
+///
+/// A float at the lower end of the type's range, beyond 2^53, is refused: it may be an integer
+/// written below the range and rounded up by the float reading (serde_json reads an integer
+/// literal below `i64::MIN` as an `f64`, and `-9223372036854775809` becomes exactly
+/// `i64::MIN`), and a value the writer did not send is worse than an error. Only `int64`'s
+/// minimum is affected; written as a plain integer or a string it reads exactly.
+fn int_from_float<T: TryFrom<i128>, E: de::Error>(
+    value: f64,
+    shown: &dyn fmt::Display,
+    proto: &str,
+) -> Result<T, E> {
+    if value.is_nan() || (value.is_finite() && value.fract() != 0.0) {
         return Err(E::custom(format_args!(
-            "number {value:?} is not an integer, as {proto} requires"
+            "number {shown} is not an integer, as {proto} requires"
         )));
     }
-    if value.abs() < I128_LIMIT {
-        if let Ok(v) = T::try_from(value as i128) {
-            return Ok(v);
+    if value.is_finite() && value.abs() < I128_LIMIT {
+        let v = value as i128;
+        let rounded_into_range = v < 0 && value.abs() >= EXACT_LIMIT && T::try_from(v - 1).is_err();
+        if !rounded_into_range {
+            if let Ok(v) = T::try_from(v) {
+                return Ok(v);
+            }
         }
     }
     Err(E::custom(format_args!(
-        "number {value:?} out of range for {proto}"
+        "number {shown} out of range for {proto}"
     )))
 }
 
-/// Converts a JSON string holding a decimal integer (`-?[0-9]+`) to the
-/// target integer type.
+/// Converts a JSON string holding an integer to the target integer type:
+/// `[+-]?[0-9]+` exactly, or a decimal number with a fraction or an
+/// exponent (see [`is_decimal_number`]) through `f64`, which must be
+/// integral (the module documentation has the rule).
 fn int_from_str<T: TryFrom<i128>, E: de::Error>(s: &str, proto: &str) -> Result<T, E> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // The syntax is checked, so the only way `parse` can fail is overflow (more digits
+        // than i128 holds; `i128::from_str` takes the leading `+`).
+        return s
+            .parse::<i128>()
+            .ok()
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| {
+                E::custom(format_args!("integer {} out of range for {proto}", Echo(s)))
+            });
+    }
+    if !is_decimal_number(s) {
         return Err(E::custom(format_args!(
             "invalid {proto} string {}: expected a decimal integer",
             Echo(s)
         )));
     }
-    // The syntax is checked, so the only way `parse` can fail is overflow.
-    s.parse::<i128>()
-        .ok()
-        .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| E::custom(format_args!("integer {} out of range for {proto}", Echo(s))))
+    // The grammar is checked and Rust's `f64::from_str` takes all of it; a value beyond the
+    // `f64` range reads as infinite, which is out of range.
+    let value = s.parse::<f64>().unwrap_or(f64::NAN);
+    int_from_float(value, &Echo(s), proto)
+}
+
+/// Whether `s` is a decimal number with a fraction or an exponent, as the
+/// integer rule reads strings: `[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?`
+/// with a `.` or an exponent present (plain digits are read exactly, elsewhere).
+/// Leading zeros, a leading `+` and a bare trailing `.` are allowed, as
+/// Python's `float()` allows them; whitespace, `_`, `inf` and `nan` are not.
+fn is_decimal_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while matches!(b.get(*i), Some(b'0'..=b'9')) {
+            *i += 1;
+        }
+        *i - start
+    };
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let mut mantissa = digits(&mut i);
+    let mut marked = false;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        marked = true;
+        mantissa += digits(&mut i);
+    }
+    if mantissa == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        marked = true;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    marked && i == b.len()
 }
 
 /// Whether `s` is a number in JSON's grammar:
@@ -582,6 +676,68 @@ pub fn serialize_u64_as_string<S: Serializer>(
     serializer.collect_str(value)
 }
 
+/// A borrowed 64-bit integer, or a list or map of them, that serializes as
+/// ProtoJSON writes `int64` and `uint64`: each number a decimal string
+/// (`"7"`, `["1","2"]`, `{"a":"3"}`). The generated `Serialize` code wraps
+/// such fields in it; it works for `i64`, `u64`, and `Vec`s and
+/// `BTreeMap<String, _>`s of anything it works for.
+///
+/// # Examples
+///
+/// ```
+/// use a2a_runtime::num::Decimal;
+/// use std::collections::BTreeMap;
+///
+/// assert_eq!(serde_json::to_string(&Decimal(&i64::MIN)).unwrap(), r#""-9223372036854775808""#);
+/// assert_eq!(serde_json::to_string(&Decimal(&vec![1_u64, u64::MAX])).unwrap(), r#"["1","18446744073709551615"]"#);
+/// let map = BTreeMap::from([("a".to_string(), -1_i64)]);
+/// assert_eq!(serde_json::to_string(&Decimal(&map)).unwrap(), r#"{"a":"-1"}"#);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Decimal<'a, T: ?Sized>(pub &'a T);
+
+impl Serialize for Decimal<'_, i64> {
+    /// Writes the number as a decimal string.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+impl Serialize for Decimal<'_, u64> {
+    /// Writes the number as a decimal string.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+impl<T> Serialize for Decimal<'_, Vec<T>>
+where
+    for<'b> Decimal<'b, T>: Serialize,
+{
+    /// Writes a JSON array, each item as [`Decimal`] writes it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for item in self.0 {
+            seq.serialize_element(&Decimal(item))?;
+        }
+        seq.end()
+    }
+}
+
+impl<T> Serialize for Decimal<'_, std::collections::BTreeMap<String, T>>
+where
+    for<'b> Decimal<'b, T>: Serialize,
+{
+    /// Writes a JSON object, each value as [`Decimal`] writes it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key, &Decimal(value))?;
+        }
+        map.end()
+    }
+}
+
 /// Serializes an `f64` as ProtoJSON writes a `double`: a JSON number when
 /// finite, else the string `"NaN"`, `"Infinity"` or `"-Infinity"` (plain
 /// `serde_json` would write `null`, which reads back as "absent"); for
@@ -767,15 +923,87 @@ mod tests {
     }
 
     #[test]
-    fn ints_reject_non_decimal_strings() {
+    fn ints_reject_non_numeric_strings() {
         for s in [
-            "abc", "", "-", "+42", " 42", "42 ", "4 2", "1e2", "1.0", "0x2A", "٤٢", "NaN", "--1",
+            "abc",
+            "",
+            "-",
+            "+",
+            " 42",
+            "42 ",
+            "4 2",
+            "0x2A",
+            "٤٢",
+            "NaN",
+            "Infinity",
+            "-Infinity",
+            "inf",
+            "--1",
+            "+-1",
+            "1_000",
+            "\t7",
+            "7\n",
+            "e5",
+            ".",
+            "-.",
+            "1e",
+            "1e+",
+            "1.2.3",
+            "1e2.5",
+            "1ee2",
         ] {
             let json = serde_json::to_string(s).unwrap();
             let want = format!("invalid int32 string {s:?}: expected a decimal integer");
             assert_err(i32_of(&json), &want);
+            let want = format!("invalid int64 string {s:?}: expected a decimal integer");
+            assert_err(i64_of(&json), &want);
         }
         assert_err(u64_of(r#""abc""#), r#"invalid uint64 string "abc""#);
+    }
+
+    #[test]
+    fn ints_accept_signed_fraction_and_exponent_strings_when_integral() {
+        // What protobuf's Python parser (a2a-sdk 1.3.0) takes inside quotes.
+        assert_eq!(i32_of(r#""+42""#).unwrap(), 42);
+        assert_eq!(i32_of(r#""1e2""#).unwrap(), 100);
+        assert_eq!(i32_of(r#""1.0""#).unwrap(), 1);
+        assert_eq!(i64_of(r#""7.0""#).unwrap(), 7);
+        assert_eq!(i64_of(r#""1.5e1""#).unwrap(), 15);
+        assert_eq!(i64_of(r#""-1E+2""#).unwrap(), -100);
+        assert_eq!(i64_of(r#""5.""#).unwrap(), 5);
+        assert_eq!(i64_of(r#"".5e1""#).unwrap(), 5);
+        assert_eq!(i64_of(r#""-0.0""#).unwrap(), 0);
+        assert_eq!(u64_of(r#""1e19""#).unwrap(), 10_000_000_000_000_000_000);
+        assert_eq!(u64_of(r#""+0""#).unwrap(), 0);
+    }
+
+    #[test]
+    fn ints_reject_fractional_and_out_of_range_numeric_strings() {
+        assert_err(
+            i64_of(r#""7.5""#),
+            r#"number "7.5" is not an integer, as int64 requires"#,
+        );
+        assert_err(
+            u64_of(r#""1e-3""#),
+            r#"number "1e-3" is not an integer, as uint64 requires"#,
+        );
+        assert_err(
+            i64_of(r#""1e19""#),
+            r#"number "1e19" out of range for int64"#,
+        );
+        assert_err(
+            i32_of(r#""1e400""#),
+            r#"number "1e400" out of range for int32"#,
+        );
+        assert_err(
+            u64_of(r#""-1e2""#),
+            r#"number "-1e2" out of range for uint64"#,
+        );
+        // Read through `f64`, as unquoted: 2^63 - 1 written with a fraction rounds up to 2^63.
+        assert_err(
+            i64_of(r#""9223372036854775807.0""#),
+            r#"number "9223372036854775807.0" out of range for int64"#,
+        );
     }
 
     #[test]

@@ -20,6 +20,10 @@
 //!   request decoder and response encoders for agents (generated; never edit by hand).
 //! - [`v0_3`]: the A2A v0.3.0 data model, with the same error enum shape, decoders and
 //!   request side (generated from `spec/v0_3`; never edit by hand). Its unions are tagged by `kind`.
+//! - `v1_1_draft` (cargo feature `v1_1_draft`, off by default): the A2A **v1.1 draft** (the
+//!   `dev-1.1` branch at commit `28491879`; not a release, it may change or go away), with the
+//!   same API as [`v1`], generated from `spec/v1_1_draft`: v1.0.1 plus task generations (`int64`
+//!   fields, written as decimal strings) and the error -32010 `TaskGenerationMismatch`.
 //! - [`rt`]: the hand-written runtime the generated code shares, the crate `a2a-runtime`.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   and how a client negotiates it (from `a2a-runtime`).
@@ -34,6 +38,8 @@ pub use a2a_runtime as rt;
 pub use a2a_runtime::version;
 pub mod v0_3;
 pub mod v1;
+#[cfg(feature = "v1_1_draft")]
+pub mod v1_1_draft;
 
 /// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the
 /// `a2a-macros` crate for the attributes.

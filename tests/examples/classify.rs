@@ -1,10 +1,11 @@
 //! Runs reply bodies through the generated envelope validator, exactly as a client would, and
 //! prints one JSON line per case: the contract of `shared/envelope-cases/README.md`.
 //!
-//!     cargo run -q -p a2a-tests --example classify -- [--spec v1|v0_3] CASES.json [MORE.json ...]
+//!     cargo run -q -p a2a-tests --example classify -- [--spec v1|v0_3|v1_1_draft] CASES.json [MORE.json ...]
 //!
 //! `--spec` picks the protocol version (default `v1`): the module whose decoders run and whose
-//! method names the cases use (`GetTask`, or v0.3's `tasks/get`). Each case names the method called, the reply body (a string, the chunks it arrived in, or
+//! method names the cases use (`GetTask`, or v0.3's `tasks/get`; `v1_1_draft`, the A2A v1.1
+//! draft, has v1's names). Each case names the method called, the reply body (a string, the chunks it arrived in, or
 //! base64 bytes) and whether it was unary or streamed. The outcome is `ok`, `error` (the agent's
 //! typed error: `code` and `variant`) or `malformed` (`reason`). A case that cannot be read is
 //! `malformed` too; only an unknown method or an unreadable file stops the tool (exit 2).
@@ -20,15 +21,16 @@ fn main() -> ExitCode {
         spec = match args.get(1).map(String::as_str) {
             Some("v1") => Spec::V1,
             Some("v0_3") => Spec::V0_3,
+            Some("v1_1_draft") => Spec::V1_1Draft,
             other => {
-                eprintln!("classify: --spec takes v1 or v0_3, not {other:?}");
+                eprintln!("classify: --spec takes v1, v0_3 or v1_1_draft, not {other:?}");
                 return ExitCode::from(2);
             }
         };
         args.drain(..2);
     }
     if args.is_empty() {
-        eprintln!("usage: classify [--spec v1|v0_3] CASES.json [MORE.json ...]");
+        eprintln!("usage: classify [--spec v1|v0_3|v1_1_draft] CASES.json [MORE.json ...]");
         return ExitCode::from(2);
     }
     a2a_tests::run_case_files("classify", &args, |case| classify(spec, case))
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
 enum Spec {
     V1,
     V0_3,
+    V1_1Draft,
 }
 
 /// What a reply (or the first failing event of a stream) came to, whatever the module.
@@ -112,6 +115,7 @@ macro_rules! decoders {
 
 decoders!(v1, StreamResponse);
 decoders!(v0_3, StreamEvent);
+decoders!(v1_1_draft, StreamResponse);
 
 /// The case's outcome line; `Err` only for an unknown method (an error of the tool).
 fn classify(spec: Spec, case: &Map<String, Value>) -> Result<Value, String> {
@@ -120,6 +124,7 @@ fn classify(spec: Spec, case: &Map<String, Value>) -> Result<Value, String> {
     let known = match spec {
         Spec::V1 => v1::known(method),
         Spec::V0_3 => v0_3::known(method),
+        Spec::V1_1Draft => v1_1_draft::known(method),
     };
     if !known {
         return Err(format!("case `{name}`: unknown method `{method}`"));
@@ -143,6 +148,7 @@ fn classify(spec: Spec, case: &Map<String, Value>) -> Result<Value, String> {
         let outcome = match spec {
             Spec::V1 => v1::unary(method, &body),
             Spec::V0_3 => v0_3::unary(method, &body),
+            Spec::V1_1Draft => v1_1_draft::unary(method, &body),
         };
         // `known` above makes this `Some`.
         if let Some(outcome) = outcome {
@@ -153,6 +159,7 @@ fn classify(spec: Spec, case: &Map<String, Value>) -> Result<Value, String> {
     let (events, failure) = match spec {
         Spec::V1 => v1::stream(&chunks, plain_json),
         Spec::V0_3 => v0_3::stream(&chunks, plain_json),
+        Spec::V1_1Draft => v1_1_draft::stream(&chunks, plain_json),
     };
     match failure {
         None => {

@@ -4,7 +4,8 @@
 //!
 //!     cargo run -q -p a2a-tests --example classify_request -- CASES.json [MORE.json ...]
 //!
-//! A case file is a JSON array of `{"name", "spec": "v1" | "v0_3", "body"}`; `body` is the request
+//! A case file is a JSON array of `{"name", "spec": "v1" | "v0_3" | "v1_1_draft", "body"}` (the
+//! last is the A2A v1.1 draft, `a2a_types::v1_1_draft`); `body` is the request
 //! as JSON, or a string holding the exact bytes to send. Each line is
 //! `{"name", "outcome": "accepted" | "refused", "code", "reason"}`: `accepted` when
 //! `decode_request` gives a typed request (`code` null, `reason` the method), `refused` with the
@@ -43,9 +44,13 @@ fn classify(case: &Map<String, Value>) -> Result<Value, String> {
             Ok(incoming) => accepted(incoming.request.method().as_str()),
             Err(rejected) => refused(rejected.error.code(), rejected.error.message()),
         },
+        Some("v1_1_draft") => match a2a_types::v1_1_draft::decode_request(&body) {
+            Ok(incoming) => accepted(incoming.request.method().as_str()),
+            Err(rejected) => refused(rejected.error.code(), rejected.error.message()),
+        },
         other => {
             return Err(format!(
-                "{name}: `spec` is {other:?}, not \"v1\" or \"v0_3\""
+                "{name}: `spec` is {other:?}, not \"v1\", \"v0_3\" or \"v1_1_draft\""
             ))
         }
     };

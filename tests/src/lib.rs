@@ -239,42 +239,72 @@ pub const SAMPLES: &[(&str, &str)] = &[
     ("Empty", r#"{}"#),
 ];
 
-/// Decodes `json` as the v1 type called `type_name` and encodes it back.
-///
-/// Returns `Err` with the decoder's message when decoding fails, and panics on a type name this
-/// helper does not list (a test bug).
-pub fn v1_roundtrip(type_name: &str, json: &str) -> Result<serde_json::Value, String> {
-    use a2a_types::v1;
-    fn go<T: serde::de::DeserializeOwned + serde::Serialize>(
-        json: &str,
-    ) -> Result<serde_json::Value, String> {
-        let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        Ok(serde_json::to_value(&value).expect("encoding a decoded value cannot fail"))
-    }
-    match type_name {
-        "Task" => go::<v1::Task>(json),
-        "Message" => go::<v1::Message>(json),
-        "Part" => go::<v1::Part>(json),
-        "AgentCard" => go::<v1::AgentCard>(json),
-        "StreamResponse" => go::<v1::StreamResponse>(json),
-        "SendMessageResponse" => go::<v1::SendMessageResponse>(json),
-        "SendMessageRequest" => go::<v1::SendMessageRequest>(json),
-        "GetTaskRequest" => go::<v1::GetTaskRequest>(json),
-        "ListTasksRequest" => go::<v1::ListTasksRequest>(json),
-        "ListTasksResponse" => go::<v1::ListTasksResponse>(json),
-        "CancelTaskRequest" => go::<v1::CancelTaskRequest>(json),
-        "SubscribeToTaskRequest" => go::<v1::SubscribeToTaskRequest>(json),
-        "TaskPushNotificationConfig" => go::<v1::TaskPushNotificationConfig>(json),
-        "GetTaskPushNotificationConfigRequest" => {
-            go::<v1::GetTaskPushNotificationConfigRequest>(json)
+/// Defines a round-trip helper over one generated module: decode `json` as the type called
+/// `type_name` in it, encode it back. The v1 types and the v1.1 draft's have the same names.
+macro_rules! roundtrip_fn {
+    ($(#[$doc:meta])* $name:ident, $module:ident) => {
+        $(#[$doc])*
+        ///
+        /// Returns `Err` with the decoder's message when decoding fails, and panics on a type name
+        /// this helper does not list (a test bug).
+        pub fn $name(type_name: &str, json: &str) -> Result<serde_json::Value, String> {
+            use a2a_types::$module as m;
+            fn go<T: serde::de::DeserializeOwned + serde::Serialize>(
+                json: &str,
+            ) -> Result<serde_json::Value, String> {
+                let value: T = serde_json::from_str(json).map_err(|e| e.to_string())?;
+                Ok(serde_json::to_value(&value).expect("encoding a decoded value cannot fail"))
+            }
+            match type_name {
+                "Task" => go::<m::Task>(json),
+                "Message" => go::<m::Message>(json),
+                "Part" => go::<m::Part>(json),
+                "AgentCard" => go::<m::AgentCard>(json),
+                "StreamResponse" => go::<m::StreamResponse>(json),
+                "SendMessageResponse" => go::<m::SendMessageResponse>(json),
+                "SendMessageRequest" => go::<m::SendMessageRequest>(json),
+                "GetTaskRequest" => go::<m::GetTaskRequest>(json),
+                "ListTasksRequest" => go::<m::ListTasksRequest>(json),
+                "ListTasksResponse" => go::<m::ListTasksResponse>(json),
+                "CancelTaskRequest" => go::<m::CancelTaskRequest>(json),
+                "SubscribeToTaskRequest" => go::<m::SubscribeToTaskRequest>(json),
+                "TaskPushNotificationConfig" => go::<m::TaskPushNotificationConfig>(json),
+                "GetTaskPushNotificationConfigRequest" => {
+                    go::<m::GetTaskPushNotificationConfigRequest>(json)
+                }
+                "ListTaskPushNotificationConfigsResponse" => {
+                    go::<m::ListTaskPushNotificationConfigsResponse>(json)
+                }
+                "Empty" => go::<m::Empty>(json),
+                other => panic!(
+                    "{}: no entry for type `{other}`; add it to the helper",
+                    stringify!($name)
+                ),
+            }
         }
-        "ListTaskPushNotificationConfigsResponse" => {
-            go::<v1::ListTaskPushNotificationConfigsResponse>(json)
-        }
-        "Empty" => go::<v1::Empty>(json),
-        other => panic!("v1_roundtrip: no entry for type `{other}`; add it to the helper"),
-    }
+    };
 }
+
+roundtrip_fn!(
+    /// Decodes `json` as the v1 type called `type_name` and encodes it back.
+    v1_roundtrip,
+    v1
+);
+
+roundtrip_fn!(
+    /// Decodes `json` as the v1.1 draft's type called `type_name` (`a2a_types::v1_1_draft`) and
+    /// encodes it back. The draft only adds fields, so every v1 message round-trips through it.
+    v1_1_draft_roundtrip,
+    v1_1_draft
+);
+
+/// A round-trip helper ([`v1_roundtrip`], [`v1_1_draft_roundtrip`]).
+pub type Roundtrip = fn(&str, &str) -> Result<serde_json::Value, String>;
+
+/// The modules that read v1 traffic, by name, with their round-trip helpers: tests over the v1
+/// wire captures and samples run against each.
+pub const V1_MODULES: &[(&str, Roundtrip)] =
+    &[("v1", v1_roundtrip), ("v1_1_draft", v1_1_draft_roundtrip)];
 
 /// The v1 type of a method's `result` (per event for streaming methods); `None` for a method this
 /// table does not know.

@@ -167,3 +167,127 @@ fn the_seed_cases_under_v0_3_names_give_the_same_outcomes() {
     assert_eq!(status, Some(2));
     assert!(stderr.contains("unknown method `GetTask`"), "{stderr}");
 }
+
+/// `--spec v1_1_draft`: the seed cases (v1 method names, which the draft keeps) give the outcomes
+/// they give under v1, and a -32010 reply is the draft's `TaskGenerationMismatch` where v1 has no
+/// row for it (`Other`).
+#[test]
+fn classify_spec_v1_1_draft_reads_v1_traffic_the_same_and_knows_minus_32010() {
+    let extra = serde_json::json!([
+        {"name": "mismatch", "kind": "unary", "method": "SendMessage",
+         "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32010,\"message\":\"generation moved\"}}"},
+        {"name": "generation-string", "kind": "unary", "method": "GetTask",
+         "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"t\",\"status\":{},\"generation\":\"7\"}}"},
+        {"name": "generation-fraction", "kind": "unary", "method": "GetTask",
+         "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"id\":\"t\",\"status\":{},\"generation\":7.5}}"}
+    ]);
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("classify-draft.json");
+    std::fs::write(&path, extra.to_string()).unwrap();
+    let draft = |files: &[&std::path::Path]| {
+        let out = Command::new(classify_binary())
+            .arg("--spec")
+            .arg("v1_1_draft")
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let lines = draft(&[&path]);
+    assert_eq!(
+        (
+            &lines[0]["outcome"],
+            &lines[0]["variant"],
+            &lines[0]["code"]
+        ),
+        (
+            &Value::from("error"),
+            &Value::from("TaskGenerationMismatch"),
+            &Value::from(-32010)
+        )
+    );
+    assert_eq!(
+        (&lines[1]["outcome"], &lines[1]["result"]),
+        (&Value::from("ok"), &Value::from("Task"))
+    );
+    assert_eq!(lines[2]["outcome"], "malformed");
+    let reason = lines[2]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("at `result.generation`") && reason.contains("is not an integer"),
+        "{reason}"
+    );
+    // v1 has no -32010 row, and ignores `generation` as an unknown member.
+    let (_, v1_lines, _) = run(&[&path]);
+    assert_eq!(
+        (&v1_lines[0]["variant"], &v1_lines[2]["outcome"]),
+        (&Value::from("Other"), &Value::from("ok"))
+    );
+
+    let Some(seed) =
+        a2a_tests::shared_path("classify --spec v1_1_draft", "envelope-cases/seed.json")
+    else {
+        return;
+    };
+    let (_, v1_lines, _) = run(&[&seed]);
+    let lines = draft(&[&seed]);
+    assert_eq!(lines, v1_lines);
+}
+
+fn classify_request_binary() -> PathBuf {
+    classify_binary().with_file_name(format!("classify_request{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// `classify_request` takes `"spec": "v1_1_draft"`: the generation fields decode in both forms,
+/// and a bad one is -32602 naming the field.
+#[test]
+fn classify_request_reads_the_v1_1_draft() {
+    let cases = serde_json::json!([
+        {"name": "long-poll", "spec": "v1_1_draft",
+         "body": {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "t", "currentGeneration": "7"}}},
+        {"name": "guarded", "spec": "v1_1_draft",
+         "body": {"jsonrpc": "2.0", "id": 2, "method": "SendMessage", "params": {
+             "message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]},
+             "configuration": {"ifGenerationMatch": 3}}}},
+        {"name": "fraction", "spec": "v1_1_draft",
+         "body": {"jsonrpc": "2.0", "id": 3, "method": "GetTask", "params": {"id": "t", "currentGeneration": "7.5"}}},
+        {"name": "v1-ignores-it", "spec": "v1",
+         "body": {"jsonrpc": "2.0", "id": 4, "method": "GetTask", "params": {"id": "t", "currentGeneration": "7.5"}}}
+    ]);
+    let path =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("classify-request-draft.json");
+    std::fs::write(&path, cases.to_string()).unwrap();
+    let out = Command::new(classify_request_binary())
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (&lines[0]["outcome"], &lines[0]["reason"]),
+        (&Value::from("accepted"), &Value::from("GetTask"))
+    );
+    assert_eq!(lines[1]["outcome"], "accepted");
+    assert_eq!(
+        (&lines[2]["outcome"], &lines[2]["code"]),
+        (&Value::from("refused"), &Value::from(-32602))
+    );
+    let reason = lines[2]["reason"].as_str().unwrap();
+    assert!(reason.contains("currentGeneration"), "{reason}");
+    assert_eq!(lines[3]["outcome"], "accepted");
+}

@@ -215,68 +215,83 @@ fn typed_and_dynamic_method_decoding_agree() {
     assert_eq!(empty, a2a_types::v1::Empty::default());
 }
 
-#[test]
-fn unary_wire_captures_decode_as_the_python_client_saw_them() {
-    let Some(dir) = a2a_tests::shared_path("unary wire captures", "wire-captures/a2a-sdk-1.3.0")
-    else {
-        return;
-    };
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".response.json") else {
-            continue;
-        };
-        if stem.ends_with("agent-card") {
-            continue;
-        }
-        let body = std::fs::read(&path).unwrap();
-        let meta: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("{stem}.meta.json"))).unwrap(),
-        )
-        .unwrap();
-        let request: Value = serde_json::from_slice(
-            &std::fs::read(dir.join(format!("{stem}.request.json"))).unwrap_or_default(),
-        )
-        .unwrap_or(Value::Null);
-        // Requests the server could not read (not JSON, unknown method): any method's decoder will do.
-        let method = request["method"]
-            .as_str()
-            .and_then(MethodName::from_name)
-            .unwrap_or(MethodName::GetTask);
-        let outcome = &meta["client_outcome"];
-        let sent: Value = serde_json::from_slice(&body).unwrap();
-        match Reply::decode(method, &body) {
-            Ok(reply) => assert!(
-                outcome.get("returned").is_some() && sent.get("result").is_some(),
-                "{name}: {reply:?}"
-            ),
-            Err(CallError::Agent(e)) => {
-                let code = sent["error"]["code"].as_i64().unwrap();
-                assert_eq!(e.code(), code, "{name}");
-                let row = ERROR_TABLE
-                    .iter()
-                    .find(|r| r.code == code)
-                    .unwrap_or_else(|| panic!("{name}: code {code} not in table"));
-                assert_eq!(e.name(), row.name, "{name}");
-                if let Some(raised) = outcome["raised"].as_str() {
-                    assert_eq!(
-                        raised, row.spec_name,
-                        "{name}: the Python client raised {raised}"
-                    );
-                    assert_eq!(e.message(), outcome["message"].as_str().unwrap(), "{name}");
+/// The unary captures through one module's `Reply::decode`: what the Python client returned
+/// decodes, and each error is the row the Python client raised.
+macro_rules! unary_captures_test {
+    ($(#[$doc:meta])* $name:ident, $module:ident) => {
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            use a2a_types::$module::{CallError, MethodName, Reply, ERROR_TABLE};
+            let Some(dir) = a2a_tests::shared_path("unary wire captures", "wire-captures/a2a-sdk-1.3.0")
+            else {
+                return;
+            };
+            let mut checked = 0;
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let Some(stem) = name.strip_suffix(".response.json") else {
+                    continue;
+                };
+                if stem.ends_with("agent-card") {
+                    continue;
                 }
+                let body = std::fs::read(&path).unwrap();
+                let meta: Value = serde_json::from_str(
+                    &std::fs::read_to_string(dir.join(format!("{stem}.meta.json"))).unwrap(),
+                )
+                .unwrap();
+                let request: Value = serde_json::from_slice(
+                    &std::fs::read(dir.join(format!("{stem}.request.json"))).unwrap_or_default(),
+                )
+                .unwrap_or(Value::Null);
+                // Requests the server could not read (not JSON, unknown method): any method's decoder will do.
+                let method = request["method"]
+                    .as_str()
+                    .and_then(MethodName::from_name)
+                    .unwrap_or(MethodName::GetTask);
+                let outcome = &meta["client_outcome"];
+                let sent: Value = serde_json::from_slice(&body).unwrap();
+                match Reply::decode(method, &body) {
+                    Ok(reply) => assert!(
+                        outcome.get("returned").is_some() && sent.get("result").is_some(),
+                        "{name}: {reply:?}"
+                    ),
+                    Err(CallError::Agent(e)) => {
+                        let code = sent["error"]["code"].as_i64().unwrap();
+                        assert_eq!(e.code(), code, "{name}");
+                        let row = ERROR_TABLE
+                            .iter()
+                            .find(|r| r.code == code)
+                            .unwrap_or_else(|| panic!("{name}: code {code} not in table"));
+                        assert_eq!(e.name(), row.name, "{name}");
+                        if let Some(raised) = outcome["raised"].as_str() {
+                            assert_eq!(
+                                raised, row.spec_name,
+                                "{name}: the Python client raised {raised}"
+                            );
+                            assert_eq!(e.message(), outcome["message"].as_str().unwrap(), "{name}");
+                        }
+                    }
+                    Err(CallError::Malformed(e)) => panic!("{name}: malformed: {e}"),
+                }
+                checked += 1;
             }
-            Err(CallError::Malformed(e)) => panic!("{name}: malformed: {e}"),
+            assert_eq!(
+                checked, 13,
+                "unary captures checked (002, 004-012, 014, 015, 017)"
+            );
         }
-        checked += 1;
-    }
-    assert_eq!(
-        checked, 13,
-        "unary captures checked (002, 004-012, 014, 015, 017)"
-    );
+    };
 }
+
+unary_captures_test!(unary_wire_captures_decode_as_the_python_client_saw_them, v1);
+unary_captures_test!(
+    /// v1.0.1 traffic under the v1.1 draft, which only adds fields and a row: the same outcomes.
+    unary_wire_captures_decode_the_same_under_the_v1_1_draft,
+    v1_1_draft
+);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]

@@ -63,6 +63,36 @@ fn the_v0_3_schema_too_with_its_tagged_unions() {
     assert!(check(&defs, "result", "SendMessageResult", &task).is_empty());
 }
 
+#[test]
+fn the_v1_1_draft_schema_too_with_its_int64_fields() {
+    let defs = a2a_types::v1_1_draft::json_schema_definitions();
+    same_model(defs.clone(), input_defs_of("spec/v1_1_draft"));
+    assert_eq!(
+        defs["Task"]["properties"]["generation"]["type"],
+        json!(["integer", "string"])
+    );
+    assert_eq!(defs["Task"]["properties"]["generation"]["format"], "int64");
+    // Both wire forms validate; another JSON type does not.
+    for generation in [json!("7"), json!(7)] {
+        let task =
+            json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}, "generation": generation});
+        assert!(check(&defs, "task", "Task", &task).is_empty(), "{task}");
+    }
+    let task = json!({"id": "t", "status": {"state": "TASK_STATE_WORKING"}, "generation": true});
+    assert!(!check(&defs, "task", "Task", &task).is_empty());
+    // What the draft's encoder writes validates.
+    let task = a2a_types::v1_1_draft::Task {
+        id: "t".into(),
+        generation: Some(i64::MIN),
+        ..Default::default()
+    };
+    let written = serde_json::to_value(&task).unwrap();
+    assert!(
+        check(&defs, "written", "Task", &written).is_empty(),
+        "{written}"
+    );
+}
+
 fn same_model(ours: Map<String, Value>, input: Map<String, Value>) {
     assert_eq!(
         ours.keys().collect::<BTreeSet<_>>(),
@@ -120,19 +150,27 @@ fn check(defs: &Map<String, Value>, what: &str, type_name: &str, value: &Value) 
 
 #[test]
 fn every_captured_result_and_sample_validates_against_the_generated_schema() {
-    let defs = json_schema_definitions();
-    let mut problems = Vec::new();
-    for (type_name, text) in SAMPLES {
-        let value: Value = serde_json::from_str(text).unwrap();
-        problems.extend(check(&defs, "sample", type_name, &value));
-    }
-    if let Some((results, _)) = captured_results("JSON Schema of the wire captures") {
-        assert!(results.len() >= 14);
-        for r in &results {
-            problems.extend(check(&defs, &r.capture, r.type_name, &r.value));
+    // v1's schema, and the v1.1 draft's, which v1 traffic satisfies (it only adds fields).
+    for (module, defs) in [
+        ("v1", json_schema_definitions()),
+        (
+            "v1_1_draft",
+            a2a_types::v1_1_draft::json_schema_definitions(),
+        ),
+    ] {
+        let mut problems = Vec::new();
+        for (type_name, text) in SAMPLES {
+            let value: Value = serde_json::from_str(text).unwrap();
+            problems.extend(check(&defs, "sample", type_name, &value));
         }
+        if let Some((results, _)) = captured_results("JSON Schema of the wire captures") {
+            assert!(results.len() >= 14);
+            for r in &results {
+                problems.extend(check(&defs, &r.capture, r.type_name, &r.value));
+            }
+        }
+        assert!(problems.is_empty(), "{module}: {}", problems.join("\n"));
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

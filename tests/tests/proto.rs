@@ -217,3 +217,37 @@ fn a_build_script_can_generate_from_the_proto_with_the_embedded_tables() {
     let report = code_differences(&ours, &theirs);
     assert!(report.is_empty(), "{report}");
 }
+
+/// The v1.1 draft proto (commit 28491879 of the dev-1.1 branch) as the schema of
+/// `spec/v1_1_draft`: the same code as our dialect's draft, 64-bit integers included (rustdoc
+/// aside). The checked-in `v1_1_draft` module, which the decode tests run against, is therefore
+/// what the draft proto generates.
+#[test]
+fn the_draft_proto_as_the_schema_of_spec_v1_1_draft_generates_its_code() {
+    let Some(proto) = shared_path(
+        "proto: code from the v1.1 draft proto",
+        "a2a-spec/v1.1-draft/a2a.proto",
+    ) else {
+        return;
+    };
+    let draft = workspace_root().join("spec/v1_1_draft");
+    let ours = by_path(
+        Config::new(&draft)
+            .source_label("spec/v1_1_draft")
+            .generate()
+            .unwrap(),
+    );
+    let (files, notes) = Config::new(&draft)
+        .source_label("spec/v1_1_draft")
+        .schema_file(&proto)
+        .generate_with_notes()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(notes.is_empty(), "{notes:?}");
+    let theirs = by_path(files);
+    assert!(theirs["types.rs"].contains("pub generation: ::core::option::Option<i64>"));
+    let report = code_differences(&ours, &theirs);
+    assert!(
+        report.is_empty(),
+        "code from the draft proto differs from spec/v1_1_draft's (doc comments aside):{report}"
+    );
+}

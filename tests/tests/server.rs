@@ -264,48 +264,64 @@ fn a_request_without_what_the_method_needs_is_refused_naming_the_field() {
 /// What the official Python server answered to each captured request, and what we answer: the
 /// same outcome, except for capture 012 (an extra top-level member), which A2A v1 §5.7 says to
 /// ignore and the Python server rejects.
-#[test]
-fn captured_requests_decode_as_the_python_server_answered_them() {
-    let Some(dir) = shared_path("captured requests", "wire-captures/a2a-sdk-1.3.0") else {
-        return;
-    };
-    let mut seen = 0;
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".request.json"))
-        .collect();
-    names.sort();
-    for name in names {
-        let body = std::fs::read(dir.join(&name)).unwrap();
-        let response_name = name.replace(".request.json", ".response.json");
-        let python: Option<Value> = std::fs::read(dir.join(&response_name))
-            .ok()
-            .map(|b| serde_json::from_slice(&b).unwrap());
-        let python_code = python
-            .as_ref()
-            .and_then(|v| v["error"]["code"].as_i64())
-            .filter(|c| [-32700, -32600, -32601, -32602].contains(c));
-        let ours = decode_request(&body);
-        match (python_code, &ours) {
-            (Some(-32600), Ok(incoming)) if name.starts_with("012-") => {
-                assert_eq!(incoming.request.method(), MethodName::GetTask);
+macro_rules! captured_requests_test {
+    ($(#[$doc:meta])* $name:ident, $module:ident) => {
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            use a2a_types::$module::{decode_request, MethodName};
+            let Some(dir) = shared_path("captured requests", "wire-captures/a2a-sdk-1.3.0") else {
+                return;
+            };
+            let mut seen = 0;
+            let mut names: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.ends_with(".request.json"))
+                .collect();
+            names.sort();
+            for name in names {
+                let body = std::fs::read(dir.join(&name)).unwrap();
+                let response_name = name.replace(".request.json", ".response.json");
+                let python: Option<Value> = std::fs::read(dir.join(&response_name))
+                    .ok()
+                    .map(|b| serde_json::from_slice(&b).unwrap());
+                let python_code = python
+                    .as_ref()
+                    .and_then(|v| v["error"]["code"].as_i64())
+                    .filter(|c| [-32700, -32600, -32601, -32602].contains(c));
+                let ours = decode_request(&body);
+                match (python_code, &ours) {
+                    (Some(-32600), Ok(incoming)) if name.starts_with("012-") => {
+                        assert_eq!(incoming.request.method(), MethodName::GetTask);
+                    }
+                    (Some(code), Err(r)) => {
+                        assert_eq!(r.error.code(), code, "{name}: {r}");
+                        let python_id = &python.as_ref().unwrap()["id"];
+                        assert_eq!(&serde_json::to_value(&r.id).unwrap(), python_id, "{name}");
+                    }
+                    (None, Ok(incoming)) => {
+                        let sent: Value = serde_json::from_slice(&body).unwrap();
+                        assert_eq!(incoming.request.method().as_str(), sent["method"], "{name}");
+                    }
+                    (expected, ours) => panic!("{name}: python answered {expected:?}, we {ours:?}"),
+                }
+                seen += 1;
             }
-            (Some(code), Err(r)) => {
-                assert_eq!(r.error.code(), code, "{name}: {r}");
-                let python_id = &python.as_ref().unwrap()["id"];
-                assert_eq!(&serde_json::to_value(&r.id).unwrap(), python_id, "{name}");
-            }
-            (None, Ok(incoming)) => {
-                let sent: Value = serde_json::from_slice(&body).unwrap();
-                assert_eq!(incoming.request.method().as_str(), sent["method"], "{name}");
-            }
-            (expected, ours) => panic!("{name}: python answered {expected:?}, we {ours:?}"),
+            assert_eq!(seen, 16, "every captured request body");
         }
-        seen += 1;
-    }
-    assert_eq!(seen, 16, "every captured request body");
+    };
 }
+
+captured_requests_test!(
+    captured_requests_decode_as_the_python_server_answered_them,
+    v1
+);
+captured_requests_test!(
+    /// The same requests, and the same answers, from the v1.1 draft's server side.
+    captured_requests_get_the_same_answers_from_the_v1_1_draft,
+    v1_1_draft
+);
 
 #[test]
 fn every_error_row_round_trips_with_and_without_details() {

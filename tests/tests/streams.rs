@@ -163,3 +163,39 @@ fn an_event_of_a_kind_this_version_does_not_know_is_unknown_and_the_stream_goes_
         assert!(matches!(items[1], Ok(StreamResponse::Unknown(_))));
     }
 }
+
+/// The SSE captures through the v1.1 draft's stream decoder: the same events, member by member,
+/// and the same typed error mid-stream (the draft only adds fields and a row).
+#[test]
+fn the_stream_captures_decode_the_same_under_the_v1_1_draft() {
+    use a2a_types::v1_1_draft as draft;
+    for name in [
+        "003-send-streaming-message.response.sse",
+        "013-send-streaming-message-line-separators.response.sse",
+        "016-send-streaming-message-agent-raises.response.sse",
+    ] {
+        let Some(body) = capture(name) else { return };
+        let mut decoder = draft::StreamDecoder::<draft::StreamResponse>::new();
+        let ours: Vec<Result<Option<String>, (i64, &str)>> = decoder
+            .feed(&body)
+            .into_iter()
+            .map(|item| match item {
+                Ok(event) => Ok(event.member_name().map(str::to_owned)),
+                Err(draft::CallError::Agent(e)) => Err((e.code(), e.name())),
+                Err(other) => panic!("{name}: {other:?}"),
+            })
+            .collect();
+        assert!(decoder.finish().is_ok(), "{name}");
+        let (v1_items, _) = decode_in_chunks(&body, &[]);
+        let v1: Vec<Result<Option<String>, (i64, &str)>> = v1_items
+            .iter()
+            .map(|item| match item {
+                Ok(event) => Ok(event.member_name().map(str::to_owned)),
+                Err(CallError::Agent(e)) => Err((e.code(), e.name())),
+                Err(other) => panic!("{name}: {other:?}"),
+            })
+            .collect();
+        assert_eq!(ours, v1, "{name}");
+        assert!(!ours.is_empty(), "{name}");
+    }
+}

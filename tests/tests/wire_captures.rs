@@ -1,17 +1,19 @@
 //! Every result the official Python SDK (a2a-sdk 1.3.0) put on the wire decodes into the right v1
-//! type and encodes back to the same JSON (up to the defaults ProtoJSON writers may omit).
+//! type and encodes back to the same JSON (up to the defaults ProtoJSON writers may omit), in
+//! `a2a_types::v1` and in the v1.1 draft, which only adds fields.
 
 use a2a_tests::{
-    captured_results, shared_path, sse_event_data, strip_protojson_defaults, v1_roundtrip,
+    captured_results, shared_path, sse_event_data, strip_protojson_defaults, Roundtrip, V1_MODULES,
 };
 use serde_json::Value;
 
 const WHAT: &str = "wire captures";
 
-/// Decodes `result` as `type_name`, re-encodes, and compares; returns a failure line or None.
-fn check(capture: &str, type_name: &str, result: &Value) -> Option<String> {
+/// Decodes `result` as `type_name` with `roundtrip`, re-encodes, and compares; returns a failure
+/// line or None.
+fn check(roundtrip: Roundtrip, capture: &str, type_name: &str, result: &Value) -> Option<String> {
     let text = serde_json::to_string(result).unwrap();
-    match v1_roundtrip(type_name, &text) {
+    match roundtrip(type_name, &text) {
         Err(e) => Some(format!("{capture}: {type_name} failed to decode: {e}")),
         Ok(mut back) => {
             let mut want = result.clone();
@@ -29,13 +31,18 @@ fn every_captured_result_decodes_and_round_trips() {
     let Some((results, errors)) = captured_results(WHAT) else {
         return;
     };
-    let failures: Vec<String> = results
+    let failures: Vec<String> = V1_MODULES
         .iter()
-        .filter_map(|r| check(&r.capture, r.type_name, &r.value))
+        .flat_map(|(module, roundtrip)| {
+            results.iter().filter_map(move |r| {
+                check(*roundtrip, &r.capture, r.type_name, &r.value)
+                    .map(|f| format!("{module}: {f}"))
+            })
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let decoded = results.len();
-    eprintln!("wire captures: {decoded} results decoded and round-tripped, {errors} error replies skipped");
+    eprintln!("wire captures: {decoded} results decoded and round-tripped by each of {} modules, {errors} error replies skipped", V1_MODULES.len());
     // 001 card, 002, 003 x4, 004, 013 x4, 014, 016 x2: a capture that silently stops decoding is a failure.
     assert!(decoded >= 14, "only {decoded} results decoded");
 }
@@ -67,10 +74,12 @@ fn captured_sse_line_separators_stay_inside_the_text() {
 
 #[test]
 fn every_hand_written_sample_round_trips() {
-    for (type_name, json) in a2a_tests::SAMPLES {
-        let value: Value = serde_json::from_str(json).unwrap();
-        if let Some(failure) = check("sample", type_name, &value) {
-            panic!("{failure}");
+    for (module, roundtrip) in V1_MODULES {
+        for (type_name, json) in a2a_tests::SAMPLES {
+            let value: Value = serde_json::from_str(json).unwrap();
+            if let Some(failure) = check(*roundtrip, "sample", type_name, &value) {
+                panic!("{module}: {failure}");
+            }
         }
     }
 }

@@ -248,6 +248,21 @@ fn ref_schema(model: &Model, ty: &TypeRef) -> Json {
         TypeRef::Bool => object(&[("type", "boolean")]),
         TypeRef::Int32 => object(&[("type", "integer"), ("format", "int32")]),
         TypeRef::Integer => object(&[("type", "integer")]),
+        // Written as a string, read from a string or a number: the input's own spelling.
+        TypeRef::Int64 | TypeRef::UInt64 => Json::Object(vec![
+            (
+                "type".to_string(),
+                Json::Array(vec![string("integer"), string("string")]),
+            ),
+            (
+                "format".to_string(),
+                string(if *ty == TypeRef::Int64 {
+                    "int64"
+                } else {
+                    "uint64"
+                }),
+            ),
+        ]),
         TypeRef::Number => object(&[("type", "number")]),
         TypeRef::Bytes => object(&[("type", "string"), ("format", "byte")]),
         TypeRef::Timestamp => object(&[("type", "string"), ("format", "date-time")]),

@@ -1,7 +1,7 @@
 //! Which layout a schema is in ([`Shape`], [`detect`]): our own dialect, the v1 bundle (file-name
 //! `$ref`s or the newer local layout) or the v0.3 schema.
 
-use super::idioms::{alias_of_pattern, inlined_enum, is_int32};
+use super::idioms::{alias_of_pattern, inlined_enum, is_int32, wide_integer};
 use super::keys::FILE_REF_SUFFIX;
 use super::unions::tag_of_union;
 use crate::diag::Diagnostics;
@@ -107,7 +107,8 @@ impl Signs {
                     self.idiom |= patterns.keys().any(|k| alias_of_pattern(k).is_some());
                 }
                 if let Some(any) = obj.get("anyOf") {
-                    self.idiom |= inlined_enum(any).is_some() || is_int32(any);
+                    self.idiom |=
+                        inlined_enum(any).is_some() || is_int32(any) || wide_integer(any).is_some();
                 }
                 obj.values().for_each(|v| self.scan(v));
             }

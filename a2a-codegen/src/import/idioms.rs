@@ -1,5 +1,6 @@
 //! The ProtoJSON idioms of the published v1 schema, recognised in one schema at a time: inlined
-//! enums, int32 `anyOf`s, snake_case alias patterns, base64 `bytes` and zero-value `default`s.
+//! enums, int32 and 64-bit integer `anyOf`s, snake_case alias patterns, base64 `bytes` and
+//! zero-value `default`s.
 
 use serde_json::{Map, Value};
 
@@ -8,6 +9,9 @@ pub(super) const BASE64_PATTERN: &str = "^[A-Za-z0-9+/]*={0,2}$";
 
 /// The `pattern` of the numeric-string branch of an int32 `anyOf`.
 pub(super) const INT_STRING_PATTERN: &str = "^-?[0-9]+$";
+
+/// The `pattern` of the string branch of a uint64 `anyOf` (no sign).
+pub(super) const UINT_STRING_PATTERN: &str = "^[0-9]+$";
 
 /// `context_id` for the key `^(context_id)$`.
 pub(super) fn alias_of_pattern(key: &str) -> Option<&str> {
@@ -95,6 +99,57 @@ pub(super) fn is_int32(any: &Value) -> bool {
     };
     let range = |v: &Value| v.as_object().is_some_and(is_int32_range);
     (range(a) && digits(b)) || (digits(a) && range(b))
+}
+
+/// A ProtoJSON 64-bit integer as the published schema's generator (bufbuild
+/// `protoc-gen-jsonschema`) writes it: an `anyOf` of an integer branch and a string-of-digits
+/// branch, in either order. `"int64"` for `[{"type": "integer"}, {"type": "string", "pattern":
+/// "^-?[0-9]+$"}]`, `"uint64"` for `[{"type": "integer", "minimum": 0}, {"type": "string",
+/// "pattern": "^[0-9]+$"}]`; the integer branch may also carry the type's own `maximum` (and, for
+/// int64, `minimum`) and a matching `format`. `None` for anything else (an int32 is
+/// [`is_int32`]).
+pub(super) fn wide_integer(any: &Value) -> Option<&'static str> {
+    let [a, b] = any.as_array().map(Vec::as_slice)? else {
+        return None;
+    };
+    let (a, b) = (a.as_object()?, b.as_object()?);
+    let (int, text) = if a.get("type").and_then(Value::as_str) == Some("integer") {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if int.get("type").and_then(Value::as_str) != Some("integer")
+        || int
+            .keys()
+            .any(|k| !matches!(k.as_str(), "type" | "minimum" | "maximum" | "format"))
+    {
+        return None;
+    }
+    let pattern = string_branch(text, "pattern")?.as_str()?;
+    let (format, min, max): (&'static str, Option<i128>, i128) = match pattern {
+        INT_STRING_PATTERN => ("int64", None, i64::MAX.into()),
+        UINT_STRING_PATTERN => ("uint64", Some(0), u64::MAX.into()),
+        _ => return None,
+    };
+    let bound = |key: &str| -> Option<Option<i128>> {
+        match int.get(key) {
+            None => Some(None),
+            Some(v) => v
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| v.as_u64().map(i128::from))
+                .map(Some),
+        }
+    };
+    let minimum = bound("minimum")?;
+    let min_ok = match (format, minimum) {
+        ("int64", None) => true,
+        ("int64", Some(m)) => m == i128::from(i64::MIN),
+        (_, m) => m == min,
+    };
+    let max_ok = bound("maximum")?.is_none_or(|m| m == max);
+    let format_ok = int.get("format").is_none_or(|f| f.as_str() == Some(format));
+    (min_ok && max_ok && format_ok).then_some(format)
 }
 
 /// Whether `value` is the ProtoJSON zero value of a schema of type `ty`.

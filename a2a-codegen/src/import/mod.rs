@@ -21,8 +21,11 @@
 //! The idioms: a `patternProperties` entry `^(snake_name)$` (the snake_case spelling of a
 //! property), an `anyOf` that is an inlined enum (`[{"type": "string", "pattern":
 //! "^X_UNSPECIFIED$"}, {"type": "string", "enum": [...]}, {"type": "integer", "minimum": ...,
-//! "maximum": ...}]`), or an `anyOf` that is an int32 (`[{"type": "integer", "minimum":
-//! -2147483648, "maximum": 2147483647}, {"type": "string", "pattern": "^-?[0-9]+$"}]`). Our
+//! "maximum": ...}]`), an `anyOf` that is an int32 (`[{"type": "integer", "minimum":
+//! -2147483648, "maximum": 2147483647}, {"type": "string", "pattern": "^-?[0-9]+$"}]`), or one
+//! that is a 64-bit integer (int64: `[{"type": "integer"}, {"type": "string", "pattern":
+//! "^-?[0-9]+$"}]`; uint64: `[{"type": "integer", "minimum": 0}, {"type": "string", "pattern":
+//! "^[0-9]+$"}]`; bounds that are the type's own, and a matching `format`, may be added). Our
 //! dialect never uses them (the lowerer rejects them), so no schema that lowers today changes
 //! meaning. `additionalProperties: false` alone is *not* an idiom, and a file-name `$ref` under
 //! `$defs` is not a bundle: in our own schema both stay the errors they always were.
@@ -38,7 +41,8 @@
 //!   (`[enum.TaskState] zero = "TASK_STATE_UNSPECIFIED"`), else from the property's `title`
 //!   (`"Task State"`), else from the zero value's prefix (`TASK_STATE_UNSPECIFIED` -> `TaskState`).
 //!   Every use with the same name must list the same values.
-//! - int32 `anyOf`s become `{"type": "integer", "format": "int32"}`; the base64 `pattern` of
+//! - int32 `anyOf`s become `{"type": "integer", "format": "int32"}`, 64-bit integer `anyOf`s
+//!   `{"type": ["integer", "string"], "format": "int64"}` (or `"uint64"`); the base64 `pattern` of
 //!   `bytes` becomes `"format": "byte"`; `propertyNames: {"type": "string"}` on maps is dropped.
 //! - `patternProperties` are dropped when every entry is the snake_case alias of a property (the
 //!   generator derives and accepts those aliases itself); any other entry is an error.

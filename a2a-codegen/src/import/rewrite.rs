@@ -3,7 +3,9 @@
 
 use super::detect::{Published, Shape};
 use super::enums::FoundEnum;
-use super::idioms::{alias_of_pattern, inlined_enum, is_int32, is_zero, BASE64_PATTERN};
+use super::idioms::{
+    alias_of_pattern, inlined_enum, is_int32, is_zero, wide_integer, BASE64_PATTERN,
+};
 use super::overlay::OverlayFile;
 use super::unions::tag_of_union;
 use super::Origin;
@@ -211,6 +213,15 @@ impl Importer<'_> {
                 let mut out = Map::new();
                 out.insert("type".into(), "integer".into());
                 out.insert("format".into(), "int32".into());
+                self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
+                    is_zero(Some("integer"), v) || v.as_str() == Some("0")
+                });
+                return Value::Object(out);
+            }
+            if let Some(format) = wide_integer(any) {
+                let mut out = Map::new();
+                out.insert("type".into(), serde_json::json!(["integer", "string"]));
+                out.insert("format".into(), format.into());
                 self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
                     is_zero(Some("integer"), v) || v.as_str() == Some("0")
                 });

@@ -781,3 +781,77 @@ fn v03_lowering_diagnostics_point_back_into_the_published_file_and_the_overlay()
         crate::ir::TypeKind::Struct(ref s) if s.oneof.is_some()
     ));
 }
+
+#[test]
+fn sixty_four_bit_integer_any_ofs_become_our_type_array() {
+    use super::idioms::wide_integer;
+    let int64 = json!([{"type": "integer"}, {"type": "string", "pattern": "^-?[0-9]+$"}]);
+    let uint64 =
+        json!([{"type": "string", "pattern": "^[0-9]+$"}, {"type": "integer", "minimum": 0}]);
+    assert_eq!(wide_integer(&int64), Some("int64"));
+    assert_eq!(wide_integer(&uint64), Some("uint64"), "either order");
+    let bounded = json!([
+        {"type": "integer", "format": "int64", "minimum": i64::MIN, "maximum": i64::MAX},
+        {"type": "string", "pattern": "^-?[0-9]+$"}
+    ]);
+    assert_eq!(
+        wide_integer(&bounded),
+        Some("int64"),
+        "the type's own bounds"
+    );
+    let bounded = json!([
+        {"type": "integer", "minimum": 0, "maximum": u64::MAX},
+        {"type": "string", "pattern": "^[0-9]+$"}
+    ]);
+    assert_eq!(wide_integer(&bounded), Some("uint64"));
+    for not in [
+        int32_any(),
+        json!([{"type": "integer", "minimum": 0, "maximum": 4294967295_u32}, {"type": "string", "pattern": "^[0-9]+$"}]),
+        json!([{"type": "integer"}, {"type": "string", "pattern": "^[0-9]+$"}]),
+        json!([{"type": "integer", "minimum": 0}, {"type": "string", "pattern": "^-?[0-9]+$"}]),
+        json!([{"type": "integer", "format": "uint64"}, {"type": "string", "pattern": "^-?[0-9]+$"}]),
+        json!([{"type": "integer", "multipleOf": 2}, {"type": "string", "pattern": "^-?[0-9]+$"}]),
+        json!([{"type": "integer"}, {"type": "string"}]),
+        json!([{"type": "integer"}]),
+    ] {
+        assert_eq!(wide_integer(&not), None, "{not}");
+    }
+
+    let schema = json!({"$defs": {"Task": {"type": "object", "properties": {
+        "generation": {"anyOf": int64, "default": 0, "description": "Counter."},
+        "size": {"anyOf": uint64, "default": "0"},
+        "id": {"type": "string"}
+    }}}});
+    assert_eq!(detect(&schema), Shape::LocalBundle);
+    let (im, diags) = imported(
+        schema,
+        "[message.Task]\nfields = [\"id\", \"generation\", \"size\"]\n",
+    );
+    assert!(diags.is_empty(), "{diags}");
+    let im = im.unwrap();
+    let props = &defs_of(&im)["Task"]["properties"];
+    assert_eq!(
+        props["generation"],
+        json!({"type": ["integer", "string"], "format": "int64", "description": "Counter."}),
+        "zero default dropped"
+    );
+    assert_eq!(
+        props["size"],
+        json!({"type": ["integer", "string"], "format": "uint64"})
+    );
+    let mut diags = Diagnostics::default();
+    let types = crate::lower::lower_schema(&im.schema, &mut diags);
+    assert!(diags.is_empty(), "{diags}");
+    let crate::ir::TypeKind::Struct(task) = &types["Task"].kind else {
+        panic!("Task is a struct")
+    };
+    let tys: Vec<_> = task.fields.iter().map(|f| f.ty.clone()).collect();
+    assert_eq!(
+        tys,
+        [
+            crate::ir::TypeRef::String,
+            crate::ir::TypeRef::Int64,
+            crate::ir::TypeRef::UInt64
+        ]
+    );
+}

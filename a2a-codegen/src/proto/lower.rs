@@ -436,9 +436,9 @@ impl Lowerer<'_> {
             Kind::Bytes => TypeRef::Bytes,
             Kind::Int32 | Kind::Sint32 | Kind::Sfixed32 => TypeRef::Int32,
             Kind::Float | Kind::Double => TypeRef::Number,
-            Kind::Int64 | Kind::Sint64 | Kind::Sfixed64 | Kind::Uint64 | Kind::Fixed64 => {
-                return self.sixty_four_bit(kind, f, what)
-            }
+            // ProtoJSON writes them as decimal strings and reads strings or numbers.
+            Kind::Int64 | Kind::Sint64 | Kind::Sfixed64 => TypeRef::Int64,
+            Kind::Uint64 | Kind::Fixed64 => TypeRef::UInt64,
             Kind::Uint32 | Kind::Fixed32 => {
                 self.error(f.path(), format!("{what} is an unsigned 32-bit integer ({})", kind_name(kind)))
                     .help("a2a-codegen has no type for it yet (int32 holds -2^31..2^31-1); use int32 where the range allows, or extend the generator");
@@ -455,18 +455,6 @@ impl Lowerer<'_> {
             }
             Kind::Enum(e) => return self.enum_ref(e, f.path(), what),
         })
-    }
-
-    /// A 64-bit integer field (int64, uint64 and their sint/fixed forms). Kept in one function:
-    /// the IR gains `TypeRef::Int64` and `TypeRef::UInt64` in another branch, and this is where
-    /// they will be returned.
-    fn sixty_four_bit(&mut self, kind: &Kind, f: &FieldDescriptor, what: &str) -> Option<TypeRef> {
-        self.error(
-            f.path(),
-            format!("{what} has the type {}: 64-bit integers are not supported yet", kind_name(kind)),
-        )
-        .help("ProtoJSON writes them as decimal strings, which a2a-codegen does not model yet; use int32 where the range allows, or a string");
-        None
     }
 
     fn enum_ref(&mut self, e: &EnumDescriptor, path: &[i32], what: &str) -> Option<TypeRef> {

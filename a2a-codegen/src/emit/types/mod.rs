@@ -88,7 +88,8 @@ impl Cx<'_> {
             TypeRef::String => quote!(::std::string::String),
             TypeRef::Bool => quote!(bool),
             TypeRef::Int32 => quote!(i32),
-            TypeRef::Integer => quote!(i64),
+            TypeRef::Integer | TypeRef::Int64 => quote!(i64),
+            TypeRef::UInt64 => quote!(u64),
             TypeRef::Number => quote!(f64),
             TypeRef::Bytes => quote!(#rt::Bytes),
             TypeRef::Timestamp => quote!(#rt::Timestamp),
@@ -122,7 +123,8 @@ impl Cx<'_> {
         };
         match self.resolve(ty) {
             TypeRef::Int32 => number("ProtoI32"),
-            TypeRef::Integer => number("ProtoI64"),
+            TypeRef::Integer | TypeRef::Int64 => number("ProtoI64"),
+            TypeRef::UInt64 => number("ProtoU64"),
             TypeRef::Number => number("ProtoF64"),
             TypeRef::List(item) => {
                 let inner = self.wire(item);
@@ -166,6 +168,28 @@ impl Cx<'_> {
                 ty: self.rust_type(ty),
                 convert: None,
             },
+        }
+    }
+
+    /// Whether values of `ty` are written through the runtime's `num::Decimal`: 64-bit integers,
+    /// which ProtoJSON writes as decimal strings, and lists and maps of them.
+    fn is_wide(&self, ty: &TypeRef) -> bool {
+        match self.resolve(ty) {
+            TypeRef::Int64 | TypeRef::UInt64 => true,
+            TypeRef::List(inner) | TypeRef::Map(inner) => self.is_wide(inner),
+            _ => false,
+        }
+    }
+
+    /// What `serialize_entry` is given for a value of type `ty` held by the reference `value`:
+    /// the reference itself, or for 64-bit integers (and lists and maps of them) a
+    /// `num::Decimal` around it, which writes decimal strings.
+    fn encoded(&self, ty: &TypeRef, value: TokenStream) -> TokenStream {
+        if self.is_wide(ty) {
+            let rt = &self.opts.runtime;
+            quote!(&#rt::num::Decimal(#value))
+        } else {
+            value
         }
     }
 

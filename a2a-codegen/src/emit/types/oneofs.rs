@@ -78,7 +78,8 @@ impl Cx<'_> {
         let ser_arms = g.members.iter().map(|m| {
             let variant = ident(&m.variant);
             let key = &m.json_name;
-            quote!(Self::#variant(__v) => __map.serialize_entry(#key, __v)?,)
+            let value = self.encoded(&m.ty, quote!(__v));
+            quote!(Self::#variant(__v) => __map.serialize_entry(#key, #value)?,)
         });
         let de = self.emit_visitor(owner, quote!(#name), &[], &[], None, Some((g, enum_name)));
         let unknown_doc = self.unknown_variant_doc("A member this version does not know (its name");

@@ -107,6 +107,11 @@ impl Cx<'_> {
                 _ => quote!(#fname: ::core::default::Default::default(),),
             }
         });
+        // A oneof beside the fields starts unset (`Unknown`), as in the derived `Default`.
+        let oneof = s.oneof.as_ref().map(|o| {
+            let fname = ident(&o.rust_name);
+            quote!(#fname: ::core::default::Default::default(),)
+        });
         let extras = self.opts.preserve_unknown.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
             quote!(#fname: ::serde_json::Map::new(),)
@@ -114,7 +119,7 @@ impl Cx<'_> {
         quote! {
             impl ::core::default::Default for #name {
                 fn default() -> Self {
-                    Self { #(#inits)* #extras }
+                    Self { #(#inits)* #oneof #extras }
                 }
             }
         }
@@ -129,23 +134,27 @@ impl Cx<'_> {
         let fields = s.fields.iter().map(|f| {
             let key = &f.json_name;
             let fname = ident(&f.rust_name);
+            let own = self.encoded(&f.ty, quote!(&self.#fname));
             match &f.presence {
-                Presence::Required => quote!(__map.serialize_entry(#key, &self.#fname)?;),
+                Presence::Required => quote!(__map.serialize_entry(#key, #own)?;),
                 Presence::Optional if self.is_collection(&f.ty) => quote! {
                     if !self.#fname.is_empty() {
-                        __map.serialize_entry(#key, &self.#fname)?;
+                        __map.serialize_entry(#key, #own)?;
                     }
                 },
-                Presence::Optional => quote! {
-                    if let ::core::option::Option::Some(__v) = &self.#fname {
-                        __map.serialize_entry(#key, __v)?;
+                Presence::Optional => {
+                    let value = self.encoded(&f.ty, quote!(__v));
+                    quote! {
+                        if let ::core::option::Option::Some(__v) = &self.#fname {
+                            __map.serialize_entry(#key, #value)?;
+                        }
                     }
-                },
+                }
                 Presence::Defaulted(lit) => {
                     let v = Self::literal_tokens(lit);
                     quote! {
                         if self.#fname != #v {
-                            __map.serialize_entry(#key, &self.#fname)?;
+                            __map.serialize_entry(#key, #own)?;
                         }
                     }
                 }
@@ -157,7 +166,8 @@ impl Cx<'_> {
             let arms = o.group.members.iter().map(|m| {
                 let variant = ident(&m.variant);
                 let key = &m.json_name;
-                quote!(#ename::#variant(__v) => __map.serialize_entry(#key, __v)?,)
+                let value = self.encoded(&m.ty, quote!(__v));
+                quote!(#ename::#variant(__v) => __map.serialize_entry(#key, #value)?,)
             });
             quote! {
                 match &self.#fname {
