@@ -1124,7 +1124,7 @@ impl Config {
             if let Some(errors) = &inputs.errors {
                 header.push(errors.into());
             }
-            let tokens = emit::emit_methods(&model.methods, &opts);
+            let tokens = emit::emit_methods(model, &opts);
             modules.push(("methods", tokens, header.clone()));
             let tokens = emit::emit_server(model, &opts);
             modules.push(("server", tokens, header));

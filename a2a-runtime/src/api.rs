@@ -357,3 +357,100 @@ macro_rules! server_api {
         }
     };
 }
+
+/// The HTTP+JSON binding's API of a generated module whose methods have HTTP rules: reply
+/// decoding (`decode_rest_reply*`, `RestStreamDecoder`), request encoding
+/// (`encode_rest_request`), the server's replies (`encode_rest_result`, `encode_rest_error`,
+/// `encode_rest_event`) and the `RestRejection` alias, over the error enum at `$error`. Expects
+/// `CallError` in the parent module, as `error_api!` writes it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! rest_api {
+    (error = $error:ty) => {
+        /// A REST request that cannot be served: its HTTP status and the error to answer with
+        /// (`a2a_runtime`'s `rest::RestRejection` over this module's error enum); `response()`
+        /// is the reply to send.
+        pub type RestRejection = $crate::rest::RestRejection<$error>;
+
+        /// Decodes a streamed REST reply (SSE, one bare result per event; an event named
+        /// `error` is the typed error), fed in chunks split anywhere. See `a2a_runtime`'s
+        /// `rest::RestStreamDecoder`.
+        pub type RestStreamDecoder<T, E = $crate::custom::NoCustomErrors> =
+            $crate::rest::RestStreamDecoder<T, $error, E>;
+
+        /// Decodes the REST reply of method `M` (status, content type, body): the result, the
+        /// agent's typed error (named by its ErrorInfo reason), or the client error saying what
+        /// was malformed. Never panics, whatever the bytes.
+        pub fn decode_rest_reply<M>(
+            reply: &$crate::rest::HttpReply<'_>,
+        ) -> ::core::result::Result<M::Result, super::CallError>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+        {
+            $crate::rest::decode_rest_response_with(reply, &$crate::limits::Limits::DEFAULT)
+        }
+
+        /// `decode_rest_reply` for an agent with its own errors `E`, under these limits.
+        pub fn decode_rest_reply_with<M, E>(
+            reply: &$crate::rest::HttpReply<'_>,
+            limits: &$crate::limits::Limits,
+        ) -> ::core::result::Result<M::Result, super::CallError<E>>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+            E: $crate::custom::AgentError,
+        {
+            $crate::rest::decode_rest_response_with(reply, limits)
+        }
+
+        /// The HTTP request calling method `M` with `params` over the REST binding: verb, path
+        /// with query, JSON body (§11.5). See `a2a_runtime`'s `rest::encode_rest_request`.
+        pub fn encode_rest_request<M>(
+            params: &M::Params,
+        ) -> ::core::result::Result<$crate::rest::HttpRequest, $crate::rest::RouteError>
+        where
+            M: $crate::rest::RestMethod,
+            M::Params: ::serde::Serialize,
+        {
+            $crate::rest::encode_rest_request::<M>(params)
+        }
+
+        /// The REST success reply for method `M`: the bare result, HTTP 200.
+        pub fn encode_rest_result<M>(result: &M::Result) -> $crate::rest::RestResponse
+        where
+            M: $crate::Method,
+            M::Result: ::serde::Serialize,
+        {
+            $crate::rest::encode_rest_result(result)
+        }
+
+        /// The REST error reply: the table's HTTP status and a `google.rpc.Status` whose
+        /// details start with the ErrorInfo naming the error by its reason.
+        pub fn encode_rest_error(error: &$error) -> $crate::rest::RestResponse {
+            $crate::rest::encode_rest_error(error)
+        }
+
+        /// The REST error reply for one of the agent's own errors: its row's HTTP status, and
+        /// its ErrorInfo (reason, and the type's name as domain) and fields as details;
+        /// `message` replaces the row's default.
+        pub fn encode_rest_custom_error<E: $crate::custom::AgentError>(
+            error: &E,
+            message: ::core::option::Option<&str>,
+        ) -> $crate::rest::RestResponse {
+            $crate::rest::encode_rest_custom_error(error, message)
+        }
+
+        /// One SSE event of the stream answering streaming method `M` over REST: the bare
+        /// result, or an event named `error` carrying the Status.
+        pub fn encode_rest_event<M>(
+            item: ::core::result::Result<&M::Result, &$error>,
+        ) -> ::std::vec::Vec<u8>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::Serialize,
+        {
+            $crate::rest::encode_rest_event(item)
+        }
+    };
+}

@@ -123,8 +123,15 @@ impl ErrorDetail {
     }
 
     /// Reads the details out of an error's `data`: the objects of the array that carry a string
-    /// `@type`, in order. Anything else (v0.3 agents send any JSON) gives no details.
+    /// `@type`, in order (for a REST reply kept whole, `{"error": {"details": [...]}}`, that
+    /// array). Anything else (v0.3 agents send any JSON) gives no details.
     pub fn list_from(data: Option<&Value>) -> Vec<ErrorDetail> {
+        // A REST catch-all keeps the whole `google.rpc.Status` reply (`{"error": {..., "details":
+        // [...]}}`) as its data: its details are that array.
+        let data = match data {
+            Some(Value::Object(o)) => o.get("error").and_then(|e| e.get("details")),
+            other => other,
+        };
         let Some(Value::Array(items)) = data else {
             return Vec::new();
         };

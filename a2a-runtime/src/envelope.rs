@@ -38,6 +38,7 @@ use std::marker::PhantomData;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientError {
     reason: String,
+    http_status: Option<u16>,
 }
 
 impl ClientError {
@@ -45,7 +46,20 @@ impl ClientError {
     pub fn new(reason: impl Into<String>) -> Self {
         ClientError {
             reason: reason.into(),
+            http_status: None,
         }
+    }
+
+    /// This error, for a reply that came with this HTTP status (the REST binding keeps it).
+    pub fn with_http_status(mut self, status: u16) -> Self {
+        self.http_status = Some(status);
+        self
+    }
+
+    /// The HTTP status of the malformed reply, when the binding reported one (REST replies: a
+    /// proxy's HTML 502 is malformed, and its status says what happened).
+    pub fn http_status(&self) -> Option<u16> {
+        self.http_status
     }
 
     /// What was wrong, as one line.

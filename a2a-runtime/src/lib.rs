@@ -64,6 +64,7 @@ pub mod envelope;
 pub mod limits;
 pub mod num;
 pub mod oneof;
+pub mod rest;
 pub mod server;
 pub mod sse;
 pub mod stream;

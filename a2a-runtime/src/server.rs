@@ -284,34 +284,14 @@ impl<'a> RawRequest<'a> {
     /// assert!(raw.require("GetTask", &[("params.id", false)]).is_ok());
     /// ```
     pub fn require(&self, method: &str, checks: &[(&str, bool)]) -> Result<(), Fault> {
-        if checks.iter().all(|(_, missing)| !missing) {
-            return Ok(());
-        }
-        let reason = format!("{method} cannot run without it (absent, null or empty)");
-        let mut named: Vec<&str> = Vec::new();
-        for (field, missing) in checks {
-            let below_named = named.iter().any(|parent| {
-                field.len() > parent.len()
-                    && field.starts_with(parent)
-                    && field.as_bytes()[parent.len()] == b'.'
-            });
-            if *missing && !below_named {
-                named.push(field);
+        match missing_fields(method, checks) {
+            None => Ok(()),
+            Some((detail, details)) => {
+                let mut fault = self.fault(codes::INVALID_PARAMS, detail);
+                fault.details = details;
+                Err(fault)
             }
         }
-        let first = named.first().copied().unwrap_or("params");
-        let more = match named.len() {
-            0 | 1 => String::new(),
-            2 => " (and 1 more field)".to_string(),
-            n => format!(" (and {} more fields)", n - 1),
-        };
-        let mut fault = self.fault(codes::INVALID_PARAMS, format!("`{first}`: {reason}{more}"));
-        fault.details = vec![ErrorDetail::bad_request(
-            named
-                .iter()
-                .map(|field| (field.to_string(), reason.clone())),
-        )];
-        Err(fault)
     }
 
     /// A fault about this (valid) request object: answered with its id, or not at all when it is
@@ -356,6 +336,43 @@ impl<'a> RawRequest<'a> {
         fault.details = vec![ErrorDetail::bad_request([(field, reason)])];
         fault
     }
+}
+
+/// What [`RawRequest::require`] (and the REST side's `rest::require`) says of params that lack
+/// required fields: the fault's one line naming the first missing field, and a
+/// `google.rpc.BadRequest` with a violation for each; `None` when nothing is missing. A field
+/// below one already named is left out (without `message`, its `parts` go without saying).
+pub(crate) fn missing_fields(
+    method: &str,
+    checks: &[(&str, bool)],
+) -> Option<(String, Vec<ErrorDetail>)> {
+    if checks.iter().all(|(_, missing)| !missing) {
+        return None;
+    }
+    let reason = format!("{method} cannot run without it (absent, null or empty)");
+    let mut named: Vec<&str> = Vec::new();
+    for (field, missing) in checks {
+        let below_named = named.iter().any(|parent| {
+            field.len() > parent.len()
+                && field.starts_with(parent)
+                && field.as_bytes()[parent.len()] == b'.'
+        });
+        if *missing && !below_named {
+            named.push(field);
+        }
+    }
+    let first = named.first().copied().unwrap_or("params");
+    let more = match named.len() {
+        0 | 1 => String::new(),
+        2 => " (and 1 more field)".to_string(),
+        n => format!(" (and {} more fields)", n - 1),
+    };
+    let details = vec![ErrorDetail::bad_request(
+        named
+            .iter()
+            .map(|field| (field.to_string(), reason.clone())),
+    )];
+    Some((format!("`{first}`: {reason}{more}"), details))
 }
 
 /// Whether a decoded field is unset, the way protobuf sees it: equal to its type's default (`""`,

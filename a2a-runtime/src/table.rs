@@ -74,6 +74,9 @@ pub trait ErrorTable: Sized {
     /// The table row of this error; `None` for the catch-all.
     fn row(&self) -> Option<&'static ErrorRow>;
 
+    /// Every row of the table, in file order.
+    fn rows() -> &'static [ErrorRow];
+
     /// Whether `code` is used by a row of the table or lies in the JSON-RPC reserved block; an
     /// agent's own errors never use such a code.
     fn is_code_taken(code: i64) -> bool;

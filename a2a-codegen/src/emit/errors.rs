@@ -147,6 +147,9 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
                     Self::Other { .. } => ::core::option::Option::None,
                 }
             }
+            fn rows() -> &'static [#rt::ErrorRow] {
+                &ERROR_TABLE
+            }
             fn is_code_taken(code: i64) -> bool {
                 is_code_taken(code)
             }

@@ -2,14 +2,16 @@
 //! `Method` trait), a `MethodName` enum for run-time dispatch, and typed reply decoding.
 
 use super::{doc_attrs, EmitOptions};
-use crate::ir::MethodDef;
+use crate::ir::Model;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 /// Emits `methods.rs` for the table. Refers to the model's types and to `CallError` and
 /// `decode_response` of `errors.rs` through the parent module.
-pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
+pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
+    let methods = &model.methods;
     let rt = &opts.runtime;
+    let rest_impls = super::rest::rest_method_impls(model, rt);
     let names: Vec<Ident> = methods
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
@@ -63,6 +65,7 @@ pub fn emit_methods(methods: &[MethodDef], opts: &EmitOptions) -> TokenStream {
         /// `decode_reply::<method::GetTask>(body)` gives a `Task`.
         pub mod method {
             #(#unit_types)*
+            #(#rest_impls)*
         }
 
         /// The JSON-RPC methods, for code that learns the method at run time.

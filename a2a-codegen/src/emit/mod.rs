@@ -8,6 +8,7 @@ mod custom;
 mod errors;
 mod methods;
 mod reference;
+mod rest;
 mod schema;
 mod server;
 mod types;

@@ -67,6 +67,44 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
                 }
             }
         });
+    let rest = super::rest::has_routes(model).then(|| {
+        let arms = methods
+            .iter()
+            .zip(&names)
+            .zip(&check_of)
+            .filter(|((m, _), _)| !m.http.is_empty())
+            .map(|((m, name), check)| {
+                let method = &m.name;
+                let check = check
+                    .as_ref()
+                    .map(|check| quote!(#rt::rest::require(#method, &#check(&__p))?;));
+                quote! {
+                    if let ::core::option::Option::Some((__route, __captures)) = #rt::rest::find_route::<super::method::#name>(verb, path, &mut __other_verb) {
+                        let __p = #rt::rest::decode_rest_params::<super::method::#name>(__route, __captures, query, body)?;
+                        #check
+                        return ::core::result::Result::Ok(Request::#name(__p));
+                    }
+                }
+            });
+        quote! {
+            #rt::rest_api!(error = super::A2aError);
+
+            /// Decodes an HTTP+JSON (REST) request into the typed call, or the rejection to answer
+            /// with: 404 for a path no route has, 405 for a verb its routes do not take, 400 with
+            /// a `google.rpc.BadRequest` naming the parameter or field for a query value or body
+            /// that does not read, or params that lack what the method cannot run without (the
+            /// method table's `requires`, as over JSON-RPC). `path` is the request path below the
+            /// agent's base URL (`/tasks/t-1`, `/acme/tasks/t-1` with a tenant), `query` the query
+            /// string without `?`. Unknown query parameters and members are ignored. Never panics,
+            /// whatever the bytes.
+            #[allow(clippy::result_large_err)]
+            pub fn decode_rest_request(verb: &str, path: &str, query: &str, body: &[u8]) -> ::core::result::Result<Request, RestRejection> {
+                let mut __other_verb = false;
+                #(#arms)*
+                ::core::result::Result::Err(RestRejection::no_route(verb, path, __other_verb))
+            }
+        }
+    });
     let request_docs = methods
         .iter()
         .map(|m| doc_attrs(&format!("A `{}` call: {}", m.name, lowercase_first(&m.doc))));
@@ -115,6 +153,8 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
         }
 
         #(#check_items)*
+
+        #rest
 
         /// Writes the result.
         impl ::serde::Serialize for super::Reply {

@@ -563,6 +563,9 @@ impl crate::rt::table::ErrorTable for A2aError {
             Self::Other { .. } => ::core::option::Option::None,
         }
     }
+    fn rows() -> &'static [crate::rt::ErrorRow] {
+        &ERROR_TABLE
+    }
     fn is_code_taken(code: i64) -> bool {
         is_code_taken(code)
     }

@@ -128,6 +128,380 @@ pub mod method {
         type Params = super::super::DeleteTaskPushNotificationConfigRequest;
         type Result = super::super::Empty;
     }
+    impl crate::rt::rest::RestMethod for SendMessage {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/message:send",
+                body: ::core::option::Option::Some("*"),
+            },
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/{tenant}/message:send",
+                body: ::core::option::Option::Some("*"),
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for SendStreamingMessage {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/message:stream",
+                body: ::core::option::Option::Some("*"),
+            },
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/{tenant}/message:stream",
+                body: ::core::option::Option::Some("*"),
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for GetTask {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/tasks/{id=*}",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/tasks/{id=*}",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "historyLength",
+                alias: ::core::option::Option::Some("history_length"),
+                kind: crate::rt::rest::ParamKind::Integer,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for ListTasks {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/tasks",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/tasks",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "contextId",
+                alias: ::core::option::Option::Some("context_id"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "status",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Enum,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "pageSize",
+                alias: ::core::option::Option::Some("page_size"),
+                kind: crate::rt::rest::ParamKind::Integer,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "pageToken",
+                alias: ::core::option::Option::Some("page_token"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "historyLength",
+                alias: ::core::option::Option::Some("history_length"),
+                kind: crate::rt::rest::ParamKind::Integer,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "statusTimestampAfter",
+                alias: ::core::option::Option::Some("status_timestamp_after"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "includeArtifacts",
+                alias: ::core::option::Option::Some("include_artifacts"),
+                kind: crate::rt::rest::ParamKind::Bool,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for CancelTask {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/tasks/{id=*}:cancel",
+                body: ::core::option::Option::Some("*"),
+            },
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/{tenant}/tasks/{id=*}:cancel",
+                body: ::core::option::Option::Some("*"),
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for SubscribeToTask {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/tasks/{id=*}:subscribe",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/tasks/{id=*}:subscribe",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for CreateTaskPushNotificationConfig {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/tasks/{task_id=*}/pushNotificationConfigs",
+                body: ::core::option::Option::Some("*"),
+            },
+            crate::rt::rest::Route {
+                verb: "POST",
+                path: "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+                body: ::core::option::Option::Some("*"),
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "taskId",
+                alias: ::core::option::Option::Some("task_id"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "url",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "token",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for GetTaskPushNotificationConfig {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "taskId",
+                alias: ::core::option::Option::Some("task_id"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for ListTaskPushNotificationConfigs {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/tasks/{task_id=*}/pushNotificationConfigs",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "taskId",
+                alias: ::core::option::Option::Some("task_id"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "pageSize",
+                alias: ::core::option::Option::Some("page_size"),
+                kind: crate::rt::rest::ParamKind::Integer,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "pageToken",
+                alias: ::core::option::Option::Some("page_token"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for GetExtendedAgentCard {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/extendedAgentCard",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "GET",
+                path: "/{tenant}/extendedAgentCard",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
+    impl crate::rt::rest::RestMethod for DeleteTaskPushNotificationConfig {
+        const ROUTES: &'static [crate::rt::rest::Route] = &[
+            crate::rt::rest::Route {
+                verb: "DELETE",
+                path: "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+                body: ::core::option::Option::None,
+            },
+            crate::rt::rest::Route {
+                verb: "DELETE",
+                path: "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+                body: ::core::option::Option::None,
+            },
+        ];
+        const QUERY: &'static [crate::rt::rest::QueryParam] = &[
+            crate::rt::rest::QueryParam {
+                name: "tenant",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "taskId",
+                alias: ::core::option::Option::Some("task_id"),
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+            crate::rt::rest::QueryParam {
+                name: "id",
+                alias: ::core::option::Option::None,
+                kind: crate::rt::rest::ParamKind::Text,
+                repeated: false,
+            },
+        ];
+    }
 }
 /// The JSON-RPC methods, for code that learns the method at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

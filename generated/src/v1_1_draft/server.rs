@@ -274,6 +274,138 @@ fn required_delete_task_push_notification_config(
         ("params.id", crate::rt::server::is_unset(&__p.id)),
     ]
 }
+crate::rt::rest_api!(error = super::A2aError);
+/// Decodes an HTTP+JSON (REST) request into the typed call, or the rejection to answer
+/// with: 404 for a path no route has, 405 for a verb its routes do not take, 400 with
+/// a `google.rpc.BadRequest` naming the parameter or field for a query value or body
+/// that does not read, or params that lack what the method cannot run without (the
+/// method table's `requires`, as over JSON-RPC). `path` is the request path below the
+/// agent's base URL (`/tasks/t-1`, `/acme/tasks/t-1` with a tenant), `query` the query
+/// string without `?`. Unknown query parameters and members are ignored. Never panics,
+/// whatever the bytes.
+#[allow(clippy::result_large_err)]
+pub fn decode_rest_request(
+    verb: &str,
+    path: &str,
+    query: &str,
+    body: &[u8],
+) -> ::core::result::Result<Request, RestRejection> {
+    let mut __other_verb = false;
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::SendMessage,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::SendMessage,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require("SendMessage", &required_send_message(&__p))?;
+        return ::core::result::Result::Ok(Request::SendMessage(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::SendStreamingMessage,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::SendStreamingMessage,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require("SendStreamingMessage", &required_send_message(&__p))?;
+        return ::core::result::Result::Ok(Request::SendStreamingMessage(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::GetTask,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::GetTask,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require("GetTask", &required_get_task(&__p))?;
+        return ::core::result::Result::Ok(Request::GetTask(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::ListTasks,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::ListTasks,
+        >(__route, __captures, query, body)?;
+        return ::core::result::Result::Ok(Request::ListTasks(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::CancelTask,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::CancelTask,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require("CancelTask", &required_cancel_task(&__p))?;
+        return ::core::result::Result::Ok(Request::CancelTask(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::SubscribeToTask,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::SubscribeToTask,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require("SubscribeToTask", &required_subscribe_to_task(&__p))?;
+        return ::core::result::Result::Ok(Request::SubscribeToTask(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::CreateTaskPushNotificationConfig,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::CreateTaskPushNotificationConfig,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require(
+            "CreateTaskPushNotificationConfig",
+            &required_create_task_push_notification_config(&__p),
+        )?;
+        return ::core::result::Result::Ok(
+            Request::CreateTaskPushNotificationConfig(__p),
+        );
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::GetTaskPushNotificationConfig,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::GetTaskPushNotificationConfig,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require(
+            "GetTaskPushNotificationConfig",
+            &required_get_task_push_notification_config(&__p),
+        )?;
+        return ::core::result::Result::Ok(Request::GetTaskPushNotificationConfig(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::ListTaskPushNotificationConfigs,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::ListTaskPushNotificationConfigs,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require(
+            "ListTaskPushNotificationConfigs",
+            &required_list_task_push_notification_configs(&__p),
+        )?;
+        return ::core::result::Result::Ok(Request::ListTaskPushNotificationConfigs(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::GetExtendedAgentCard,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::GetExtendedAgentCard,
+        >(__route, __captures, query, body)?;
+        return ::core::result::Result::Ok(Request::GetExtendedAgentCard(__p));
+    }
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+        super::method::DeleteTaskPushNotificationConfig,
+    >(verb, path, &mut __other_verb) {
+        let __p = crate::rt::rest::decode_rest_params::<
+            super::method::DeleteTaskPushNotificationConfig,
+        >(__route, __captures, query, body)?;
+        crate::rt::rest::require(
+            "DeleteTaskPushNotificationConfig",
+            &required_delete_task_push_notification_config(&__p),
+        )?;
+        return ::core::result::Result::Ok(
+            Request::DeleteTaskPushNotificationConfig(__p),
+        );
+    }
+    ::core::result::Result::Err(RestRejection::no_route(verb, path, __other_verb))
+}
 /// Writes the result.
 impl ::serde::Serialize for super::Reply {
     fn serialize<__S: ::serde::Serializer>(

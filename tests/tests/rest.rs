@@ -1,0 +1,419 @@
+//! The HTTP+JSON (REST) binding of A2A v1: every method's request through `encode_rest_request`
+//! and back through `decode_rest_request` (with and without a tenant), query parameters of every
+//! kind, the refusals (404, 405, 400 naming the parameter), and replies: results, errors named by
+//! their ErrorInfo reason for every row of the table, the catch-all for the rest, custom errors,
+//! problem+json and non-JSON bodies, and streams.
+
+use a2a_types::rt::rest::{HttpReply, RestStreamDecoder};
+use a2a_types::rt::Method;
+use a2a_types::v1::{
+    decode_rest_reply, decode_rest_reply_with, decode_rest_request, encode_rest_custom_error,
+    encode_rest_error, encode_rest_event, encode_rest_request, encode_rest_result, method,
+    A2aError, CallError, Request, StreamResponse, Task, TaskState, ERROR_TABLE,
+};
+use a2a_types::AgentError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// A billing agent's own errors, sent over REST.
+#[derive(Debug, PartialEq, Clone, AgentError)]
+pub enum BillingError {
+    /// The account used up its quota.
+    #[a2a(code = -32050, grpc = "RESOURCE_EXHAUSTED", http = 429)]
+    QuotaExceeded { retry_after_secs: u32 },
+}
+
+/// Sends `params` of method `M` through the client encoder and the server decoder.
+fn round_trip<M>(params: Value) -> (a2a_types::rt::rest::HttpRequest, Request)
+where
+    M: a2a_types::rt::rest::RestMethod,
+    M::Params: Serialize + DeserializeOwned,
+{
+    let params: M::Params = serde_json::from_value(params).unwrap();
+    let request = encode_rest_request::<M>(&params).unwrap();
+    let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
+    let body = request.body.clone().unwrap_or_default();
+    let decoded = decode_rest_request(request.verb, path, query, &body)
+        .unwrap_or_else(|e| panic!("{} {}: {:?}", request.verb, request.path, e.response()));
+    (request, decoded)
+}
+
+macro_rules! check_round_trip {
+    ($m:ident, $params:expr, $verb:expr, $path:expr) => {{
+        let params = $params;
+        let (request, decoded) = round_trip::<method::$m>(params.clone());
+        assert_eq!(
+            (request.verb, request.path.as_str()),
+            ($verb, $path.as_str()),
+            "{}",
+            stringify!($m)
+        );
+        let expected: <method::$m as Method>::Params = serde_json::from_value(params).unwrap();
+        assert_eq!(decoded, Request::$m(expected), "{}", stringify!($m));
+    }};
+}
+
+#[test]
+fn every_method_encodes_and_decodes_over_rest_with_and_without_a_tenant() {
+    let message = json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+    for tenant in [None, Some("acme corp")] {
+        let t = |mut v: Value| {
+            if let Some(tenant) = tenant {
+                v["tenant"] = json!(tenant);
+            }
+            v
+        };
+        let p = |path: &str| match tenant {
+            Some(_) => format!("/acme%20corp{path}"),
+            None => path.to_string(),
+        };
+        check_round_trip!(
+            SendMessage,
+            t(json!({"message": message})),
+            "POST",
+            p("/message:send")
+        );
+        check_round_trip!(
+            SendStreamingMessage,
+            t(json!({"message": message})),
+            "POST",
+            p("/message:stream")
+        );
+        check_round_trip!(
+            GetTask,
+            t(json!({"id": "t/1", "historyLength": 3})),
+            "GET",
+            p("/tasks/t%2F1?historyLength=3")
+        );
+        check_round_trip!(
+            ListTasks,
+            t(json!({"contextId": "c-1", "pageSize": 5})),
+            "GET",
+            p("/tasks?contextId=c-1&pageSize=5")
+        );
+        check_round_trip!(
+            CancelTask,
+            t(json!({"id": "t-1", "metadata": {"why": "done"}})),
+            "POST",
+            p("/tasks/t-1:cancel")
+        );
+        check_round_trip!(
+            SubscribeToTask,
+            t(json!({"id": "t-1"})),
+            "GET",
+            p("/tasks/t-1:subscribe")
+        );
+        check_round_trip!(
+            CreateTaskPushNotificationConfig,
+            t(json!({"taskId": "t-1", "url": "https://hook.example/a"})),
+            "POST",
+            p("/tasks/t-1/pushNotificationConfigs")
+        );
+        check_round_trip!(
+            GetTaskPushNotificationConfig,
+            t(json!({"taskId": "t-1", "id": "c-9"})),
+            "GET",
+            p("/tasks/t-1/pushNotificationConfigs/c-9")
+        );
+        check_round_trip!(
+            ListTaskPushNotificationConfigs,
+            t(json!({"taskId": "t-1", "pageSize": 2, "pageToken": "n+1"})),
+            "GET",
+            p("/tasks/t-1/pushNotificationConfigs?pageSize=2&pageToken=n%2B1")
+        );
+        check_round_trip!(
+            DeleteTaskPushNotificationConfig,
+            t(json!({"taskId": "t-1", "id": "c-9"})),
+            "DELETE",
+            p("/tasks/t-1/pushNotificationConfigs/c-9")
+        );
+        check_round_trip!(
+            GetExtendedAgentCard,
+            t(json!({})),
+            "GET",
+            p("/extendedAgentCard")
+        );
+    }
+}
+
+#[test]
+fn query_parameters_of_every_kind_read_into_the_params() {
+    let query = "contextId=c%201&status=TASK_STATE_WORKING&pageSize=7&pageToken=x&historyLength=2\
+                 &statusTimestampAfter=2025-01-02T03%3A04%3A05Z&includeArtifacts=true&unknown=1";
+    let Request::ListTasks(p) = decode_rest_request("GET", "/tasks", query, b"").unwrap() else {
+        panic!("not ListTasks");
+    };
+    let p = serde_json::to_value(&p).unwrap();
+    assert_eq!(
+        p,
+        json!({"contextId": "c 1", "status": "TASK_STATE_WORKING", "pageSize": 7, "pageToken": "x",
+               "historyLength": 2, "statusTimestampAfter": "2025-01-02T03:04:05Z",
+               "includeArtifacts": true})
+    );
+    // The proto's snake_case names are read too, and the enum by number.
+    let Request::ListTasks(p) =
+        decode_rest_request("GET", "/tasks", "context_id=c&status=3", b"").unwrap()
+    else {
+        panic!("not ListTasks");
+    };
+    assert_eq!(p.context_id.as_deref(), Some("c"));
+    assert_eq!(p.status, Some(TaskState::from_number(3)));
+}
+
+#[test]
+fn refusals_say_why_with_the_http_status_the_binding_gives() {
+    let status = |verb: &str, path: &str, query: &str, body: &[u8]| {
+        let e = decode_rest_request(verb, path, query, body).unwrap_err();
+        let response = e.response();
+        let body: Value = serde_json::from_slice(&response.body).unwrap();
+        (response.status, body)
+    };
+    let (s, body) = status("GET", "/nowhere", "", b"");
+    assert_eq!(s, 404);
+    assert_eq!(body["error"]["code"], 404);
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("/nowhere"));
+    let (s, _) = status("DELETE", "/tasks/t-1", "", b"");
+    assert_eq!(s, 405);
+    let (s, body) = status("GET", "/tasks", "pageSize=many", b"");
+    assert_eq!(s, 400);
+    let violation = &body["error"]["details"][0]["fieldViolations"][0];
+    assert_eq!(violation["field"], "pageSize", "{body}");
+    let (s, body) = status("GET", "/tasks", "includeArtifacts=yes", b"");
+    assert_eq!(s, 400, "{body}");
+    // What the method cannot run without, as over JSON-RPC.
+    let (s, body) = status(
+        "POST",
+        "/message:send",
+        "",
+        br#"{"message": {"role": "ROLE_USER"}}"#,
+    );
+    assert_eq!(s, 400);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("message.messageId"),
+        "{body}"
+    );
+    let (s, _) = status("POST", "/message:send", "", b"{not json");
+    assert_eq!(s, 400);
+}
+
+fn reply(status: u16, content_type: &'static str, body: &'static [u8]) -> HttpReply<'static> {
+    HttpReply {
+        status,
+        content_type: Some(content_type),
+        body,
+    }
+}
+
+#[test]
+fn success_replies_are_the_bare_result() {
+    let task: Task = decode_rest_reply::<method::GetTask>(&reply(
+        200,
+        "application/json",
+        br#"{"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}, "extra": 1}"#,
+    ))
+    .unwrap();
+    assert_eq!(task.status.state, TaskState::Working);
+    // Delete returns Empty: `{}` or no body at all.
+    for body in [&b"{}"[..], b"", b"  \n"] {
+        let r = HttpReply {
+            status: 200,
+            content_type: None,
+            body,
+        };
+        decode_rest_reply::<method::DeleteTaskPushNotificationConfig>(&r).unwrap();
+    }
+    let e = decode_rest_reply::<method::GetTask>(&reply(200, "application/json", b"")).unwrap_err();
+    assert!(
+        matches!(&e, CallError::Malformed(m) if m.reason().contains("empty body")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
+    let mut named = 0;
+    for row in ERROR_TABLE.iter() {
+        let error = A2aError::from_code(row.code, Some("why".into()), None);
+        let response = encode_rest_error(&error);
+        assert_eq!(response.status, row.http, "{}", row.name);
+        let body: &'static [u8] = Box::leak(response.body.into_boxed_slice());
+        let decoded =
+            decode_rest_reply::<method::GetTask>(&reply(response.status, "application/json", body))
+                .unwrap_err();
+        match row.reason {
+            Some(_) => {
+                named += 1;
+                let CallError::Agent(decoded) = decoded else {
+                    panic!("{}: {decoded:?}", row.name)
+                };
+                assert_eq!(decoded.name(), row.name);
+                assert_eq!(decoded.message(), "why");
+                assert_eq!(decoded.details()[0].reason(), row.reason);
+            }
+            // The standard JSON-RPC rows have no reason: the catch-all, by HTTP status.
+            None => {
+                let CallError::Agent(A2aError::Other { code, .. }) = decoded else {
+                    panic!("{}: {decoded:?}", row.name)
+                };
+                assert_eq!(code, i64::from(row.http));
+            }
+        }
+    }
+    assert_eq!(named, 9);
+}
+
+#[test]
+fn errors_without_a_known_reason_are_the_catch_all_keeping_everything() {
+    // No ErrorInfo: the HTTP status is the code, the Status is the data.
+    let body =
+        br#"{"error": {"code": 404, "status": "NOT_FOUND", "message": "gone", "details": []}}"#;
+    let e =
+        decode_rest_reply::<method::GetTask>(&reply(404, "application/json", body)).unwrap_err();
+    let CallError::Agent(A2aError::Other {
+        code,
+        message,
+        data,
+    }) = e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!((code, message.as_str()), (404, "gone"));
+    assert_eq!(data.unwrap()["error"]["status"], "NOT_FOUND");
+    // An unknown reason: the same, with the details readable.
+    let body = br#"{"error": {"code": 409, "status": "ABORTED", "message": "later",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "SOMETHING_NEW",
+                     "domain": "a2a-protocol.org"}]}}"#;
+    let e =
+        decode_rest_reply::<method::GetTask>(&reply(409, "application/json", body)).unwrap_err();
+    let CallError::Agent(e) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(e.code(), 409);
+    assert_eq!(e.details()[0].reason(), Some("SOMETHING_NEW"));
+    // The spec's own problem+json bodies (§6.4).
+    let body =
+        br#"{"type": "https://a2a-protocol.org/errors/task-not-found", "title": "Task not found",
+        "status": 404, "detail": "no task t-9"}"#;
+    let e = decode_rest_reply::<method::GetTask>(&reply(404, "application/problem+json", body))
+        .unwrap_err();
+    let CallError::Agent(A2aError::Other { code, message, .. }) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!((code, message.as_str()), (404, "no task t-9"));
+    // A proxy's HTML page: malformed, its status kept.
+    let e =
+        decode_rest_reply::<method::GetTask>(&reply(502, "text/html", b"<html>Bad gateway</html>"))
+            .unwrap_err();
+    let CallError::Malformed(m) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(m.http_status(), Some(502));
+    assert!(
+        m.reason().contains("not JSON") && m.reason().contains("text/html"),
+        "{}",
+        m.reason()
+    );
+}
+
+#[test]
+fn custom_errors_travel_over_rest_by_their_reason() {
+    let error = BillingError::QuotaExceeded {
+        retry_after_secs: 30,
+    };
+    let response = encode_rest_custom_error(&error, Some("slow down"));
+    assert_eq!(response.status, 429);
+    let body: &'static [u8] = Box::leak(response.body.into_boxed_slice());
+    let decoded = decode_rest_reply_with::<method::GetTask, BillingError>(
+        &reply(429, "application/json", body),
+        &Default::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        decoded,
+        CallError::Custom {
+            error,
+            message: "slow down".into()
+        }
+    );
+}
+
+#[test]
+fn rest_streams_decode_in_any_chunking_and_carry_errors_as_events() {
+    let task: Task =
+        serde_json::from_value(json!({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
+            .unwrap();
+    let mut body =
+        encode_rest_event::<method::SendStreamingMessage>(Ok(&StreamResponse::Task(task.clone())));
+    body.extend(encode_rest_event::<method::SendStreamingMessage>(Err(
+        &A2aError::from_code(-32001, None, None),
+    )));
+    for size in [1, 2, 3, 7, body.len()] {
+        let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+        let items: Vec<_> = body.chunks(size).flat_map(|c| decoder.feed(c)).collect();
+        decoder.finish().unwrap();
+        assert_eq!(items.len(), 2, "chunks of {size}");
+        assert_eq!(items[0], Ok(StreamResponse::Task(task.clone())));
+        assert!(
+            matches!(
+                &items[1],
+                Err(CallError::Agent(A2aError::TaskNotFound { .. }))
+            ),
+            "{:?}",
+            items[1]
+        );
+    }
+    let ok = encode_rest_result::<method::GetTask>(&task);
+    assert_eq!(ok.status, 200);
+}
+
+proptest::proptest! {
+    /// Whatever arrives, the server side answers with a typed request or a rejection, and the
+    /// client side with a result, a typed error or a malformed reply: never a panic.
+    #[test]
+    fn no_input_panics_either_side(
+        verb in "(GET|POST|DELETE|PUT|[A-Z]{0,6})",
+        path in "(/[a-zA-Z0-9:%{}=*._~-]{0,12}){0,5}",
+        query in "[a-zA-Z0-9=&%+,_.-]{0,40}",
+        body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        status in 100u16..600,
+    ) {
+        let _ = decode_rest_request(&verb, &path, &query, &body);
+        let r = HttpReply { status, content_type: None, body: &body };
+        let _ = decode_rest_reply::<method::GetTask>(&r);
+        let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+        let _ = decoder.feed(&body);
+        let _ = decoder.finish();
+    }
+}
+
+#[test]
+fn paths_match_their_templates_segment_by_segment() {
+    use a2a_types::rt::rest::match_path;
+    let caps = |t: &str, p: &str| match_path(t, p);
+    assert_eq!(
+        caps(
+            "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+            "/tasks/a%2Fb/pushNotificationConfigs/c"
+        ),
+        Some(vec![
+            ("task_id".into(), "a/b".into()),
+            ("id".into(), "c".into())
+        ])
+    );
+    assert_eq!(
+        caps("/tasks/{id=*}:cancel", "/tasks/t-1:cancel"),
+        Some(vec![("id".into(), "t-1".into())])
+    );
+    assert_eq!(caps("/tasks/{id=*}", "/tasks/t-1:cancel"), None);
+    assert_eq!(caps("/tasks/{id=*}", "/tasks/"), None, "an empty variable");
+    assert_eq!(caps("/tasks/{id=*}", "/tasks/a/b"), None);
+    assert_eq!(caps("/tasks/{id=*}", "/tasks/%zz"), None, "a broken escape");
+    assert_eq!(caps("/message:send", "/message:send"), Some(vec![]));
+}
