@@ -86,6 +86,7 @@ mod detect;
 mod enums;
 mod idioms;
 mod keys;
+mod oneofs;
 mod overlay;
 mod rewrite;
 mod unions;
@@ -185,6 +186,8 @@ pub fn import(
     let by_rule = im.drop_definitions();
     let unions = im.build_overlay_unions(&mut origins);
     let mut defs = im.rewrite_definitions(&mut origins);
+    im.check_oneofs_against_overlay();
+    im.check_entry_point(published.root);
     im.materialise_enums(&mut defs, &mut origins);
     defs.extend(unions);
     im.check_overlay_enums_were_found();
