@@ -92,3 +92,16 @@ pub fn lower_types(
     diags.0.extend(own.0);
     types
 }
+
+/// The declarations of the proto at `path` as plain JSON: names, numbers, types, labels, oneofs,
+/// no comments (format in `src/proto/outline.rs`). For the generator of the hand-made bufbuild
+/// JSON Schema fixture (`a2a-codegen/examples/proto_outline.rs`). `Err` holds what the compiler
+/// refused.
+#[cfg(feature = "proto")]
+pub fn proto_outline(path: &std::path::Path, label: &str) -> Result<Value, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    match crate::proto::read(path, label, &mut diags) {
+        Some(compiled) if diags.is_empty() => Ok(crate::proto::outline(&compiled.value)),
+        _ => Err(diags),
+    }
+}

@@ -305,3 +305,64 @@ fn a_missing_spec_directory_says_where_to_run_from() {
         "{stderr}"
     );
 }
+
+/// `generate --spec <json-bundle> --overlay spec/v1/overlay.toml`: bufbuild's
+/// protoc-gen-jsonschema output for A2A v1.0.1 (the hand-made fixture) gives the types of
+/// spec/v1, doc comments aside.
+#[test]
+fn generate_reads_a_bufbuild_json_bundle_with_an_overlay() {
+    let dir = scratch("cli-json-bundle");
+    let (ours, bundle) = (dir.join("ours"), dir.join("bundle"));
+    let fixture = "a2a-codegen/tests/fixtures/bufbuild/a2a.jsonschema.bundle.json";
+    let run = |args: &[&str]| {
+        let out = run_in(root(), args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&[
+        "generate",
+        "--spec",
+        "spec/v1/a2a.schema.json",
+        "--out",
+        ours.to_str().unwrap(),
+    ]);
+    let stderr = run(&[
+        "generate",
+        "--spec",
+        fixture,
+        "--overlay",
+        "spec/v1/overlay.toml",
+        "--out",
+        bundle.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains("note: the schema closes 44 messages with `additionalProperties: false`"),
+        "{stderr}"
+    );
+    let body = |path: &Path| {
+        let text = std::fs::read_to_string(path.join("types.rs")).unwrap();
+        let (header, body) = text.split_once("\n\n").unwrap();
+        let code: String = body
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("///") && !l.trim_start().starts_with("//!"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        (header.to_string(), code)
+    };
+    let ((_, expected), (header, actual)) = (body(&ours), body(&bundle));
+    assert!(
+        header.contains(&format!("// input: {fixture} sha256:"))
+            && header.contains("// input: spec/v1/overlay.toml sha256:"),
+        "{header}"
+    );
+    if expected != actual {
+        panic!(
+            "types from the json-bundle differ from spec/v1's (doc comments aside):\n{}",
+            golden::line_diff(&expected, &actual)
+        );
+    }
+}

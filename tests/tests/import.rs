@@ -3,7 +3,10 @@
 //! newer layout of its generator (upstream PR #2074: `$defs` keyed by message names, local
 //! `$ref`s; built here from the bundle, as no file of it exists yet), each completed by
 //! `spec/v1/overlay.toml`, lower to the same model as our own `spec/v1/a2a.schema.json` and
-//! generate the same code. Plus the import's errors, as golden fixtures in
+//! generate the same code. So does the format that generator runs on, bufbuild's
+//! `protoc-gen-jsonschema` with `target=json-bundle`, from the hand-made fixture
+//! `a2a-codegen/tests/fixtures/bufbuild/` (in the checkout: no release has published one), in
+//! every spelling the plugin's versions give it. Plus the import's errors, as golden fixtures in
 //! `a2a-codegen/tests/fixtures/import/` (`A2A_BLESS=1` rewrites the expected `.stderr`, through
 //! the golden helper the generator's own tests use).
 
@@ -20,7 +23,7 @@ use a2a_codegen::workspace::{self as load, lower_schema};
 use a2a_codegen::workspace::{self as import, Shape, Source};
 use a2a_codegen::{Config, Diagnostics, Error, GeneratedFile};
 use a2a_tests::{shared_path, workspace_root};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 const BUNDLE: &str = "a2a-spec/v1.0/a2a.json";
 /// The official v0.3.0 schema (`specification/json/a2a.json` at tag v0.3.0).
@@ -284,10 +287,378 @@ fn the_bundle_in_the_spec_directory_generates_the_code_of_spec_v1() {
     );
 }
 
+// ---------------------------------------------------------------------------------------------
+// bufbuild's json-bundle: the hand-made fixture of A2A v1.0.1 in the plugin's output format.
+
+/// The fixture: A2A v1.0.1 as protoc-gen-jsonschema writes it with `target=json-bundle`.
+fn json_bundle_path() -> PathBuf {
+    workspace_root().join("a2a-codegen/tests/fixtures/bufbuild/a2a.jsonschema.bundle.json")
+}
+
+fn json_bundle() -> Source<Value> {
+    read_schema(&json_bundle_path(), "a2a.jsonschema.bundle.json")
+}
+
+/// `statusUpdate` -> `status_update`: the proto names of A2A's oneof members.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The fixture's definition of the message `name`.
+fn message_def<'a>(defs: &'a mut Map<String, Value>, name: &str) -> &'a mut Map<String, Value> {
+    defs.get_mut(&format!("lf.a2a.v1.{name}.jsonschema.json"))
+        .and_then(Value::as_object_mut)
+        .unwrap_or_else(|| panic!("no definition of {name}"))
+}
+
+/// How versions of the plugin constrain a oneof: the newer `oneOf` of one `required` branch per
+/// accepted name plus one for none, or the older `anyOf` of `required`/`not` pairs.
+#[derive(Clone, Copy)]
+enum OneofSpelling {
+    OneOf,
+    AnyOfNot,
+}
+
+/// The fixture with an `allOf` oneof constraint on every message the overlay gives a oneof.
+fn with_oneof_constraints(spelling: OneofSpelling) -> Value {
+    let mut value = json_bundle().value;
+    let defs = value["$defs"].as_object_mut().unwrap();
+    for (name, message) in &our_overlay().value.message {
+        let Some(oneof) = &message.oneof else {
+            continue;
+        };
+        let members = &oneof.members;
+        let constraint = match spelling {
+            OneofSpelling::OneOf => {
+                let names: Vec<String> = members
+                    .iter()
+                    .flat_map(|m| {
+                        let proto = snake(m);
+                        if proto == *m {
+                            vec![m.clone()]
+                        } else {
+                            vec![m.clone(), proto]
+                        }
+                    })
+                    .collect();
+                let mut branches: Vec<Value> =
+                    names.iter().map(|n| json!({"required": [n]})).collect();
+                branches.push(json!({"propertyNames": {"not": {"enum": names}}}));
+                json!({"oneOf": branches})
+            }
+            OneofSpelling::AnyOfNot => {
+                let mut branches: Vec<Value> = members
+                    .iter()
+                    .map(|m| {
+                        let others: Vec<&String> = members.iter().filter(|o| *o != m).collect();
+                        json!({"required": [m], "not": {"required": others}})
+                    })
+                    .collect();
+                branches.push(json!({"not": {"required": members}}));
+                json!({"anyOf": branches})
+            }
+        };
+        message_def(defs, name).insert("allOf".into(), json!([constraint]));
+    }
+    value
+}
+
+/// The fixture as the plugin wrote it before it marked deprecated fields (the v1.0.1 build).
+fn without_deprecated_flags() -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(obj) => {
+                obj.remove("deprecated");
+                obj.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = json_bundle().value;
+    let before = value.to_string().matches("\"deprecated\"").count();
+    assert!(before > 0, "the fixture marks deprecated fields");
+    strip(&mut value);
+    value
+}
+
+/// The fixture after A2A's script shortens the names (`scripts/clean_schema_names.py` since PR
+/// #2074): keys and refs lose the package and the suffix.
+fn with_short_names() -> Value {
+    fn short(key: &str) -> String {
+        let key = key.strip_prefix("#/$defs/").unwrap_or(key);
+        let key = key.strip_suffix(".jsonschema.json").unwrap_or(key);
+        key.rsplit('.').next().unwrap().to_string()
+    }
+    fn refs(value: &mut Value) {
+        match value {
+            Value::Object(obj) => {
+                if let Some(Value::String(target)) = obj.get_mut("$ref") {
+                    *target = format!("#/$defs/{}", short(target));
+                }
+                obj.values_mut().for_each(refs);
+            }
+            Value::Array(items) => items.iter_mut().for_each(refs),
+            _ => {}
+        }
+    }
+    let mut value = json_bundle().value;
+    let root = value.as_object_mut().unwrap();
+    root.remove("$id");
+    let defs = root.remove("$defs").unwrap();
+    let mut shortened = Map::new();
+    for (key, mut def) in defs.as_object().unwrap().clone() {
+        refs(&mut def);
+        shortened.insert(short(&key), def);
+    }
+    root.insert("$defs".into(), Value::Object(shortened));
+    value
+}
+
+#[test]
+fn the_bufbuild_json_bundle_with_our_overlay_lowers_to_the_model_of_spec_v1() {
+    let bundle = json_bundle();
+    assert_eq!(import::detect(&bundle.value), Shape::JsonBundle);
+    let ours = our_types();
+    let published = imported_types(&bundle);
+    assert_same(
+        "the bufbuild json-bundle",
+        &without_docs(&ours),
+        &without_docs(&published),
+    );
+    // What the overlay adds carries our words; the rest, the fixture's placeholders.
+    for name in ["TaskState", "Role", "Empty"] {
+        assert_eq!(published[name].doc, ours[name].doc, "{name}");
+    }
+    assert!(published["Task"]
+        .doc
+        .as_deref()
+        .is_some_and(|d| d.starts_with("Placeholder")));
+}
+
+#[test]
+fn every_spelling_of_the_json_bundle_lowers_to_the_model_of_spec_v1() {
+    let ours = without_docs(&our_types());
+    let variants = [
+        (
+            "oneof constraints as `oneOf`",
+            with_oneof_constraints(OneofSpelling::OneOf),
+            Shape::JsonBundle,
+        ),
+        (
+            "oneof constraints as `anyOf`/`not`",
+            with_oneof_constraints(OneofSpelling::AnyOfNot),
+            Shape::JsonBundle,
+        ),
+        (
+            "no deprecated flags",
+            without_deprecated_flags(),
+            Shape::JsonBundle,
+        ),
+        (
+            "names shortened by A2A's script",
+            with_short_names(),
+            Shape::LocalBundle,
+        ),
+    ];
+    for (what, value, shape) in variants {
+        assert_eq!(import::detect(&value), shape, "{what}");
+        let source = Source {
+            label: "a2a.jsonschema.bundle.json".into(),
+            sha256: "0".into(),
+            value,
+        };
+        assert_same(what, &ours, &without_docs(&imported_types(&source)));
+    }
+}
+
+#[test]
+fn a_json_bundle_whose_oneofs_disagree_with_the_overlay_is_an_error() {
+    let mut value = with_oneof_constraints(OneofSpelling::OneOf);
+    // The proto gains a member the overlay does not list.
+    let defs = value["$defs"].as_object_mut().unwrap();
+    let part = message_def(defs, "Part");
+    let branches = part["allOf"][0]["oneOf"].as_array_mut().unwrap();
+    branches.insert(0, json!({"required": ["filename"]}));
+    let source = Source {
+        label: "a2a.jsonschema.bundle.json".into(),
+        sha256: "0".into(),
+        value,
+    };
+    let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+    import::lower_types(&source, Some(&our_overlay()), &mut diags, &mut notes);
+    let text = diags.to_string();
+    assert!(
+        text.contains("error: the oneof `content` of `Part` lists `text`, `raw`, `url`, `data`, but the schema's constraint (/$defs/lf.a2a.v1.Part.jsonschema.json/allOf/0) has `filename`, `text`, `raw`, `url`, `data`")
+            && text.contains("--> spec/v1/overlay.toml at /message/Part/oneof/members"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_bufbuild_json_bundle_generates_the_code_of_spec_v1() {
+    let ours = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .generate()
+        .unwrap();
+    let (files, notes) = Config::new(spec_v1())
+        .source_label("spec/v1")
+        .schema_file(json_bundle_path())
+        .generate_with_notes()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    let (ours, published) = (by_path(ours), by_path(files));
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        published.keys().collect::<Vec<_>>()
+    );
+    let header = published["types.rs"].split_once("\n\n").unwrap().0;
+    assert!(
+        header.contains("a2a.jsonschema.bundle.json sha256:")
+            && header.contains("// input: spec/v1/overlay.toml sha256:"),
+        "the header names the json-bundle and the overlay:\n{header}"
+    );
+    let report = code_differences(&ours, &published);
+    assert!(
+        report.is_empty(),
+        "code from the json-bundle differs from spec/v1's (doc comments aside):{report}"
+    );
+    let changes = a2a_codegen::diff::diff(
+        &Config::new(spec_v1()).model().unwrap(),
+        &Config::new(spec_v1())
+            .schema_file(json_bundle_path())
+            .model()
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    assert!(changes.is_empty(), "{changes:#?}");
+}
+
+#[test]
+fn a_json_bundle_without_an_overlay_says_what_it_lacks() {
+    let err = Config::new(json_bundle_path())
+        .source_label("a2a.jsonschema.bundle.json")
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("error: this is the JSON Schema bundle bufbuild's protoc-gen-jsonschema writes (`target=json-bundle`")
+            && err.contains("names no oneof")
+            && err.contains("spec/v1/overlay.toml"),
+        "{err}"
+    );
+    assert!(err.ends_with("1 error in the generator input"), "{err}");
+}
+
+/// The fixture is the proto as the plugin renders it (structure; `generate.py --check` compares
+/// the whole file, with Python): every message reached, its properties by JSON name, its proto
+/// names as aliases, its refs, enums and deprecated flags.
+#[test]
+fn the_bufbuild_fixture_renders_the_v1_0_1_proto() {
+    let Some(proto) = shared_path("import: the bufbuild fixture", "a2a-spec/v1.0/a2a.proto") else {
+        return;
+    };
+    let outline = a2a_codegen::workspace::proto_outline(&proto, "a2a.proto")
+        .unwrap_or_else(|d| panic!("{d}"));
+    let bundle = json_bundle().value;
+    let defs = bundle["$defs"].as_object().unwrap();
+    let mut expected_keys = Vec::new();
+    for message in outline["messages"].as_array().unwrap() {
+        let full = message["full_name"].as_str().unwrap();
+        let key = format!("{full}.jsonschema.json");
+        if full.starts_with("google.protobuf.") {
+            // Well-known types appear when a field uses them (not ListValue, reached only
+            // through Value's own fields, which the plugin's custom schema does not have).
+            if defs.contains_key(&key) {
+                expected_keys.push(key);
+            }
+            continue;
+        }
+        expected_keys.push(key.clone());
+        let def = &defs[&key];
+        assert_eq!(def["type"], "object", "{full}");
+        assert_eq!(def["additionalProperties"], false, "{full}");
+        let props = def["properties"].as_object().unwrap();
+        let fields = message["fields"].as_array().unwrap();
+        let json_names: Vec<&str> = fields
+            .iter()
+            .map(|f| f["json_name"].as_str().unwrap())
+            .collect();
+        let mut keys: Vec<&str> = props.keys().map(String::as_str).collect();
+        let mut sorted = json_names.clone();
+        keys.sort();
+        sorted.sort();
+        assert_eq!(keys, sorted, "{full}");
+        for f in fields {
+            let (name, json_name) = (
+                f["name"].as_str().unwrap(),
+                f["json_name"].as_str().unwrap(),
+            );
+            let prop = &props[json_name];
+            if name != json_name {
+                assert_eq!(
+                    &def["patternProperties"][format!("^({name})$")],
+                    prop,
+                    "{full}.{name}"
+                );
+            }
+            assert_eq!(
+                prop.get("deprecated") == Some(&json!(true)),
+                f["deprecated"] == true,
+                "{full}.{name}"
+            );
+            if f["type"] == "message" && f["repeated"] == false {
+                let target = format!(
+                    "#/$defs/{}.jsonschema.json",
+                    f["type_name"].as_str().unwrap()
+                );
+                assert_eq!(prop["$ref"], json!(target), "{full}.{name}");
+            }
+            if f["type"] == "enum" {
+                let e = outline["enums"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e["full_name"] == f["type_name"])
+                    .unwrap();
+                let names: Vec<&Value> = e["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| &v["name"])
+                    .collect();
+                assert_eq!(
+                    prop["anyOf"][0]["pattern"],
+                    json!(format!("^{}$", names[0].as_str().unwrap()))
+                );
+                assert_eq!(
+                    prop["anyOf"][1]["enum"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .collect::<Vec<_>>(),
+                    names[1..]
+                );
+            }
+        }
+    }
+    let mut keys: Vec<&String> = defs.keys().collect();
+    keys.sort();
+    expected_keys.sort();
+    assert_eq!(keys, expected_keys.iter().collect::<Vec<_>>());
+}
+
 #[test]
 fn shapes_of_the_real_inputs() {
     let ours = read_schema(&spec_v1().join("a2a.schema.json"), "a2a.schema.json");
     assert_eq!(import::detect(&ours.value), Shape::Own);
+    assert_eq!(import::detect(&json_bundle().value), Shape::JsonBundle);
     let Some(bundle) = bundle("import: shapes") else {
         return;
     };

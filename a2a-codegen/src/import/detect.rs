@@ -1,8 +1,9 @@
 //! Which layout a schema is in ([`Shape`], [`detect`]): our own dialect, the v1 bundle (file-name
-//! `$ref`s or the newer local layout) or the v0.3 schema.
+//! `$ref`s), bufbuild's `json-bundle` (full proto names as `$defs` keys), the newer local layout
+//! or the v0.3 schema.
 
 use super::idioms::{alias_of_pattern, inlined_enum, is_int32, wide_integer};
-use super::keys::FILE_REF_SUFFIX;
+use super::keys::{bufbuild_suffix, FILE_REF_SUFFIX};
 use super::unions::tag_of_union;
 use crate::diag::Diagnostics;
 use crate::load::{self, Source};
@@ -23,6 +24,12 @@ pub enum Shape {
     /// The layout of the A2A generator script since upstream PR #2074: `$defs` keyed by message
     /// names with local `$ref`s, otherwise like [`Shape::Bundle`].
     LocalBundle,
+    /// What bufbuild's `protoc-gen-jsonschema` writes with `target=json-bundle` (the generator
+    /// of the A2A schema since upstream PR #2074, before its script shortens the names): `$defs`
+    /// keyed by full proto names plus `.jsonschema.json` (`lf.a2a.v1.Task.jsonschema.json`),
+    /// local `$ref`s to them, otherwise the idioms of [`Shape::Bundle`]; some versions of the
+    /// plugin add an `allOf` oneof constraint per proto oneof.
+    JsonBundle,
     /// The schema published for A2A v0.3.x (`specification/json/a2a.json`, generated from
     /// TypeScript): draft-07 `definitions`, `#/definitions/...` refs, unions as `anyOf`s of refs
     /// told apart by a `const` member, the JSON-RPC envelope and error objects alongside the data
@@ -40,6 +47,10 @@ impl Shape {
             }
             Shape::LocalBundle => {
                 "the JSON Schema the A2A project's generator writes (layout with local `$ref`s)"
+            }
+            Shape::JsonBundle => {
+                "the JSON Schema bundle bufbuild's protoc-gen-jsonschema writes (`target=json-bundle`: \
+                 `$defs` keyed by full proto names plus `.jsonschema.json`)"
             }
             Shape::V03 => {
                 "the JSON Schema the A2A project published for v0.3.x (draft-07 `definitions`, \
@@ -59,6 +70,14 @@ pub fn detect(schema: &Value) -> Shape {
         (None, Some(defs)) => (defs, true),
         _ => return Shape::Own,
     };
+    // A key ending like the plugin's file names (`lf.a2a.v1.Task.jsonschema.json`) is no type
+    // name of our dialect, so no schema that lowers today is taken for a json-bundle.
+    let plugin_keys = defs
+        .as_object()
+        .is_some_and(|d| d.keys().any(|k| bufbuild_suffix(k).is_some()));
+    if plugin_keys && !definitions {
+        return Shape::JsonBundle;
+    }
     let mut signs = Signs::default();
     signs.scan(defs);
     if signs.file_ref && definitions {
@@ -203,6 +222,11 @@ fn report_missing_overlay(file: &str, shape: Shape, diags: &mut Diagnostics) {
          as inline `anyOf`s of refs with no name (the method results; FilePart's file, which is \
          a oneof) and its enums inline and unnamed, and holds base shapes that its concrete \
          types repeat"
+    } else if shape == Shape::JsonBundle {
+        "it has no `required` lists (no REQUIRED field), names no oneof (where it constrains one, \
+         it says which properties exclude each other, not the oneof's name), sorts every \
+         message's properties by name (the proto's field order is lost), inlines its enums \
+         without their names and has no `Empty`"
     } else {
         "it has no `required` lists (no REQUIRED field) and no oneof groups, sorts every \
          message's properties by name (the proto's field order is lost), inlines its enums \

@@ -1,6 +1,6 @@
 //! The ProtoJSON idioms of the published v1 schema, recognised in one schema at a time: inlined
 //! enums, int32 and 64-bit integer `anyOf`s, snake_case alias patterns, base64 `bytes` and
-//! zero-value `default`s.
+//! zero-value `default`s, and the number types the model lacks (unsigned 32-bit integers, floats).
 
 use serde_json::{Map, Value};
 
@@ -10,7 +10,7 @@ pub(super) const BASE64_PATTERN: &str = "^[A-Za-z0-9+/]*={0,2}$";
 /// The `pattern` of the numeric-string branch of an int32 `anyOf`.
 pub(super) const INT_STRING_PATTERN: &str = "^-?[0-9]+$";
 
-/// The `pattern` of the string branch of a uint64 `anyOf` (no sign).
+/// The `pattern` of the numeric-string branch of an unsigned integer's `anyOf` (no sign).
 pub(super) const UINT_STRING_PATTERN: &str = "^[0-9]+$";
 
 /// `context_id` for the key `^(context_id)$`.
@@ -41,13 +41,18 @@ pub(super) fn string_branch<'a>(branch: &'a Map<String, Value>, key: &str) -> Op
 /// An inlined ProtoJSON enum, as the `anyOf` spells it.
 #[derive(Debug, PartialEq)]
 pub(super) struct InlinedEnum {
-    /// The zero value (`TASK_STATE_UNSPECIFIED`), from the `pattern` branch.
+    /// The zero value (`TASK_STATE_UNSPECIFIED`), from the `pattern` branch, or (where the field
+    /// has presence, and zero is a value like any other) the first of the `enum`.
     pub(super) zero: String,
     /// The other values, in the order written.
     pub(super) rest: Vec<String>,
 }
 
-/// The inlined ProtoJSON enum an `anyOf` is, if it is one.
+/// The inlined ProtoJSON enum an `anyOf` is, if it is one: `[{"type": "string", "pattern":
+/// "^ZERO$"}, {"type": "string", "enum": [...]}, int32 range]` for a field without presence (the
+/// zero value is absence), or `[{"type": "string", "enum": [ZERO, ...]}, int32 range]` for one
+/// with presence, a list item or a map value (bufbuild's protoc-gen-jsonschema lists the names in
+/// declaration order, and a proto3 enum declares its zero value first).
 pub(super) fn inlined_enum(any: &Value) -> Option<InlinedEnum> {
     let branches = any.as_array().filter(|b| (2..=3).contains(&b.len()))?;
     let (mut zero, mut rest, mut int) = (None, None, false);
@@ -80,10 +85,17 @@ pub(super) fn inlined_enum(any: &Value) -> Option<InlinedEnum> {
     if !int {
         return None;
     }
-    Some(InlinedEnum {
-        zero: zero?,
-        rest: rest.unwrap_or_default(),
-    })
+    match (zero, rest) {
+        (Some(zero), rest) => Some(InlinedEnum {
+            zero,
+            rest: rest.unwrap_or_default(),
+        }),
+        (None, Some(mut all)) if !all.is_empty() => {
+            let zero = all.remove(0);
+            Some(InlinedEnum { zero, rest: all })
+        }
+        (None, _) => None,
+    }
 }
 
 /// A ProtoJSON int32: a number in range, or a string of digits.
@@ -150,6 +162,53 @@ pub(super) fn wide_integer(any: &Value) -> Option<&'static str> {
     let max_ok = bound("maximum")?.is_none_or(|m| m == max);
     let format_ok = int.get("format").is_none_or(|f| f.as_str() == Some(format));
     (min_ok && max_ok && format_ok).then_some(format)
+}
+
+/// A number type the model lacks (or, for int64 and uint64, one [`wide_integer`] reads first), as bufbuild's protoc-gen-jsonschema spells it (an `anyOf` of a
+/// JSON number and the strings ProtoJSON also reads): the protobuf type's name.
+///
+/// - int64: `[{"type": "integer"}, {"type": "string", "pattern": "^-?[0-9]+$"}]`
+/// - uint64: `[{"type": "integer", "minimum": 0}, {"type": "string", "pattern": "^[0-9]+$"}]`
+/// - uint32: the same with `"maximum": 4294967295`
+/// - float / double: `[{"type": "number", ...}, {"type": "string", "enum": ["Infinity",
+///   "-Infinity", "NaN"]}, {"type": "string"}]` (a float's number has the float32 range)
+pub(super) fn wide_number(any: &Value) -> Option<&'static str> {
+    let branches = any.as_array()?;
+    let objects: Vec<&Map<String, Value>> = branches
+        .iter()
+        .map(Value::as_object)
+        .collect::<Option<_>>()?;
+    let ty = |b: &Map<String, Value>| b.get("type").and_then(Value::as_str).map(str::to_owned);
+    let has = |b: &Map<String, Value>, key: &str| b.get(key).is_some();
+    match objects.as_slice() {
+        [number, digits] if ty(number).as_deref() == Some("integer") => {
+            let pattern = string_branch(digits, "pattern").and_then(Value::as_str)?;
+            let minimum = number.get("minimum").and_then(Value::as_i64);
+            let maximum = number.get("maximum").and_then(Value::as_u64);
+            let bounds = number.len() - 1;
+            match (pattern, minimum, maximum, bounds) {
+                (INT_STRING_PATTERN, None, None, 0) => Some("int64"),
+                (UINT_STRING_PATTERN, Some(0), None, 1) => Some("uint64"),
+                (UINT_STRING_PATTERN, Some(0), Some(m), 2) if m == u64::from(u32::MAX) => {
+                    Some("uint32")
+                }
+                _ => None,
+            }
+        }
+        [number, extremes, any_string]
+            if ty(number).as_deref() == Some("number")
+                && string_branch(extremes, "enum").is_some()
+                && any_string.len() == 1
+                && ty(any_string).as_deref() == Some("string") =>
+        {
+            Some(if has(number, "maximum") {
+                "float"
+            } else {
+                "double"
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether `value` is the ProtoJSON zero value of a schema of type `ty`.

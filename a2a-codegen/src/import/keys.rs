@@ -1,18 +1,56 @@
-//! The v1 bundle's names: definition keys (spaced titles, file names) become type names, and
-//! `$ref`s (file names, or local pointers into either container) become `#/$defs/Name`.
+//! The v1 bundle's names: definition keys (spaced titles, file names, full proto names) become
+//! type names, and `$ref`s (file names, or local pointers into either container) become
+//! `#/$defs/Name`.
 
+use super::detect::Shape;
 use super::rewrite::Importer;
 use crate::diag::pointer_push;
 use crate::naming;
 use std::collections::BTreeMap;
 
-/// Suffix of the file names the v1.0.x bundle's `$ref`s point at.
+/// Suffix of the file names the v1.0.x bundle's `$ref`s point at, and of the `$defs` keys of a
+/// json-bundle: bufbuild's protoc-gen-jsonschema names a message's schema with JSON names
+/// `<full proto name>.jsonschema.json`.
 pub(super) const FILE_REF_SUFFIX: &str = ".jsonschema.json";
+
+/// The suffixes protoc-gen-jsonschema gives its schemas (`getID`), each with what it is when it
+/// is not the one a2a-codegen reads ([`FILE_REF_SUFFIX`]: JSON names, lenient).
+const BUFBUILD_SUFFIXES: &[(&str, Option<&str>)] = &[
+    (FILE_REF_SUFFIX, None),
+    (
+        ".jsonschema.strict.json",
+        Some(
+            "protoc-gen-jsonschema's strict output (no proto-name aliases, no numbers as strings, \
+             every field without presence required), which describes what a writer must emit, \
+             not what a reader accepts",
+        ),
+    ),
+    (
+        ".schema.json",
+        Some("protoc-gen-jsonschema's output with proto field names as properties (`context_id`)"),
+    ),
+    (
+        ".schema.strict.json",
+        Some("protoc-gen-jsonschema's strict output with proto field names as properties"),
+    ),
+];
+
+/// The protoc-gen-jsonschema suffix a definition key ends with, and what the output is when
+/// a2a-codegen does not read it.
+pub(super) fn bufbuild_suffix(key: &str) -> Option<(&'static str, Option<&'static str>)> {
+    BUFBUILD_SUFFIXES
+        .iter()
+        .find(|(suffix, _)| key.len() > suffix.len() && key.ends_with(suffix))
+        .copied()
+}
 
 /// The type name of a definition key or file-name `$ref`: `lf.a2a.v1.Message.jsonschema.json` ->
 /// `Message`, `"O Auth2 Security Scheme"` -> `OAuth2SecurityScheme`.
 pub(super) fn type_name(key: &str) -> String {
-    let stem = key.strip_suffix(FILE_REF_SUFFIX).unwrap_or(key);
+    let stem = match bufbuild_suffix(key) {
+        Some((suffix, _)) => &key[..key.len() - suffix.len()],
+        None => key,
+    };
     let last = stem.rsplit('.').next().unwrap_or(stem);
     last.chars().filter(|c| !c.is_whitespace()).collect()
 }
@@ -78,11 +116,33 @@ impl Importer<'_> {
                         pointer,
                         format!("`$ref` points at `{key}`, which is not defined"),
                     )
-                    .help(format!(
-                        "define it under {} or fix the name",
-                        self.container
-                    ));
+                    .help(if self.shape == Shape::JsonBundle {
+                        "a json-bundle holds every message its messages reach: fix the name, or \
+                         regenerate the bundle from the whole proto"
+                            .to_string()
+                    } else {
+                        format!("define it under {} or fix the name", self.container)
+                    });
                 None
+            }
+        }
+    }
+
+    /// A json-bundle's root `$ref` (the message the plugin wrote the bundle for) must name one of
+    /// its definitions; it is dropped, as every definition is generated anyway.
+    pub(super) fn check_entry_point(&mut self, root: &serde_json::Map<String, serde_json::Value>) {
+        if self.shape != Shape::JsonBundle {
+            return;
+        }
+        match root.get("$ref") {
+            None => {}
+            Some(serde_json::Value::String(target)) => {
+                self.resolve_ref(target, "/$ref");
+            }
+            Some(_) => {
+                self.diags
+                    .push(self.file, "/$ref", "`$ref` must be a string")
+                    .help("the bundle's `$ref` names the message it was written for, as \"#/$defs/<key>\"; or remove it");
             }
         }
     }
@@ -94,6 +154,14 @@ impl Importer<'_> {
         for key in self.defs.keys() {
             let name = type_name(key);
             let at = pointer_push(&format!("/{}", self.container), key);
+            if let (Shape::JsonBundle, Some((_, Some(what)))) = (self.shape, bufbuild_suffix(key)) {
+                self.diags
+                    .push(self.file, &at, format!("`{key}` is a schema of {what}"))
+                    .help(
+                        "a2a-codegen reads the plugin's JSON-name, lenient bundle: generate it \
+                         with `--jsonschema_opt=target=json-bundle` (keys end `.jsonschema.json`)",
+                    );
+            }
             if !naming::is_identifier(&name) {
                 self.diags
                     .push(self.file, &at, format!("`{key}` does not give a type name (got `{name}`)"))

@@ -2,10 +2,11 @@
 //! overlay of our own, into a2a-codegen's own dialect (the one `spec/v1/a2a.schema.json` is
 //! written in), so that lowering stays one code path.
 //!
-//! The published schema is generated from the proto by `protoc-gen-jsonschema`. It says what the
-//! fields are and what JSON they hold, but not which fields are REQUIRED, which properties form a
-//! oneof, or in which order the proto declares the fields; and it spells the model with keywords
-//! our dialect does not use. The pre-pass rewrites the spelling, and the overlay
+//! The published schema is generated from the proto by bufbuild's `protoc-gen-jsonschema`. It
+//! says what the fields are and what JSON they hold, but not which fields are REQUIRED, what a
+//! oneof is called (some versions of the plugin say which properties exclude each other), or in
+//! which order the proto declares the fields; and it spells the model with keywords our dialect
+//! does not use. The pre-pass rewrites the spelling, and the overlay
 //! (`spec/v1/overlay.toml`, format in `spec/v1/README.md`; `spec/v0_3/overlay.toml` for the
 //! v0.3.0 schema, additions in `spec/v0_3/README.md`) supplies what the schema cannot say.
 //!
@@ -13,37 +14,51 @@
 //!
 //! | shape | container | `$ref` | recognised by |
 //! |---|---|---|---|
-//! | [`Shape::Own`] | `$defs` (or `definitions`) | `#/$defs/Name` | anything that is not one of the two below |
+//! | [`Shape::Own`] | `$defs` (or `definitions`) | `#/$defs/Name` | anything that is not one of those below |
 //! | [`Shape::Bundle`] (v1.0.x `a2a.json`) | `definitions`, keyed by spaced titles (`"Agent Card"`) | file names (`lf.a2a.v1.Message.jsonschema.json`) | `definitions` in which some `$ref` names a `*.jsonschema.json` file |
-//! | [`Shape::LocalBundle`] (after upstream PR #2074) | `$defs`, keyed by message names | local (`#/$defs/Message`) | some definition uses a ProtoJSON idiom of the generator (below) |
+//! | [`Shape::JsonBundle`] (the plugin's `target=json-bundle`) | `$defs`, keyed by full proto names plus `.jsonschema.json` (`lf.a2a.v1.Message.jsonschema.json`) | local (`#/$defs/lf.a2a.v1.Message.jsonschema.json`) | `$defs` in which some key ends like one of the plugin's schema files (`.jsonschema.json`; `.schema.json` and `.strict.json`, its other outputs, are refused when imported) |
+//! | [`Shape::LocalBundle`] (after upstream PR #2074: the json-bundle with names shortened) | `$defs`, keyed by message names | local (`#/$defs/Message`) | some definition uses a ProtoJSON idiom of the generator (below) |
 //! | [`Shape::V03`] (v0.3.x `a2a.json`, from TypeScript) | `definitions`, keyed by type names | local (`#/definitions/Part`) | `$schema` is draft-07 and some definition is an `anyOf` of 2+ refs whose targets all require a member pinned with a distinct `const` (`kind`, `type`) |
 //!
 //! The idioms: a `patternProperties` entry `^(snake_name)$` (the snake_case spelling of a
 //! property), an `anyOf` that is an inlined enum (`[{"type": "string", "pattern":
 //! "^X_UNSPECIFIED$"}, {"type": "string", "enum": [...]}, {"type": "integer", "minimum": ...,
-//! "maximum": ...}]`), an `anyOf` that is an int32 (`[{"type": "integer", "minimum":
-//! -2147483648, "maximum": 2147483647}, {"type": "string", "pattern": "^-?[0-9]+$"}]`), or one
-//! that is a 64-bit integer (int64: `[{"type": "integer"}, {"type": "string", "pattern":
-//! "^-?[0-9]+$"}]`; uint64: `[{"type": "integer", "minimum": 0}, {"type": "string", "pattern":
-//! "^[0-9]+$"}]`; bounds that are the type's own, and a matching `format`, may be added). Our
-//! dialect never uses them (the lowerer rejects them), so no schema that lowers today changes
-//! meaning. `additionalProperties: false` alone is *not* an idiom, and a file-name `$ref` under
-//! `$defs` is not a bundle: in our own schema both stay the errors they always were.
+//! "maximum": ...}]`; for a field with presence, a list item or a map value the zero value is
+//! the first of the `enum` and there is no `pattern` branch), an `anyOf` that is an int32
+//! (`[{"type": "integer", "minimum": -2147483648, "maximum": 2147483647}, {"type": "string",
+//! "pattern": "^-?[0-9]+$"}]`), or one that is a 64-bit integer (int64: `[{"type": "integer"},
+//! {"type": "string", "pattern": "^-?[0-9]+$"}]`; uint64: `[{"type": "integer", "minimum": 0},
+//! {"type": "string", "pattern": "^[0-9]+$"}]`; bounds that are the type's own, and a matching
+//! `format`, may be added). Our dialect never uses them (the lowerer rejects them), nor
+//! definition keys ending `.jsonschema.json` (no type name), so no schema that lowers today
+//! changes meaning. `additionalProperties: false` alone is *not* an idiom, and a file-name
+//! `$ref` under `$defs` is not a bundle: in our own schema both stay the errors they always were.
 //!
 //! ## What the pre-pass does ([`import`])
 //!
 //! - Definition keys become type names: a file-name suffix `.jsonschema.json` and a package prefix
 //!   (`lf.a2a.v1.`, `google.protobuf.`) are cut, spaces removed (`"O Auth2 Security Scheme"` ->
 //!   `OAuth2SecurityScheme`). `$ref`s (file names, or local pointers into the file's container)
-//!   become `#/$defs/Name`.
+//!   become `#/$defs/Name`. A json-bundle's root `$ref` (the message the plugin wrote it for)
+//!   must name a definition, and is dropped with its `$id`.
 //! - Inlined enums become named enum definitions: values in the order written, the zero value
 //!   (`pattern`) first, so a value's index is its proto number. The name comes from the overlay
 //!   (`[enum.TaskState] zero = "TASK_STATE_UNSPECIFIED"`), else from the property's `title`
 //!   (`"Task State"`), else from the zero value's prefix (`TASK_STATE_UNSPECIFIED` -> `TaskState`).
-//!   Every use with the same name must list the same values.
+//!   Every use with the same name must list the same values. (The schema gives names, not
+//!   numbers: a proto enum numbered with gaps would be misnumbered; A2A's count 0, 1, 2, ...)
 //! - int32 `anyOf`s become `{"type": "integer", "format": "int32"}`, 64-bit integer `anyOf`s
 //!   `{"type": ["integer", "string"], "format": "int64"}` (or `"uint64"`); the base64 `pattern` of
 //!   `bytes` becomes `"format": "byte"`; `propertyNames: {"type": "string"}` on maps is dropped.
+//!   The `anyOf`s the plugin writes for int64, uint64, uint32, float and double (a JSON number or
+//!   the strings ProtoJSON reads) are errors naming the protobuf type: the model has no such
+//!   number (A2A v1.0.x uses none).
+//! - A message's `allOf` is read as the plugin's oneof constraints (one entry per oneof: a
+//!   `oneOf` of `{"required": [name]}` branches plus a `propertyNames` one, or an older `anyOf`
+//!   of `required`/`not` pairs), whose members (JSON or proto names) must be those of the
+//!   overlay's `oneof` for that message; a constrained oneof the overlay lacks, and, when the
+//!   schema constrains any, an overlay oneof on a message it leaves unconstrained, are errors.
+//!   The overlay still gives the oneof its name (`oneofs.rs`).
 //! - `patternProperties` are dropped when every entry is the snake_case alias of a property (the
 //!   generator derives and accepts those aliases itself); any other entry is an error.
 //! - `default`s holding the ProtoJSON zero value (`""`, `false`, `0`, the enum's zero) are dropped.
@@ -53,7 +68,8 @@
 //! - `additionalProperties: false` on messages is dropped, never turned into a closed struct: A2A
 //!   v1 §5.7 says receivers skip unknown fields. The generator says so once, as a [`Note`].
 //! - `$schema` and `$id` inside definitions, definition `title`s (the spaced names) and the
-//!   top-level `version` and `$ref` are dropped. Anything else is kept for the lowerer, which
+//!   top-level `version`, `$id` and `$ref` are dropped. A definition or property that is not a
+//!   JSON object is an error (the generators write every one as an object). Anything else is kept for the lowerer, which
 //!   reports what it does not support; its diagnostics are mapped back to the published file's
 //!   own JSON pointers (or to the overlay's TOML path, for what the overlay added).
 //!
@@ -81,15 +97,17 @@
 //!
 //! [`import`] runs the steps in order, each a function of one file: `detect` (the layout, and the
 //! published schema's container of definitions), `keys` (definition keys and `$ref`s to type
-//! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `v03`
-//! (what a v0.3 schema leaves out), `unions` (tagged and merged unions), `rewrite` (one schema
-//! into our dialect, and the state the steps share), `idioms` (the ProtoJSON idioms it
-//! recognises) and `overlay` (the overlay's format, its `[message]` and `[definition]` tables).
+//! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `oneofs`
+//! (the plugin's oneof constraints against the overlay), `v03` (what a v0.3 schema leaves out),
+//! `unions` (tagged and merged unions), `rewrite` (one schema into our dialect, and the state the
+//! steps share), `idioms` (the ProtoJSON idioms it recognises) and `overlay` (the overlay's
+//! format, its `[message]` and `[definition]` tables).
 
 mod detect;
 mod enums;
 mod idioms;
 mod keys;
+mod oneofs;
 mod overlay;
 mod rewrite;
 mod unions;
@@ -189,6 +207,8 @@ pub fn import(
     let by_rule = im.drop_definitions();
     let unions = im.build_overlay_unions(&mut origins);
     let mut defs = im.rewrite_definitions(&mut origins);
+    im.check_oneofs_against_overlay();
+    im.check_entry_point(published.root);
     im.materialise_enums(&mut defs, &mut origins);
     defs.extend(unions);
     im.check_overlay_enums_were_found();

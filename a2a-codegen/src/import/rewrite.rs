@@ -4,8 +4,9 @@
 use super::detect::{Published, Shape};
 use super::enums::FoundEnum;
 use super::idioms::{
-    alias_of_pattern, inlined_enum, is_int32, is_zero, wide_integer, BASE64_PATTERN,
+    alias_of_pattern, inlined_enum, is_int32, is_zero, wide_integer, wide_number, BASE64_PATTERN,
 };
+use super::oneofs::SchemaOneof;
 use super::overlay::OverlayFile;
 use super::unions::tag_of_union;
 use super::Origin;
@@ -42,6 +43,8 @@ pub(super) struct Importer<'a> {
     pub(super) enums: BTreeMap<String, FoundEnum>,
     /// Where `additionalProperties: false` was dropped.
     pub(super) closed: Vec<String>,
+    /// The oneof constraints of the schema (`allOf`), by type name.
+    pub(super) schema_oneofs: BTreeMap<String, Vec<SchemaOneof>>,
     pub(super) diags: &'a mut Diagnostics,
 }
 
@@ -65,6 +68,7 @@ impl<'a> Importer<'a> {
             union_sites: BTreeMap::new(),
             dropped: BTreeSet::new(),
             closed: Vec::new(),
+            schema_oneofs: BTreeMap::new(),
             diags,
         }
     }
@@ -81,6 +85,15 @@ impl<'a> Importer<'a> {
                 continue;
             }
             let at = pointer_push(&format!("/{}", self.container), key);
+            if !def.is_object() {
+                self.not_a_schema(&format!("the definition `{key}`"), def, &at);
+                continue;
+            }
+            if let (Some(all_of), Some(obj), true) =
+                (def.get("allOf"), def.as_object(), self.shape != Shape::V03)
+            {
+                self.read_oneof_constraints(&name, obj, all_of, &pointer_push(&at, "allOf"));
+            }
             let value = self.schema(def, &at, true);
             if def.get("anyOf").is_some() && value.get("oneOf").is_some() {
                 // A union rewritten from `anyOf`: its branches point back at the `anyOf`'s.
@@ -227,6 +240,10 @@ impl Importer<'_> {
                 });
                 return Value::Object(out);
             }
+            if let Some(kind) = wide_number(any) {
+                self.unsupported_number(kind, pointer);
+                return Value::Object(Map::new());
+            }
         }
         let ty = obj.get("type").and_then(Value::as_str);
         let mut out = Map::new();
@@ -234,6 +251,8 @@ impl Importer<'_> {
             let at = pointer_push(pointer, key);
             match key.as_str() {
                 "$schema" | "$id" | "title" if def => {}
+                // The oneof constraints, read by `read_oneof_constraints`.
+                "allOf" if def && self.shape != Shape::V03 => {}
                 "$ref" => match value.as_str() {
                     Some(target) => {
                         if let Some(name) = self.resolve_ref(target, &at) {
@@ -254,6 +273,13 @@ impl Importer<'_> {
                     let props = props
                         .map(|(name, prop)| {
                             let prop_at = pointer_push(&at, name);
+                            if !prop.is_object() {
+                                self.not_a_schema(
+                                    &format!("the property `{name}`"),
+                                    prop,
+                                    &prop_at,
+                                );
+                            }
                             let mut prop = self.schema(prop, &prop_at, false);
                             // A default on a required member has nothing to fill in.
                             if required.contains(&name.as_str()) {
@@ -292,6 +318,62 @@ impl Importer<'_> {
             }
         }
         Value::Object(out)
+    }
+
+    /// A definition or property that is not a schema object (the published generators write
+    /// every one as an object).
+    fn not_a_schema(&mut self, what: &str, value: &Value, pointer: &str) {
+        let found = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        };
+        self.diags
+            .push(
+                self.file,
+                pointer,
+                format!("{what} is {found}, not a schema object"),
+            )
+            .help(
+                "the published schema writes every definition and property as a JSON object \
+                 (`{\"type\": ...}`, `{\"$ref\": ...}`); the file is damaged or hand-edited: \
+                 regenerate it, or fix the entry",
+            );
+    }
+
+    /// A number type the model lacks, recognised by how protoc-gen-jsonschema spells it.
+    fn unsupported_number(&mut self, kind: &str, pointer: &str) {
+        let (what, help) = match kind {
+            "int64" | "uint64" => (
+                "a 64-bit integer: a JSON number, or a decimal string as ProtoJSON writes it",
+                "a2a-codegen models no 64-bit integer yet (A2A v1.0.x has none); remove the field \
+                 or give it a type the generator reads",
+            ),
+            "uint32" => (
+                "an unsigned 32-bit integer: a JSON number, or a decimal string",
+                "a2a-codegen models int32 but no unsigned integer (A2A v1.0.x has none); remove \
+                 the field or make it an int32 in the proto",
+            ),
+            _ => (
+                "a floating-point number: a JSON number, or a string (\"NaN\", \"Infinity\", \
+                 \"-Infinity\", a numeric string) as ProtoJSON reads it",
+                "a2a-codegen's `number` reads JSON numbers only, which would refuse what ProtoJSON \
+                 writes for NaN and the infinities (A2A v1.0.x has no float or double); remove \
+                 the field or extend the generator",
+            ),
+        };
+        self.diags
+            .push(
+                self.file,
+                pointer,
+                format!(
+                    "this `anyOf` is how protoc-gen-jsonschema writes a protobuf {kind}, {what}"
+                ),
+            )
+            .help(help);
     }
 
     /// Copies the keys of a replaced `anyOf` schema that are not consumed (`skip`) and not a zero

@@ -855,3 +855,384 @@ fn sixty_four_bit_integer_any_ofs_become_our_type_array() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// bufbuild's json-bundle: `$defs` keyed by full proto names plus `.jsonschema.json`.
+
+const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A small json-bundle as protoc-gen-jsonschema writes it (`target=json-bundle`).
+fn json_bundle() -> Value {
+    json!({
+        "$schema": DRAFT,
+        "$id": "lf.demo.v1.Ping.jsonschema.bundle.json",
+        "$ref": "#/$defs/lf.demo.v1.Ping.jsonschema.json",
+        "$defs": {
+            "google.protobuf.Struct.jsonschema.json": {"$schema": DRAFT, "title": "Struct", "type": "object"},
+            "lf.demo.v1.Ping.jsonschema.json": {
+                "$schema": DRAFT,
+                "additionalProperties": false,
+                "description": "A ping.",
+                "title": "Ping",
+                "type": "object",
+                "patternProperties": {
+                    "^(page_size)$": {"anyOf": int32_any()},
+                    "^(request_id)$": {"type": "string", "default": ""}
+                },
+                "properties": {
+                    "metadata": {"$ref": "#/$defs/google.protobuf.Struct.jsonschema.json"},
+                    "pageSize": {"anyOf": int32_any()},
+                    "requestId": {"type": "string", "default": ""},
+                    "role": {"anyOf": enum_any("ROLE_UNSPECIFIED", &["ROLE_USER"]), "default": 0, "title": "Role"},
+                    "text": {"type": "string"},
+                    "data": {"$ref": "#/$defs/google.protobuf.Struct.jsonschema.json"}
+                }
+            }
+        }
+    })
+}
+
+/// The oneof constraint of a newer plugin: one `oneOf` branch per accepted name, one for none.
+fn oneof_constraint(names: &[&str]) -> Value {
+    let mut branches: Vec<Value> = names.iter().map(|n| json!({"required": [n]})).collect();
+    branches.push(json!({"propertyNames": {"not": {"enum": names}}}));
+    json!({"oneOf": branches})
+}
+
+const PING_OVERLAY: &str = r#"
+    [message.Ping]
+    fields = ["requestId", "role", "pageSize", "text", "data", "metadata"]
+    required = ["requestId"]
+    oneof = { name = "body", members = ["text", "data"] }
+"#;
+
+#[test]
+fn json_bundles_are_detected_by_their_keys() {
+    assert_eq!(detect(&json_bundle()), Shape::JsonBundle);
+    // Any of the plugin's suffixes makes one (the others are refused when imported).
+    let strict = json!({"$defs": {"lf.demo.v1.Ping.jsonschema.strict.json": {"type": "object"}}});
+    assert_eq!(detect(&strict), Shape::JsonBundle);
+    let proto_names = json!({"$defs": {"lf.demo.v1.Ping.schema.json": {"type": "object"}}});
+    assert_eq!(detect(&proto_names), Shape::JsonBundle);
+    // Under `definitions` it is the v1.0.x bundle's container, not a json-bundle.
+    let titles = json!({"definitions": {"lf.demo.v1.Ping.jsonschema.json": {"type": "object"}}});
+    assert_ne!(detect(&titles), Shape::JsonBundle);
+    // The same bundle after A2A's script shortens its names is the local layout.
+    let short = json!({"$defs": {"Ping": {"type": "object", "properties": {"pageSize": {"anyOf": int32_any()}}}}});
+    assert_eq!(detect(&short), Shape::LocalBundle);
+    assert_eq!(type_name("lf.demo.v1.Ping.schema.strict.json"), "Ping");
+    assert_eq!(type_name("lf.demo.v1.Outer.Inner.jsonschema.json"), "Inner");
+}
+
+#[test]
+fn a_json_bundle_is_rewritten_like_the_other_published_layouts() {
+    let (im, diags) = imported(json_bundle(), PING_OVERLAY);
+    assert!(diags.is_empty(), "{diags}");
+    let im = im.unwrap();
+    let root = im.schema.value.as_object().unwrap();
+    assert_eq!(
+        root.keys().collect::<Vec<_>>(),
+        ["$schema", "$defs"],
+        "$id and the entry point are dropped"
+    );
+    let defs = defs_of(&im);
+    assert_eq!(defs["Struct"], json!({"type": "object"}));
+    assert_eq!(
+        defs["Role"]["enum"],
+        json!(["ROLE_UNSPECIFIED", "ROLE_USER"])
+    );
+    let ping = &defs["Ping"];
+    assert_eq!(ping["description"], "A ping.");
+    assert_eq!(ping["required"], json!(["requestId"]));
+    assert_eq!(ping["x-oneof-name"], "body");
+    let props = &ping["properties"];
+    assert_eq!(props["metadata"], json!({"$ref": "#/$defs/Struct"}));
+    assert_eq!(props["role"], json!({"$ref": "#/$defs/Role"}));
+    assert_eq!(
+        props["pageSize"],
+        json!({"type": "integer", "format": "int32"})
+    );
+    assert_eq!(props["requestId"], json!({"type": "string"}));
+    assert_eq!(im.notes.len(), 1, "{:?}", im.notes);
+    assert!(im.notes[0].message.contains("closes 1 message "));
+    // It lowers: the oneof from the overlay, the aliases derived.
+    let o = overlay(PING_OVERLAY);
+    let (mut diags, mut notes) = (Diagnostics::default(), Vec::new());
+    let types = lower_types(&source(json_bundle()), Some(&o), &mut diags, &mut notes);
+    assert!(diags.is_empty(), "{diags}");
+    let crate::ir::TypeKind::Struct(ping) = &types["Ping"].kind else {
+        panic!("{:?}", types["Ping"]);
+    };
+    assert_eq!(ping.oneof.as_ref().unwrap().group.members.len(), 2);
+    let aliases: Vec<_> = ping
+        .fields
+        .iter()
+        .filter_map(|f| f.alias.as_deref())
+        .collect();
+    assert_eq!(aliases, ["request_id", "page_size"]);
+}
+
+#[test]
+fn enums_of_fields_with_presence_list_their_zero_value_first() {
+    let mut schema = json_bundle();
+    let props = &mut schema["$defs"]["lf.demo.v1.Ping.jsonschema.json"]["properties"];
+    let int = &int32_any()[0];
+    // proto3 `optional`, a oneof member, a list item: no `pattern` branch, zero among the names.
+    props["role"] = json!({"anyOf": [{"type": "string", "enum": ["ROLE_UNSPECIFIED", "ROLE_USER"]}, int], "title": "Role"});
+    props["roles"] = json!({"type": "array", "items": {"anyOf": [{"type": "string", "enum": ["ROLE_UNSPECIFIED", "ROLE_USER"]}, int], "title": "Role"}});
+    let text = PING_OVERLAY.replace("\"metadata\"]", "\"metadata\", \"roles\"]");
+    let (im, diags) = imported(schema, &text);
+    assert!(diags.is_empty(), "{diags}");
+    let defs = defs_of(im.as_ref().unwrap());
+    assert_eq!(
+        defs["Role"]["enum"],
+        json!(["ROLE_UNSPECIFIED", "ROLE_USER"])
+    );
+    assert_eq!(
+        defs["Ping"]["properties"]["roles"],
+        json!({"type": "array", "items": {"$ref": "#/$defs/Role"}})
+    );
+    // The other spelling of the same enum elsewhere agrees with it.
+    assert_eq!(
+        super::idioms::inlined_enum(&enum_any("ROLE_UNSPECIFIED", &["ROLE_USER"])),
+        super::idioms::inlined_enum(
+            &json!([{"type": "string", "enum": ["ROLE_UNSPECIFIED", "ROLE_USER"]}, int])
+        )
+    );
+}
+
+#[test]
+fn oneof_constraints_are_held_against_the_overlay() {
+    let ping = "lf.demo.v1.Ping.jsonschema.json";
+    let with = |constraint: Value| {
+        let mut schema = json_bundle();
+        schema["$defs"][ping]["allOf"] = json!([constraint]);
+        schema
+    };
+    // Both spellings of the plugin, members by JSON and proto name: what the overlay says.
+    let newer = with(oneof_constraint(&["text", "data"]));
+    let (im, diags) = imported(newer.clone(), PING_OVERLAY);
+    assert!(diags.is_empty(), "{diags}");
+    let ping_def = &defs_of(im.as_ref().unwrap())["Ping"];
+    assert!(ping_def.get("allOf").is_none());
+    assert_eq!(
+        ping_def["oneOf"],
+        json!([{"required": ["text"]}, {"required": ["data"]}])
+    );
+    let older = with(json!({"anyOf": [
+        {"required": ["data"], "not": {"required": ["text"]}},
+        {"required": ["text"], "not": {"required": ["data"]}},
+        {"not": {"required": ["data", "text"]}}
+    ]}));
+    let (_, diags) = imported(older, PING_OVERLAY);
+    assert!(diags.is_empty(), "{diags}");
+    let by_alias = with(oneof_constraint(&["pageSize", "page_size", "text"]));
+    let text = PING_OVERLAY.replace("[\"text\", \"data\"]", "[\"pageSize\", \"text\"]");
+    let (_, diags) = imported(by_alias, &text);
+    assert!(diags.is_empty(), "{diags}");
+
+    // The overlay lacks the oneof: at the schema's constraint, saying what to add.
+    let text = PING_OVERLAY.replace(
+        "oneof = { name = \"body\", members = [\"text\", \"data\"] }",
+        "",
+    );
+    let (im, diags) = imported(newer.clone(), &text);
+    assert!(im.is_none());
+    let d = &diags.0[0];
+    assert_eq!(
+        (d.file.as_str(), d.location.as_str()),
+        ("a2a.json", "/$defs/lf.demo.v1.Ping.jsonschema.json/allOf/0"),
+        "{diags}"
+    );
+    assert!(
+        d.message
+            .contains("a oneof of `text`, `data`, which the overlay does not declare"),
+        "{diags}"
+    );
+    assert!(
+        diags
+            .to_string()
+            .contains("members = [\"text\", \"data\"] }` to [message.Ping] in overlay.toml"),
+        "{diags}"
+    );
+    // Other members: at the overlay's list.
+    let text = PING_OVERLAY.replace("[\"text\", \"data\"]", "[\"text\", \"metadata\"]");
+    let (_, diags) = imported(newer.clone(), &text);
+    assert_eq!(diags.0.len(), 1, "{diags}");
+    assert_eq!(
+        (diags.0[0].file.as_str(), diags.0[0].location.as_str()),
+        ("overlay.toml", "/message/Ping/oneof/members")
+    );
+    assert!(diags.0[0]
+        .message
+        .contains("lists `text`, `metadata`, but the schema's constraint"));
+    // A schema that marks oneofs and none on a message the overlay gives one: stale overlay.
+    let mut two = newer.clone();
+    two["$defs"]["lf.demo.v1.Pong.jsonschema.json"] =
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}});
+    let text = format!(
+        "{PING_OVERLAY}\n[message.Pong]\noneof = {{ name = \"x\", members = [\"a\", \"b\"] }}\n"
+    );
+    let (_, diags) = imported(two, &text);
+    assert!(
+        diags.0.iter().any(|d| d.file == "overlay.toml"
+            && d.location == "/message/Pong/oneof"
+            && d.message.contains("has no constraint there")),
+        "{diags}"
+    );
+    // Malformed constraints and a second oneof: errors at their pointers, no panic.
+    for (bad, why) in [
+        (
+            json!({"oneOf": [{"required": ["nope"]}]}),
+            "`nope` is neither a property",
+        ),
+        (
+            json!({"oneOf": [{"required": ["text", "data"]}]}),
+            "must name one property",
+        ),
+        (
+            json!({"oneOf": [{"minProperties": 1}]}),
+            "branch 0 has `minProperties`",
+        ),
+        (
+            json!({"oneOf": {"required": ["text"]}}),
+            "branches must be an array",
+        ),
+        (json!({"not": {}}), "must be `{\"oneOf\": [...]}`"),
+        (
+            json!({"anyOf": [{"not": {"required": ["text"]}}]}),
+            "no branch names a member",
+        ),
+        (
+            json!({"oneOf": [{"required": ["text"]}, {"propertyNames": {"pattern": "x"}}]}),
+            "`propertyNames` of branch 1",
+        ),
+        (json!(7), "an entry must be an object"),
+    ] {
+        let (im, diags) = imported(with(bad.clone()), PING_OVERLAY);
+        assert!(im.is_none(), "{bad}");
+        assert!(
+            diags.0.iter().any(
+                |d| d.location == "/$defs/lf.demo.v1.Ping.jsonschema.json/allOf/0"
+                    && d.message.contains(why)
+                    && d.help
+                        .as_deref()
+                        .is_some_and(|h| h.contains("oneof constraints"))
+            ),
+            "{bad}: {diags}"
+        );
+    }
+    let mut twice = json_bundle();
+    twice["$defs"][ping]["allOf"] = json!([
+        oneof_constraint(&["text", "data"]),
+        oneof_constraint(&["pageSize", "role"])
+    ]);
+    let (_, diags) = imported(twice, PING_OVERLAY);
+    assert!(
+        diags
+            .0
+            .iter()
+            .any(|d| d.location.ends_with("/allOf/1")
+                && d.message.contains("second oneof constraint")),
+        "{diags}"
+    );
+    let mut not_a_list = json_bundle();
+    not_a_list["$defs"][ping]["allOf"] = json!({});
+    let (_, diags) = imported(not_a_list, PING_OVERLAY);
+    assert!(
+        diags.to_string().contains("`allOf` must be an array"),
+        "{diags}"
+    );
+}
+
+#[test]
+fn number_types_the_model_lacks_are_errors_naming_the_protobuf_type() {
+    use super::idioms::wide_number;
+    let non_finite = json!({"type": "string", "enum": ["Infinity", "-Infinity", "NaN"]});
+    // (int64 and uint64 are read as the model's 64-bit integers first: see
+    // `sixty_four_bit_integer_any_ofs_become_our_type_array`.)
+    let cases = [
+        (
+            json!([{"type": "integer", "minimum": 0, "maximum": 4294967295u64}, {"type": "string", "pattern": "^[0-9]+$"}]),
+            "uint32",
+        ),
+        (
+            json!([{"type": "number", "minimum": -3.4028234663852886e38, "maximum": 3.4028234663852886e38}, non_finite, {"type": "string"}]),
+            "float",
+        ),
+        (
+            json!([{"type": "number"}, non_finite, {"type": "string"}]),
+            "double",
+        ),
+    ];
+    for (any, kind) in &cases {
+        assert_eq!(wide_number(any), Some(*kind), "{any}");
+    }
+    assert_eq!(wide_number(&int32_any()), None);
+    assert_eq!(
+        wide_number(&json!([{"type": "integer"}, {"type": "string"}])),
+        None
+    );
+    let mut schema = json_bundle();
+    for (i, (any, _)) in cases.iter().enumerate() {
+        schema["$defs"]["lf.demo.v1.Ping.jsonschema.json"]["properties"][format!("n{i}")] =
+            json!({"anyOf": any, "default": 0});
+    }
+    let (im, diags) = imported(schema, "");
+    assert!(im.is_none());
+    for (i, (_, kind)) in cases.iter().enumerate() {
+        let at = format!("/$defs/lf.demo.v1.Ping.jsonschema.json/properties/n{i}");
+        assert!(
+            diags.0.iter().any(|d| d.location == at
+                && d.message.contains(&format!(
+                    "how protoc-gen-jsonschema writes a protobuf {kind}"
+                ))
+                && d.help.is_some()),
+            "{kind}: {diags}"
+        );
+    }
+}
+
+#[test]
+fn other_outputs_of_the_plugin_are_refused_with_the_target_to_use() {
+    for (key, what) in [
+        ("lf.demo.v1.Ping.schema.json", "proto field names"),
+        ("lf.demo.v1.Ping.jsonschema.strict.json", "strict output"),
+        ("lf.demo.v1.Ping.schema.strict.json", "strict output"),
+    ] {
+        let schema =
+            json!({"$defs": {key: {"type": "object", "properties": {"text": {"type": "string"}}}}});
+        let (im, diags) = imported(schema, "");
+        assert!(im.is_none());
+        let d = diags
+            .0
+            .iter()
+            .find(|d| d.location == format!("/$defs/{key}"))
+            .unwrap_or_else(|| panic!("{key}: {diags}"));
+        assert!(d.message.contains(what), "{d}");
+        assert!(
+            d.help.as_deref().unwrap().contains("target=json-bundle"),
+            "{d}"
+        );
+    }
+}
+
+#[test]
+fn a_json_bundle_entry_point_must_name_a_definition() {
+    let mut schema = json_bundle();
+    schema["$ref"] = json!("#/$defs/lf.demo.v1.Gone.jsonschema.json");
+    let (_, diags) = imported(schema.clone(), PING_OVERLAY);
+    assert!(
+        diags
+            .0
+            .iter()
+            .any(|d| d.location == "/$ref" && d.message.contains("not defined")),
+        "{diags}"
+    );
+    schema["$ref"] = json!(3);
+    let (_, diags) = imported(schema, PING_OVERLAY);
+    assert!(
+        diags.to_string().contains("`$ref` must be a string"),
+        "{diags}"
+    );
+}

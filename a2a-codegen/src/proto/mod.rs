@@ -11,9 +11,11 @@
 mod deps;
 mod lower;
 mod methods;
+mod outline;
 
 pub(crate) use lower::{lower, module_doc};
 pub(crate) use methods::methods;
+pub(crate) use outline::outline;
 
 use crate::diag::Diagnostics;
 use crate::load::{self, Source};
