@@ -188,6 +188,10 @@ fn check_custom_reasons(
                 )
                 .help(format!("{fix}: {REASON_WHY}"));
         } else if let Some(first) = seen.get(reason) {
+            if !written && *first == row.name {
+                // The same name twice, reported as such: its default reason adds nothing.
+                continue;
+            }
             diags
                 .push(
                     file,
