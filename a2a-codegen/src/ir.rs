@@ -32,8 +32,13 @@ pub struct Model {
 pub struct CustomErrors {
     /// The enum's name.
     pub enum_name: String,
-    /// The rows, in file order (kind [`ErrorKind::Custom`]).
+    /// The rows, in file order (kind [`ErrorKind::Custom`]); each has a `reason`.
     pub rows: Vec<ErrorDef>,
+    /// For each row, whether the table wrote its `reason` (else it is the default, the name in
+    /// UPPER_SNAKE_CASE): a diagnostic about a reason points at the column it came from. Not in
+    /// the IR dump, which shows what the rows mean.
+    #[serde(skip)]
+    pub reason_written: Vec<bool>,
 }
 
 /// A named type.

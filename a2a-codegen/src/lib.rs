@@ -537,7 +537,10 @@ impl Config {
     /// top-level `enum = "BillingError"` naming the enum (default `CustomError`). The enum
     /// implements `a2a_types::AgentError` exactly as `#[derive(AgentError)]` would. A code that the
     /// standard table uses, or that lies in the JSON-RPC reserved block, is an error naming the
-    /// file and row. Needs a spec directory with `errors.toml`.
+    /// file and row. So is a row's `reason` (the `google.rpc.ErrorInfo` reason, which names the
+    /// error over HTTP+JSON; by default the name in UPPER_SNAKE_CASE) that is not UPPER_SNAKE_CASE
+    /// (`[A-Z][A-Z0-9_]*`), is a reason of the standard table, or is another row's. Needs a spec
+    /// directory with `errors.toml`.
     ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1").custom_errors("billing-errors.toml");

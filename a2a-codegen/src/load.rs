@@ -129,6 +129,8 @@ pub struct RawError {
 
 /// A user's own error table (`Config::custom_errors`, `--custom-errors`): the row format of
 /// `errors.toml`, where only `name` and `code` are required and `kind`, if given, is `"custom"`.
+/// `reason` (the `google.rpc.ErrorInfo` reason) defaults to the name in UPPER_SNAKE_CASE; the
+/// reasons are checked with the codes (see `validate`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawCustomErrors {

@@ -989,14 +989,17 @@ pub const DEFAULT_CUSTOM_ENUM: &str = "CustomError";
 /// Lowers a user's own error table, filling in the defaults `#[derive(AgentError)]` uses: the
 /// message is the name in words, gRPC `UNKNOWN`, HTTP the one `google.rpc.Code` gives the gRPC
 /// status, the reason the name in UPPER_SNAKE_CASE, the spec name the name, the doc the message.
+/// The reasons are checked with the codes, against the standard table, in [`crate::validate`].
 pub fn lower_custom_errors(
     source: &Source<RawCustomErrors>,
     diags: &mut Diagnostics,
 ) -> CustomErrors {
     let file = source.label.as_str();
     let mut rows = Vec::new();
+    let mut reason_written = Vec::new();
     for (i, row) in source.value.error.iter().enumerate() {
         let at = format!("/error/{i}");
+        reason_written.push(row.reason.is_some());
         if let Some(kind) = row.kind.as_deref().filter(|k| *k != "custom") {
             diags
                 .push(file, format!("{at}/kind"), format!("kind `{kind}` in a custom table"))
@@ -1053,6 +1056,7 @@ pub fn lower_custom_errors(
             .clone()
             .unwrap_or_else(|| DEFAULT_CUSTOM_ENUM.to_string()),
         rows,
+        reason_written,
     }
 }
 

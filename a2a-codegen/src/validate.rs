@@ -5,7 +5,7 @@ use crate::diag::{pointer_push, Diagnostics};
 use crate::facts::UNKNOWN_FIELDS;
 use crate::ir::*;
 use crate::naming;
-use a2a_facts::{grpc, jsonrpc};
+use a2a_facts::{case, grpc, jsonrpc};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Labels of the three input files, for diagnostics.
@@ -125,7 +125,88 @@ fn check_custom_errors(
                 .help(custom_code_help());
         }
     }
+    check_custom_reasons(model, custom, files, diags);
 }
+
+/// The reasons of a custom table: each UPPER_SNAKE_CASE (what `google.rpc.ErrorInfo` asks), not
+/// a reason of the standard table, and not another row's, since over HTTP+JSON the reason, not
+/// the code, names an error. A problem with a written reason points at its `reason`; with a
+/// default one, at the `name` it comes from.
+fn check_custom_reasons(
+    model: &Model,
+    custom: &CustomErrors,
+    files: &Files<'_>,
+    diags: &mut Diagnostics,
+) {
+    let file = files.custom_errors;
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    for (i, row) in custom.rows.iter().enumerate() {
+        let Some(reason) = row.reason.as_deref() else {
+            continue;
+        };
+        let written = custom.reason_written.get(i).copied().unwrap_or(true);
+        let (at, subject) = if written {
+            let subject = if reason.is_empty() {
+                format!("the empty reason of `{}`", row.name)
+            } else {
+                format!("the reason `{reason}` of `{}`", row.name)
+            };
+            (format!("/error/{i}/reason"), subject)
+        } else {
+            (
+                format!("/error/{i}/name"),
+                format!(
+                    "the reason `{reason}` of `{}` (the default: its name in UPPER_SNAKE_CASE)",
+                    row.name
+                ),
+            )
+        };
+        let fix = if written {
+            "pick another reason"
+        } else {
+            "add `reason = \"...\"` to the row"
+        };
+        if !case::is_upper_snake(reason) {
+            diags
+                .push(file, at, format!("{subject} is not UPPER_SNAKE_CASE"))
+                .help(format!(
+                    "{fix}: a google.rpc.ErrorInfo reason matches `{}`, like \"QUOTA_EXCEEDED\"",
+                    case::UPPER_SNAKE_PATTERN
+                ));
+            continue;
+        }
+        if let Some(taken) = model
+            .errors
+            .iter()
+            .find(|e| e.reason.as_deref() == Some(reason))
+        {
+            diags
+                .push(
+                    file,
+                    at,
+                    format!("{subject} is taken by `{}` in {}", taken.name, files.errors),
+                )
+                .help(format!("{fix}: {REASON_WHY}"));
+        } else if let Some(first) = seen.get(reason) {
+            if !written && *first == row.name {
+                // The same name twice, reported as such: its default reason adds nothing.
+                continue;
+            }
+            diags
+                .push(
+                    file,
+                    at,
+                    format!("{subject} is already the reason of `{first}`"),
+                )
+                .help(format!("{fix}: every row needs its own, as {REASON_WHY}"));
+        } else {
+            seen.insert(reason, &row.name);
+        }
+    }
+}
+
+/// Why a custom row's reason must be its own.
+const REASON_WHY: &str = "over HTTP+JSON the reason, not the code, names the error";
 
 fn custom_code_help() -> String {
     format!(

@@ -208,7 +208,8 @@ pub mod custom {
     //! The defaults of an agent's own error row (a row of a custom error table, or a variant of
     //! `#[derive(AgentError)]`) that gives only its name and code. The other defaults are names
     //! ([`crate::case`]): the message is [`sentence`](crate::case::sentence) of the name, the
-    //! `ErrorInfo` reason [`upper_snake`](crate::case::upper_snake).
+    //! `ErrorInfo` reason [`upper_snake`](crate::case::upper_snake), which (given or defaulted)
+    //! must pass [`is_upper_snake`](crate::case::is_upper_snake).
     //!
     //! ```
     //! use a2a_facts::custom;
@@ -248,6 +249,7 @@ pub mod case {
     //! assert_eq!(case::words("HTTPAuthScheme"), ["HTTP", "Auth", "Scheme"]);
     //! assert_eq!(case::snake_case("oauth2MetadataUrl"), "oauth2_metadata_url");
     //! assert_eq!(case::upper_snake("BadHTTPHeader"), "BAD_HTTP_HEADER");
+    //! assert!(case::is_upper_snake("BAD_HTTP_HEADER") && !case::is_upper_snake("bad-header"));
     //! assert_eq!(case::pascal_case("TASK_STATE_INPUT_REQUIRED"), "TaskStateInputRequired");
     //! assert_eq!(case::lower_camel("retry_after_secs"), "retryAfterSecs");
     //! assert_eq!(case::sentence("BadHTTPHeader"), "Bad HTTP header");
@@ -304,6 +306,31 @@ pub mod case {
             .map(|w| w.to_uppercase())
             .collect::<Vec<_>>()
             .join("_")
+    }
+
+    /// The rule [`is_upper_snake`] checks, as diagnostics write it.
+    pub const UPPER_SNAKE_PATTERN: &str = "[A-Z][A-Z0-9_]*";
+
+    /// Whether `name` is UPPER_SNAKE_CASE, the form `google.rpc.ErrorInfo` asks of a `reason`:
+    /// an ASCII capital, then ASCII capitals, digits and `_` ([`UPPER_SNAKE_PATTERN`];
+    /// `QUOTA_EXCEEDED`, `V2`, not `quota_exceeded`, `Quota`, `2FA` or the empty string).
+    /// `error_details.proto` also says a reason *should* be at most 63 characters and not end
+    /// in `_`; those are advice, not checked here. A `const fn`, so that compile-time checks
+    /// can use it.
+    pub const fn is_upper_snake(name: &str) -> bool {
+        let bytes = name.as_bytes();
+        if bytes.is_empty() || !bytes[0].is_ascii_uppercase() {
+            return false;
+        }
+        let mut i = 1;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if !(b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// PascalCase, the form of a Rust variant or type name: each word capitalised, the rest of it
@@ -492,6 +519,43 @@ mod tests {
             ("ABC", "ABC"),
         ] {
             assert_eq!(case::upper_snake(name), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn is_upper_snake_table() {
+        for name in [
+            "QUOTA_EXCEEDED",
+            "A",
+            "V2",
+            "HTTP_2_TIMEOUT",
+            "TRAILING_",
+            "A__B",
+        ] {
+            assert!(case::is_upper_snake(name), "{name}");
+        }
+        for name in [
+            "",
+            "_A",
+            "2FA",
+            "quota_exceeded",
+            "Quota",
+            "QUOTA-EXCEEDED",
+            "QUOTA EXCEEDED",
+            "ÜBER",
+            "A\u{0}",
+        ] {
+            assert!(!case::is_upper_snake(name), "{name:?}");
+        }
+        // Every default reason of an ASCII name passes.
+        for name in [
+            "QuotaExceeded",
+            "HTTPTimeout",
+            "Oauth2Failed",
+            "V2",
+            "_Leading",
+        ] {
+            assert!(case::is_upper_snake(&case::upper_snake(name)), "{name}");
         }
     }
 

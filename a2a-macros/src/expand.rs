@@ -1,10 +1,10 @@
-//! The expansion: an `AgentError` impl and one const check per code.
+//! The expansion: an `AgentError` impl and one const check per code and per reason.
 //!
 //! Everything is reached through `<crate>::__derive` (the module generated from the error table),
 //! `::core` and `::std`, so the expansion needs no other name in the user's scope.
 
-use crate::parse::{code_advice, Code, Input, Variant};
-use a2a_facts::{case, type_url};
+use crate::parse::{code_advice, reason_advice, Code, Input, Reason, Variant};
+use a2a_facts::type_url;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -24,11 +24,12 @@ pub fn expand(input: &Input) -> TokenStream {
             message,
             grpc,
             http,
+            reason,
             doc,
             ..
         } = v;
         let code = v.code.value;
-        let reason = case::upper_snake(name);
+        let reason = &reason.value;
         quote! {
             #d::ErrorRow {
                 name: #name,
@@ -119,6 +120,7 @@ pub fn expand(input: &Input) -> TokenStream {
     };
 
     let checks = code_checks(d, variants.iter().map(|v| &v.code));
+    let reason_checks = reason_checks(d, variants.iter().map(|v| &v.reason));
 
     quote! {
         #[automatically_derived]
@@ -144,6 +146,7 @@ pub fn expand(input: &Input) -> TokenStream {
         }
 
         #checks
+        #reason_checks
     }
 }
 
@@ -164,6 +167,31 @@ pub fn code_checks<'a>(d: &TokenStream, codes: impl IntoIterator<Item = &'a Code
             quote_spanned! {code.last=>
                 const _: () = if let ::core::option::Option::Some(__message) =
                     #d::TakenMessage::new(&#d::ERROR_TABLE, #d::is_code_taken(#value), #value, #advice)
+                {
+                    #path #args
+                };
+            }
+        })
+        .collect()
+}
+
+/// One const item per reason that fails to evaluate when a row of the generated table has the
+/// reason, naming the row (`TakenMessage::for_reason` over `ERROR_TABLE`), on the reason's string
+/// literal, or on the variant's name for a default reason. Emitted beside the other errors too.
+pub fn reason_checks<'a>(
+    d: &TokenStream,
+    reasons: impl IntoIterator<Item = &'a Reason>,
+) -> TokenStream {
+    reasons
+        .into_iter()
+        .map(|reason| {
+            let value = &reason.value;
+            let advice = reason_advice(reason.written);
+            let path = quote_spanned!(reason.span=> ::core::panic!);
+            let args = quote_spanned!(reason.span=> ("{}", __message.as_str()));
+            quote_spanned! {reason.span=>
+                const _: () = if let ::core::option::Option::Some(__message) =
+                    #d::TakenMessage::for_reason(&#d::ERROR_TABLE, #value, #advice)
                 {
                     #path #args
                 };

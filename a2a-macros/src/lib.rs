@@ -1,5 +1,5 @@
 //! Procedural macros for `a2a-types`: `#[derive(AgentError)]`, which declares an agent's own
-//! JSON-RPC error codes.
+//! error codes (JSON-RPC) and reasons (HTTP+JSON).
 //!
 //! Use it through `a2a-types`, which re-exports it beside the trait it implements
 //! (`a2a_runtime::custom::AgentError`, also `a2a_types::rt::custom::AgentError`):
@@ -12,7 +12,7 @@
 //!     /// The account used up its quota for the period.
 //!     #[a2a(code = -32050, message = "quota exceeded", grpc = "RESOURCE_EXHAUSTED", http = 429)]
 //!     QuotaExceeded { retry_after_secs: u32 },
-//!     #[a2a(code = 42)]
+//!     #[a2a(code = 42, reason = "PLAN_LAPSED")]
 //!     PlanExpired,
 //! }
 //! ```
@@ -32,16 +32,25 @@
 //! | `message` | the default `message` of the error object: a string literal | the variant's name in words: `PlanExpired` → `"Plan expired"` |
 //! | `grpc` | a gRPC status code name (`"NOT_FOUND"`, one of the 17 of `google.rpc.Code`) | `"UNKNOWN"` |
 //! | `http` | an HTTP status: an integer literal in `100..=599` | the status `google.rpc.Code` gives the `grpc` code (`UNKNOWN` → 500, `RESOURCE_EXHAUSTED` → 429, `NOT_FOUND` → 404, ...) |
+//! | `reason` | the `google.rpc.ErrorInfo` reason: a string literal in UPPER_SNAKE_CASE, `[A-Z][A-Z0-9_]*` (`"QUOTA_EXCEEDED"`) | the variant's name in UPPER_SNAKE_CASE: `QuotaExceeded` → `"QUOTA_EXCEEDED"` |
 //!
 //! A code may be any `i64` outside the JSON-RPC reserved block `-32768..=-32100` (which holds the
 //! five standard errors) and not used by a row of the A2A error table (`-32001..=-32009` in A2A
 //! v1): that is, a free code of the server-error range `-32099..=-32000`, or any code outside
 //! `-32768..=-32000`. Each variant needs its own code.
 //!
+//! Why a reason: the HTTP+JSON binding answers an error with a `google.rpc.Status` whose `code` is
+//! the HTTP status, which several errors share, so there the `ErrorInfo`'s `reason` names the
+//! error (a2a-sdk's REST client maps the first ErrorInfo's reason to its error class, whatever
+//! the domain). A reason must therefore be UPPER_SNAKE_CASE as `google.rpc.ErrorInfo` asks, not
+//! be one of the A2A table's (`TASK_NOT_FOUND`, ...), and be the variant's own within the enum;
+//! `a2a_runtime::custom::from_reason` reads a variant back from one. (`error_details.proto` also
+//! advises at most 63 characters, at least 3 and no trailing `_`; that is not enforced.)
+//!
 //! The variant's row (`AgentError::ROWS`, one per variant in declaration order) takes its `name`
-//! and `spec_name` from the variant, its `reason` from the variant's name in UPPER_SNAKE_CASE
-//! (`QuotaExceeded` → `QUOTA_EXCEEDED`), `standard: false`, and as `doc` the variant's `///` lines
-//! joined into one (or the message when there are none).
+//! and `spec_name` from the variant, its `reason` from `reason` (or the variant's name in
+//! UPPER_SNAKE_CASE, `QuotaExceeded` → `QUOTA_EXCEEDED`), `standard: false`, and as `doc` the
+//! variant's `///` lines joined into one (or the message when there are none).
 //!
 //! The derive implements `AgentError` only: derive or write `Debug`, `Display` and
 //! `std::error::Error` as for any other error type (`CallError<E>` needs `E: Debug` to be an
@@ -50,7 +59,7 @@
 //! # The data mapping
 //!
 //! The wire form is the one documented in `a2a_runtime::custom`: the error's `data` is an array
-//! holding a `google.rpc.ErrorInfo` (reason: the UPPER_SNAKE_CASE name; domain: the enum's name)
+//! holding a `google.rpc.ErrorInfo` (reason: the row's reason; domain: the enum's name)
 //! and, for a variant with fields, one object with `@type` `type.a2a-codegen/<Enum>.<Variant>` and
 //! one member per field:
 //!
@@ -97,8 +106,8 @@
 //! # What it expands to
 //!
 //! An `impl <path>::__derive::AgentError for Enum` (`DOMAIN`, `ROWS`, `code`, `fields_detail`,
-//! `from_code_and_data`), and per variant a const item checking the code against the generated
-//! table:
+//! `from_code_and_data`), and per variant two const items checking the code and the reason
+//! against the generated table:
 //!
 //! ```ignore
 //! const _: () = if let Some(__message) = <path>::__derive::TakenMessage::new(
@@ -109,13 +118,21 @@
 //! ) {
 //!     panic!("{}", __message.as_str())
 //! };
+//! const _: () = if let Some(__message) = <path>::__derive::TakenMessage::for_reason(
+//!     &<path>::__derive::ERROR_TABLE,
+//!     "TASK_NOT_FOUND",
+//!     "pick another reason, ...",
+//! ) {
+//!     panic!("{}", __message.as_str())
+//! };
 //! ```
 //!
-//! A code the table takes fails to compile, pointing at the code, with a message `TakenMessage`
-//! builds at compile time from the table's row (a const panic formats nothing but one `&str`,
+//! A code or reason the table takes fails to compile, pointing at the code or the reason (at the
+//! variant's name, for a default reason), with a message `TakenMessage` builds at compile time
+//! from the table's row (a const panic formats nothing but one `&str`,
 //! so the row's name is spliced in by a `const fn`). The macro itself knows only the JSON-RPC
-//! rules (`-32768..=-32100` and the five standard errors); what the A2A table holds it learns
-//! from the generated module alone. Paths are absolute (`::core`, `::std`, `<path>::__derive`),
+//! rules (`-32768..=-32100` and the five standard errors) and the form of a reason; what the A2A
+//! table holds it learns from the generated module alone. Paths are absolute (`::core`, `::std`, `<path>::__derive`),
 //! so the expansion needs nothing in scope.
 //!
 //! # Diagnostics
@@ -147,6 +164,16 @@
 //! - `grpc` not one of the 17 gRPC status code names (on the value, listing them)
 //!   (ui: `grpc_invalid`);
 //! - `http` not an integer literal in `100..=599` (on the value) (ui: `http_invalid`);
+//! - `reason` not a string literal, or not UPPER_SNAKE_CASE (`[A-Z][A-Z0-9_]*`; on the value)
+//!   (ui: `reason_invalid`), or, without `reason`, a variant name whose UPPER_SNAKE_CASE is no
+//!   valid reason (not ASCII; on the name) (ui: `reason_default_invalid`);
+//! - a reason, declared or default, already used by an earlier variant (on the second's value,
+//!   or its name, naming the first) (ui: `duplicate_reason`);
+//! - a reason used by a row of the error table of the `crate` module (`TASK_NOT_FOUND`,
+//!   `UNSUPPORTED_OPERATION`, ... in A2A v1; none in v0.3, whose rows have no reason): the
+//!   const check fails on the reason (on the variant's name for a default one), naming the row,
+//!   like ``reason `TASK_NOT_FOUND` is taken by the standard error `TaskNotFound` (A2A); pick
+//!   another reason, ...`` (ui: `table_reason`, `many_errors`);
 //! - a tuple variant (on the variant): name the fields (ui: `tuple_variant`);
 //! - two fields whose member names coincide (`a_b` and `aB`; on the second) (ui: `member_clash`);
 //! - `#[a2a(...)]` on a field (on the attribute): fields take no attributes (ui: `field_attr`);
@@ -158,10 +185,11 @@
 //! - `#[a2a]` that is not a list of `key = value` (on the attribute, as `syn` words it)
 //!   (ui: `attr_not_list`).
 //!
-//! The table check is a const evaluation, which rustc runs in the same compile as the macro's
-//! own errors (and as type errors elsewhere in the crate), so it is emitted beside them: a code
-//! is checked as soon as it is a valid integer that no earlier variant uses, whatever else is
-//! wrong with its variant or the enum. What still waits for a second compile:
+//! The table checks are const evaluations, which rustc runs in the same compile as the macro's
+//! own errors (and as type errors elsewhere in the crate), so they are emitted beside them: a
+//! code is checked as soon as it is a valid integer that no earlier variant uses, a reason as
+//! soon as it is valid and no earlier variant's, whatever else is wrong with its variant or the
+//! enum. What still waits for a second compile:
 //!
 //! - every table check, while the enum's `crate` key is broken (not a string, not a path, given
 //!   twice, or in an `#[a2a ...]` that does not parse): which table to check against is unknown
@@ -169,8 +197,10 @@
 //! - a code the macro cannot read (not an integer literal, or out of `i64`), or any key after a
 //!   syntax error in the same `#[a2a(...)]` (`code 3` without `=`): `syn` stops parsing that
 //!   attribute at the first broken token (a code given twice is checked once, on the variant
-//!   that has it first);
-//! - a taken code when the `crate` path has no generated table: there is no table to read.
+//!   that has it first; the same for reasons), and the default reason of a variant whose
+//!   `#[a2a(...)]` broke, which may have had a `reason` after the broken token;
+//! - a taken code or reason when the `crate` path has no generated table: there is no table to
+//!   read.
 
 #![deny(missing_docs)]
 
@@ -180,8 +210,10 @@ mod rules;
 
 use proc_macro::TokenStream;
 
-/// Derives `AgentError` for an enum of an agent's own errors: see the [crate docs](crate) for the
-/// attributes, the wire form and the diagnostics.
+/// Derives `AgentError` for an enum of an agent's own errors, one variant per error, each with
+/// its JSON-RPC code (`#[a2a(code = ...)]`) and its `google.rpc.ErrorInfo` reason
+/// (`#[a2a(reason = "...")]`, by default the variant's name in UPPER_SNAKE_CASE): see the
+/// [crate docs](crate) for the attributes, the wire form and the diagnostics.
 #[proc_macro_derive(AgentError, attributes(a2a))]
 pub fn derive_agent_error(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
@@ -193,6 +225,7 @@ pub fn derive_agent_error(input: TokenStream) -> TokenStream {
             let mut tokens = error.into_compile_error();
             if let Some(d) = &parsed.derive_mod {
                 tokens.extend(expand::code_checks(d, &parsed.codes));
+                tokens.extend(expand::reason_checks(d, &parsed.reasons));
             }
             tokens.into()
         }

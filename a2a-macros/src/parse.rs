@@ -32,6 +32,8 @@ pub struct Variant {
     pub message: String,
     pub grpc: String,
     pub http: u16,
+    /// The `google.rpc.ErrorInfo` reason: declared, or the name in UPPER_SNAKE_CASE.
+    pub reason: Reason,
     pub doc: String,
     /// `None` for a unit variant.
     pub fields: Option<Vec<Field>>,
@@ -48,6 +50,18 @@ pub struct Parsed {
     /// Every valid code, once each, in declaration order (a code given again is an error of
     /// its own).
     pub codes: Vec<Code>,
+    /// Every valid reason, once each, in declaration order (likewise).
+    pub reasons: Vec<Reason>,
+}
+
+/// A reason and where it comes from: the string literal of `reason = "..."`, or, for the default
+/// (the variant's name in UPPER_SNAKE_CASE), the variant's name.
+#[derive(Clone)]
+pub struct Reason {
+    pub value: String,
+    pub span: Span,
+    /// Whether `reason = "..."` wrote it (else it is the default).
+    pub written: bool,
 }
 
 /// A code and the span of the tokens that wrote it (first and last: `-` and the literal).
@@ -85,7 +99,21 @@ impl Errors {
     }
 }
 
-const VARIANT_KEYS: &str = "`code`, `message`, `grpc` or `http`";
+const VARIANT_KEYS: &str = "`code`, `message`, `grpc`, `http` or `reason`";
+/// How to pick a reason: the end of the diagnostics of a reason the table takes, or that another
+/// variant has. `written` says whether `reason = "..."` gave it, or it is the default.
+pub fn reason_advice(written: bool) -> String {
+    let why = "over HTTP+JSON the reason, not the code, names the error";
+    if written {
+        format!("pick another reason, as {why}")
+    } else {
+        format!(
+            "it is the variant's name in UPPER_SNAKE_CASE (the default): give the variant \
+             another with `#[a2a(reason = \"...\")]`, as {why}"
+        )
+    }
+}
+
 /// How to pick a code: the end of every code diagnostic, the macro's and the const check's.
 pub fn code_advice() -> String {
     format!(
@@ -137,9 +165,9 @@ pub fn parse(input: &DeriveInput) -> Parsed {
     }
 
     let mut variants = Vec::new();
-    let mut codes: Vec<(Code, String)> = Vec::new();
+    let mut seen = Seen::default();
     for variant in data.map(|d| d.variants.iter()).into_iter().flatten() {
-        if let Some(v) = parse_variant(variant, &mut codes, &mut errors) {
+        if let Some(v) = parse_variant(variant, &mut seen, &mut errors) {
             variants.push(v);
         }
     }
@@ -151,8 +179,16 @@ pub fn parse(input: &DeriveInput) -> Parsed {
             variants,
         }),
         derive_mod: krate_ok.then_some(derive_mod),
-        codes: codes.into_iter().map(|(code, _)| code).collect(),
+        codes: seen.codes.into_iter().map(|(code, _)| code).collect(),
+        reasons: seen.reasons.into_iter().map(|(reason, _)| reason).collect(),
     }
+}
+
+/// The valid codes and reasons of the variants parsed so far, each with its variant's name.
+#[derive(Default)]
+struct Seen {
+    codes: Vec<(Code, String)>,
+    reasons: Vec<(Reason, String)>,
 }
 
 /// The container attributes: `#[a2a(crate = "path")]`, giving `path::__derive`. Its tokens carry
@@ -223,18 +259,15 @@ struct VariantAttrs {
     message: Option<String>,
     grpc: Option<String>,
     http: Option<u16>,
+    reason: Option<LitStr>,
     /// Keys seen, so that a second one is reported even when the first was invalid.
     seen: Vec<String>,
 }
 
-/// One variant, or `None` when it has errors (all pushed). `codes` holds the valid codes of the
-/// variants before it, with their names; the variant's own is added when valid and new, even
-/// when the variant has other errors.
-fn parse_variant(
-    variant: &syn::Variant,
-    codes: &mut Vec<(Code, String)>,
-    errors: &mut Errors,
-) -> Option<Variant> {
+/// One variant, or `None` when it has errors (all pushed). `seen` holds the valid codes and
+/// reasons of the variants before it, with their names; the variant's own are added when valid
+/// and new, even when the variant has other errors.
+fn parse_variant(variant: &syn::Variant, seen: &mut Seen, errors: &mut Errors) -> Option<Variant> {
     let mut attrs = VariantAttrs::default();
     let mut broken = false;
     for attr in variant.attrs.iter().filter(|a| a.path().is_ident("a2a")) {
@@ -296,7 +329,7 @@ fn parse_variant(
 
     let code = match attrs.code {
         Some(code) => {
-            if let Some((_, first)) = codes.iter().find(|(c, _)| c.value == code.value) {
+            if let Some((_, first)) = seen.codes.iter().find(|(c, _)| c.value == code.value) {
                 errors.push(error_between(
                     code.first,
                     code.last,
@@ -307,22 +340,75 @@ fn parse_variant(
                 ));
                 ok = false;
             } else {
-                codes.push((code, name.clone()));
+                seen.codes.push((code, name.clone()));
             }
-            code
+            Some(code)
         }
         // A `code` was written but was invalid, or the attribute holding it may not have parsed
         // that far: that is reported already.
-        None if broken || attrs.seen.iter().any(|k| k == "code") => return None,
+        None if broken || attrs.seen.iter().any(|k| k == "code") => None,
         None => {
             errors.push(Error::new_spanned(
                 ident,
                 "missing `code`: every variant needs `#[a2a(code = ...)]` with its JSON-RPC error \
                  code, like `#[a2a(code = -32050)]`",
             ));
-            return None;
+            None
         }
     };
+
+    let reason = match attrs.reason {
+        Some(lit) => Some(Reason {
+            value: lit.value(),
+            span: lit.span(),
+            written: true,
+        }),
+        // A `reason` was written but was invalid, or the attribute may not have parsed that far
+        // (so whether the default applies is unknown): reported already.
+        None if broken || attrs.seen.iter().any(|k| k == "reason") => None,
+        None => {
+            let value = case::upper_snake(&name);
+            if case::is_upper_snake(&value) {
+                Some(Reason {
+                    value,
+                    span: ident.span(),
+                    written: false,
+                })
+            } else {
+                errors.push(Error::new_spanned(
+                    ident,
+                    format!(
+                        "the default reason of `{name}`, its name in UPPER_SNAKE_CASE (`{value}`), \
+                         is not UPPER_SNAKE_CASE as a `google.rpc.ErrorInfo` reason must be \
+                         (`{}`): give one with `#[a2a(reason = \"...\")]`",
+                        case::UPPER_SNAKE_PATTERN
+                    ),
+                ));
+                None
+            }
+        }
+    };
+    let reason = match reason {
+        Some(reason) => {
+            if let Some((_, first)) = seen.reasons.iter().find(|(r, _)| r.value == reason.value) {
+                errors.push(Error::new(
+                    reason.span,
+                    format!(
+                        "reason `{}` is already used by `{first}`: every variant needs its own; \
+                         {}",
+                        reason.value,
+                        reason_advice(reason.written)
+                    ),
+                ));
+                ok = false;
+            } else {
+                seen.reasons.push((reason.clone(), name.clone()));
+            }
+            reason
+        }
+        None => return None,
+    };
+    let code = code?;
 
     let grpc = attrs
         .grpc
@@ -338,6 +424,7 @@ fn parse_variant(
         message,
         grpc,
         http,
+        reason,
         doc,
         fields,
     })
@@ -347,7 +434,10 @@ fn parse_variant(
 /// parse goes on; only broken syntax stops it.
 fn variant_key(meta: ParseNestedMeta, attrs: &mut VariantAttrs, errors: &mut Errors) -> Result<()> {
     let key = key_name(&meta);
-    if !matches!(key.as_str(), "code" | "message" | "grpc" | "http") {
+    if !matches!(
+        key.as_str(),
+        "code" | "message" | "grpc" | "http" | "reason"
+    ) {
         errors.push(Error::new_spanned(
             &meta.path,
             format!("unknown key `{key}`: a variant's `#[a2a(...)]` takes {VARIANT_KEYS}"),
@@ -400,6 +490,26 @@ fn variant_key(meta: ParseNestedMeta, attrs: &mut VariantAttrs, errors: &mut Err
                     "`grpc` must be a string literal naming a gRPC status code, one of: {}",
                     grpc::names_list()
                 ),
+            )),
+        },
+        "reason" => match string_literal(&value) {
+            Some(lit) if case::is_upper_snake(&lit.value()) => attrs.reason = Some(lit.clone()),
+            Some(lit) => errors.push(Error::new_spanned(
+                lit,
+                format!(
+                    "{} is not UPPER_SNAKE_CASE: a `google.rpc.ErrorInfo` reason matches `{}`, \
+                     like `QUOTA_EXCEEDED`",
+                    match lit.value() {
+                        empty if empty.is_empty() => "the empty string".to_string(),
+                        value => format!("`{value}`"),
+                    },
+                    case::UPPER_SNAKE_PATTERN
+                ),
+            )),
+            None => errors.push(Error::new_spanned(
+                &value,
+                "`reason` must be a string literal: the error's `google.rpc.ErrorInfo` reason in \
+                 UPPER_SNAKE_CASE, like `reason = \"QUOTA_EXCEEDED\"`",
             )),
         },
         _ => match http_value(&value) {

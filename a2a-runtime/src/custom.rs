@@ -7,8 +7,9 @@
 //! default unless the agent says otherwise), and, as A2A v1 §9.5 asks, a `data` array of `@type`
 //! objects:
 //!
-//! 1. a `google.rpc.ErrorInfo` whose `reason` is the variant's name in UPPER_SNAKE_CASE and whose
-//!    `domain` is the name of the type that declared it;
+//! 1. a `google.rpc.ErrorInfo` whose `reason` is the row's reason (the variant's name in
+//!    UPPER_SNAKE_CASE unless declared otherwise) and whose `domain` is the name of the type that
+//!    declared it;
 //! 2. for a variant with fields, one more object holding them, with `@type`
 //!    [`FIELDS_TYPE_PREFIX`]`<Type>.<Variant>` and one member per field, named in lowerCamelCase
 //!    like every A2A member, valued by the field's `serde` form.
@@ -28,6 +29,14 @@
 //! ErrorInfo (an agent that sends none), the code decides. When the domain is another, the fields
 //! object is missing, or a field does not decode, the error is not forced into the variant: the
 //! client keeps it as the catch-all (`A2aError::Other`) with code, message and data intact.
+//!
+//! # Over HTTP+JSON
+//!
+//! The REST binding carries the same `@type` objects as a `google.rpc.Status`'s `details`, but its
+//! `code` is the HTTP status, which several errors share: there the `ErrorInfo`'s `reason` names
+//! the error. That is why every row has a reason of its own, in UPPER_SNAKE_CASE, distinct from
+//! the A2A table's (checked by `#[derive(AgentError)]` and by the generator); [`from_reason`]
+//! reads a variant back from a reason, a domain and the details.
 
 use super::detail::{ErrorDetail, ERROR_INFO_TYPE};
 use super::table::ErrorRow;
@@ -46,8 +55,9 @@ pub trait AgentError: Sized {
     /// The `ErrorInfo` domain: the name of the declaring type.
     const DOMAIN: &'static str;
 
-    /// One row per variant, in declaration order. `name` is the variant's name, `reason` its
-    /// UPPER_SNAKE_CASE form, `standard` is false.
+    /// One row per variant, in declaration order. `name` is the variant's name, `reason` the
+    /// `ErrorInfo` reason (declared, or the name in UPPER_SNAKE_CASE; unique within the type),
+    /// `standard` is false.
     const ROWS: &'static [ErrorRow];
 
     /// The JSON-RPC error code of this value.
@@ -170,11 +180,121 @@ pub fn domain_matches<E: AgentError>(data: Option<&Value>) -> bool {
         }
         _ => None,
     });
+    domain_is::<E>(domain.flatten())
+}
+
+/// Whether an `ErrorInfo` domain lets an error be one of `E`'s: [`AgentError::DOMAIN`], or none
+/// at all (absent, or `""`, which ProtoJSON leaves out): then the code, or the reason, decides.
+fn domain_is<E: AgentError>(domain: Option<&str>) -> bool {
     match domain {
-        Some(Some(domain)) => domain == E::DOMAIN,
-        // No ErrorInfo, or one without a domain: the code decides.
+        Some(domain) if !domain.is_empty() => domain == E::DOMAIN,
         _ => true,
     }
+}
+
+/// The variant of `E` that a `google.rpc.ErrorInfo` names, for a transport that names errors by
+/// reason (the HTTP+JSON binding, whose `google.rpc.Status` carries the HTTP status, not the
+/// JSON-RPC code): the row of [`AgentError::ROWS`] whose reason is `reason` (a row without one
+/// answers to its name, as [`AgentError::data`] writes it), rebuilt by
+/// [`AgentError::from_code_and_data`] from that row's code and `details`.
+///
+/// `domain` is the ErrorInfo's: it must be [`AgentError::DOMAIN`], or empty (an ErrorInfo
+/// without a domain: the reason alone decides, as the code alone does in [`domain_matches`]).
+/// `details` is the error's array of `@type` objects (the Status's `details`, the JSON-RPC
+/// error's `data`), where a variant with fields finds them.
+///
+/// `None` when the domain is another type's, no row has the reason, or the variant's fields are
+/// missing or do not decode: the caller keeps the error as its catch-all then.
+///
+/// ```
+/// use a2a_runtime::custom::{from_reason, AgentError};
+/// use a2a_runtime::{ErrorDetail, ErrorRow};
+/// use serde_json::{json, Value};
+///
+/// // What `#[derive(AgentError)]` writes for
+/// // `#[a2a(code = -32050, reason = "QUOTA_EXCEEDED")] OutOfQuota`, by hand.
+/// #[derive(Debug, PartialEq)]
+/// struct OutOfQuota;
+/// impl AgentError for OutOfQuota {
+///     const DOMAIN: &'static str = "BillingError";
+///     const ROWS: &'static [ErrorRow] = &[ErrorRow {
+///         name: "OutOfQuota", spec_name: "OutOfQuota", code: -32050, grpc: "RESOURCE_EXHAUSTED",
+///         http: 429, message: "quota exceeded", reason: Some("QUOTA_EXCEEDED"),
+///         standard: false, doc: "",
+///     }];
+///     fn code(&self) -> i64 { -32050 }
+///     fn fields_detail(&self) -> Option<ErrorDetail> { None }
+///     fn from_code_and_data(code: i64, _: Option<&Value>) -> Option<Self> {
+///         (code == -32050).then_some(OutOfQuota)
+///     }
+/// }
+///
+/// // A REST error body: {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [..]}}
+/// let details = json!([{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+///                       "reason": "QUOTA_EXCEEDED", "domain": "BillingError"}]);
+/// assert_eq!(from_reason::<OutOfQuota>("QUOTA_EXCEEDED", "BillingError", &details), Some(OutOfQuota));
+/// assert_eq!(from_reason::<OutOfQuota>("QUOTA_EXCEEDED", "SomeoneElsesError", &details), None);
+/// assert_eq!(from_reason::<OutOfQuota>("TASK_NOT_FOUND", "BillingError", &details), None);
+/// ```
+pub fn from_reason<E: AgentError>(reason: &str, domain: &str, details: &Value) -> Option<E> {
+    if !domain_is::<E>(Some(domain)) {
+        return None;
+    }
+    let row = E::ROWS
+        .iter()
+        .find(|row| row.reason.unwrap_or(row.name) == reason)?;
+    E::from_code_and_data(row.code, Some(details))
+}
+
+/// Whether a row of `table` has the `ErrorInfo` reason `reason`: such a reason already names an
+/// error of the table, so an agent's own error may not use it. A `const fn`, for the compile-time
+/// check `#[derive(AgentError)]` emits per reason.
+///
+/// ```
+/// use a2a_runtime::custom::is_reason_taken;
+/// use a2a_runtime::ErrorRow;
+///
+/// const TABLE: &[ErrorRow] = &[ErrorRow {
+///     name: "TaskNotFound", spec_name: "TaskNotFoundError", code: -32001, grpc: "NOT_FOUND",
+///     http: 404, message: "Task not found", reason: Some("TASK_NOT_FOUND"), standard: false,
+///     doc: "",
+/// }];
+/// const TAKEN: bool = is_reason_taken(TABLE, "TASK_NOT_FOUND");
+/// assert!(TAKEN);
+/// assert!(!is_reason_taken(TABLE, "QUOTA_EXCEEDED"));
+/// ```
+pub const fn is_reason_taken(table: &[ErrorRow], reason: &str) -> bool {
+    reason_row(table, reason).is_some()
+}
+
+/// The row of `table` whose reason is `reason`.
+const fn reason_row<'a>(table: &'a [ErrorRow], reason: &str) -> Option<&'a ErrorRow> {
+    let mut i = 0;
+    while i < table.len() {
+        if let Some(row_reason) = table[i].reason {
+            if str_eq(row_reason, reason) {
+                return Some(&table[i]);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `a == b`, in a `const fn`.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Finds the fields object with this type URL in an error's `data` (used by derived code).
@@ -206,9 +326,10 @@ pub fn field_value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// The diagnostic of a code an agent error may not use, built at compile time: the const item
-/// `#[derive(AgentError)]` emits per variant panics with it (`panic!("{}", message.as_str())`,
-/// the one formatting a const panic allows), so that the error names the row that uses the code.
+/// The diagnostic of a code or reason an agent error may not use, built at compile time: the
+/// const items `#[derive(AgentError)]` emits per variant panic with it
+/// (`panic!("{}", message.as_str())`, the one formatting a const panic allows), so that the error
+/// names the row that uses the code or reason.
 #[doc(hidden)]
 pub struct TakenMessage {
     bytes: [u8; TakenMessage::CAPACITY],
@@ -258,6 +379,30 @@ impl TakenMessage {
         Some(message)
     }
 
+    /// Why `reason` may not be used, or `None` when no row of `table` (the generated module's
+    /// `ERROR_TABLE`) has it; `advice` ends the message.
+    pub const fn for_reason(table: &[ErrorRow], reason: &str, advice: &str) -> Option<Self> {
+        let Some(row) = reason_row(table, reason) else {
+            return None;
+        };
+        let mut message = TakenMessage {
+            bytes: [0; Self::CAPACITY],
+            len: 0,
+        };
+        message.push("reason `");
+        message.push(reason);
+        message.push("` is taken by the standard error `");
+        message.push(row.name);
+        message.push(if row.standard {
+            "` (JSON-RPC)"
+        } else {
+            "` (A2A)"
+        });
+        message.push("; ");
+        message.push(advice);
+        Some(message)
+    }
+
     /// The message.
     pub const fn as_str(&self) -> &str {
         let (bytes, _) = self.bytes.split_at(self.len);
@@ -299,5 +444,207 @@ impl TakenMessage {
         if let Ok(text) = core::str::from_utf8(digits) {
             self.push(text);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A hand-written `AgentError` as the derive writes one: a declared reason, a defaulted one, a
+    /// row without a reason, and a variant with a field.
+    #[derive(Debug, PartialEq)]
+    enum Billing {
+        OutOfQuota,
+        PlanExpired,
+        Legacy,
+        Invoice { id: String },
+    }
+
+    const fn row(name: &'static str, code: i64, reason: Option<&'static str>) -> ErrorRow {
+        ErrorRow {
+            name,
+            spec_name: name,
+            code,
+            grpc: "UNKNOWN",
+            http: 500,
+            message: "m",
+            reason,
+            standard: false,
+            doc: "",
+        }
+    }
+
+    const INVOICE_TYPE: &str = "type.a2a-codegen/Billing.Invoice";
+
+    impl AgentError for Billing {
+        const DOMAIN: &'static str = "Billing";
+        const ROWS: &'static [ErrorRow] = &[
+            row("OutOfQuota", -32050, Some("QUOTA_EXCEEDED")),
+            row("PlanExpired", 42, Some("PLAN_EXPIRED")),
+            row("Legacy", 43, None),
+            row("Invoice", 44, Some("INVOICE_MISSING")),
+        ];
+
+        fn code(&self) -> i64 {
+            match self {
+                Self::OutOfQuota => -32050,
+                Self::PlanExpired => 42,
+                Self::Legacy => 43,
+                Self::Invoice { .. } => 44,
+            }
+        }
+
+        fn fields_detail(&self) -> Option<ErrorDetail> {
+            match self {
+                Self::Invoice { id } => {
+                    Some(ErrorDetail::new(INVOICE_TYPE).with("id", field_value(id)))
+                }
+                _ => None,
+            }
+        }
+
+        fn from_code_and_data(code: i64, data: Option<&Value>) -> Option<Self> {
+            match code {
+                -32050 => Some(Self::OutOfQuota),
+                42 => Some(Self::PlanExpired),
+                43 => Some(Self::Legacy),
+                44 => Some(Self::Invoice {
+                    id: field(find_fields(data, INVOICE_TYPE)?, "id")?,
+                }),
+                _ => None,
+            }
+        }
+    }
+
+    fn info(reason: &str, domain: &str) -> Value {
+        json!({"@type": ERROR_INFO_TYPE, "reason": reason, "domain": domain})
+    }
+
+    #[test]
+    fn from_reason_finds_the_row_by_reason_in_our_domain() {
+        let details = json!([info("QUOTA_EXCEEDED", "Billing")]);
+        assert_eq!(
+            from_reason::<Billing>("QUOTA_EXCEEDED", "Billing", &details),
+            Some(Billing::OutOfQuota)
+        );
+        assert_eq!(
+            from_reason::<Billing>("PLAN_EXPIRED", "Billing", &json!([])),
+            Some(Billing::PlanExpired)
+        );
+        // The variant's name is not its reason when a reason is declared.
+        assert_eq!(
+            from_reason::<Billing>("OUT_OF_QUOTA", "Billing", &details),
+            None
+        );
+        assert_eq!(
+            from_reason::<Billing>("OutOfQuota", "Billing", &details),
+            None
+        );
+        // A row without a reason answers to its name, as `data()` writes it.
+        assert_eq!(
+            from_reason::<Billing>("Legacy", "Billing", &json!([])),
+            Some(Billing::Legacy)
+        );
+        assert_eq!(
+            Billing::Legacy.data()[0]["reason"],
+            json!("Legacy"),
+            "what the agent sends"
+        );
+    }
+
+    #[test]
+    fn from_reason_refuses_another_domain_and_unknown_reasons() {
+        let details = json!([info("QUOTA_EXCEEDED", "a2a-protocol.org")]);
+        assert_eq!(
+            from_reason::<Billing>("QUOTA_EXCEEDED", "a2a-protocol.org", &details),
+            None
+        );
+        assert_eq!(
+            from_reason::<Billing>("QUOTA_EXCEEDED", "billing", &details),
+            None
+        );
+        assert_eq!(
+            from_reason::<Billing>("TASK_NOT_FOUND", "Billing", &details),
+            None
+        );
+        assert_eq!(from_reason::<Billing>("", "Billing", &details), None);
+        // No domain: the reason alone decides (as the code alone does over JSON-RPC).
+        assert_eq!(
+            from_reason::<Billing>("QUOTA_EXCEEDED", "", &json!([])),
+            Some(Billing::OutOfQuota)
+        );
+        assert_eq!(
+            from_reason::<NoCustomErrors>("QUOTA_EXCEEDED", "", &json!([])),
+            None
+        );
+    }
+
+    #[test]
+    fn from_reason_rebuilds_the_fields_from_the_details() {
+        let error = Billing::Invoice { id: "inv-7".into() };
+        let details = error.data();
+        assert_eq!(details[1]["@type"], json!(INVOICE_TYPE));
+        assert_eq!(
+            from_reason::<Billing>("INVOICE_MISSING", "Billing", &details),
+            Some(error)
+        );
+        // Fields missing, or not decoding: not forced into the variant.
+        let bare = json!([info("INVOICE_MISSING", "Billing")]);
+        assert_eq!(
+            from_reason::<Billing>("INVOICE_MISSING", "Billing", &bare),
+            None
+        );
+        let garbled = json!([info("INVOICE_MISSING", "Billing"), {"@type": INVOICE_TYPE, "id": 7}]);
+        assert_eq!(
+            from_reason::<Billing>("INVOICE_MISSING", "Billing", &garbled),
+            None
+        );
+        assert_eq!(
+            from_reason::<Billing>("INVOICE_MISSING", "Billing", &json!("not an array")),
+            None
+        );
+    }
+
+    #[test]
+    fn domain_matches_keeps_its_rules() {
+        assert!(domain_matches::<Billing>(Some(&json!([info(
+            "X", "Billing"
+        )]))));
+        assert!(!domain_matches::<Billing>(Some(&json!([info(
+            "X", "Other"
+        )]))));
+        assert!(domain_matches::<Billing>(Some(&json!([info("X", "")]))));
+        assert!(domain_matches::<Billing>(Some(
+            &json!([{"@type": ERROR_INFO_TYPE, "reason": "X"}])
+        )));
+        assert!(domain_matches::<Billing>(None));
+    }
+
+    #[test]
+    fn reason_checks_name_the_row() {
+        const TABLE: &[ErrorRow] = &[
+            row("TaskNotFound", -32001, Some("TASK_NOT_FOUND")),
+            ErrorRow {
+                standard: true,
+                ..row("InvalidParams", -32602, None)
+            },
+        ];
+        assert!(is_reason_taken(TABLE, "TASK_NOT_FOUND"));
+        assert!(!is_reason_taken(TABLE, "TASK_NOT_FOUN"));
+        assert!(!is_reason_taken(TABLE, "TASK_NOT_FOUND_"));
+        assert!(
+            !is_reason_taken(TABLE, "InvalidParams"),
+            "rows without a reason take none"
+        );
+        assert!(!is_reason_taken(&[], "TASK_NOT_FOUND"));
+        const MESSAGE: Option<TakenMessage> =
+            TakenMessage::for_reason(TABLE, "TASK_NOT_FOUND", "pick another");
+        assert_eq!(
+            MESSAGE.as_ref().map(TakenMessage::as_str),
+            Some("reason `TASK_NOT_FOUND` is taken by the standard error `TaskNotFound` (A2A); pick another")
+        );
+        assert!(TakenMessage::for_reason(TABLE, "QUOTA_EXCEEDED", "x").is_none());
     }
 }

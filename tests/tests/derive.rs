@@ -1,8 +1,9 @@
 //! `#[derive(AgentError)]`: the rows it declares, the wire form of each variant, decoding back
-//! (fields, `Option` fields left out, nested structs, broken data), and the whole loop through the
-//! agent's encoder and the client's decoders.
+//! (fields, `Option` fields left out, nested structs, broken data; by code, and by reason as the
+//! HTTP+JSON binding names errors), and the whole loop through the agent's encoder and the
+//! client's decoders.
 
-use a2a_types::rt::custom::FIELDS_TYPE_PREFIX;
+use a2a_types::rt::custom::{from_reason, FIELDS_TYPE_PREFIX};
 use a2a_types::rt::server::RequestId;
 use a2a_types::rt::ErrorRow;
 use a2a_types::v1::{
@@ -21,7 +22,7 @@ pub enum BillingError {
     QuotaExceeded { retry_after_secs: u32 },
     #[a2a(code = 42)]
     PlanExpired,
-    #[a2a(grpc = "NOT_FOUND")]
+    #[a2a(grpc = "NOT_FOUND", reason = "INVOICE_NOT_FOUND")]
     #[a2a(code = 7)]
     InvoiceMissing {
         invoice_id: String,
@@ -135,7 +136,7 @@ fn rows_take_the_attributes_and_the_defaults() {
                 "NOT_FOUND",
                 404,
                 "Invoice missing",
-                "INVOICE_MISSING",
+                "INVOICE_NOT_FOUND",
                 "Invoice missing",
             ),
             row(
@@ -194,7 +195,7 @@ fn data_is_the_error_info_then_the_fields_object() {
     assert_eq!(
         invoice().data(),
         json!([
-            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "INVOICE_MISSING",
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "INVOICE_NOT_FOUND",
              "domain": "BillingError", "metadata": {}},
             {"@type": "type.a2a-codegen/BillingError.InvoiceMissing", "invoiceId": "inv-7",
              "type": "monthly", "period": {"startDay": 1, "endDay": 30}}
@@ -301,6 +302,104 @@ fn missing_or_garbled_fields_give_none() {
         );
     }
     assert!(Nothing::from_code_and_data(0, None).is_none());
+}
+
+/// Over HTTP+JSON an error is named by its ErrorInfo's reason (the Status's `code` is the HTTP
+/// status): `from_reason` finds the row by reason, declared or default, and rebuilds the variant
+/// from the details, fields included.
+#[test]
+fn every_variant_comes_back_from_its_reason_and_details() {
+    for error in every_billing_error() {
+        let details = error.data();
+        let reason = details[0]["reason"].as_str().unwrap().to_string();
+        assert_eq!(Some(reason.as_str()), error.row().reason);
+        assert_eq!(
+            from_reason::<BillingError>(&reason, "BillingError", &details),
+            Some(error.clone()),
+            "{details}"
+        );
+        // Another type's domain is not ours; no domain leaves the reason to decide.
+        assert_eq!(
+            from_reason::<BillingError>(&reason, "a2a-protocol.org", &details),
+            None
+        );
+        assert_eq!(
+            from_reason::<BillingError>(&reason, "", &details),
+            Some(error.clone())
+        );
+    }
+    // The declared reason replaces the name's: `INVOICE_MISSING` names nothing.
+    assert_eq!(
+        from_reason::<BillingError>("INVOICE_MISSING", "BillingError", &invoice().data()),
+        None
+    );
+    // A reason of the type whose details lack the fields object stays undecoded.
+    let bare = json!([{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                       "reason": "QUOTA_EXCEEDED", "domain": "BillingError"}]);
+    assert_eq!(
+        from_reason::<BillingError>("QUOTA_EXCEEDED", "BillingError", &bare),
+        None
+    );
+    assert_eq!(
+        from_reason::<BillingError>("PLAN_EXPIRED", "BillingError", &json!([])),
+        Some(BillingError::PlanExpired)
+    );
+    assert_eq!(
+        from_reason::<BillingError>("TASK_NOT_FOUND", "BillingError", &json!([])),
+        None
+    );
+}
+
+/// The v0.3 table's rows have no reason, so a reason v1 takes is free against v0.3.
+#[derive(Debug, PartialEq, AgentError)]
+#[a2a(crate = "::a2a_types::v0_3")]
+enum AgainstV03 {
+    #[a2a(code = -32050)]
+    TaskNotFound,
+    #[a2a(code = -32051, reason = "UNSUPPORTED_OPERATION")]
+    Unsupported,
+}
+
+#[test]
+fn reasons_are_checked_against_the_crate_modules_table() {
+    assert_eq!(
+        AgainstV03::ROWS
+            .iter()
+            .map(|r| r.reason)
+            .collect::<Vec<_>>(),
+        [Some("TASK_NOT_FOUND"), Some("UNSUPPORTED_OPERATION")]
+    );
+    use a2a_types::rt::custom::is_reason_taken;
+    assert!(is_reason_taken(
+        &a2a_types::v1::ERROR_TABLE,
+        "TASK_NOT_FOUND"
+    ));
+    assert!(!is_reason_taken(
+        &a2a_types::v0_3::ERROR_TABLE,
+        "TASK_NOT_FOUND"
+    ));
+    use a2a_types::rt::custom::TakenMessage;
+    for row in a2a_types::v1::ERROR_TABLE.iter() {
+        let reason = row.reason.unwrap_or("-");
+        assert_eq!(
+            is_reason_taken(&a2a_types::v1::ERROR_TABLE, reason),
+            row.reason.is_some(),
+            "{}",
+            row.name
+        );
+        // The message of the derive's const check names the row.
+        if row.reason.is_some() {
+            let message = TakenMessage::for_reason(&a2a_types::v1::ERROR_TABLE, reason, "advice")
+                .map(|m| m.as_str().to_string());
+            assert_eq!(
+                message.as_deref(),
+                Some(&*format!(
+                    "reason `{reason}` is taken by the standard error `{}` (A2A); advice",
+                    row.name
+                ))
+            );
+        }
+    }
 }
 
 /// The types generated into a module of the user's own (here: re-exported), named by `crate`.

@@ -1,5 +1,5 @@
-// Every problem of an enum is reported in one compile, a code the A2A table takes included (the
-// const check is emitted beside the macro's errors).
+// Every problem of an enum is reported in one compile, a code and a reason the A2A table takes
+// included (the const checks are emitted beside the macro's errors).
 use a2a_types::AgentError;
 
 #[derive(Debug, AgentError)]
@@ -20,6 +20,12 @@ pub enum BillingError {
     BadMessage,
     #[a2a(code = -32001, colour = "blue")]
     TakenByTheTable,
+    #[a2a(code = 10, reason = "not-upper")]
+    BadReason,
+    #[a2a(code = 11, reason = "BAD_MESSAGE")]
+    SameReason,
+    #[a2a(code = 12, reason = "VERSION_NOT_SUPPORTED", http = 0)]
+    ReasonTakenByTheTable,
 }
 
 fn main() {}

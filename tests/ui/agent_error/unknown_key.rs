@@ -2,7 +2,7 @@ use a2a_types::AgentError;
 
 #[derive(Debug, AgentError)]
 pub enum BillingError {
-    #[a2a(code = 1, reason = "QUOTA")]
+    #[a2a(code = 1, domain = "billing")]
     Quota,
     #[a2a(codes = 2)]
     Plan,
