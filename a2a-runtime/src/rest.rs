@@ -33,7 +33,7 @@
 //! [`encode_rest_event`] write the replies ([`RestResponse`]).
 
 use crate::client::CallError;
-use crate::custom::{AgentError, NoCustomErrors};
+use crate::custom::{from_reason, AgentError, NoCustomErrors};
 use crate::detail::{ErrorDetail, A2A_DOMAIN, ERROR_INFO_TYPE};
 use crate::envelope::ClientError;
 use crate::limits::Limits;
@@ -158,7 +158,9 @@ pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -
                         Some(details.clone()),
                     ));
                 }
-            } else if let Some(error) = custom_by_reason::<E>(reason, domain, details) {
+            } else if let Some(error) =
+                from_reason::<E>(reason, domain.unwrap_or_default(), details)
+            {
                 let message = message.unwrap_or_else(|| error.message().to_owned());
                 return CallError::Custom { error, message };
             }
@@ -166,19 +168,6 @@ pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -
     }
     let message = message.unwrap_or_else(|| format!("HTTP {status}"));
     CallError::Agent(A::from_code(i64::from(status), Some(message), Some(body)))
-}
-
-/// One of the agent's own errors, named by an ErrorInfo in its type's domain.
-fn custom_by_reason<E: AgentError>(
-    reason: &str,
-    domain: Option<&str>,
-    details: &Value,
-) -> Option<E> {
-    if domain != Some(E::DOMAIN) {
-        return None;
-    }
-    let row = E::ROWS.iter().find(|row| row.reason == Some(reason))?;
-    E::from_code_and_data(row.code, Some(details))
 }
 
 /// The message an error body carries: a Status's `message`, a problem's `detail` or `title`.
