@@ -79,6 +79,10 @@
 //! | method | params, result or streaming changed | breaking | `Method::Params` / `Result` / `STREAMING` change; the reply is read differently |
 //! | method | a `requires` path added | breaking | `decode_request` refuses (-32602) a request without it, which it used to accept |
 //! | method | a `requires` path removed | behaviour | `decode_request` accepts a request without it, which it used to refuse |
+//! | method | HTTP rules added where it had none | compatible | the method is now on the HTTP+JSON binding (`rest::RestMethod`); nothing that compiled changes |
+//! | method | an HTTP rule added beside others | behaviour | `decode_rest_request` also accepts requests on it, and `encode_rest_request` may pick it |
+//! | method | an HTTP rule removed (verb and path) | breaking | `decode_rest_request` refuses requests on it (404 or 405) that it used to serve, and clients built on the new table stop using it |
+//! | method | an HTTP rule's body changed (same verb and path) | breaking | the request is read from, or written to, another place: the body or the query |
 //! | error row | added, with a code outside the JSON-RPC reserved block that no old row has | breaking | `A2aError` is `#[non_exhaustive]`, so matches keep compiling, but the code now decodes to the new variant instead of `A2aError::Other`, and a custom error using the code stops compiling (its derive checks `is_code_taken`) |
 //! | error row | added, with a code in the reserved block or one an old row had | behaviour | the code now decodes to the new variant; no custom error could use it before |
 //! | error row | added where the old input has no error table | compatible | `A2aError` and `ERROR_TABLE` are new items |
@@ -89,8 +93,7 @@
 //! | error row | default message, ErrorInfo reason, spec name or table (`kind`) changed | behaviour | `from_code`, `error_info` and `ERROR_TABLE` give the new value |
 //!
 //! Changes that only touch documentation (descriptions, titles, examples, `deprecated`, a table
-//! row's `doc`, a oneof's proto name) are not reported: they change rustdoc, not behaviour. Nor
-//! are a method's HTTP rules (`http`) compared yet: no generated code uses them so far. When a
+//! row's `doc`, a oneof's proto name) are not reported: they change rustdoc, not behaviour. When a
 //! generated enum becomes `#[non_exhaustive]`, the "added" rules for its variants become
 //! compatible.
 //!
@@ -1312,6 +1315,77 @@ impl Differ<'_> {
         }
     }
 
+    /// Changes to a method's HTTP+JSON rules, matched by verb and path.
+    fn routes(&mut self, path: &str, old: &[HttpRule], new: &[HttpRule]) {
+        let same = |a: &HttpRule, b: &HttpRule| a.verb == b.verb && a.path == b.path;
+        let shown = |r: &HttpRule| format!("`{} {}`", r.verb, r.path);
+        if old.is_empty() && !new.is_empty() {
+            let listed: Vec<String> = new.iter().map(shown).collect();
+            self.push(
+                ItemKind::Method,
+                path,
+                ChangeKind::Changed,
+                Class::Compatible,
+                format!(
+                    "now on the HTTP+JSON binding ({}): `rest::RestMethod` is implemented and \
+                     `decode_rest_request` serves it; nothing that compiled changes",
+                    listed.join(", ")
+                ),
+            );
+            return;
+        }
+        for o in old {
+            match new.iter().find(|n| same(o, n)) {
+                None => self.push(
+                    ItemKind::Method,
+                    path,
+                    ChangeKind::Changed,
+                    Class::Breaking,
+                    format!(
+                        "HTTP rule {} removed: `decode_rest_request` refuses requests on it (404, or \
+                         405 when the path stays under another verb) that it used to serve, and \
+                         `encode_rest_request` no longer uses it",
+                        shown(o)
+                    ),
+                ),
+                Some(n) if n.body != o.body => {
+                    let body = |b: &Option<String>| match b.as_deref() {
+                        Some("*") => "the whole request in the body".to_string(),
+                        Some(field) => format!("the field `{field}` in the body"),
+                        None => "no body (the fields not in the path as query parameters)".into(),
+                    };
+                    self.push(
+                        ItemKind::Method,
+                        path,
+                        ChangeKind::Changed,
+                        Class::Breaking,
+                        format!(
+                            "HTTP rule {}: {} -> {}: the request is read from, and written to, \
+                             another place",
+                            shown(o),
+                            body(&o.body),
+                            body(&n.body)
+                        ),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        for n in new.iter().filter(|n| !old.iter().any(|o| same(o, n))) {
+            self.push(
+                ItemKind::Method,
+                path,
+                ChangeKind::Changed,
+                Class::Behaviour,
+                format!(
+                    "HTTP rule {} added: `decode_rest_request` also serves requests on it, and \
+                     `encode_rest_request` may pick it",
+                    shown(n)
+                ),
+            );
+        }
+    }
+
     fn methods(&mut self) {
         let (old, new) = (self.old.0, self.new.0);
         for m in &old.methods {
@@ -1426,6 +1500,7 @@ impl Differ<'_> {
                             ),
                         );
                     }
+                    self.routes(path, &m.http, &n.http);
                     if m.streaming != n.streaming {
                         let detail = if n.streaming {
                             "now streaming: the reply is an SSE stream of events"

@@ -274,6 +274,22 @@ const RULES: &[(&str, Expected)] = &[
         &[("method", "GetTask", "changed", "behaviour")],
     ),
     (
+        "method-routes-added",
+        &[("method", "GetTask", "changed", "compatible")],
+    ),
+    (
+        "method-route-added",
+        &[("method", "GetTask", "changed", "behaviour")],
+    ),
+    (
+        "method-route-removed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
+        "method-route-body-changed",
+        &[("method", "GetTask", "changed", "breaking")],
+    ),
+    (
         "method-params-changed",
         &[("method", "GetTask", "changed", "breaking")],
     ),
