@@ -21,11 +21,11 @@ target="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_dire
 bin="$target/release/a2a-bench"
 
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(task_2kb task_200kb error_reply sse_1000_events)
+[[ ${#cases[@]} -gt 0 ]] || cases=(task_2kb task_200kb error_reply sse_1000_events task_2kb_rest)
 
 decoders() {
   case "$1" in
-    task_2kb | task_200kb) echo "a2a_types plain_serde_json via_value" ;;
+    task_2kb | task_200kb | task_2kb_rest) echo "a2a_types plain_serde_json via_value" ;;
     error_reply) echo "a2a_types plain_serde_json" ;;
     sse_1000_events) echo "a2a_types naive_split" ;;
     *) echo "callgrind-decode.sh: unknown case $1" >&2; exit 2 ;;
@@ -35,7 +35,7 @@ decoders() {
 # Repetitions per case: enough that one decode is far above the noise of process start-up.
 reps() {
   case "$1" in
-    task_2kb) echo 400 ;;
+    task_2kb | task_2kb_rest) echo 400 ;;
     task_200kb) echo 20 ;;
     error_reply) echo 1000 ;;
     *) echo 5 ;;

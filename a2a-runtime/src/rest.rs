@@ -6,22 +6,27 @@
 //! saying what was malformed:
 //!
 //! - a 2xx status is the bare result (an empty body reads as `null`, which only a message with no
-//!   members, `Empty`, accepts);
+//!   members, `Empty`, accepts); one leading UTF-8 BOM is ignored, as on the JSON-RPC side;
 //! - any other status carries a `google.rpc.Status` as `{"error": {code, status, message,
-//!   details}}`. The first `google.rpc.ErrorInfo` in `details` whose domain is
-//!   `a2a-protocol.org` names the error by its `reason` (the table's reason column); one whose
-//!   domain is the agent's own error type names one of its errors (`CallError::Custom`). With no
-//!   such ErrorInfo, or a reason no table names, the error is the table's catch-all (`Other`)
-//!   whose `code` is the HTTP status and whose `data` is the whole Status object (so nothing the
-//!   agent said is lost; `details()` reads its `details`). Several errors share one HTTP status,
-//!   so the status alone never picks a variant;
+//!   details}}` (or bare, `{code, message, details}`, as grpc-gateway writes it). The first
+//!   `google.rpc.ErrorInfo` in `details` whose domain is `a2a-protocol.org` (or that names no
+//!   domain: absent, empty or not a string) names the error by its `reason` ([`rest_reason`]: the
+//!   table's reason column, and for the standard JSON-RPC rows the reasons a2a-sdk writes,
+//!   `INVALID_PARAMS` and the like); one whose domain is the agent's own error type names one of
+//!   its errors (`CallError::Custom`). With no such ErrorInfo, or a reason no table names, the
+//!   error is the table's catch-all (`Other`) whose `code` is the HTTP status and whose `data` is
+//!   the whole body (so nothing the agent said is lost; `details()` reads its `details`).
+//!   Several errors share one HTTP status, so the status alone never picks a variant; a reason
+//!   in another domain is that domain's, not A2A's (reasons are unique within a domain only);
 //! - an RFC 9457 `application/problem+json` body (the spec's own §6.4 examples) and any other JSON
 //!   error body are the catch-all too, with the body as `data`;
 //! - a body that is not JSON (an HTML page from a proxy) is malformed, with the HTTP status kept
 //!   ([`ClientError::http_status`]).
 //!
 //! [`RestStreamDecoder`] decodes `message:stream` and `tasks/{id}:subscribe` replies: SSE whose
-//! events each carry one bare result, and whose event named `error` carries a Status.
+//! events each carry one bare result, and whose event named `error` carries a Status (its
+//! catch-all's `code` is the Status's own HTTP `code`, the stream itself being a 200). An event
+//! with empty data carries nothing and is skipped, as a2a-sdk's reader skips it.
 //!
 //! **Routes.** A method's HTTP rules ([`Route`], from the proto's `google.api.http` options, in
 //! the generated method table) say its verb, its path template and whether the request is the
@@ -39,7 +44,7 @@ use crate::envelope::ClientError;
 use crate::limits::Limits;
 use crate::server::{codes, Fault, RequestId};
 use crate::sse::{SseDecoder, SseError, SseEvent};
-use crate::table::{ErrorTable, Method};
+use crate::table::{ErrorRow, ErrorTable, Method};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -49,6 +54,27 @@ use std::marker::PhantomData;
 /// The content type the binding's requests and replies should carry (§11.1); `application/json`
 /// is read alike.
 pub const CONTENT_TYPE: &str = "application/a2a+json";
+
+/// The ErrorInfo reasons of the standard JSON-RPC errors over REST, by code. The spec gives
+/// reasons to A2A's own errors only; these are the ones a2a-sdk 1.3.0's server writes (and its
+/// client maps back), so a2a-types reads and writes them too. The parse error has none.
+pub const STANDARD_REASONS: &[(i64, &str)] = &[
+    (-32600, "INVALID_REQUEST"),
+    (-32601, "METHOD_NOT_FOUND"),
+    (-32602, "INVALID_PARAMS"),
+    (-32603, "INTERNAL_ERROR"),
+];
+
+/// The `google.rpc.ErrorInfo` reason that names a row over REST: its `reason` column, else for a
+/// standard JSON-RPC row the reason of [`STANDARD_REASONS`]; `None` for a row with neither.
+pub fn rest_reason(row: &ErrorRow) -> Option<&'static str> {
+    row.reason.or_else(|| {
+        STANDARD_REASONS
+            .iter()
+            .find(|(code, _)| row.standard && *code == row.code)
+            .map(|(_, reason)| *reason)
+    })
+}
 
 // ----- replies, client side -----------------------------------------------------------------------
 
@@ -129,13 +155,17 @@ fn error_reply<A: ErrorTable, E: AgentError>(reply: &HttpReply<'_>) -> CallError
 }
 
 /// The error a JSON error body names: by the ErrorInfo reason of a `google.rpc.Status`, else the
-/// table's catch-all with the body kept as `data`. `status` is the HTTP status (for an SSE
-/// `error` event, the status of the stream's response).
+/// table's catch-all with the body kept as `data`. `status` is the HTTP status, the catch-all's
+/// `code` (for an SSE `error` event, the Status's own `code`, else 500).
 pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -> CallError<A, E> {
     let message = status_message(&body);
-    let details = body
-        .get("error")
-        .and_then(|e| e.get("details"))
+    // `{"error": Status}` as §11.6 writes it, or a bare Status (grpc-gateway's form).
+    let status_object = match body.get("error") {
+        Some(error) => error,
+        None => &body,
+    };
+    let details = status_object
+        .get("details")
         .filter(|d| d.is_array())
         .cloned();
     if let Some(details) = &details {
@@ -147,11 +177,17 @@ pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -
         {
             let (reason, domain) = (
                 info.get("reason").and_then(Value::as_str),
-                info.get("domain").and_then(Value::as_str),
+                info.get("domain")
+                    .and_then(Value::as_str)
+                    .filter(|d| !d.is_empty()),
             );
             let Some(reason) = reason else { continue };
-            if domain == Some(A2A_DOMAIN) {
-                if let Some(row) = A::rows().iter().find(|row| row.reason == Some(reason)) {
+            // No domain (absent, empty, not a string) is read as A2A's, as a2a-sdk reads it.
+            if domain.is_none() || domain == Some(A2A_DOMAIN) {
+                if let Some(row) = A::rows()
+                    .iter()
+                    .find(|row| rest_reason(row) == Some(reason))
+                {
                     return CallError::Agent(A::from_code(
                         row.code,
                         message,
@@ -186,7 +222,10 @@ fn is_error_info(detail: &Value) -> bool {
     detail.get("@type").and_then(Value::as_str) == Some(ERROR_INFO_TYPE)
 }
 
+/// The body without surrounding ASCII whitespace and without one leading UTF-8 BOM (RFC 8259
+/// §8.1 lets a reader ignore it; a2a-sdk's does).
 fn trim(body: &[u8]) -> &[u8] {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let start = body
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -227,13 +266,12 @@ pub struct RestStreamDecoder<T, A, E = NoCustomErrors> {
     sse: SseDecoder,
     framed: Vec<Result<SseEvent, SseError>>,
     limits: Limits,
-    status: u16,
     result: PhantomData<fn() -> T>,
     errors: PhantomData<fn() -> (A, E)>,
 }
 
 impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, E> {
-    /// A decoder for a stream the agent answered with HTTP 200.
+    /// A decoder for a stream (the agent answered with a 2xx status and `text/event-stream`).
     pub fn new() -> Self {
         Self::with_limits(Limits::DEFAULT)
     }
@@ -244,7 +282,6 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, 
             sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
             framed: Vec::new(),
             limits,
-            status: 200,
             result: PhantomData,
             errors: PhantomData,
         }
@@ -253,10 +290,12 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, 
     /// Feeds the next bytes; returns one item per event they complete, in order.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<T, CallError<A, E>>> {
         self.sse.feed_into(chunk, &mut self.framed);
-        let (limits, status) = (self.limits, self.status);
+        let limits = self.limits;
         self.framed
             .drain(..)
-            .map(|item| decode_rest_event(item, &limits, status))
+            // An event with no data carries no result: skipped, as a2a-sdk's reader does.
+            .filter(|item| !matches!(item, Ok(event) if event.data.is_empty()))
+            .map(|item| decode_rest_event(item, &limits))
             .collect()
     }
 
@@ -277,7 +316,6 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> Default for RestStreamDe
 fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     item: Result<SseEvent, SseError>,
     limits: &Limits,
-    status: u16,
 ) -> Result<T, CallError<A, E>> {
     let malformed = |reason: String| CallError::Malformed(ClientError::new(reason));
     let event = item.map_err(|e| malformed(e.to_string()))?;
@@ -289,7 +327,7 @@ fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
         .map_err(|reason| malformed(reason.replace("the body", "an event's data")))?;
     if event.event == "error" {
         return Err(match serde_json::from_str::<Value>(&event.data) {
-            Ok(body) => error_from_body(status, body),
+            Ok(body) => error_from_body(event_status(&body), body),
             Err(e) => malformed(format!("an `error` event's data is not JSON: {e}")),
         });
     }
@@ -299,6 +337,17 @@ fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
             short_type_name::<T>()
         ))
     })
+}
+
+/// The HTTP status an `error` event stands for: the Status's own `code` when it is an error
+/// status (§11.6 writes the HTTP status there), else 500 (the stream's own 2xx says nothing).
+fn event_status(body: &Value) -> u16 {
+    body.get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_u64)
+        .and_then(|c| u16::try_from(c).ok())
+        .filter(|c| (400..=599).contains(c))
+        .unwrap_or(500)
 }
 
 // ----- routes -------------------------------------------------------------------------------------
@@ -769,8 +818,9 @@ pub fn encode_rest_result<T: Serialize + ?Sized>(result: &T) -> RestResponse {
 
 /// The error reply (§11.6): the table's HTTP status (500 for the catch-all), and the
 /// `google.rpc.Status` as `{"error": {code, status, message, details}}`. `details` are the
-/// error's `@type` objects; when none is an ErrorInfo and the row has a reason, the ErrorInfo
-/// A2A requires (reason, domain `a2a-protocol.org`) comes first.
+/// error's `@type` objects; when none is an ErrorInfo and the row has a reason ([`rest_reason`]:
+/// the standard JSON-RPC rows under a2a-sdk's reasons too), the ErrorInfo A2A requires (reason,
+/// domain `a2a-protocol.org`) comes first.
 pub fn encode_rest_error<A: ErrorTable>(error: &A) -> RestResponse {
     error_response(error, None)
 }
@@ -779,7 +829,7 @@ pub fn encode_rest_error<A: ErrorTable>(error: &A) -> RestResponse {
 fn error_response<A: ErrorTable>(error: &A, status: Option<u16>) -> RestResponse {
     let row = error.row();
     let mut details = ErrorDetail::list_from(error.data());
-    if let Some(reason) = row.and_then(|r| r.reason) {
+    if let Some(reason) = row.and_then(rest_reason) {
         if !details.iter().any(|d| d.type_url() == ERROR_INFO_TYPE) {
             let info =
                 ErrorDetail::error_info(reason, A2A_DOMAIN, std::iter::empty::<(String, String)>());

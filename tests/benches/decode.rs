@@ -12,6 +12,7 @@
 //! | `task_200kb`      | a `Task` reply of about 200 KB         | `decode_response::<Task>`        | the same                                                         |
 //! | `error_reply`     | an error object with extra members     | `decode_response::<Task>`        | `from_slice::<PlainErr>`: `code`, `message`, `data` only         |
 //! | `sse_1000_events` | an SSE stream of 1000 JSON-RPC replies | `StreamDecoder`, 4 KiB chunks    | split on `"\n\n"`, strip `"data: "`, `from_str` each event       |
+//! | `task_2kb_rest`   | the 2 KB `Task`, bare: a REST reply    | `decode_rest_reply::<method::GetTask>` at 200 | `from_slice::<Task>` (no envelope at all) |
 //!
 //! The baselines decode into the same result types, through the same generated `Deserialize`
 //! impls, so a ratio near 1.0x means the envelope is free; they skip what the contract adds
@@ -35,8 +36,9 @@
 //! runs before reading anything into a ratio within that band. The stream baseline parses each
 //! event from a `&str`, which spares serde_json the UTF-8 check that parsing from bytes does.
 //!
-//! The official Python SDK on the same bodies: after the ratios, a measuring run writes the
-//! bodies to `<target dir>/bench-bodies/` and, when the a2a-sdk 1.3.0 virtualenv exists
+//! The official Python SDK on the same bodies (the JSON-RPC ones; its REST client is not timed):
+//! after the ratios, a measuring run writes the bodies to `<target dir>/bench-bodies/` and, when
+//! the a2a-sdk 1.3.0 virtualenv exists
 //! (`$A2A_PY_BENCH` naming its `python`, else `$A2A_INTEROP_VENV` or `target/interop-venv`, which
 //! `tests/interop/venv.sh` makes), runs `bench/python/decode_bench.py` on them and prints, per
 //! body, how many times longer the SDK's public client takes than a2a-types did in this run
@@ -55,7 +57,8 @@ use std::time::{Duration, SystemTime};
 
 use a2a_tests::bench::{self, format_ns, median_ns, Case};
 use a2a_tests::decode_workload::{
-    naive_stream, ours_stream, plain, plain_error, via_value, Bodies,
+    naive_stream, ours_rest, ours_stream, plain, plain_bare, plain_error, via_value,
+    via_value_bare, Bodies,
 };
 use a2a_types::v1::{decode_response, Task};
 use criterion::{BenchmarkGroup, Criterion, Throughput};
@@ -85,6 +88,18 @@ fn bench_task(c: &mut Criterion, name: &str, body: &[u8]) {
     });
     g.bench_function("via_value", |b| {
         b.iter(|| via_value::<Task>(black_box(body)))
+    });
+    g.finish();
+}
+
+fn bench_task_rest(c: &mut Criterion, body: &[u8]) {
+    let mut g = group(c, "task_2kb_rest", body.len());
+    g.bench_function("a2a_types", |b| b.iter(|| ours_rest(black_box(body))));
+    g.bench_function("plain_serde_json", |b| {
+        b.iter(|| plain_bare::<Task>(black_box(body)))
+    });
+    g.bench_function("via_value", |b| {
+        b.iter(|| via_value_bare::<Task>(black_box(body)))
     });
     g.finish();
 }
@@ -274,6 +289,7 @@ fn main() {
     bench_task(&mut criterion, "task_200kb", &bodies.task_200kb);
     bench_error(&mut criterion, &bodies.error);
     bench_stream(&mut criterion, &bodies.stream);
+    bench_task_rest(&mut criterion, &bodies.task_2kb_rest);
     criterion.final_summary();
 
     if bench::ratios_wanted(mode, " (and Python not run)") {
@@ -294,16 +310,21 @@ fn main() {
                 "sse_1000_events",
                 format!("SSE 1000 events ({} B)", bodies.stream.len()),
             ),
+            (
+                "task_2kb_rest",
+                format!("task 2KB REST ({} B)", bodies.task_2kb_rest.len()),
+            ),
         ];
         let task_baselines = [
             ("plain_serde_json", "plain serde_json"),
             ("via_value", "via Value"),
         ];
-        let baselines: [&[(&str, &str)]; 4] = [
+        let baselines: [&[(&str, &str)]; 5] = [
             &task_baselines,
             &task_baselines,
             &[("plain_serde_json", "plain serde_json")],
             &[("naive_split", "naive split + serde_json")],
+            &task_baselines,
         ];
         let cases: Vec<Case<'_>> = labels
             .iter()
@@ -321,8 +342,10 @@ fn main() {
             &cases,
             started,
         );
+        // The Python script times the SDK's JSON-RPC client: the REST body is not among its cases.
         let labels: Vec<(&str, &str)> = labels
             .iter()
+            .filter(|(group, _)| *group != "task_2kb_rest")
             .map(|(group, label)| (*group, label.as_str()))
             .collect();
         if let Err(e) = python_comparison(&bodies, &labels, started) {

@@ -4,12 +4,13 @@
 #
 # Builds the `classify` example once, gets the SDK's virtualenv from tests/interop/venv.sh, and
 # runs py/replies.py: it makes the cases (base bodies, the SDK's captured replies and their
-# mutations), runs them all through the SDK's JSON-RPC transports in one Python process and
-# through a2a-types in one classify run per protocol version, and compares. Files it writes (the
+# mutations; for REST also error bodies and stream variants, py/rest.py), runs them all through
+# the SDK's JSON-RPC and REST transports in one Python process and through a2a-types in one
+# classify run per protocol version and binding, and compares. Files it writes (the
 # case lists it gave classify, report.json with every outcome) stay in target/differential/.
 #
 #   tests/differential/run.sh                     # from anywhere in the checkout
-#   tests/differential/run.sh --version v0_3      # one protocol version (v1 or v0_3)
+#   tests/differential/run.sh --version v0_3      # one version (v1, v0_3 or v1_rest: v1 over REST)
 #
 # The captured replies are read in place from $A2A_SHARED_DIR or ../shared beside the checkout;
 # without them it says SKIPPED and runs the rest, except under CI, where it fails.

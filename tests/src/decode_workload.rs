@@ -7,6 +7,7 @@
 //! |-------------------|----------------------------------------|----------------------------------|----------------------------------------------------------------------|
 //! | `task_2kb`        | a `Task` reply of about 2 KB           | `decode_response::<Task>`        | [`plain`]: `from_slice` into `{result: Task}`; [`via_value`]          |
 //! | `task_200kb`      | a `Task` reply of about 200 KB         | `decode_response::<Task>`        | the same                                                             |
+//! | `task_2kb_rest`   | the 2 KB reply's `Task`, bare (REST)   | [`ours_rest`]: `decode_rest_reply::<method::GetTask>` at 200 | [`plain_bare`]: `from_slice::<Task>`; [`via_value_bare`]  |
 //! | `error_reply`     | an error object with extra members     | `decode_response::<Task>`        | [`plain_error`]: `code`, `message`, `data` only                      |
 //! | `sse_1000_events` | an SSE stream of 1000 JSON-RPC replies | [`ours_stream`], 4 KiB chunks    | [`naive_stream`]: split on `"\n\n"`, strip `"data: "`, `from_str` each |
 //!
@@ -16,7 +17,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use a2a_types::v1::{decode_response, CallError, StreamDecoder, StreamResponse, Task};
+use a2a_types::rt::rest::HttpReply;
+use a2a_types::v1::{
+    decode_response, decode_rest_reply, method, CallError, StreamDecoder, StreamResponse, Task,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -65,6 +69,26 @@ pub fn via_value<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, serde
     let mut value: Value = serde_json::from_slice(body)?;
     let result = value.get_mut("result").map_or(Value::Null, Value::take);
     serde_json::from_value(result)
+}
+
+/// a2a-types on a REST reply: the bare `Task` at HTTP 200, through the binding's choke point
+/// (status check, BOM and whitespace trim, size limit, the result's `Deserialize`).
+pub fn ours_rest(body: &[u8]) -> Result<Task, CallError> {
+    decode_rest_reply::<method::GetTask>(&HttpReply {
+        status: 200,
+        content_type: Some("application/json"),
+        body,
+    })
+}
+
+/// The REST success baseline: `from_slice` straight into the result type.
+pub fn plain_bare<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, serde_json::Error> {
+    serde_json::from_slice(body)
+}
+
+/// What other Rust clients do with a REST body: a `Value` first, then `from_value`.
+pub fn via_value_bare<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, serde_json::Error> {
+    serde_json::from_value(serde_json::from_slice::<Value>(body)?)
 }
 
 /// a2a-types on a whole stream: feed it in chunks, count the decoded events.
@@ -342,6 +366,8 @@ pub struct Bodies {
     pub task_2kb: Vec<u8>,
     /// A `Task` reply of about 200 KB.
     pub task_200kb: Vec<u8>,
+    /// The `Task` of [`Bodies::task_2kb`], bare: a REST reply's body.
+    pub task_2kb_rest: Vec<u8>,
     /// An error reply with extra members.
     pub error: Vec<u8>,
     /// An SSE stream of [`STREAM_EVENTS`] replies.
@@ -352,8 +378,10 @@ impl Bodies {
     /// Builds the bodies (the same bytes on every run).
     pub fn build() -> Self {
         let mut text = Text::new(0x0A2A_2026);
+        let small = task(&mut text, 1, 60, 1);
         Bodies {
-            task_2kb: reply(task(&mut text, 1, 60, 1)).to_string().into_bytes(),
+            task_2kb_rest: small.to_string().into_bytes(),
+            task_2kb: reply(small).to_string().into_bytes(),
             task_200kb: reply(task(&mut text, 84, 210, 12)).to_string().into_bytes(),
             error: error_body().into_bytes(),
             stream: stream_body(&mut text),
@@ -376,6 +404,18 @@ impl Bodies {
             if via_value::<Task>(body).ok().as_ref() != Some(&ours) {
                 return Err(format!("{name}: a2a-types and via Value differ"));
             }
+        }
+
+        let rest = ours_rest(&self.task_2kb_rest)
+            .map_err(|e| format!("task_2kb_rest: a2a-types failed: {e:?}"))?;
+        if plain_bare::<Task>(&self.task_2kb_rest).ok().as_ref() != Some(&rest) {
+            return Err("task_2kb_rest: a2a-types and plain serde_json differ".into());
+        }
+        if via_value_bare::<Task>(&self.task_2kb_rest).ok().as_ref() != Some(&rest) {
+            return Err("task_2kb_rest: a2a-types and via Value differ".into());
+        }
+        if decode_response::<Task>(&self.task_2kb).ok() != Some(rest) {
+            return Err("task_2kb_rest: not the Task of task_2kb".into());
         }
 
         let ours = match decode_response::<Task>(&self.error) {
@@ -430,7 +470,7 @@ impl Bodies {
     }
 
     /// The criterion functions of each case: a2a-types first, then its baselines.
-    pub const DECODERS: [(&'static str, &'static [&'static str]); 4] = [
+    pub const DECODERS: [(&'static str, &'static [&'static str]); 5] = [
         ("task_2kb", &["a2a_types", "plain_serde_json", "via_value"]),
         (
             "task_200kb",
@@ -438,6 +478,10 @@ impl Bodies {
         ),
         ("error_reply", &["a2a_types", "plain_serde_json"]),
         ("sse_1000_events", &["a2a_types", "naive_split"]),
+        (
+            "task_2kb_rest",
+            &["a2a_types", "plain_serde_json", "via_value"],
+        ),
     ];
 
     /// Runs the decoder named `decoder` (as in [`Bodies::DECODERS`]) once on the body of `case`:
@@ -465,13 +509,20 @@ impl Bodies {
                 ours_stream(self.stream.as_bytes()) == (STREAM_EVENTS, Ok(()))
             }
             (None, "sse_1000_events", "naive_split") => naive_stream(&self.stream) == STREAM_EVENTS,
+            (None, "task_2kb_rest", "a2a_types") => ours_rest(&self.task_2kb_rest).is_ok(),
+            (None, "task_2kb_rest", "plain_serde_json") => {
+                plain_bare::<Task>(&self.task_2kb_rest).is_ok()
+            }
+            (None, "task_2kb_rest", "via_value") => {
+                via_value_bare::<Task>(&self.task_2kb_rest).is_ok()
+            }
             _ => return None,
         })
     }
 
     /// The bodies as files, one per case, named as the bench's criterion groups:
     /// `(case, file name, bytes)`.
-    pub fn files(&self) -> [(&'static str, &'static str, &[u8]); 4] {
+    pub fn files(&self) -> [(&'static str, &'static str, &[u8]); 5] {
         [
             ("task_2kb", "task_2kb.json", &self.task_2kb),
             ("task_200kb", "task_200kb.json", &self.task_200kb),
@@ -481,6 +532,7 @@ impl Bodies {
                 "sse_1000_events.sse",
                 self.stream.as_bytes(),
             ),
+            ("task_2kb_rest", "task_2kb_rest.json", &self.task_2kb_rest),
         ]
     }
 

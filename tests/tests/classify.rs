@@ -291,3 +291,137 @@ fn classify_request_reads_the_v1_1_draft() {
     assert!(reason.contains("currentGeneration"), "{reason}");
     assert_eq!(lines[3]["outcome"], "accepted");
 }
+
+/// Runs `binary` with `args` and parses its lines; panics unless it exits 0.
+fn lines_of(binary: PathBuf, args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    let out = Command::new(binary).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Every member of each case's `expect` is in its line (`params` compared whole).
+fn check_expectations(cases: &[Value], lines: &[Value]) {
+    assert_eq!(lines.len(), cases.len());
+    for (case, line) in cases.iter().zip(lines) {
+        assert_eq!(line["name"], case["name"]);
+        for (key, want) in case["expect"].as_object().unwrap() {
+            assert_eq!(&line[key], want, "{}: {key} in {line}", case["name"]);
+        }
+    }
+}
+
+fn rest_seed(file: &str) -> (PathBuf, Vec<Value>) {
+    let path = a2a_tests::workspace_root()
+        .join("tests/examples/cases")
+        .join(file);
+    let cases = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    (path, cases)
+}
+
+/// `classify --binding rest` on the REST seed cases (`tests/examples/cases/rest.json`): a result,
+/// an error named by its reason, the catch-all, problem+json, an HTML 502, a stream with an
+/// `error` event, ...; each gives its `expect`, under v1 and the v1.1 draft alike.
+#[test]
+fn classify_binding_rest_gives_every_rest_seed_case_its_expected_outcome() {
+    let (path, cases) = rest_seed("rest.json");
+    assert!(cases.len() >= 6);
+    for spec in ["v1", "v1_1_draft"] {
+        let lines = lines_of(
+            classify_binary(),
+            &[
+                "--spec".as_ref(),
+                spec.as_ref(),
+                "--binding".as_ref(),
+                "rest".as_ref(),
+                path.as_os_str(),
+            ],
+        );
+        check_expectations(&cases, &lines);
+        for (case, line) in cases.iter().zip(&lines) {
+            match line["outcome"].as_str().unwrap() {
+                "error" => assert!(
+                    line["variant"].is_string() && line["code"].is_i64() && line["status"].is_u64(),
+                    "{line}"
+                ),
+                "malformed" => assert!(line["reason"].as_str().is_some_and(|r| !r.is_empty())),
+                "ok" => {}
+                other => panic!("unknown outcome {other}"),
+            }
+            if case["kind"] == "stream" {
+                assert!(line["events"].is_u64(), "{line}");
+            }
+        }
+    }
+    // The binding's options: v0.3 has no REST module, and a bad value is refused.
+    for args in [
+        ["--spec", "v0_3", "--binding", "rest"],
+        ["--spec", "v1", "--binding", "grpc"],
+    ] {
+        let out = Command::new(classify_binary())
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A REST case that cannot be read (a status that is not one) is malformed, not a tool error;
+/// `content_type: ""` is no header, so a stream case without one is read as one plain body.
+#[test]
+fn classify_binding_rest_reads_status_and_content_type_as_the_contract_says() {
+    let cases = serde_json::json!([
+        {"name": "bad-status", "kind": "unary", "method": "GetTask", "status": 42, "body": "{}"},
+        {"name": "no-header-stream", "kind": "stream", "method": "SubscribeToTask", "content_type": "",
+         "body": "{\"task\": {\"id\": \"t\"}}"},
+        {"name": "default-is-sse", "kind": "stream", "method": "SubscribeToTask",
+         "body": "data: {\"task\": {\"id\": \"t\"}}\n\ndata: {\"message\": {\"messageId\": \"m\"}}\n\n"},
+        {"name": "201", "kind": "unary", "method": "CreateTaskPushNotificationConfig", "status": 201,
+         "body": "{\"taskId\": \"t\", \"url\": \"https://hook.example\"}"}
+    ]);
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("classify-rest.json");
+    std::fs::write(&path, cases.to_string()).unwrap();
+    let lines = lines_of(
+        classify_binary(),
+        &["--binding".as_ref(), "rest".as_ref(), path.as_os_str()],
+    );
+    assert_eq!(lines[0]["outcome"], "malformed");
+    assert!(lines[0]["reason"].as_str().unwrap().contains("`status`"));
+    assert_eq!(
+        (&lines[1]["outcome"], &lines[1]["events"]),
+        (&"ok".into(), &1.into())
+    );
+    assert_eq!(
+        (&lines[2]["outcome"], &lines[2]["events"]),
+        (&"ok".into(), &2.into())
+    );
+    assert_eq!(lines[3]["result"], "TaskPushNotificationConfig");
+}
+
+/// `classify_request --binding rest` on the REST request seed cases
+/// (`tests/examples/cases/rest-requests.json`): typed requests with their params (a tenant from
+/// the path), and refusals with their HTTP status (404, 405, 400).
+#[test]
+fn classify_request_binding_rest_gives_every_seed_case_its_expected_outcome() {
+    let (path, cases) = rest_seed("rest-requests.json");
+    let lines = lines_of(
+        classify_request_binary(),
+        &["--binding".as_ref(), "rest".as_ref(), path.as_os_str()],
+    );
+    check_expectations(&cases, &lines);
+    for line in &lines {
+        match line["outcome"].as_str().unwrap() {
+            "accepted" => assert!(line["code"].is_null() && line["params"].is_object()),
+            "refused" => assert!(line["status"].is_u64() && line["reason"].is_string()),
+            other => panic!("unknown outcome {other}"),
+        }
+    }
+}

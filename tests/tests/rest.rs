@@ -4,7 +4,7 @@
 //! their ErrorInfo reason for every row of the table, the catch-all for the rest, custom errors,
 //! problem+json and non-JSON bodies, and streams.
 
-use a2a_types::rt::rest::{HttpReply, RestStreamDecoder};
+use a2a_types::rt::rest::{rest_reason, HttpReply, RestStreamDecoder};
 use a2a_types::rt::Method;
 use a2a_types::v1::{
     decode_rest_reply, decode_rest_reply_with, decode_rest_request, encode_rest_custom_error,
@@ -180,7 +180,10 @@ fn refusals_say_why_with_the_http_status_the_binding_gives() {
     assert_eq!(s, 405);
     let (s, body) = status("GET", "/tasks", "pageSize=many", b"");
     assert_eq!(s, 400);
-    let violation = &body["error"]["details"][0]["fieldViolations"][0];
+    // The ErrorInfo naming the error (INVALID_PARAMS, as a2a-sdk names it), then the BadRequest.
+    let details = &body["error"]["details"];
+    assert_eq!(details[0]["reason"], "INVALID_PARAMS", "{body}");
+    let violation = &details[1]["fieldViolations"][0];
     assert_eq!(violation["field"], "pageSize", "{body}");
     let (s, body) = status("GET", "/tasks", "includeArtifacts=yes", b"");
     assert_eq!(s, 400, "{body}");
@@ -201,6 +204,11 @@ fn refusals_say_why_with_the_http_status_the_binding_gives() {
     );
     let (s, _) = status("POST", "/message:send", "", b"{not json");
     assert_eq!(s, 400);
+}
+
+/// A body that lives as long as the test.
+fn leak(body: String) -> &'static [u8] {
+    Box::leak(body.into_bytes().into_boxed_slice())
 }
 
 fn reply(status: u16, content_type: &'static str, body: &'static [u8]) -> HttpReply<'static> {
@@ -247,17 +255,17 @@ fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
         let decoded =
             decode_rest_reply::<method::GetTask>(&reply(response.status, "application/json", body))
                 .unwrap_err();
-        match row.reason {
-            Some(_) => {
+        match rest_reason(row) {
+            Some(reason) => {
                 named += 1;
                 let CallError::Agent(decoded) = decoded else {
                     panic!("{}: {decoded:?}", row.name)
                 };
                 assert_eq!(decoded.name(), row.name);
                 assert_eq!(decoded.message(), "why");
-                assert_eq!(decoded.details()[0].reason(), row.reason);
+                assert_eq!(decoded.details()[0].reason(), Some(reason));
             }
-            // The standard JSON-RPC rows have no reason: the catch-all, by HTTP status.
+            // The parse error has no reason: the catch-all, by HTTP status.
             None => {
                 let CallError::Agent(A2aError::Other { code, .. }) = decoded else {
                     panic!("{}: {decoded:?}", row.name)
@@ -266,7 +274,134 @@ fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
             }
         }
     }
-    assert_eq!(named, 9);
+    // The nine A2A rows, and the four standard rows a2a-sdk names (`INVALID_PARAMS`, ...).
+    assert_eq!(named, 13);
+}
+
+/// Found by the REST differential test (tests/differential/py/rest.py): a2a-sdk's server sends
+/// its standard errors with the reasons `INVALID_PARAMS`, `INVALID_REQUEST`, `METHOD_NOT_FOUND`
+/// and `INTERNAL_ERROR`, and its client names them; a2a-types read them as the catch-all.
+#[test]
+fn the_standard_errors_are_named_by_the_reasons_a2a_sdk_writes() {
+    for (reason, http, name) in [
+        ("INVALID_PARAMS", 400, "InvalidParams"),
+        ("INVALID_REQUEST", 400, "InvalidRequest"),
+        ("METHOD_NOT_FOUND", 404, "MethodNotFound"),
+        ("INTERNAL_ERROR", 500, "Internal"),
+    ] {
+        let body = json!({"error": {"code": http, "status": "X", "message": "m", "details": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": reason,
+             "domain": "a2a-protocol.org", "metadata": {}}]}})
+        .to_string();
+        let e =
+            decode_rest_reply::<method::SendMessage>(&reply(http, "application/json", leak(body)))
+                .unwrap_err();
+        let CallError::Agent(e) = e else {
+            panic!("{reason}: {e:?}")
+        };
+        assert_eq!((e.name(), e.message()), (name, "m"), "{reason}");
+    }
+    // And our server writes them, so a2a-sdk's client names ours.
+    let refused = decode_rest_request("GET", "/tasks", "pageSize=many", b"").unwrap_err();
+    let body: Value = serde_json::from_slice(&refused.response().body).unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["reason"], "INVALID_PARAMS",
+        "{body}"
+    );
+}
+
+/// Found by the REST differential test: an ErrorInfo without a domain (absent, empty, not a
+/// string) names A2A's error, as a2a-sdk reads it; another domain's reason stays that domain's.
+#[test]
+fn an_error_info_without_a_domain_is_read_as_a2a_s() {
+    let with_domain = |domain: Value| {
+        let mut info = json!({"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                              "reason": "TASK_NOT_FOUND"});
+        if !domain.is_null() {
+            info["domain"] = domain;
+        }
+        let body = json!({"error": {"code": 404, "message": "gone", "details": [info]}});
+        decode_rest_reply::<method::GetTask>(&reply(
+            404,
+            "application/json",
+            leak(body.to_string()),
+        ))
+        .unwrap_err()
+    };
+    for domain in [Value::Null, json!(""), json!(7)] {
+        let e = with_domain(domain.clone());
+        assert!(
+            matches!(&e, CallError::Agent(A2aError::TaskNotFound { .. })),
+            "{domain}: {e:?}"
+        );
+    }
+    let e = with_domain(json!("billing.example.com"));
+    let CallError::Agent(e) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!((e.name(), e.code()), ("Other", 404));
+    assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
+}
+
+/// Found by the REST differential test: a body starting with a UTF-8 BOM reads as without it
+/// (as a2a-sdk reads it, and as the JSON-RPC side does), results and errors alike.
+#[test]
+fn a_leading_bom_is_ignored_in_rest_bodies() {
+    let task = decode_rest_reply::<method::GetTask>(&reply(
+        200,
+        "application/json",
+        b"\xEF\xBB\xBF {\"id\": \"t-1\", \"status\": {}}",
+    ))
+    .unwrap();
+    assert_eq!(task.id, "t-1");
+    let e = decode_rest_reply::<method::GetTask>(&reply(
+        404,
+        "application/json",
+        b"\xEF\xBB\xBF{\"error\": {\"code\": 404, \"details\": [{\"@type\": \"type.googleapis.com/google.rpc.ErrorInfo\", \"reason\": \"TASK_NOT_FOUND\", \"domain\": \"a2a-protocol.org\"}]}}",
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(e, CallError::Agent(A2aError::TaskNotFound { .. })),
+        "{e:?}"
+    );
+}
+
+/// A bare `google.rpc.Status` (no `error` wrapper, as grpc-gateway writes it) is read too.
+#[test]
+fn a_bare_status_names_its_error() {
+    let body = br#"{"code": 5, "message": "no task t-9", "details": [
+        {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND",
+         "domain": "a2a-protocol.org"}]}"#;
+    let e =
+        decode_rest_reply::<method::GetTask>(&reply(404, "application/json", body)).unwrap_err();
+    let CallError::Agent(e) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!((e.name(), e.message()), ("TaskNotFound", "no task t-9"));
+}
+
+/// Found by the REST differential test: an SSE event with empty data (`data:` and a blank line)
+/// is skipped, as a2a-sdk's reader skips it, not decoded as a malformed result. And an `error`
+/// event no reason names is the catch-all with the Status's own HTTP code (else 500), not the
+/// stream's 200.
+#[test]
+fn rest_streams_skip_empty_events_and_give_error_events_their_own_status() {
+    let body = b"data:\n\ndata: {\"task\": {\"id\": \"t-1\"}}\n\ndata:\n\n\
+        event: error\ndata: {\"error\": {\"code\": 503, \"message\": \"busy\"}}\n\n\
+        event: error\ndata: {\"error\": {\"message\": \"no code\"}}\n\n";
+    let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+    let items = decoder.feed(body);
+    decoder.finish().unwrap();
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(matches!(&items[0], Ok(StreamResponse::Task(t)) if t.id == "t-1"));
+    let codes: Vec<_> = items[1..]
+        .iter()
+        .map(|item| match item {
+            Err(CallError::Agent(A2aError::Other { code, .. })) => *code,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(codes, [503, 500]);
 }
 
 #[test]

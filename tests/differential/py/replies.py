@@ -28,10 +28,15 @@ for A2A v1 and v0.3 JSON-RPC replies:
    exit 2 when the test cannot run as meant (a malformed allow-list, a base body the SDK refuses
    as it is, bodies that no longer show every member, classify failing, no captures under CI).
 
+The same for A2A v1 over HTTP+JSON (`--version v1_rest`): `rest.py` makes the REST cases (the
+results above unwrapped, plus error bodies and stream variants), runs them through the SDK's
+REST transport and `classify --binding rest`, and judges them (it also counts an error the SDK
+names by its reason and a2a-types does not as stricter).
+
 Usage (tests/differential/run.sh does this):
 
     replies.py --classify target/debug/examples/classify --out target/differential \
-               [--shared ../shared] [--version v1|v0_3 ...]
+               [--shared ../shared] [--version v1|v0_3|v1_rest ...]
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+# rest.py (the HTTP+JSON cases) imports this module by name; run as a script, it is `__main__`.
+sys.modules.setdefault("replies", sys.modules[__name__])
 
 HERE = Path(__file__).resolve().parent
 DIFF_DIR = HERE.parent
@@ -87,6 +95,7 @@ class Case:
     base_must_pass: bool = False  # one of our base bodies: the SDK must accept it
     sdk: dict[str, Any] = field(default_factory=dict)
     ours: dict[str, Any] = field(default_factory=dict)
+    status: int = 200  # the HTTP status (REST cases; JSON-RPC replies are all 200)
 
 
 @dataclass
@@ -601,9 +610,9 @@ def ours_text(case: Case) -> str:
     return f"malformed{extra}: {o.get('reason')}"
 
 
-def reason_kind(case: Case) -> str:
+def reason_kind(case: Case, text=None) -> str:
     """Our reason without the positions and the result type: one line per kind of refusal."""
-    reason = ours_text(case)
+    reason = (text or ours_text)(case)
     reason = re.sub(r" at `[^`]*`", "", reason)
     reason = re.sub(r"`result` does not decode as \w+: ", "", reason)
     reason = re.sub(r" after \d+ events", "", reason)
@@ -618,12 +627,16 @@ def reason_kind(case: Case) -> str:
 class Allowed:
     case: str | None
     mutation: str | None
+    sdk: str | None
     reason: str
     used: int = 0
 
     def matches(self, c: Case) -> bool:
-        return (self.case is None or fnmatch.fnmatchcase(c.name, self.case)) and (
-            self.mutation is None or fnmatch.fnmatchcase(c.mutation, self.mutation)
+        said = c.sdk.get("returned") if c.sdk.get("accepted") else c.sdk.get("error")
+        return (
+            (self.case is None or fnmatch.fnmatchcase(c.name, self.case))
+            and (self.mutation is None or fnmatch.fnmatchcase(c.mutation, self.mutation))
+            and (self.sdk is None or fnmatch.fnmatchcase(str(said), self.sdk))
         )
 
 
@@ -637,23 +650,67 @@ def load_allow(path: Path) -> list[Allowed]:
     entries = []
     for i, e in enumerate(data.get("allow", []), 1):
         where = f"{path} [[allow]] entry {i}"
-        extra = set(e) - {"case", "mutation", "reason"}
+        extra = set(e) - {"case", "mutation", "sdk", "reason"}
         if extra:
-            raise HarnessError(f"{where}: unknown keys {sorted(extra)} (case, mutation, reason)")
+            raise HarnessError(
+                f"{where}: unknown keys {sorted(extra)} (case, mutation, sdk, reason)"
+            )
         if not str(e.get("reason", "")).strip():
             raise HarnessError(
                 f"{where}: every entry needs a `reason` saying why it stays stricter"
             )
         if "case" not in e and "mutation" not in e:
             raise HarnessError(f"{where}: give `case` (a pattern over case names) or `mutation`")
-        entries.append(Allowed(e.get("case"), e.get("mutation"), e["reason"].strip()))
+        entries.append(
+            Allowed(e.get("case"), e.get("mutation"), e.get("sdk"), e["reason"].strip())
+        )
     return entries
 
 
 # --------------------------------------------------------------------------------------------
 
 
+VERSIONS = ["v1", "v0_3", "v1_rest"]
+
+
+class JsonRpcJudge:
+    """Accepted = the call returned; ours accepts when classify says `ok` (enough events)."""
+
+    STRICTER = "the SDK accepts, a2a-types refuses"
+    ACCEPTED = "accepted by the SDK"
+
+    @staticmethod
+    def stricter(c: Case) -> bool:
+        return c.sdk["accepted"] and not ours_accepts(c)
+
+    @staticmethod
+    def more_tolerant(c: Case) -> bool:
+        return not c.sdk["accepted"] and ours_accepts(c)
+
+    @staticmethod
+    def understood(c: Case) -> bool:
+        return c.sdk["accepted"]
+
+    @staticmethod
+    def sdk_text(c: Case) -> str:
+        return f"the SDK accepted ({c.sdk['returned']})"
+
+    ours_text = staticmethod(ours_text)
+
+
+def judge(version: str):
+    if version == "v1_rest":
+        import rest
+
+        return rest
+    return JsonRpcJudge
+
+
 def run_version(version: str, shared: Path | None, classify: Path, out: Path) -> list[Case]:
+    if version == "v1_rest":
+        import rest
+
+        return rest.run(shared, classify, out)
     spec = Spec(version)
     bases = load_bases(spec, shared)
     check_coverage(spec, bases)
@@ -672,7 +729,8 @@ def main() -> int:
     ap.add_argument("--classify", required=True, type=Path, help="the built classify example")
     ap.add_argument("--out", required=True, type=Path, help="where the case files and report go")
     ap.add_argument("--shared", type=Path, help="the shared reference folder (for the captures)")
-    ap.add_argument("--version", action="append", choices=["v1", "v0_3"], help="default: both")
+    ap.add_argument("--version", action="append", choices=VERSIONS,
+                    help="default: all (v1_rest: A2A v1 over HTTP+JSON)")
     ap.add_argument("--allow", type=Path, default=DIFF_DIR / "allow.toml")
     args = ap.parse_args()
     logging.disable(logging.CRITICAL)  # the SDK logs what it refuses; the report says it once
@@ -692,7 +750,7 @@ def main() -> int:
     try:
         allow = load_allow(args.allow)
         results = {v: run_version(v, shared, args.classify, args.out)
-                   for v in (args.version or ["v1", "v0_3"])}
+                   for v in (args.version or VERSIONS)}
     except HarnessError as e:
         print(f"FAILED (the test could not run): {e}")
         return 2
@@ -701,25 +759,25 @@ def main() -> int:
     summaries = []
     report = []
     for version, cases in results.items():
-        stricter = [c for c in cases if c.sdk["accepted"] and not ours_accepts(c)]
-        tolerant = [c for c in cases if not c.sdk["accepted"] and ours_accepts(c)]
-        n_acc = sum(c.sdk["accepted"] for c in cases)
+        j = judge(version)
+        stricter = [c for c in cases if j.stricter(c)]
+        tolerant = [c for c in cases if j.more_tolerant(c)]
+        n_acc = sum(j.understood(c) for c in cases)
         n_ref = len(cases) - n_acc
         unallowed = []
-        print(f"\n== {version}: {len(cases)} cases ({n_acc} accepted by the SDK, {n_ref} refused)")
+        print(f"\n== {version}: {len(cases)} cases ({n_acc} {j.ACCEPTED}, {n_ref} refused)")
         if stricter:
-            print(f"STRICTER ({len(stricter)}): the SDK accepts, a2a-types refuses")
+            print(f"STRICTER ({len(stricter)}): {j.STRICTER}")
         for c in stricter:
             hit = next((a for a in allow if a.matches(c)), None)
             if hit:
                 hit.used += 1
-                print(f"  allowed   {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
-                      f"            the SDK accepted ({c.sdk['returned']}); "
-                      f"allowed: {short(hit.reason, 90)}")
+                print(f"  allowed   {c.name}  [{c.mutation}]\n            ours: {j.ours_text(c)}\n"
+                      f"            {j.sdk_text(c)}; allowed: {short(hit.reason, 90)}")
             else:
                 unallowed.append(c)
-                print(f"  STRICTER  {c.name}  [{c.mutation}]\n            ours: {ours_text(c)}\n"
-                      f"            the SDK accepted ({c.sdk['returned']})")
+                print(f"  STRICTER  {c.name}  [{c.mutation}]\n            ours: {j.ours_text(c)}\n"
+                      f"            {j.sdk_text(c)}")
         if tolerant:
             print(f"MORE TOLERANT ({len(tolerant)}): a2a-types accepts, the SDK refuses")
         for c in tolerant:
@@ -729,12 +787,12 @@ def main() -> int:
             counts = ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items()))
             print(f"stricter by mutation: {counts}")
             print("stricter by our reason (positions left out):")
-            by_reason = Counter(reason_kind(c) for c in stricter)
+            by_reason = Counter(reason_kind(c, j.ours_text) for c in stricter)
             for reason, n in sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
                 print(f"  {n:4}  {reason}")
         failed += len(unallowed)
         passed += len(cases) - len(unallowed)
-        label = "v0.3" if version == "v0_3" else version
+        label = {"v0_3": "v0.3", "v1_rest": "v1 REST"}.get(version, version)
         summaries.append(f"{label} replies: stricter {len(stricter)} of {n_acc} accepted; "
                          f"more tolerant {len(tolerant)} of {n_ref} refused")
         report += [{"version": version, "name": c.name, "mutation": c.mutation, "method": c.method,
@@ -744,7 +802,7 @@ def main() -> int:
 
     (args.out / "report.json").write_text(json.dumps(report, indent=1))
     # An entry unused on a partial run (one version, no captures) may be used by the rest.
-    complete = shared is not None and set(results) == {"v1", "v0_3"}
+    complete = shared is not None and set(results) == set(VERSIONS)
     unused = [a for a in allow if a.used == 0] if complete else []
     print()
     if not complete:
