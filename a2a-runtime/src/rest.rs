@@ -9,7 +9,9 @@
 //!   members, `Empty`, accepts);
 //! - any other status carries a `google.rpc.Status` as `{"error": {code, status, message,
 //!   details}}`. The first `google.rpc.ErrorInfo` in `details` whose domain is
-//!   `a2a-protocol.org` names the error by its `reason` (the table's reason column); one whose
+//!   `a2a-protocol.org` names the error by its `reason` (the table's reason column, or for the
+//!   standard JSON-RPC errors, which A2A gives no reason, the one a2a-sdk uses:
+//!   [`STANDARD_REASONS`]); one whose
 //!   domain is the agent's own error type names one of its errors (`CallError::Custom`). With no
 //!   such ErrorInfo, or a reason no table names, the error is the table's catch-all (`Other`)
 //!   whose `code` is the HTTP status and whose `data` is the whole Status object (so nothing the
@@ -49,6 +51,48 @@ use std::marker::PhantomData;
 /// The content type the binding's requests and replies should carry (§11.1); `application/json`
 /// is read alike.
 pub const CONTENT_TYPE: &str = "application/a2a+json";
+
+/// The ErrorInfo reasons of the standard JSON-RPC errors over REST. A2A names only its own errors
+/// by reason (§11.6; the table's reason column); a2a-sdk 1.3.0 names these four too, by the same
+/// rule (the name in UPPER_SNAKE_CASE, with `INTERNAL_ERROR` for `InternalError`): its REST server
+/// writes them (an invalid query value is `INVALID_PARAMS`, a failing agent `INTERNAL_ERROR`,
+/// also as a stream's `error` event) and its REST client maps them to its error classes. A REST
+/// reply is read with them as with the table's reasons (for a table that has the code), and
+/// [`encode_rest_error`] writes them, so that the SDK's client sees the error it would see over
+/// JSON-RPC. A parse error (-32700) has none: a2a-sdk reports a body that is not JSON as
+/// `INVALID_REQUEST`.
+pub const STANDARD_REASONS: [(i64, &str); 4] = [
+    (codes::INVALID_REQUEST, "INVALID_REQUEST"),
+    (codes::METHOD_NOT_FOUND, "METHOD_NOT_FOUND"),
+    (codes::INVALID_PARAMS, "INVALID_PARAMS"),
+    (codes::INTERNAL_ERROR, "INTERNAL_ERROR"),
+];
+
+/// The code of the table's error that `reason` names: a row's reason, else a standard JSON-RPC
+/// error's ([`STANDARD_REASONS`]) when the table has its code.
+fn code_by_reason<A: ErrorTable>(reason: &str) -> Option<i64> {
+    let rows = A::rows();
+    rows.iter()
+        .find(|row| row.reason == Some(reason))
+        .map(|row| row.code)
+        .or_else(|| {
+            STANDARD_REASONS
+                .iter()
+                .find(|(_, r)| *r == reason)
+                .map(|(code, _)| *code)
+                .filter(|code| rows.iter().any(|row| row.code == *code))
+        })
+}
+
+/// The reason a row's error is named by over REST: its own, or a standard JSON-RPC error's.
+fn reason_of(row: &crate::table::ErrorRow) -> Option<&'static str> {
+    row.reason.or_else(|| {
+        STANDARD_REASONS
+            .iter()
+            .find(|(code, _)| *code == row.code)
+            .map(|(_, reason)| *reason)
+    })
+}
 
 // ----- replies, client side -----------------------------------------------------------------------
 
@@ -130,7 +174,7 @@ fn error_reply<A: ErrorTable, E: AgentError>(reply: &HttpReply<'_>) -> CallError
 
 /// The error a JSON error body names: by the ErrorInfo reason of a `google.rpc.Status`, else the
 /// table's catch-all with the body kept as `data`. `status` is the HTTP status (for an SSE
-/// `error` event, the status of the stream's response).
+/// `error` event, the Status's own `code`: the stream's response was 200).
 pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -> CallError<A, E> {
     let message = status_message(&body);
     let details = body
@@ -151,12 +195,8 @@ pub fn error_from_body<A: ErrorTable, E: AgentError>(status: u16, body: Value) -
             );
             let Some(reason) = reason else { continue };
             if domain == Some(A2A_DOMAIN) {
-                if let Some(row) = A::rows().iter().find(|row| row.reason == Some(reason)) {
-                    return CallError::Agent(A::from_code(
-                        row.code,
-                        message,
-                        Some(details.clone()),
-                    ));
+                if let Some(code) = code_by_reason::<A>(reason) {
+                    return CallError::Agent(A::from_code(code, message, Some(details.clone())));
                 }
             } else if let Some(error) = custom_by_reason::<E>(reason, domain, details) {
                 let message = message.unwrap_or_else(|| error.message().to_owned());
@@ -228,7 +268,8 @@ fn short_type_name<T>() -> &'static str {
 // ----- streams, client side -----------------------------------------------------------------------
 
 /// Decodes a streamed REST reply (SSE) incrementally: each event's data is one bare `T`; an event
-/// named `error` carries a Status and becomes the typed error, as an error reply would. Feed bytes
+/// named `error` carries a Status and becomes the typed error, as an error reply would (the
+/// Status's own `code` standing for the HTTP status, since the stream's was 200). Feed bytes
 /// as they arrive, split anywhere.
 ///
 /// A streaming call answered with a plain JSON error instead (the agent failed before the stream
@@ -238,7 +279,6 @@ pub struct RestStreamDecoder<T, A, E = NoCustomErrors> {
     sse: SseDecoder,
     framed: Vec<Result<SseEvent, SseError>>,
     limits: Limits,
-    status: u16,
     result: PhantomData<fn() -> T>,
     errors: PhantomData<fn() -> (A, E)>,
 }
@@ -255,7 +295,6 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, 
             sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
             framed: Vec::new(),
             limits,
-            status: 200,
             result: PhantomData,
             errors: PhantomData,
         }
@@ -264,10 +303,10 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, 
     /// Feeds the next bytes; returns one item per event they complete, in order.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<T, CallError<A, E>>> {
         self.sse.feed_into(chunk, &mut self.framed);
-        let (limits, status) = (self.limits, self.status);
+        let limits = self.limits;
         self.framed
             .drain(..)
-            .map(|item| decode_rest_event(item, &limits, status))
+            .map(|item| decode_rest_event(item, &limits))
             .collect()
     }
 
@@ -288,7 +327,6 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> Default for RestStreamDe
 fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     item: Result<SseEvent, SseError>,
     limits: &Limits,
-    status: u16,
 ) -> Result<T, CallError<A, E>> {
     let malformed = |reason: String| CallError::Malformed(ClientError::new(reason));
     let event = item.map_err(|e| malformed(e.to_string()))?;
@@ -300,7 +338,7 @@ fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
         .map_err(|reason| malformed(reason.replace("the body", "an event's data")))?;
     if event.event == "error" {
         return Err(match serde_json::from_str::<Value>(&event.data) {
-            Ok(body) => error_from_body(status, body),
+            Ok(body) => error_from_body(event_status(&body), body),
             Err(e) => malformed(format!("an `error` event's data is not JSON: {e}")),
         });
     }
@@ -310,6 +348,17 @@ fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
             short_type_name::<T>()
         ))
     })
+}
+
+/// The HTTP status an `error` event's Status stands for: its `code` (§11.6 writes the HTTP status
+/// there) when that is an error status, else 500. Not the stream's own status: that was 200.
+fn event_status(body: &Value) -> u16 {
+    body.get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_u64)
+        .and_then(|code| u16::try_from(code).ok())
+        .filter(|code| (400..600).contains(code))
+        .unwrap_or(crate::table::UNLISTED_HTTP)
 }
 
 // ----- routes -------------------------------------------------------------------------------------
@@ -780,8 +829,9 @@ pub fn encode_rest_result<T: Serialize + ?Sized>(result: &T) -> RestResponse {
 
 /// The error reply (§11.6): the table's HTTP status (500 for the catch-all), and the
 /// `google.rpc.Status` as `{"error": {code, status, message, details}}`. `details` are the
-/// error's `@type` objects; when none is an ErrorInfo and the row has a reason, the ErrorInfo
-/// A2A requires (reason, domain `a2a-protocol.org`) comes first.
+/// error's `@type` objects; when none is an ErrorInfo and the row has a reason (its own, or a
+/// standard JSON-RPC error's from [`STANDARD_REASONS`]), the ErrorInfo A2A requires (reason,
+/// domain `a2a-protocol.org`) comes first.
 pub fn encode_rest_error<A: ErrorTable>(error: &A) -> RestResponse {
     error_response(error, None)
 }
@@ -790,7 +840,7 @@ pub fn encode_rest_error<A: ErrorTable>(error: &A) -> RestResponse {
 fn error_response<A: ErrorTable>(error: &A, status: Option<u16>) -> RestResponse {
     let row = error.row();
     let mut details = ErrorDetail::list_from(error.data());
-    if let Some(reason) = row.and_then(|r| r.reason) {
+    if let Some(reason) = row.and_then(reason_of) {
         if !details.iter().any(|d| d.type_url() == ERROR_INFO_TYPE) {
             let info =
                 ErrorDetail::error_info(reason, A2A_DOMAIN, std::iter::empty::<(String, String)>());

@@ -4,7 +4,7 @@
 //! their ErrorInfo reason for every row of the table, the catch-all for the rest, custom errors,
 //! problem+json and non-JSON bodies, and streams.
 
-use a2a_types::rt::rest::{HttpReply, RestStreamDecoder};
+use a2a_types::rt::rest::{HttpReply, RestStreamDecoder, STANDARD_REASONS};
 use a2a_types::rt::Method;
 use a2a_types::v1::{
     decode_rest_reply, decode_rest_reply_with, decode_rest_request, encode_rest_custom_error,
@@ -180,7 +180,11 @@ fn refusals_say_why_with_the_http_status_the_binding_gives() {
     assert_eq!(s, 405);
     let (s, body) = status("GET", "/tasks", "pageSize=many", b"");
     assert_eq!(s, 400);
-    let violation = &body["error"]["details"][0]["fieldViolations"][0];
+    // The ErrorInfo naming the error first (INVALID_PARAMS, as a2a-sdk names it), then the
+    // BadRequest naming the parameter.
+    let details = &body["error"]["details"];
+    assert_eq!(details[0]["reason"], "INVALID_PARAMS", "{body}");
+    let violation = &details[1]["fieldViolations"][0];
     assert_eq!(violation["field"], "pageSize", "{body}");
     let (s, body) = status("GET", "/tasks", "includeArtifacts=yes", b"");
     assert_eq!(s, 400, "{body}");
@@ -238,6 +242,8 @@ fn success_replies_are_the_bare_result() {
 
 #[test]
 fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
+    // The nine A2A rows by the table's reason, four standard JSON-RPC rows by a2a-sdk's
+    // (STANDARD_REASONS); the parse error has none.
     let mut named = 0;
     for row in ERROR_TABLE.iter() {
         let error = A2aError::from_code(row.code, Some("why".into()), None);
@@ -247,17 +253,21 @@ fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
         let decoded =
             decode_rest_reply::<method::GetTask>(&reply(response.status, "application/json", body))
                 .unwrap_err();
-        match row.reason {
-            Some(_) => {
+        let standard = STANDARD_REASONS
+            .iter()
+            .find(|(code, _)| *code == row.code)
+            .map(|(_, reason)| *reason);
+        match row.reason.or(standard) {
+            Some(reason) => {
                 named += 1;
                 let CallError::Agent(decoded) = decoded else {
                     panic!("{}: {decoded:?}", row.name)
                 };
                 assert_eq!(decoded.name(), row.name);
                 assert_eq!(decoded.message(), "why");
-                assert_eq!(decoded.details()[0].reason(), row.reason);
+                assert_eq!(decoded.details()[0].reason(), Some(reason));
             }
-            // The standard JSON-RPC rows have no reason: the catch-all, by HTTP status.
+            // The parse error has no reason: the catch-all, by HTTP status.
             None => {
                 let CallError::Agent(A2aError::Other { code, .. }) = decoded else {
                     panic!("{}: {decoded:?}", row.name)
@@ -266,7 +276,99 @@ fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
             }
         }
     }
-    assert_eq!(named, 9);
+    assert_eq!(named, 13);
+}
+
+/// Regression (live interop with a2a-sdk's REST agent): the SDK names the standard JSON-RPC
+/// errors by reason too, and they were read as the catch-all `Other` (an invalid `historyLength`
+/// was `Other { code: 400 }`, not `InvalidParams` as over JSON-RPC or in the SDK's own client).
+/// The bodies are the SDK's, byte for byte, metadata with non-string values included.
+#[test]
+fn the_sdks_reasons_for_the_standard_errors_name_them() {
+    let sdk = |status: u16, body: &'static [u8]| {
+        decode_rest_reply::<method::GetTask>(&reply(status, "application/json", body)).unwrap_err()
+    };
+    let e = sdk(
+        400,
+        br#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"Validation failed","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_PARAMS","domain":"a2a-protocol.org","metadata":{"errors":[{"field":"message.message_id","message":"Field is required."}]}},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"message.message_id","description":"Field is required."}]}]}}"#,
+    );
+    let CallError::Agent(e @ A2aError::InvalidParams { .. }) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(e.message(), "Validation failed");
+    assert_eq!(e.details().len(), 2);
+    assert_eq!(
+        e.details()[1].get("fieldViolations").unwrap()[0]["field"],
+        "message.message_id"
+    );
+    let e = sdk(
+        400,
+        br#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"Failed to parse historyLength field","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_REQUEST","domain":"a2a-protocol.org","metadata":{}}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::InvalidRequest { .. })),
+        "{e:?}"
+    );
+    let e = sdk(
+        404,
+        br#"{"error":{"code":404,"status":"NOT_FOUND","message":"Method not found","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"METHOD_NOT_FOUND","domain":"a2a-protocol.org"}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::MethodNotFound { .. })),
+        "{e:?}"
+    );
+    let e = sdk(
+        500,
+        br#"{"error":{"code":500,"status":"INTERNAL","message":"broke","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"a2a-protocol.org","metadata":{}}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::Internal { .. })),
+        "{e:?}"
+    );
+    // Outside the A2A domain the same reason names nothing.
+    let e = sdk(
+        500,
+        br#"{"error":{"code":500,"message":"x","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"example.com"}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::Other { code: 500, .. })),
+        "{e:?}"
+    );
+    // And our agents name them so, for the SDK's client to map them to its error classes.
+    let response = encode_rest_error(&A2aError::from_code(-32602, None, None));
+    let body: Value = serde_json::from_slice(&response.body).unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["reason"], "INVALID_PARAMS",
+        "{body}"
+    );
+    assert_eq!(
+        body["error"]["details"][0]["domain"], "a2a-protocol.org",
+        "{body}"
+    );
+}
+
+/// Regression: an `error` event's catch-all took the stream's HTTP status, 200, as its code; it
+/// is the Status's own `code` (the HTTP status the error stands for), else 500.
+#[test]
+fn an_error_event_keeps_the_status_code_it_carries() {
+    let body = b"data: {\"task\": {\"id\": \"t-1\"}}\r\n\r\nevent: error\r\ndata: {\"error\": {\"code\": 503, \"status\": \"UNAVAILABLE\", \"message\": \"later\"}}\r\n\r\nevent: error\ndata: {\"error\": {\"message\": \"no code\"}}\n\n";
+    let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+    let items = decoder.feed(body);
+    decoder.finish().unwrap();
+    assert!(matches!(items[0], Ok(StreamResponse::Task(_))), "{items:?}");
+    let codes: Vec<(i64, String)> = items[1..]
+        .iter()
+        .map(|item| match item {
+            Err(CallError::Agent(A2aError::Other { code, message, .. })) => {
+                (*code, message.clone())
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [(503, "later".to_string()), (500, "no code".to_string())]
+    );
 }
 
 #[test]
