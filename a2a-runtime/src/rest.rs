@@ -412,6 +412,11 @@ pub trait RestMethod: Method {
     const ROUTES: &'static [Route];
     /// The params' scalar fields, by JSON name.
     const QUERY: &'static [QueryParam];
+    /// Routes a server also takes the method at, besides [`Self::ROUTES`]; a client never sends
+    /// them ([`encode_rest_request`] uses `ROUTES` only). For A2A v1: `SubscribeToTask` under
+    /// `POST`, which the spec's §11.3.2 prints and a2a-sdk's client sends, where the proto says
+    /// `GET` (the method table's `http_also_served`).
+    const ALSO_SERVED: &'static [Route] = &[];
 }
 
 /// One piece of a path template.
@@ -909,13 +914,13 @@ pub fn encode_rest_event<T: Serialize + ?Sized, A: ErrorTable>(item: Result<&T, 
 
 /// The route of method `M` that `path` matches with `verb`, and the path's variables; `None` when
 /// none does. `other_verb` is set when a route matches the path under another verb (the request
-/// then deserves 405, not 404).
+/// then deserves 405, not 404). The routes also served ([`RestMethod::ALSO_SERVED`]) count.
 pub fn find_route<M: RestMethod>(
     verb: &str,
     path: &str,
     other_verb: &mut bool,
 ) -> Option<(&'static Route, Vec<(String, String)>)> {
-    for route in M::ROUTES {
+    for route in M::ROUTES.iter().chain(M::ALSO_SERVED) {
         if let Some(captures) = match_path(route.path, path) {
             if route.verb.eq_ignore_ascii_case(verb) {
                 return Some((route, captures));

@@ -137,6 +137,31 @@ fn every_method_encodes_and_decodes_over_rest_with_and_without_a_tenant() {
     }
 }
 
+/// Regression (live interop with a2a-sdk's REST client): its `subscribe` POSTs
+/// `/tasks/{id}:subscribe` without a body (the spec's §11.3.2 prints POST; the proto says GET),
+/// which was refused with 405. Both verbs are served, with and without a tenant; the client's
+/// encoder still sends the proto's GET.
+#[test]
+fn subscribe_is_served_under_post_too() {
+    for (path, tenant) in [
+        ("/tasks/t-1:subscribe", None),
+        ("/acme/tasks/t-1:subscribe", Some("acme")),
+    ] {
+        for (verb, body) in [("GET", &b""[..]), ("POST", b""), ("POST", b"{}")] {
+            let Ok(Request::SubscribeToTask(p)) = decode_rest_request(verb, path, "", body) else {
+                panic!("{verb} {path} {body:?}");
+            };
+            assert_eq!((p.id.as_str(), p.tenant.as_deref()), ("t-1", tenant));
+        }
+    }
+    let params = serde_json::from_value(json!({"id": "t-1"})).unwrap();
+    let request = encode_rest_request::<method::SubscribeToTask>(&params).unwrap();
+    assert_eq!((request.verb, request.body), ("GET", None));
+    // Other verbs are still refused with 405.
+    let e = decode_rest_request("DELETE", "/tasks/t-1:subscribe", "", b"").unwrap_err();
+    assert_eq!(e.response().status, 405);
+}
+
 #[test]
 fn query_parameters_of_every_kind_read_into_the_params() {
     let query = "contextId=c%201&status=TASK_STATE_WORKING&pageSize=7&pageToken=x&historyLength=2\
@@ -200,9 +225,10 @@ fn refusals_say_why_with_the_http_status_the_binding_gives() {
         body["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("message.messageId"),
+            .contains("`message.messageId`"),
         "{body}"
     );
+
     let (s, _) = status("POST", "/message:send", "", b"{not json");
     assert_eq!(s, 400);
 }
