@@ -932,9 +932,15 @@ pub fn find_route<M: RestMethod>(
 }
 
 /// Refuses params that lack what the method cannot run without, as the JSON-RPC side does
-/// ([`crate::RawRequest::require`]): an invalid-params fault naming the fields.
+/// ([`crate::RawRequest::require`]): an invalid-params fault naming the fields. The checks name
+/// them as JSON-RPC does (`params.message.messageId`); a REST request has no `params` member, so
+/// the fault names them from the request's root (`message.messageId`), as its body and query do.
 pub fn require(method: &str, checks: &[(&str, bool)]) -> Result<(), Fault> {
-    match crate::server::missing_fields(method, checks) {
+    let checks: Vec<(&str, bool)> = checks
+        .iter()
+        .map(|&(field, missing)| (field.strip_prefix("params.").unwrap_or(field), missing))
+        .collect();
+    match crate::server::missing_fields(method, &checks) {
         None => Ok(()),
         Some((detail, details)) => Err(Fault {
             id: RequestId::Null,

@@ -228,7 +228,10 @@ fn refusals_say_why_with_the_http_status_the_binding_gives() {
             .contains("`message.messageId`"),
         "{body}"
     );
-
+    // Regression: named from the request's root, as the body names it; a REST request has no
+    // `params` member (it said `params.message.messageId`, the JSON-RPC path).
+    let violation = &body["error"]["details"][1]["fieldViolations"][0];
+    assert_eq!(violation["field"], "message.messageId", "{body}");
     let (s, _) = status("POST", "/message:send", "", b"{not json");
     assert_eq!(s, 400);
 }
