@@ -594,7 +594,8 @@ impl std::error::Error for RouteError {}
 
 /// The request calling method `M` with `params` (§11.5): the route whose path variables the
 /// params fill (the `/{tenant}` form when `tenant` is set), path variables percent-encoded, and
-/// the rest as the JSON body (`POST` routes) or as query parameters (camelCase names; booleans
+/// the other fields as the JSON body (`POST` routes; the fields the path binds are left out of a
+/// `*` body, as google.api.http says) or as query parameters (camelCase names; booleans
 /// `true`/`false`; numbers in decimal; enums by name; timestamps as written; a list as a repeated
 /// parameter; objects never, as §11.5 says).
 ///
@@ -647,13 +648,22 @@ where
         }
     }
     if let Some(field) = route.body {
-        let sent = match field {
-            "*" => &value,
-            field => object
-                .get(&a2a_facts::case::lower_camel(field))
-                .unwrap_or(&Value::Null),
-        };
-        let body = serde_json::to_vec(sent).map_err(|e| RouteError(e.to_string()))?;
+        let body = match field {
+            // Every field the path does not bind (google.api.http's `*`): not the path's own.
+            "*" => serde_json::to_vec(&Value::Object(
+                object
+                    .iter()
+                    .filter(|(name, _)| !in_path.contains(name))
+                    .map(|(name, v)| (name.clone(), v.clone()))
+                    .collect(),
+            )),
+            field => serde_json::to_vec(
+                object
+                    .get(&a2a_facts::case::lower_camel(field))
+                    .unwrap_or(&Value::Null),
+            ),
+        }
+        .map_err(|e| RouteError(e.to_string()))?;
         return Ok(HttpRequest {
             verb: route.verb,
             path,

@@ -137,6 +137,31 @@ fn every_method_encodes_and_decodes_over_rest_with_and_without_a_tenant() {
     }
 }
 
+/// Regression: a `*` body carried the fields the path binds too (`tenant`, a cancel's `id`, a push
+/// config's `taskId`); google.api.http's `*` is every field *not* bound by the path.
+#[test]
+fn a_star_body_leaves_out_the_fields_the_path_binds() {
+    let body = |request: a2a_types::rt::rest::HttpRequest| -> Value {
+        serde_json::from_slice(&request.body.unwrap()).unwrap()
+    };
+    let message = json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+    let send = serde_json::from_value(json!({"tenant": "acme", "message": message})).unwrap();
+    let request = encode_rest_request::<method::SendMessage>(&send).unwrap();
+    assert_eq!(request.path, "/acme/message:send");
+    let sent = body(request);
+    assert_eq!(sent.get("tenant"), None, "{sent}");
+    assert_eq!(sent["message"]["messageId"], "m-1");
+    let cancel = serde_json::from_value(json!({"id": "t-1", "metadata": {"k": 1}})).unwrap();
+    let sent = body(encode_rest_request::<method::CancelTask>(&cancel).unwrap());
+    assert_eq!(sent, json!({"metadata": {"k": 1}}));
+    let push =
+        serde_json::from_value(json!({"taskId": "t-1", "url": "https://h.example/"})).unwrap();
+    let sent =
+        body(encode_rest_request::<method::CreateTaskPushNotificationConfig>(&push).unwrap());
+    assert_eq!(sent.get("taskId"), None, "{sent}");
+    assert_eq!(sent["url"], "https://h.example/");
+}
+
 /// Regression (live interop with a2a-sdk's REST client): its `subscribe` POSTs
 /// `/tasks/{id}:subscribe` without a body (the spec's §11.3.2 prints POST; the proto says GET),
 /// which was refused with 405. Both verbs are served, with and without a tenant; the client's
