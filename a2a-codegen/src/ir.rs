@@ -315,6 +315,10 @@ pub struct MethodDef {
     /// The method's HTTP+JSON routes (the rpc's `google.api.http` option): the primary rule first,
     /// then its `additional_bindings` in order. Empty when the input says none (A2A v0.3).
     pub http: Vec<HttpRule>,
+    /// Routes the server also takes the method at (the method table's `http_also_served`): not
+    /// the proto's, so a client never sends them; what the spec's text or a2a-sdk's client use
+    /// where the proto says otherwise (SubscribeToTask under `POST`).
+    pub http_also_served: Vec<HttpRule>,
 }
 
 /// One HTTP route of a method, as a `google.api.http` rule gives it: what the HTTP+JSON binding

@@ -194,6 +194,11 @@ pub struct RawMethod {
     /// means none.
     #[serde(default)]
     pub http: Vec<RawHttpRule>,
+    /// Routes a server also takes the method at, besides `http` (a client never sends them):
+    /// where the spec's text or a2a-sdk's client use another verb than the proto; absent means
+    /// none.
+    #[serde(default)]
+    pub http_also_served: Vec<RawHttpRule>,
 }
 
 /// One entry of a method's `http` list as written: `{ verb = "GET", path = "/tasks/{id=*}" }`.

@@ -1077,6 +1077,7 @@ pub fn lower_methods(
                     .help(p.help);
             }
         }
+        let http_also_served = also_served_rules(m, i, file, types, diags);
         methods.push(MethodDef {
             name: m.name.clone(),
             rust_name: m.rust_name.clone().unwrap_or_else(|| m.name.clone()),
@@ -1086,14 +1087,43 @@ pub fn lower_methods(
             doc: m.doc.clone(),
             requires: m.requires.clone(),
             http,
+            http_also_served,
         });
     }
     methods
 }
 
+/// The `http_also_served` column of method row `i`, as IR rules, each checked against the
+/// method's types like the `http` rules.
+pub(crate) fn also_served_rules(
+    row: &RawMethod,
+    i: usize,
+    file: &str,
+    types: &BTreeMap<TypeId, TypeDef>,
+    diags: &mut Diagnostics,
+) -> Vec<HttpRule> {
+    let rules = to_rules(&row.http_also_served);
+    for (j, rule) in rules.iter().enumerate() {
+        for p in routes::check(rule, &row.params, &row.result, types) {
+            diags
+                .push(
+                    file,
+                    format!("/method/{i}/http_also_served/{j}/{}", p.key),
+                    p.message,
+                )
+                .help(p.help);
+        }
+    }
+    rules
+}
+
 /// The `http` column of a method row, as IR rules.
 pub(crate) fn http_rules(row: &RawMethod) -> Vec<HttpRule> {
-    row.http
+    to_rules(&row.http)
+}
+
+fn to_rules(rules: &[crate::load::RawHttpRule]) -> Vec<HttpRule> {
+    rules
         .iter()
         .map(|r| HttpRule {
             verb: r.verb.clone(),

@@ -19,6 +19,7 @@
 //! - [`oneof`]: [`UnknownMember`], the extra variant of every oneof and tagged union.
 //! - [`table`]: the static shapes of the error table and of methods.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
+//!   which of a card's interfaces to call ([`version::pick_interface`]),
 //!   and how a client negotiates it.
 
 #![deny(missing_docs)]

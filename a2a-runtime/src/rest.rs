@@ -256,7 +256,8 @@ fn short_type_name<T>() -> &'static str {
 // ----- streams, client side -----------------------------------------------------------------------
 
 /// Decodes a streamed REST reply (SSE) incrementally: each event's data is one bare `T`; an event
-/// named `error` carries a Status and becomes the typed error, as an error reply would. Feed bytes
+/// named `error` carries a Status and becomes the typed error, as an error reply would (the
+/// Status's own `code` standing for the HTTP status, since the stream's was 200). Feed bytes
 /// as they arrive, split anywhere.
 ///
 /// A streaming call answered with a plain JSON error instead (the agent failed before the stream
@@ -401,6 +402,11 @@ pub trait RestMethod: Method {
     const ROUTES: &'static [Route];
     /// The params' scalar fields, by JSON name.
     const QUERY: &'static [QueryParam];
+    /// Routes a server also takes the method at, besides [`Self::ROUTES`]; a client never sends
+    /// them ([`encode_rest_request`] uses `ROUTES` only). For A2A v1: `SubscribeToTask` under
+    /// `POST`, which the spec's §11.3.2 prints and a2a-sdk's client sends, where the proto says
+    /// `GET` (the method table's `http_also_served`).
+    const ALSO_SERVED: &'static [Route] = &[];
 }
 
 /// One piece of a path template.
@@ -578,7 +584,8 @@ impl std::error::Error for RouteError {}
 
 /// The request calling method `M` with `params` (§11.5): the route whose path variables the
 /// params fill (the `/{tenant}` form when `tenant` is set), path variables percent-encoded, and
-/// the rest as the JSON body (`POST` routes) or as query parameters (camelCase names; booleans
+/// the other fields as the JSON body (`POST` routes; the fields the path binds are left out of a
+/// `*` body, as google.api.http says) or as query parameters (camelCase names; booleans
 /// `true`/`false`; numbers in decimal; enums by name; timestamps as written; a list as a repeated
 /// parameter; objects never, as §11.5 says).
 ///
@@ -631,13 +638,22 @@ where
         }
     }
     if let Some(field) = route.body {
-        let sent = match field {
-            "*" => &value,
-            field => object
-                .get(&a2a_facts::case::lower_camel(field))
-                .unwrap_or(&Value::Null),
-        };
-        let body = serde_json::to_vec(sent).map_err(|e| RouteError(e.to_string()))?;
+        let body = match field {
+            // Every field the path does not bind (google.api.http's `*`): not the path's own.
+            "*" => serde_json::to_vec(&Value::Object(
+                object
+                    .iter()
+                    .filter(|(name, _)| !in_path.contains(name))
+                    .map(|(name, v)| (name.clone(), v.clone()))
+                    .collect(),
+            )),
+            field => serde_json::to_vec(
+                object
+                    .get(&a2a_facts::case::lower_camel(field))
+                    .unwrap_or(&Value::Null),
+            ),
+        }
+        .map_err(|e| RouteError(e.to_string()))?;
         return Ok(HttpRequest {
             verb: route.verb,
             path,
@@ -898,13 +914,13 @@ pub fn encode_rest_event<T: Serialize + ?Sized, A: ErrorTable>(item: Result<&T, 
 
 /// The route of method `M` that `path` matches with `verb`, and the path's variables; `None` when
 /// none does. `other_verb` is set when a route matches the path under another verb (the request
-/// then deserves 405, not 404).
+/// then deserves 405, not 404). The routes also served ([`RestMethod::ALSO_SERVED`]) count.
 pub fn find_route<M: RestMethod>(
     verb: &str,
     path: &str,
     other_verb: &mut bool,
 ) -> Option<(&'static Route, Vec<(String, String)>)> {
-    for route in M::ROUTES {
+    for route in M::ROUTES.iter().chain(M::ALSO_SERVED) {
         if let Some(captures) = match_path(route.path, path) {
             if route.verb.eq_ignore_ascii_case(verb) {
                 return Some((route, captures));
@@ -916,9 +932,15 @@ pub fn find_route<M: RestMethod>(
 }
 
 /// Refuses params that lack what the method cannot run without, as the JSON-RPC side does
-/// ([`crate::RawRequest::require`]): an invalid-params fault naming the fields.
+/// ([`crate::RawRequest::require`]): an invalid-params fault naming the fields. The checks name
+/// them as JSON-RPC does (`params.message.messageId`); a REST request has no `params` member, so
+/// the fault names them from the request's root (`message.messageId`), as its body and query do.
 pub fn require(method: &str, checks: &[(&str, bool)]) -> Result<(), Fault> {
-    match crate::server::missing_fields(method, checks) {
+    let checks: Vec<(&str, bool)> = checks
+        .iter()
+        .map(|&(field, missing)| (field.strip_prefix("params.").unwrap_or(field), missing))
+        .collect();
+    match crate::server::missing_fields(method, &checks) {
         None => Ok(()),
         Some((detail, details)) => Err(Fault {
             id: RequestId::Null,

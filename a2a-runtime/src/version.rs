@@ -9,7 +9,9 @@
 //! 1. Read the agent card. A v1 card lists `supportedInterfaces`, each with its
 //!    `protocolVersion` (the first interface is the agent's preferred one); a v0.3 card has one
 //!    top-level `protocolVersion` (`"0.3.0"`). [`ProtocolVersion::from_agent_card`] picks the
-//!    newest version the card declares that this crate speaks.
+//!    newest version the card declares that this crate speaks over JSON-RPC;
+//!    [`pick_interface`] picks the interface itself (URL, binding, version, tenant) for the
+//!    bindings a client speaks, in its order of preference (JSON-RPC, HTTP+JSON).
 //! 2. Send every request with `A2A-Version: <version>` ([`ProtocolVersion::HEADER`],
 //!    [`ProtocolVersion::as_str`]) and decode the replies with the module for that version
 //!    ([`ProtocolVersion::V1_0`]: the generated `v1` module, `a2a_types::v1`; [`ProtocolVersion::V0_3`]: `a2a_types::v0_3`).
@@ -141,6 +143,100 @@ impl ProtocolVersion {
     }
 }
 
+/// The names of the standard protocol bindings, as agent cards write them: a v1 interface's
+/// `protocolBinding`, a v0.3 card's `preferredTransport` and its interfaces' `transport`.
+pub mod binding {
+    /// JSON-RPC 2.0 over HTTP (spec §9).
+    pub const JSONRPC: &str = "JSONRPC";
+    /// The HTTP+JSON (REST) binding (spec §11).
+    pub const HTTP_JSON: &str = "HTTP+JSON";
+    /// gRPC (spec §10).
+    pub const GRPC: &str = "GRPC";
+}
+
+/// One interface an agent card offers: where to call the agent, over which binding, in which
+/// protocol version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The URL to call: the JSON-RPC endpoint, or the base URL of the REST routes.
+    pub url: String,
+    /// The binding, as the card writes it (`JSONRPC`, `HTTP+JSON`, ...; see [`binding`]).
+    pub binding: String,
+    /// The protocol version to speak there (and to send as `A2A-Version`).
+    pub version: ProtocolVersion,
+    /// The tenant the interface names (v1 only), for the calls' `tenant`; `None` when it names
+    /// none or an empty one.
+    pub tenant: Option<String>,
+}
+
+/// Picks the interface to call an agent through, from its card (as JSON, in either version's
+/// shape): the first binding of `preferred` that the card offers in a version this crate speaks,
+/// and among that binding's interfaces the newest version; the card's order breaks ties (its
+/// first interface is the agent's preferred one). `None` when the card offers none of them.
+///
+/// A v1 card lists `supportedInterfaces` (`url`, `protocolBinding`, `protocolVersion`,
+/// `tenant`); a v0.3 card has its `url` with its `preferredTransport` (JSON-RPC when absent) and
+/// `additionalInterfaces` (`url`, `transport`), all in its top-level `protocolVersion`. A card
+/// may carry both shapes (a2a-sdk writes the v0.3 members beside the v1 list); they are read
+/// together. Binding names compare ignoring ASCII case. Skipped: an interface without a URL or
+/// binding, and one whose version this crate does not speak ([`ProtocolVersion::parse`]: an
+/// empty or missing version reads as 0.3).
+///
+/// ```
+/// use a2a_runtime::version::{binding, pick_interface, ProtocolVersion};
+///
+/// let card = serde_json::json!({"supportedInterfaces": [
+///     {"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+///     {"url": "https://a.example/v03", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+///     {"url": "https://a.example/api", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+/// ]});
+/// let rest = pick_interface(&card, &[binding::HTTP_JSON, binding::JSONRPC]).unwrap();
+/// assert_eq!((rest.url.as_str(), rest.version), ("https://a.example/api", ProtocolVersion::V1_0));
+/// assert_eq!(pick_interface(&card, &[binding::GRPC]), None);
+/// ```
+pub fn pick_interface(card: &Value, preferred: &[&str]) -> Option<Interface> {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    let mut offered = Vec::new();
+    let mut offer = |url: Option<String>, binding: Option<String>, version: &str, tenant| {
+        if let (Some(url), Some(binding), Ok(version)) =
+            (url, binding, ProtocolVersion::parse(version))
+        {
+            offered.push(Interface {
+                url,
+                binding,
+                version,
+                tenant,
+            });
+        }
+    };
+    if let Some(Value::Array(interfaces)) = card.get("supportedInterfaces") {
+        for i in interfaces {
+            let version = text(i, "protocolVersion").unwrap_or_default();
+            let tenant = text(i, "tenant").filter(|t| !t.is_empty());
+            offer(text(i, "url"), text(i, "protocolBinding"), &version, tenant);
+        }
+    }
+    if let Some(version) = text(card, "protocolVersion") {
+        let preferred = text(card, "preferredTransport").or(Some(binding::JSONRPC.to_owned()));
+        offer(text(card, "url"), preferred, &version, None);
+        if let Some(Value::Array(interfaces)) = card.get("additionalInterfaces") {
+            for i in interfaces {
+                offer(text(i, "url"), text(i, "transport"), &version, None);
+            }
+        }
+    }
+    preferred.iter().find_map(|want| {
+        offered
+            .iter()
+            .filter(|i| i.binding.eq_ignore_ascii_case(want))
+            .fold(None, |best: Option<&Interface>, i| match best {
+                Some(b) if b.version >= i.version => Some(b),
+                _ => Some(i),
+            })
+            .cloned()
+    })
+}
+
 impl fmt::Display for ProtocolVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -206,5 +302,80 @@ mod tests {
         );
         assert_eq!(ProtocolVersion::from_agent_card(&json!({})), None);
         assert_eq!(ProtocolVersion::from_agent_card(&json!([1, 2])), None);
+    }
+
+    fn picked(card: &Value, preferred: &[&str]) -> Option<(String, String, ProtocolVersion)> {
+        pick_interface(card, preferred).map(|i| (i.url, i.binding, i.version))
+    }
+
+    #[test]
+    fn pick_interface_follows_the_callers_preference_then_the_newest_version() {
+        let card = json!({"supportedInterfaces": [
+            {"url": "http://a/rpc03", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://a/rpc-too", "protocolBinding": "JSONRPC", "protocolVersion": "1.0.1"},
+            {"url": "http://a/grpc", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+            {"url": "http://a/next", "protocolBinding": "HTTP+JSON", "protocolVersion": "2.0"},
+            {"url": "http://a/api", "protocolBinding": "http+json", "protocolVersion": "1.0",
+             "tenant": "acme"},
+            {"protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            "not an interface"
+        ]});
+        let v1 = ProtocolVersion::V1_0;
+        // The newest version of the binding; the card's order among equals.
+        assert_eq!(
+            picked(&card, &[binding::JSONRPC]),
+            Some(("http://a/rpc".into(), "JSONRPC".into(), v1))
+        );
+        // The caller's order of bindings, whatever the card's; case does not matter, a version
+        // this crate does not speak and an interface without a URL are skipped.
+        let rest = pick_interface(&card, &[binding::HTTP_JSON, binding::JSONRPC]).unwrap();
+        assert_eq!((rest.url.as_str(), rest.version), ("http://a/api", v1));
+        assert_eq!(rest.tenant.as_deref(), Some("acme"));
+        assert_eq!(
+            picked(&card, &["SOAP", binding::GRPC]),
+            Some(("http://a/grpc".into(), "GRPC".into(), v1))
+        );
+        assert_eq!(picked(&card, &["SOAP"]), None);
+        assert_eq!(picked(&card, &[]), None);
+        assert_eq!(picked(&json!({}), &[binding::JSONRPC]), None);
+        assert_eq!(picked(&json!("card"), &[binding::JSONRPC]), None);
+    }
+
+    #[test]
+    fn pick_interface_reads_v0_3_cards_and_both_shapes_at_once() {
+        let v03 = json!({"url": "http://a/rpc", "protocolVersion": "0.3.0",
+            "additionalInterfaces": [{"url": "http://a/rest", "transport": "HTTP+JSON"}]});
+        assert_eq!(
+            picked(&v03, &[binding::JSONRPC]),
+            Some((
+                "http://a/rpc".into(),
+                "JSONRPC".into(),
+                ProtocolVersion::V0_3
+            ))
+        );
+        assert_eq!(
+            picked(&v03, &[binding::HTTP_JSON]),
+            Some((
+                "http://a/rest".into(),
+                "HTTP+JSON".into(),
+                ProtocolVersion::V0_3
+            ))
+        );
+        let grpc =
+            json!({"url": "http://a/g", "protocolVersion": "0.3", "preferredTransport": "GRPC"});
+        assert_eq!(picked(&grpc, &[binding::JSONRPC]), None);
+        // a2a-sdk's cards: the v1 list and the v0.3 members of its 0.3 interface.
+        let both = json!({
+            "supportedInterfaces": [
+                {"url": "http://a/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+                {"url": "http://a/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+            ],
+            "url": "http://a/", "protocolVersion": "0.3", "preferredTransport": "JSONRPC"
+        });
+        assert_eq!(
+            picked(&both, &[binding::JSONRPC]).map(|p| p.2),
+            Some(ProtocolVersion::V1_0)
+        );
     }
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Live interop with the official Python SDK, a2a-sdk 1.3.0, in both directions and both protocol
-# versions, on loopback; every method of each version is called in each direction:
+# Live interop with the official Python SDK, a2a-sdk 1.3.0, in both directions, both protocol
+# versions and both JSON bindings of A2A 1.0, on loopback; every method is called in each
+# direction:
 #
 #   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + ureq)
 #   2. interop-agent (a2a_types::v1 + axum), A2A 1.0     <-  py/client.py (the SDK's client)
 #   3. py/agent.py again, A2A 0.3 (the SDK's compat)     <-  interop-client-v0-3 (a2a_types::v0_3)
 #   4. interop-agent-v0-3 (a2a_types::v0_3), A2A 0.3     <-  py/client.py --v0.3 (the SDK's client)
+#   5. py/agent.py's REST routes, A2A 1.0 over HTTP+JSON <-  interop-client-rest (a2a_types::v1)
+#   6. interop-agent's REST routes, A2A 1.0 over HTTP+JSON <- py/client.py --rest (RestTransport)
 #
 # Installs the SDK into a virtualenv (tests/interop/venv.sh), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
@@ -145,9 +148,19 @@ client=("$python" "$here/py/client.py" --v0.3)
 run_phase 4 "Rust agent (a2a_types::v0_3) <- a2a-sdk client, A2A 0.3" \
   "the Rust v0.3 agent" rust-agent-v0-3.log py-client-v0-3.log
 
+server=("$python" "$here/py/agent.py")
+client=("$bin/interop-client-rest")
+run_phase 5 "a2a-sdk REST agent <- Rust client (a2a_types::v1), A2A 1.0 over HTTP+JSON" \
+  "the a2a-sdk agent" py-agent-rest.log rust-client-rest.log
+
+server=("$bin/interop-agent")
+client=("$python" "$here/py/client.py" --rest)
+run_phase 6 "Rust REST agent (a2a_types::v1) <- a2a-sdk REST client, A2A 1.0 over HTTP+JSON" \
+  "the Rust agent" rust-agent-rest.log py-client-rest.log
+
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 4 phases failed:"
+  say "${#failed_phases[@]} of 6 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 4 phases passed: both directions, A2A 1.0 and 0.3"
+say "all 6 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON) and 0.3"

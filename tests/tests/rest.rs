@@ -552,3 +552,145 @@ fn paths_match_their_templates_segment_by_segment() {
     assert_eq!(caps("/tasks/{id=*}", "/tasks/%zz"), None, "a broken escape");
     assert_eq!(caps("/message:send", "/message:send"), Some(vec![]));
 }
+
+/// Regression: a `*` body carried the fields the path binds too (`tenant`, a cancel's `id`, a push
+/// config's `taskId`); google.api.http's `*` is every field *not* bound by the path.
+#[test]
+fn a_star_body_leaves_out_the_fields_the_path_binds() {
+    let body = |request: a2a_types::rt::rest::HttpRequest| -> Value {
+        serde_json::from_slice(&request.body.unwrap()).unwrap()
+    };
+    let message = json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+    let send = serde_json::from_value(json!({"tenant": "acme", "message": message})).unwrap();
+    let request = encode_rest_request::<method::SendMessage>(&send).unwrap();
+    assert_eq!(request.path, "/acme/message:send");
+    let sent = body(request);
+    assert_eq!(sent.get("tenant"), None, "{sent}");
+    assert_eq!(sent["message"]["messageId"], "m-1");
+    let cancel = serde_json::from_value(json!({"id": "t-1", "metadata": {"k": 1}})).unwrap();
+    let sent = body(encode_rest_request::<method::CancelTask>(&cancel).unwrap());
+    assert_eq!(sent, json!({"metadata": {"k": 1}}));
+    let push =
+        serde_json::from_value(json!({"taskId": "t-1", "url": "https://h.example/"})).unwrap();
+    let sent =
+        body(encode_rest_request::<method::CreateTaskPushNotificationConfig>(&push).unwrap());
+    assert_eq!(sent.get("taskId"), None, "{sent}");
+    assert_eq!(sent["url"], "https://h.example/");
+}
+
+/// Regression (live interop with a2a-sdk's REST client): its `subscribe` POSTs
+/// `/tasks/{id}:subscribe` without a body (the spec's §11.3.2 prints POST; the proto says GET),
+/// which was refused with 405. Both verbs are served, with and without a tenant; the client's
+/// encoder still sends the proto's GET.
+#[test]
+fn subscribe_is_served_under_post_too() {
+    for (path, tenant) in [
+        ("/tasks/t-1:subscribe", None),
+        ("/acme/tasks/t-1:subscribe", Some("acme")),
+    ] {
+        for (verb, body) in [("GET", &b""[..]), ("POST", b""), ("POST", b"{}")] {
+            let Ok(Request::SubscribeToTask(p)) = decode_rest_request(verb, path, "", body) else {
+                panic!("{verb} {path} {body:?}");
+            };
+            assert_eq!((p.id.as_str(), p.tenant.as_deref()), ("t-1", tenant));
+        }
+    }
+    let params = serde_json::from_value(json!({"id": "t-1"})).unwrap();
+    let request = encode_rest_request::<method::SubscribeToTask>(&params).unwrap();
+    assert_eq!((request.verb, request.body), ("GET", None));
+    // Other verbs are still refused with 405.
+    let e = decode_rest_request("DELETE", "/tasks/t-1:subscribe", "", b"").unwrap_err();
+    assert_eq!(e.response().status, 405);
+}
+
+/// Regression (live interop with a2a-sdk's REST agent): the SDK names the standard JSON-RPC
+/// errors by reason too, and they were read as the catch-all `Other` (an invalid `historyLength`
+/// was `Other { code: 400 }`, not `InvalidParams` as over JSON-RPC or in the SDK's own client).
+/// The bodies are the SDK's, byte for byte, metadata with non-string values included.
+#[test]
+fn the_sdks_reasons_for_the_standard_errors_name_them() {
+    let sdk = |status: u16, body: &'static [u8]| {
+        decode_rest_reply::<method::GetTask>(&reply(status, "application/json", body)).unwrap_err()
+    };
+    let e = sdk(
+        400,
+        br#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"Validation failed","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_PARAMS","domain":"a2a-protocol.org","metadata":{"errors":[{"field":"message.message_id","message":"Field is required."}]}},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"message.message_id","description":"Field is required."}]}]}}"#,
+    );
+    let CallError::Agent(e @ A2aError::InvalidParams { .. }) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(e.message(), "Validation failed");
+    assert_eq!(e.details().len(), 2);
+    assert_eq!(
+        e.details()[1].get("fieldViolations").unwrap()[0]["field"],
+        "message.message_id"
+    );
+    let e = sdk(
+        400,
+        br#"{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"Failed to parse historyLength field","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_REQUEST","domain":"a2a-protocol.org","metadata":{}}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::InvalidRequest { .. })),
+        "{e:?}"
+    );
+    let e = sdk(
+        404,
+        br#"{"error":{"code":404,"status":"NOT_FOUND","message":"Method not found","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"METHOD_NOT_FOUND","domain":"a2a-protocol.org"}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::MethodNotFound { .. })),
+        "{e:?}"
+    );
+    let e = sdk(
+        500,
+        br#"{"error":{"code":500,"status":"INTERNAL","message":"broke","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"a2a-protocol.org","metadata":{}}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::Internal { .. })),
+        "{e:?}"
+    );
+    // Outside the A2A domain the same reason names nothing.
+    let e = sdk(
+        500,
+        br#"{"error":{"code":500,"message":"x","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL_ERROR","domain":"example.com"}]}}"#,
+    );
+    assert!(
+        matches!(e, CallError::Agent(A2aError::Other { code: 500, .. })),
+        "{e:?}"
+    );
+    // And our agents name them so, for the SDK's client to map them to its error classes.
+    let response = encode_rest_error(&A2aError::from_code(-32602, None, None));
+    let body: Value = serde_json::from_slice(&response.body).unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["reason"], "INVALID_PARAMS",
+        "{body}"
+    );
+    assert_eq!(
+        body["error"]["details"][0]["domain"], "a2a-protocol.org",
+        "{body}"
+    );
+}
+
+/// Regression: an `error` event's catch-all took the stream's HTTP status, 200, as its code; it
+/// is the Status's own `code` (the HTTP status the error stands for), else 500.
+#[test]
+fn an_error_event_keeps_the_status_code_it_carries() {
+    let body = b"data: {\"task\": {\"id\": \"t-1\"}}\r\n\r\nevent: error\r\ndata: {\"error\": {\"code\": 503, \"status\": \"UNAVAILABLE\", \"message\": \"later\"}}\r\n\r\nevent: error\ndata: {\"error\": {\"message\": \"no code\"}}\n\n";
+    let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+    let items = decoder.feed(body);
+    decoder.finish().unwrap();
+    assert!(matches!(items[0], Ok(StreamResponse::Task(_))), "{items:?}");
+    let codes: Vec<(i64, String)> = items[1..]
+        .iter()
+        .map(|item| match item {
+            Err(CallError::Agent(A2aError::Other { code, message, .. })) => {
+                (*code, message.clone())
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [(503, "later".to_string()), (500, "no code".to_string())]
+    );
+}

@@ -1,5 +1,6 @@
-//! Emission of the HTTP+JSON binding's tables: each method's routes (its `google.api.http` rules)
-//! and the fields of its params that may travel as query parameters, as an implementation of the
+//! Emission of the HTTP+JSON binding's tables: each method's routes (its `google.api.http` rules,
+//! and the routes a server also takes it at) and the fields of its params that may travel as
+//! query parameters, as an implementation of the
 //! runtime's `rest::RestMethod` on the method's unit type. The runtime's `rest` module does the
 //! rest, generically.
 
@@ -18,10 +19,16 @@ pub(crate) fn rest_method_impls(model: &Model, rt: &TokenStream) -> Vec<TokenStr
             let name = Ident::new(&m.rust_name, Span::call_site());
             let routes = m.http.iter().map(|r| route(r, rt));
             let query = query_params(model, m, rt);
+            // Emitted only when the table gives some: the trait's default is none.
+            let also = (!m.http_also_served.is_empty()).then(|| {
+                let also = m.http_also_served.iter().map(|r| route(r, rt));
+                quote!(const ALSO_SERVED: &'static [#rt::rest::Route] = &[#(#also),*];)
+            });
             quote! {
                 impl #rt::rest::RestMethod for #name {
                     const ROUTES: &'static [#rt::rest::Route] = &[#(#routes),*];
                     const QUERY: &'static [#rt::rest::QueryParam] = &[#(#query),*];
+                    #also
                 }
             }
         })

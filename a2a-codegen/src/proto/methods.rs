@@ -1,6 +1,6 @@
 //! The methods of a proto: its service's rpcs (name, request and response types, server
 //! streaming, `google.api.http` rules), completed by the method table beside it (`doc`,
-//! `requires`, `rust_name`), which must agree with the rpcs row by row.
+//! `requires`, `rust_name`, `http_also_served`), which must agree with the rpcs row by row.
 
 use crate::diag::Diagnostics;
 use crate::ir::*;
@@ -64,6 +64,7 @@ pub(crate) fn methods(
             .unwrap_or_else(|| format!("The `{}` rpc.", rpc.name)),
         requires: Vec::new(),
         http: rpc.http.clone(),
+        http_also_served: Vec::new(),
     };
     let Some(table) = table else {
         return rpcs.iter().map(from_proto).collect();
@@ -156,6 +157,7 @@ pub(crate) fn methods(
         method.rust_name = row.rust_name.clone().unwrap_or_else(|| row.name.clone());
         method.doc = row.doc.clone();
         method.requires = row.requires.clone();
+        method.http_also_served = lower::also_served_rules(row, i, file, types, diags);
         methods.push(method);
     }
     for rpc in rpcs {

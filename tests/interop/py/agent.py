@@ -6,17 +6,22 @@ Binds 127.0.0.1 on a free port, writes the port number to PORT_FILE once it is l
 serves until it is killed:
 
 - GET /.well-known/agent-card.json: the agent card, which lists two JSON-RPC interfaces at "/",
-  A2A 1.0 and A2A 0.3 (the SDK then also writes the v0.3 card members: url, protocolVersion,
-  preferredTransport); streaming, push notifications and an extended card are on;
+  A2A 1.0 and A2A 0.3, then an HTTP+JSON (REST) one, A2A 1.0, at "/" too (the SDK then also
+  writes the v0.3 card members: url, protocolVersion, preferredTransport); streaming, push
+  notifications and an extended card are on;
 - POST /: JSON-RPC, handled by the SDK's DefaultRequestHandler over an in-memory task store and
   an in-memory push-notification config store (no sender: nothing is ever delivered), with the
   SDK's v0.3 compatibility layer on (`enable_v0_3_compat`): a call with a v0.3 method name
-  (`message/send`, ...) is served as A2A 0.3, and a missing A2A-Version header means 0.3.
+  (`message/send`, ...) is served as A2A 0.3, and a missing A2A-Version header means 0.3;
+- the REST routes of A2A 1.0 (`create_rest_routes`: POST /message:send, GET /tasks/{id}, ...,
+  each also under /{tenant}), served by the same handler; they refuse a call without
+  `A2A-Version: 1.0`.
 
 Every message starts a task that goes submitted -> working -> one "greeting" artifact holding
-"Hello World" -> completed, the shape the official hello-world sample has. Task lookups,
-cancellation and listing are the SDK's own behaviour, which is what the Rust client is tested
-against.
+"Hello World" -> completed, the shape the official hello-world sample has; the text
+FAIL_TRIGGER makes the agent raise InternalError once it is working, and a call through a
+tenant's route puts {"tenant": ...} in the artifact's metadata. Task lookups, cancellation and
+listing are the SDK's own behaviour, which is what the Rust clients are tested against.
 """
 
 import asyncio
@@ -26,11 +31,15 @@ import sys
 import uvicorn
 from starlette.applications import Starlette
 
-from a2a.helpers import new_task_from_user_message, new_text_part
+from a2a.helpers import get_message_text, new_task_from_user_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import (
+    create_agent_card_routes,
+    create_jsonrpc_routes,
+    create_rest_routes,
+)
 from a2a.server.tasks import (
     InMemoryPushNotificationConfigStore,
     InMemoryTaskStore,
@@ -42,7 +51,10 @@ from a2a.types import (
     AgentInterface,
     AgentSkill,
 )
-from a2a.utils.errors import UnsupportedOperationError
+from a2a.utils.errors import InternalError, UnsupportedOperationError
+
+# The message text that makes the agent fail after it has started working (a stream has begun).
+FAIL_TRIGGER = 'fail while working'
 
 
 class HelloExecutor(AgentExecutor):
@@ -55,7 +67,14 @@ class HelloExecutor(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         await updater.start_work()
-        await updater.add_artifact([new_text_part('Hello World')], name='greeting')
+        if get_message_text(context.message) == FAIL_TRIGGER:
+            raise InternalError('the hello agent broke down while working')
+        # A call through a tenant's route (REST `/{tenant}/...`) is answered the same way; the
+        # artifact's metadata says which tenant the SDK handed to the agent.
+        metadata = {'tenant': context.tenant} if context.tenant else None
+        await updater.add_artifact(
+            [new_text_part('Hello World')], name='greeting', metadata=metadata
+        )
         await updater.complete()
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
@@ -91,6 +110,7 @@ def card(port: int, extended: bool = False) -> AgentCard:
         supported_interfaces=[
             AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0'),
             AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='0.3'),
+            AgentInterface(url=url, protocol_binding='HTTP+JSON', protocol_version='1.0'),
         ],
         version='1.0.0',
         capabilities=AgentCapabilities(
@@ -103,9 +123,9 @@ def card(port: int, extended: bool = False) -> AgentCard:
 
 
 def app(port: int) -> Starlette:
-    """The agent's whole app: the card routes and JSON-RPC at "/" (1.0 and 0.3), over fresh
-    in-memory stores. The request differential (tests/differential-requests/sdk.py) serves it
-    in process."""
+    """The agent's whole app: the card routes, JSON-RPC at "/" (1.0 and 0.3) and the REST routes
+    (1.0), over fresh in-memory stores. The request differential
+    (tests/differential-requests/sdk.py) serves it in process."""
     agent_card = card(port)
     handler = DefaultRequestHandler(
         agent_executor=HelloExecutor(),
@@ -117,6 +137,7 @@ def app(port: int) -> Starlette:
     return Starlette(
         routes=create_agent_card_routes(agent_card)
         + create_jsonrpc_routes(handler, '/', enable_v0_3_compat=True)
+        + create_rest_routes(handler)
     )
 
 

@@ -1,21 +1,32 @@
 """The official a2a-sdk 1.3.0 client, calling the Rust interop agent, for the interop test.
 
-    python client.py URL            # A2A 1.0: tests/interop/src/bin/interop-agent.rs
+    python client.py URL            # A2A 1.0 over JSON-RPC: tests/interop/src/bin/interop-agent.rs
+    python client.py --rest URL     # A2A 1.0 over HTTP+JSON (REST): the same agent
     python client.py --v0.3 URL     # A2A 0.3: tests/interop/src/bin/interop-agent-v0-3.rs
 
 Drives the agent at URL through the SDK's public client API only: create_client resolves the
-agent card, then every call goes through the JSON-RPC transport the SDK picks for the card's
-interface (its v1 transport for protocolVersion 1.0, its v0.3 compatibility transport for 0.3),
-and the results and exceptions are checked as an SDK user would see them. The SDK user's API is
-the same in both versions, so both runs make the same calls, except `list_tasks`, which v0.3 has
-not got. Prints one line per step; a failed step does not stop the run; exits 1 when one failed.
+agent card, then every call goes through the transport the SDK picks for the card's interface
+(JSON-RPC by default: its v1 transport for protocolVersion 1.0, its v0.3 compatibility transport
+for 0.3; with --rest the client is configured for the `HTTP+JSON` binding only
+(`ClientConfig.supported_protocol_bindings`), and the SDK picks its RestTransport), and the
+results and exceptions are checked as an SDK user would see them. The SDK user's API is the same
+in every mode, so the runs make the same calls, except `list_tasks`, which v0.3 has not got; the
+REST run adds what only REST has or what it changes: a tenant's routes, query parameters of
+every kind, and how the SDK's REST transport reports the agent's own error and the standard ones.
+Prints one line per step; a failed step does not stop the run; exits 1 when one failed.
 """
 
 import asyncio
 import sys
 import traceback
 
-from a2a.client import A2ACardResolver, A2AClientError, ClientConfig, create_client
+from a2a.client import (
+    A2ACardResolver,
+    A2AClientError,
+    ClientCallContext,
+    ClientConfig,
+    create_client,
+)
 from a2a.helpers import get_artifact_text, new_text_message
 from a2a.types import (
     CancelTaskRequest,
@@ -32,9 +43,11 @@ from a2a.types import (
     TaskState,
 )
 from a2a.utils.errors import (
+    InvalidParamsError,
     TaskNotCancelableError,
     TaskNotFoundError,
     UnsupportedOperationError,
+    VersionNotSupportedError,
 )
 
 import httpx
@@ -44,6 +57,28 @@ QUOTA_TRIGGER = 'use up my quota'
 
 # The webhook the push-config steps register; nothing listens there, nothing is ever sent.
 WEBHOOK_URL = 'http://127.0.0.1:9/a2a-webhook'
+
+# The tenant of the REST tenant steps (the request's `tenant`: the `/{tenant}/...` routes).
+TENANT = 'acme'
+
+# What the Rust agent sends for its own error over REST (encode_rest_custom_error of
+# InteropError::QuotaExceeded { retry_after_secs: 30 }): HTTP 429 and this google.rpc.Status.
+QUOTA_STATUS = {
+    'error': {
+        'code': 429,
+        'status': 'RESOURCE_EXHAUSTED',
+        'message': 'quota exceeded',
+        'details': [
+            {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                'reason': 'QUOTA_EXCEEDED',
+                'domain': 'InteropError',
+                'metadata': {},
+            },
+            {'@type': 'type.a2a-codegen/InteropError.QuotaExceeded', 'retryAfterSecs': 30},
+        ],
+    }
+}
 
 
 class StepFailed(Exception):
@@ -86,8 +121,9 @@ def state_name(state):
     return TaskState.Name(state)
 
 
-async def main(url, v03):
+async def main(url, v03, rest):
     version = '0.3' if v03 else '1.0'
+    binding = 'HTTP+JSON' if rest else 'JSONRPC'
     async with httpx.AsyncClient(timeout=20) as http:
         card = await A2ACardResolver(http, url).get_agent_card()
 
@@ -96,8 +132,14 @@ async def main(url, v03):
         ensure(card.capabilities.streaming, 'the card does not declare streaming')
         ensure(card.capabilities.push_notifications, 'the card does not declare push notifications')
         ensure(card.capabilities.extended_agent_card, 'the card does not declare an extended card')
-        iface = card.supported_interfaces[0]
-        ensure(iface.protocol_binding == 'JSONRPC', f'binding {iface.protocol_binding!r}')
+        # JSON-RPC is the card's first (preferred) interface; the v1 agent lists HTTP+JSON next.
+        ensure(
+            card.supported_interfaces[0].protocol_binding == 'JSONRPC',
+            f'first binding {card.supported_interfaces[0].protocol_binding!r}',
+        )
+        found = [i for i in card.supported_interfaces if i.protocol_binding == binding]
+        ensure(found, f'no {binding} interface in {card.supported_interfaces}')
+        iface = found[0]
         ensure(
             iface.protocol_version.startswith(version),
             f'protocol version {iface.protocol_version!r}, expected {version}',
@@ -106,13 +148,20 @@ async def main(url, v03):
 
     await step('agent card (A2ACardResolver)', check_card())
 
-    unary = await create_client(url, client_config=ClientConfig(streaming=False))
-    streaming = await create_client(url, client_config=ClientConfig(streaming=True))
+    # For REST, the client is told the bindings it may use; the SDK then picks the card's
+    # HTTP+JSON interface although JSON-RPC comes first in the card.
+    bindings = ['HTTP+JSON'] if rest else []
+    unary = await create_client(
+        url, client_config=ClientConfig(streaming=False, supported_protocol_bindings=bindings)
+    )
+    streaming = await create_client(
+        url, client_config=ClientConfig(streaming=True, supported_protocol_bindings=bindings)
+    )
     transport = type(unary._transport).__name__  # which of the SDK's transports the card chose
     tasks = {}
 
     async def check_transport():
-        want = 'CompatJsonRpcTransport' if v03 else 'JsonRpcTransport'
+        want = 'RestTransport' if rest else 'CompatJsonRpcTransport' if v03 else 'JsonRpcTransport'
         ensure(transport == want, f'the SDK chose {transport}, expected {want}')
         return f'the SDK speaks {version} through its {transport}'
 
@@ -162,6 +211,8 @@ async def main(url, v03):
         try:
             events = [e async for e in client.send_message(message(message_id, QUOTA_TRIGGER))]
         except A2AClientError as e:
+            if rest:
+                return rest_custom_error(e)
             # a2a-sdk maps the codes of its own table to exception classes; any other code,
             # such as the agent's own -32050, becomes a plain A2AClientError. Its v1 transport
             # puts the code and message in the text; its v0.3 transport only the message. The
@@ -172,6 +223,31 @@ async def main(url, v03):
             ensure(type(e) is A2AClientError, f'raised {type(e).__name__}, expected A2AClientError')
             return f'{type(e).__name__}: {text!r}'
         raise StepFailed(f'returned {events} instead of raising')
+
+    def rest_custom_error(e):
+        """What the SDK's REST transport makes of the agent's own error: its reason is no A2A
+        reason, so it raises a plain A2AClientError saying only the HTTP status (its text is
+        httpx's); the Status the agent sent (code, status, message, details) is not on the
+        exception, only on the httpx error it was raised from (`__cause__`)."""
+        ensure(type(e) is A2AClientError, f'raised {type(e).__name__}, expected A2AClientError')
+        text = str(e)
+        ensure(text.startswith('HTTP Error 429: '), f'A2AClientError text {text!r}')
+        ensure(e.data is None, f'A2AClientError.data {e.data!r}')
+        cause = e.__cause__
+        ensure(
+            isinstance(cause, httpx.HTTPStatusError),
+            f'raised from {type(cause).__name__}, expected httpx.HTTPStatusError',
+        )
+        ensure(cause.response.status_code == 429, f'HTTP {cause.response.status_code}')
+        sent = cause.response.json()
+        ensure(sent == QUOTA_STATUS, f'the Status under it is {sent}, expected {QUOTA_STATUS}')
+        first_line = text.splitlines()[0]
+        return (
+            f'A2AClientError {first_line!r}, data None; the Status sent (429 RESOURCE_EXHAUSTED, '
+            f'{sent["error"]["message"]!r}, ErrorInfo {sent["error"]["details"][0]["reason"]} in '
+            f'domain {sent["error"]["details"][0]["domain"]}, retryAfterSecs '
+            f'{sent["error"]["details"][1]["retryAfterSecs"]}) only on its __cause__'
+        )
 
     await step(
         "send_message answered with the agent's own error (-32050)",
@@ -285,6 +361,9 @@ async def main(url, v03):
 
     await step('get_extended_agent_card', extended_card())
 
+    if rest:
+        await rest_only_steps(unary, tasks)
+
     await unary.close()
     await streaming.close()
     total = passed + len(failed)
@@ -298,11 +377,94 @@ async def main(url, v03):
     print(f'client.py: all {total} steps passed against the Rust agent ({version})', flush=True)
 
 
+async def rest_only_steps(client, tasks):
+    """The REST run's further steps: a tenant's routes, query parameters of every kind, and how
+    the SDK's REST transport reports the standard errors the agent names by reason."""
+
+    async def tenant_send():
+        request = message('py-msg-5', 'hi from a tenant')
+        request.tenant = TENANT
+        events = [e async for e in client.send_message(request)]
+        ensure(len(events) == 1 and events[0].HasField('task'), f'responses {events}')
+        task = events[0].task
+        seen = task.metadata['tenant'] if 'tenant' in task.metadata else None
+        ensure(seen == TENANT, f'the agent saw tenant {seen!r}, expected {TENANT!r}')
+        tasks['tenant'] = task.id
+        tasks['tenant_context'] = task.context_id
+        return f'task {task.id} made through /{TENANT}/message:send, metadata tenant {seen!r}'
+
+    await step('send_message under a tenant (POST /{tenant}/message:send)', tenant_send())
+
+    async def tenant_get():
+        task = await client.get_task(GetTaskRequest(id=tasks['tenant'], tenant=TENANT))
+        ensure(task.id == tasks['tenant'], f'task id {task.id!r}')
+        return f'task {task.id} through /{TENANT}/tasks/{{id}}'
+
+    await step('get_task under a tenant (GET /{tenant}/tasks/{id})', tenant_get())
+
+    async def tenant_get_without():
+        # The tenant travels in the path only (the SDK leaves it out of the query), and the agent
+        # keeps tasks per tenant: without the prefix the task is not found.
+        try:
+            task = await client.get_task(GetTaskRequest(id=tasks['tenant']))
+        except TaskNotFoundError as e:
+            return f'TaskNotFoundError: {e.message!r} (the task is {TENANT}\'s)'
+        raise StepFailed(f'returned {task} instead of raising TaskNotFoundError')
+
+    await step("get_task of a tenant's task without the tenant raises TaskNotFoundError", tenant_get_without())
+
+    async def list_filtered():
+        # A string, an enum, a boolean and a number in the query, under the tenant's route.
+        listed = await client.list_tasks(
+            ListTasksRequest(
+                tenant=TENANT,
+                context_id=tasks['tenant_context'],
+                status=TaskState.TASK_STATE_COMPLETED,
+                include_artifacts=True,
+                history_length=0,
+            )
+        )
+        ids = [t.id for t in listed.tasks]
+        ensure(ids == [tasks['tenant']], f'tasks {ids}, expected only {tasks["tenant"]}')
+        task = listed.tasks[0]
+        ensure(len(task.artifacts) == 1, f'{len(task.artifacts)} artifacts, asked for them')
+        ensure(len(task.history) == 0, f'{len(task.history)} history messages, asked for 0')
+        return (
+            f'/{TENANT}/tasks?contextId&status&includeArtifacts=true&historyLength=0: the one '
+            'task, with its artifact and no history'
+        )
+
+    await step('list_tasks under a tenant with query parameters of every kind', list_filtered())
+
+    async def invalid_params():
+        try:
+            events = [e async for e in client.send_message(SendMessageRequest())]
+        except InvalidParamsError as e:
+            return f'InvalidParamsError: {e.message!r}'
+        raise StepFailed(f'returned {events} instead of raising InvalidParamsError')
+
+    await step(
+        'send_message without a message raises InvalidParamsError (reason INVALID_PARAMS)',
+        invalid_params(),
+    )
+
+    async def wrong_version():
+        context = ClientCallContext(service_parameters={'A2A-Version': '0.3'})
+        try:
+            task = await client.get_task(GetTaskRequest(id=tasks['tenant']), context=context)
+        except VersionNotSupportedError as e:
+            return f'VersionNotSupportedError: {e.message!r}'
+        raise StepFailed(f'returned {task} instead of raising VersionNotSupportedError')
+
+    await step('get_task with A2A-Version 0.3 raises VersionNotSupportedError', wrong_version())
+
+
 if __name__ == '__main__':
     args = sys.argv[1:]
     v03 = args[:1] == ['--v0.3']
-    if v03:
+    rest = args[:1] == ['--rest']
+    if v03 or rest:
         args = args[1:]
     if len(args) != 1:
-        sys.exit('usage: client.py [--v0.3] URL')
-    asyncio.run(main(args[0], v03))
+        sys.exit('usage: client.py [--v0.3 | --rest] URL')
+    asyncio.run(main(args[0], v03, rest))

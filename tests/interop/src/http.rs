@@ -1,7 +1,8 @@
 //! The client side's HTTP: a blocking JSON-RPC caller over `ureq`, shared by the v1 and the v0.3
-//! client. It moves bytes only; encoding the call and decoding the reply is the job of the
-//! a2a-types module the client is built on.
+//! client, and the REST client's sender ([`Client::send_rest`]). It moves bytes only; encoding
+//! the call and decoding the reply is the job of the a2a-types module the client is built on.
 
+use a2a_types::rt::rest::{HttpReply, HttpRequest, CONTENT_TYPE};
 use a2a_types::rt::server::RequestId;
 use a2a_types::version::ProtocolVersion;
 use std::fmt::Debug;
@@ -39,11 +40,11 @@ impl Call for a2a_types::v0_3::Request {
     }
 }
 
-/// A blocking JSON-RPC client: one connection pool, the endpoint, the `A2A-Version` it sends (none
-/// for a v0.3 client, as v0.3 clients do), the next id.
+/// A blocking JSON-RPC (or REST) client: one connection pool, the endpoint (the REST base URL),
+/// the `A2A-Version` it sends (none for a v0.3 client, as v0.3 clients do), the next id.
 pub struct Client {
     http: ureq::Agent,
-    /// The JSON-RPC endpoint, taken from the agent card.
+    /// The JSON-RPC endpoint, or the base URL of the REST routes, taken from the agent card.
     pub endpoint: String,
     version: Option<ProtocolVersion>,
     next_id: i64,
@@ -106,6 +107,53 @@ impl Client {
         post.content_type("application/json")
             .send(&body[..])
             .map_err(|e| format!("POST {} ({}): {e}", self.endpoint, request.name()))
+    }
+}
+
+impl Client {
+    /// Sends one REST request (verb, path with query, JSON body: what
+    /// `a2a_types::v1::encode_rest_request` gives) to the base URL in `endpoint`; the response is
+    /// handed back unread, for a stream, or to read whole with [`read_whole`].
+    pub fn send_rest(&self, request: &HttpRequest, accept: &str) -> Result<Streaming, String> {
+        let url = format!("{}{}", self.endpoint.trim_end_matches('/'), request.path);
+        let mut builder = ureq::http::Request::builder()
+            .method(request.verb)
+            .uri(&url)
+            .header("accept", accept);
+        if let Some(version) = self.version {
+            builder = builder.header(ProtocolVersion::HEADER, version.as_str());
+        }
+        let what = || format!("{} {url}", request.verb);
+        let sent = match &request.body {
+            Some(body) => {
+                let built = builder
+                    .header("content-type", CONTENT_TYPE)
+                    .body(body.clone())
+                    .map_err(|e| format!("{}: {e}", what()))?;
+                self.http.run(built)
+            }
+            None => {
+                let built = builder.body(()).map_err(|e| format!("{}: {e}", what()))?;
+                self.http.run(built)
+            }
+        };
+        sent.map_err(|e| format!("{}: {e}", what()))
+    }
+
+    /// [`Client::send_rest`], the reply read whole.
+    pub fn rest(&self, request: &HttpRequest) -> Result<Reply, String> {
+        read_whole(self.send_rest(request, "application/json")?)
+    }
+}
+
+impl Reply {
+    /// The reply as the REST decoders take it.
+    pub fn http(&self) -> HttpReply<'_> {
+        HttpReply {
+            status: self.status,
+            content_type: Some(self.content_type.as_str()).filter(|t| !t.is_empty()),
+            body: &self.body,
+        }
     }
 }
 

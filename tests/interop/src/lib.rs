@@ -1,13 +1,15 @@
-//! Live interop between a2a-types and the official Python SDK, a2a-sdk 1.3.0, in both directions
-//! and both protocol versions. `tests/interop/run.sh` builds these programs, installs the SDK into
-//! a virtualenv, and starts and stops every process:
+//! Live interop between a2a-types and the official Python SDK, a2a-sdk 1.3.0, in both directions,
+//! both protocol versions and both JSON bindings of A2A 1.0. `tests/interop/run.sh` builds these
+//! programs, installs the SDK into a virtualenv, and starts and stops every process:
 //!
 //! - `interop-client URL` drives a real a2a-sdk agent (`py/agent.py`) over HTTP with `ureq`,
 //!   encoding every v1 call and decoding every reply with `a2a_types::v1`, SSE included;
 //! - `interop-client-v0-3 URL` drives the same agent in A2A 0.3, with `a2a_types::v0_3` only;
-//! - `interop-agent PORT_FILE` is an A2A v1 agent on `axum`, built from the server-side pieces of
-//!   `a2a_types::v1` and one error of its own from `#[derive(AgentError)]`, which the SDK's own
-//!   client (`py/client.py`) calls;
+//! - `interop-client-rest URL` drives the same agent's REST routes (HTTP+JSON) with the REST side
+//!   of `a2a_types::v1`;
+//! - `interop-agent PORT_FILE` is an A2A v1 agent on `axum`, over JSON-RPC and REST, built from the
+//!   server-side pieces of `a2a_types::v1` and one error of its own from `#[derive(AgentError)]`,
+//!   which the SDK's own client (`py/client.py`, `py/client.py --rest`) calls;
 //! - `interop-agent-v0-3 PORT_FILE` is the same agent in A2A 0.3, built on `a2a_types::v0_3`,
 //!   which the SDK's client calls through its v0.3 compatibility layer (`py/client.py --v0.3`).
 //!
@@ -33,6 +35,8 @@ pub const WEBHOOK_URL: &str = "http://127.0.0.1:9/a2a-webhook";
 #[derive(Clone, Debug, PartialEq, AgentError)]
 pub enum InteropError {
     /// The caller has sent more messages than the agent allows; try again later.
+    ///
+    /// Over REST: HTTP 429, ErrorInfo reason `QUOTA_EXCEEDED` in the domain `InteropError`.
     #[a2a(
         code = -32050,
         message = "quota exceeded",

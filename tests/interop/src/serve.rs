@@ -1,9 +1,11 @@
 //! The agent side's plumbing, shared by the v1 and the v0.3 agent: binding a free loopback port,
-//! telling run.sh the port, and the two kinds of response body (one JSON body, an SSE stream).
+//! telling run.sh the port, and the kinds of response (one JSON body, a REST reply, an SSE
+//! stream).
 //! What goes into the bodies is the job of the a2a-types module the agent is built on.
 
+use a2a_types::rt::rest::RestResponse;
 use axum::body::Body;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::convert::Infallible;
@@ -15,6 +17,18 @@ pub const EVENT_GAP: Duration = Duration::from_millis(20);
 /// One JSON body.
 pub fn json(body: Vec<u8>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// A reply of the REST binding: its status, content type and body.
+pub fn rest(response: RestResponse) -> Response {
+    let status = StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let content_type = HeaderValue::from_static(response.content_type);
+    (
+        status,
+        [(header::CONTENT_TYPE, content_type)],
+        response.body,
+    )
+        .into_response()
 }
 
 /// An SSE response of ready-made frames, one every [`EVENT_GAP`].
