@@ -27,6 +27,23 @@ pub struct Model {
     pub custom_errors: Option<CustomErrors>,
 }
 
+impl Model {
+    /// Follows `Alias` types to the type that decides the encoding (bounded: validation rejects
+    /// alias cycles as self-containing types).
+    pub fn resolve<'a>(&'a self, mut ty: &'a TypeRef) -> &'a TypeRef {
+        for _ in 0..64 {
+            match ty {
+                TypeRef::Named(id) => match self.types.get(id).map(|d| &d.kind) {
+                    Some(TypeKind::Alias(target)) => ty = target,
+                    _ => return ty,
+                },
+                _ => return ty,
+            }
+        }
+        ty
+    }
+}
+
 /// A user's own error table: one enum implementing the runtime's `AgentError`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CustomErrors {

@@ -277,19 +277,7 @@ pub fn parse_toml<T: for<'de> Deserialize<'de>>(
     label: &str,
     diags: &mut Diagnostics,
 ) -> Option<Source<T>> {
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            diags
-                .push(
-                    label,
-                    format!("byte {}", e.valid_up_to()),
-                    "not valid UTF-8",
-                )
-                .help("save the file as UTF-8");
-            return None;
-        }
-    };
+    let text = utf8(bytes, label, "save the file as UTF-8", diags)?;
     match toml::from_str::<T>(text) {
         Ok(value) => Some(Source {
             label: label.to_string(),
@@ -308,6 +296,28 @@ pub fn parse_toml<T: for<'de> Deserialize<'de>>(
                     format!("invalid table: {}", e.message().trim_end()),
                 )
                 .help("see spec/v1/README.md for the table format");
+            None
+        }
+    }
+}
+
+/// The bytes as text, or a diagnostic at the first byte that is not UTF-8 (with `help`).
+pub(crate) fn utf8<'a>(
+    bytes: &'a [u8],
+    label: &str,
+    help: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'a str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            diags
+                .push(
+                    label,
+                    format!("byte {}", e.valid_up_to()),
+                    "not valid UTF-8",
+                )
+                .help(help);
             None
         }
     }

@@ -60,7 +60,7 @@ pub fn resolve(model: &Model, params: &TypeId, path: &str) -> Result<Vec<Step>, 
                     known.join(", ")
                 )
             })?;
-        let resolved = resolve_alias(model, &field.ty);
+        let resolved = model.resolve(&field.ty);
         let collection = matches!(resolved, TypeRef::List(_) | TypeRef::Map(_));
         let last = i + 1 == segments.len();
         if !last {
@@ -116,19 +116,4 @@ pub fn resolve(model: &Model, params: &TypeId, path: &str) -> Result<Vec<Step>, 
         });
     }
     Ok(steps)
-}
-
-/// Follows `Alias` types to what they stand for.
-fn resolve_alias<'a>(model: &'a Model, ty: &'a TypeRef) -> &'a TypeRef {
-    let mut ty = ty;
-    for _ in 0..16 {
-        match ty {
-            TypeRef::Named(id) => match model.types.get(id).map(|d| &d.kind) {
-                Some(TypeKind::Alias(target)) => ty = target,
-                _ => return ty,
-            },
-            _ => return ty,
-        }
-    }
-    ty
 }

@@ -58,8 +58,8 @@ fn query_params(model: &Model, m: &MethodDef, rt: &TokenStream) -> Vec<TokenStre
     s.fields
         .iter()
         .filter_map(|f| {
-            let (ty, repeated) = match resolve(model, &f.ty) {
-                TypeRef::List(item) => (resolve(model, item), true),
+            let (ty, repeated) = match model.resolve(&f.ty) {
+                TypeRef::List(item) => (model.resolve(item), true),
                 other => (other, false),
             };
             let kind = param_kind(model, ty)?;
@@ -90,18 +90,4 @@ fn param_kind(model: &Model, ty: &TypeRef) -> Option<&'static str> {
         },
         _ => return None,
     })
-}
-
-/// Follows aliases to the type that decides the encoding.
-fn resolve<'m>(model: &'m Model, mut ty: &'m TypeRef) -> &'m TypeRef {
-    for _ in 0..64 {
-        match ty {
-            TypeRef::Named(id) => match model.types.get(id).map(|d| &d.kind) {
-                Some(TypeKind::Alias(inner)) => ty = inner,
-                _ => return ty,
-            },
-            _ => return ty,
-        }
-    }
-    ty
 }

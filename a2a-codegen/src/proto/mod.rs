@@ -61,19 +61,7 @@ pub(crate) fn compile(
     label: &str,
     diags: &mut Diagnostics,
 ) -> Option<Source<Compiled>> {
-    let source = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_string(),
-        Err(e) => {
-            diags
-                .push(
-                    label,
-                    format!("byte {}", e.valid_up_to()),
-                    "not valid UTF-8",
-                )
-                .help("a .proto file is UTF-8 text");
-            return None;
-        }
-    };
+    let source = load::utf8(bytes, label, "a .proto file is UTF-8 text", diags)?.to_string();
     let dir_label = match label.rsplit_once('/') {
         Some((dir, _)) => dir.to_string(),
         None => String::new(),

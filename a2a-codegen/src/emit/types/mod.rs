@@ -68,18 +68,8 @@ impl Wire {
 
 impl Cx<'_> {
     /// Follows aliases to the type that decides the encoding.
-    fn resolve<'t>(&'t self, mut ty: &'t TypeRef) -> &'t TypeRef {
-        // Bounded: validation rejects alias cycles as self-containing types.
-        for _ in 0..64 {
-            match ty {
-                TypeRef::Named(id) => match self.model.types.get(id).map(|d| &d.kind) {
-                    Some(TypeKind::Alias(inner)) => ty = inner,
-                    _ => return ty,
-                },
-                _ => return ty,
-            }
-        }
-        ty
+    fn resolve<'t>(&'t self, ty: &'t TypeRef) -> &'t TypeRef {
+        self.model.resolve(ty)
     }
 
     fn rust_type(&self, ty: &TypeRef) -> TokenStream {
