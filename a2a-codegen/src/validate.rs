@@ -175,11 +175,15 @@ fn check_custom_reasons(
                 ));
             continue;
         }
-        if let Some(taken) = model
-            .errors
-            .iter()
-            .find(|e| e.reason.as_deref() == Some(reason))
-        {
+        // A standard JSON-RPC row is named over REST by the reason a2a-sdk gives it.
+        let named_by = |e: &crate::ir::ErrorDef| match &e.reason {
+            Some(r) => r == reason,
+            None => {
+                e.kind == crate::ir::ErrorKind::JsonRpc
+                    && a2a_facts::jsonrpc::standard_reason(e.code) == Some(reason)
+            }
+        };
+        if let Some(taken) = model.errors.iter().find(|e| named_by(e)) {
             diags
                 .push(
                     file,

@@ -58,6 +58,30 @@ pub mod jsonrpc {
     /// [`RESERVED`] as diagnostics write it (for `const` contexts, where it cannot be formatted).
     pub const RESERVED_TEXT: &str = "-32768..=-32100";
 
+    /// The `google.rpc.ErrorInfo` reasons of the standard JSON-RPC errors over HTTP+JSON, by
+    /// code. A2A gives reasons to its own errors only (§11.6); a2a-sdk 1.3.0's REST server writes
+    /// these (the name in UPPER_SNAKE_CASE, `INTERNAL_ERROR` for the internal error) and its
+    /// client maps them back, so readers and writers use them too, and no agent's own error may
+    /// take one. The parse error has none.
+    pub const STANDARD_REASONS: [(i64, &str); 4] = [
+        (INVALID_REQUEST, "INVALID_REQUEST"),
+        (METHOD_NOT_FOUND, "METHOD_NOT_FOUND"),
+        (INVALID_PARAMS, "INVALID_PARAMS"),
+        (INTERNAL_ERROR, "INTERNAL_ERROR"),
+    ];
+
+    /// The reason of [`STANDARD_REASONS`] for a standard JSON-RPC code, if it has one.
+    pub const fn standard_reason(code: i64) -> Option<&'static str> {
+        let mut i = 0;
+        while i < STANDARD_REASONS.len() {
+            if STANDARD_REASONS[i].0 == code {
+                return Some(STANDARD_REASONS[i].1);
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// "Reserved for implementation-defined server-errors": the A2A error table's codes, and the
     /// codes of an agent's own errors that it leaves free.
     pub const SERVER_ERRORS: RangeInclusive<i64> = -32099..=-32000;

@@ -267,11 +267,12 @@ pub const fn is_reason_taken(table: &[ErrorRow], reason: &str) -> bool {
     reason_row(table, reason).is_some()
 }
 
-/// The row of `table` whose reason is `reason`.
+/// The row of `table` whose reason is `reason`: its own, or for a standard JSON-RPC row the one
+/// it is named by over REST ([`crate::rest::STANDARD_REASONS`]: `INVALID_PARAMS` and the like).
 const fn reason_row<'a>(table: &'a [ErrorRow], reason: &str) -> Option<&'a ErrorRow> {
     let mut i = 0;
     while i < table.len() {
-        if let Some(row_reason) = table[i].reason {
+        if let Some(row_reason) = crate::rest::rest_reason(&table[i]) {
             if str_eq(row_reason, reason) {
                 return Some(&table[i]);
             }

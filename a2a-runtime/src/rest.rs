@@ -55,26 +55,23 @@ use std::marker::PhantomData;
 /// is read alike.
 pub const CONTENT_TYPE: &str = "application/a2a+json";
 
-/// The ErrorInfo reasons of the standard JSON-RPC errors over REST, by code. The spec gives
-/// reasons to A2A's own errors only; these are the ones a2a-sdk 1.3.0's server writes (and its
-/// client maps back), so a2a-types reads and writes them too. The parse error has none.
-pub const STANDARD_REASONS: &[(i64, &str)] = &[
-    (-32600, "INVALID_REQUEST"),
-    (-32601, "METHOD_NOT_FOUND"),
-    (-32602, "INVALID_PARAMS"),
-    (-32603, "INTERNAL_ERROR"),
-];
+/// The ErrorInfo reasons of the standard JSON-RPC errors over REST, by code: the ones a2a-sdk
+/// 1.3.0's server writes and its client maps back (`INVALID_PARAMS` and the like; the parse error
+/// has none). A2A names only its own errors by reason.
+pub const STANDARD_REASONS: [(i64, &str); 4] = a2a_facts::jsonrpc::STANDARD_REASONS;
 
 /// The `google.rpc.ErrorInfo` reason that names a row over REST: its `reason` column, else for a
 /// standard JSON-RPC row the reason of [`STANDARD_REASONS`]; `None` for a row with neither.
-pub fn rest_reason(row: &ErrorRow) -> Option<&'static str> {
-    row.reason.or_else(|| {
-        STANDARD_REASONS
-            .iter()
-            .find(|(code, _)| row.standard && *code == row.code)
-            .map(|(_, reason)| *reason)
-    })
+pub const fn rest_reason(row: &ErrorRow) -> Option<&'static str> {
+    match row.reason {
+        Some(reason) => Some(reason),
+        None if row.standard => standard_reason(row.code),
+        None => None,
+    }
 }
+
+/// The reason of [`STANDARD_REASONS`] for a standard JSON-RPC code, if it has one.
+pub use a2a_facts::jsonrpc::standard_reason;
 
 // ----- replies, client side -----------------------------------------------------------------------
 
