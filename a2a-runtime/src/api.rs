@@ -416,6 +416,39 @@ macro_rules! rest_api {
             $crate::rest::encode_rest_request::<M>(params)
         }
 
+        /// Decodes a streamed reply over either binding (`a2a_runtime`'s `call::CallStreamDecoder`
+        /// over this module's error enum): `CallStreamDecoder::<StreamResponse>::new(binding)`.
+        pub type CallStreamDecoder<T, E = $crate::custom::NoCustomErrors> =
+            $crate::call::CallStreamDecoder<T, $error, E>;
+
+        /// The HTTP request calling method `M` over the binding the agent card offers (see
+        /// `a2a_runtime::version::pick_interface` and `call::Binding::of`): a JSON-RPC POST to
+        /// the interface's URL, or the method's REST route below it.
+        pub fn encode_call<M>(
+            binding: $crate::call::Binding,
+            id: &$crate::RequestId,
+            params: &M::Params,
+        ) -> ::core::result::Result<$crate::rest::HttpRequest, $crate::rest::RouteError>
+        where
+            M: $crate::rest::RestMethod,
+            M::Params: ::serde::Serialize,
+        {
+            $crate::call::encode_call::<M>(binding, id, params)
+        }
+
+        /// Decodes the reply to a call of method `M` over either binding, with the same
+        /// outcomes: the result, the agent's typed error, or the client error.
+        pub fn decode_call<M>(
+            binding: $crate::call::Binding,
+            reply: &$crate::rest::HttpReply<'_>,
+        ) -> ::core::result::Result<M::Result, super::CallError>
+        where
+            M: $crate::Method,
+            M::Result: ::serde::de::DeserializeOwned,
+        {
+            $crate::call::decode_call(binding, reply, &$crate::limits::Limits::DEFAULT)
+        }
+
         /// The REST success reply for method `M`: the bare result, HTTP 200.
         pub fn encode_rest_result<M>(result: &M::Result) -> $crate::rest::RestResponse
         where

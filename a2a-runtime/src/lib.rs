@@ -57,6 +57,7 @@ macro_rules! member_keys {
 #[doc(hidden)]
 pub mod api;
 mod bytes;
+pub mod call;
 pub mod client;
 pub mod codec;
 pub mod custom;

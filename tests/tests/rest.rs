@@ -694,3 +694,92 @@ fn an_error_event_keeps_the_status_code_it_carries() {
         [(503, "later".to_string()), (500, "no code".to_string())]
     );
 }
+
+/// One client API over both bindings: the binding picked from an agent card, the same call
+/// encoded for it and served by the matching server side, and the same outcomes decoded from
+/// either binding's replies and streams.
+#[test]
+fn one_call_api_over_both_bindings_from_the_agent_card() {
+    use a2a_types::rt::call::Binding;
+    use a2a_types::rt::server::RequestId;
+    use a2a_types::rt::version::pick_interface;
+    use a2a_types::v1::{
+        decode_call, decode_request, encode_call, encode_error, encode_event, encode_result,
+        CallStreamDecoder, GetTaskRequest,
+    };
+
+    let card = json!({"supportedInterfaces": [
+        {"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": "https://a.example/api", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+    ]});
+    let task: Task =
+        serde_json::from_value(json!({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
+            .unwrap();
+    let id = RequestId::Number(7.into());
+    for preferred in ["HTTP+JSON", "JSONRPC"] {
+        let interface = pick_interface(&card, &[preferred]).unwrap();
+        let binding = Binding::of(&interface.binding).unwrap();
+        assert_eq!(binding.name(), preferred);
+        let params = GetTaskRequest {
+            id: "t-1".into(),
+            ..Default::default()
+        };
+        let request = encode_call::<method::GetTask>(binding, &id, &params).unwrap();
+        // The server side of the same binding reads the same typed call.
+        let served = match binding {
+            Binding::JsonRpc => {
+                assert_eq!((request.verb, request.path.as_str()), ("POST", ""));
+                decode_request(request.body.as_deref().unwrap())
+                    .unwrap()
+                    .request
+            }
+            Binding::HttpJson => {
+                assert_eq!((request.verb, request.path.as_str()), ("GET", "/tasks/t-1"));
+                decode_rest_request(request.verb, &request.path, "", b"").unwrap()
+            }
+        };
+        assert_eq!(served, Request::GetTask(params));
+        // The replies of each binding decode to the same outcomes.
+        let (ok, err): (Vec<u8>, (u16, Vec<u8>)) = match binding {
+            Binding::JsonRpc => (
+                encode_result::<method::GetTask>(&id, &task),
+                (
+                    200,
+                    encode_error(&id, &A2aError::from_code(-32001, None, None)),
+                ),
+            ),
+            Binding::HttpJson => {
+                let e = encode_rest_error(&A2aError::from_code(-32001, None, None));
+                (
+                    encode_rest_result::<method::GetTask>(&task).body,
+                    (e.status, e.body),
+                )
+            }
+        };
+        let reply = |status, body: &[u8]| -> Result<Task, CallError> {
+            decode_call::<method::GetTask>(
+                binding,
+                &HttpReply {
+                    status,
+                    content_type: None,
+                    body,
+                },
+            )
+        };
+        assert_eq!(reply(200, &ok), Ok(task.clone()));
+        assert!(matches!(
+            reply(err.0, &err.1),
+            Err(CallError::Agent(A2aError::TaskNotFound { .. }))
+        ));
+        // And so do their streams.
+        let event = StreamResponse::Task(task.clone());
+        let body = match binding {
+            Binding::JsonRpc => encode_event::<method::SendStreamingMessage>(&id, Ok(&event)),
+            Binding::HttpJson => encode_rest_event::<method::SendStreamingMessage>(Ok(&event)),
+        };
+        let mut decoder = CallStreamDecoder::<StreamResponse>::new(binding);
+        let items: Vec<_> = body.chunks(5).flat_map(|c| decoder.feed(c)).collect();
+        decoder.finish().unwrap();
+        assert_eq!(items, vec![Ok(event)]);
+    }
+}
