@@ -66,6 +66,9 @@ impl<T: DeserializeOwned> EventStream<T> {
         let limits = self.limits;
         self.framed
             .drain(..)
+            // An event with no data carries no response: skipped, as a2a-sdk's SSE reader does
+            // (for both bindings), not a malformed item.
+            .filter(|item| !matches!(item, Ok(event) if event.data.is_empty()))
             .map(|item| decode_event(item, &limits))
             .map(f)
             .collect()

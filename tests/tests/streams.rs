@@ -199,3 +199,17 @@ fn the_stream_captures_decode_the_same_under_the_v1_1_draft() {
         assert!(!ours.is_empty(), "{name}");
     }
 }
+
+/// An event with no data (`data:` alone, or a named event without data lines) carries no
+/// response: a2a-sdk's SSE reader skips it for both bindings, and so does the decoder, in any
+/// chunking, instead of yielding a malformed item.
+#[test]
+fn events_without_data_are_skipped_as_the_sdk_skips_them() {
+    let body = b"data:\n\nevent: ping\n\n: comment\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t-1\",\"status\":{}}}}\n\ndata:\n\n";
+    for cut in 0..body.len() {
+        let (items, end) = decode_in_chunks(body, &[cut]);
+        assert_eq!(items.len(), 1, "cut at {cut}: {items:?}");
+        assert!(matches!(&items[0], Ok(StreamResponse::Task(t)) if t.id == "t-1"));
+        assert!(end.is_ok());
+    }
+}
