@@ -121,7 +121,7 @@ pub fn decode_response_limited<T: DeserializeOwned>(
     limits: &Limits,
 ) -> Result<Envelope<T>, ClientError> {
     limits.check(body).map_err(ClientError::new)?;
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let body = without_bom(body);
     match serde_json::from_slice::<Fast<T>>(body) {
         Ok(fast) => fast.finish(),
         Err(_) => slow_path::<T>(body),
@@ -393,6 +393,12 @@ fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientErro
     Err(ClientError::new(reason))
 }
 
+/// The body without one leading UTF-8 BOM (RFC 8259 §8.1 lets a reader ignore it; a2a-sdk's
+/// does), for every reader of a body: replies of both bindings and requests.
+pub(crate) fn without_bom(body: &[u8]) -> &[u8] {
+    body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body)
+}
+
 pub(crate) fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
     if body.iter().all(u8::is_ascii_whitespace) {
         return "the body is empty".to_string();
@@ -408,7 +414,7 @@ pub(crate) fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
 }
 
 /// `a2a_types::v1::types::Task` -> `Task` (generic arguments kept).
-fn short_type_name<T>() -> &'static str {
+pub(crate) fn short_type_name<T>() -> &'static str {
     let full = std::any::type_name::<T>();
     let head = full.split('<').next().unwrap_or(full);
     let start = head.rfind("::").map_or(0, |i| i + 2);

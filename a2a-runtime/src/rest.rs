@@ -40,10 +40,11 @@
 use crate::client::CallError;
 use crate::custom::{from_reason, AgentError, NoCustomErrors};
 use crate::detail::{ErrorDetail, A2A_DOMAIN, ERROR_INFO_TYPE};
-use crate::envelope::ClientError;
+use crate::envelope::{short_type_name, without_bom, ClientError};
 use crate::limits::Limits;
 use crate::server::{codes, Fault, RequestId};
-use crate::sse::{SseDecoder, SseError, SseEvent};
+use crate::sse::SseEvent;
+use crate::stream::Events;
 use crate::table::{ErrorRow, ErrorTable, Method};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -222,7 +223,7 @@ fn is_error_info(detail: &Value) -> bool {
 /// The body without surrounding ASCII whitespace and without one leading UTF-8 BOM (RFC 8259
 /// §8.1 lets a reader ignore it; a2a-sdk's does).
 fn trim(body: &[u8]) -> &[u8] {
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let body = without_bom(body);
     let start = body
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -244,12 +245,6 @@ fn excerpt(body: &[u8]) -> String {
     format!("{out:?}")
 }
 
-fn short_type_name<T>() -> &'static str {
-    let full = std::any::type_name::<T>();
-    let base = full.split('<').next().unwrap_or(full);
-    base.rsplit("::").next().unwrap_or(base)
-}
-
 // ----- streams, client side -----------------------------------------------------------------------
 
 /// Decodes a streamed REST reply (SSE) incrementally: each event's data is one bare `T`; an event
@@ -261,9 +256,7 @@ fn short_type_name<T>() -> &'static str {
 /// started) is an ordinary error reply: decode it with [`decode_rest_response_with`].
 #[derive(Debug)]
 pub struct RestStreamDecoder<T, A, E = NoCustomErrors> {
-    sse: SseDecoder,
-    framed: Vec<Result<SseEvent, SseError>>,
-    limits: Limits,
+    events: Events,
     result: PhantomData<fn() -> T>,
     errors: PhantomData<fn() -> (A, E)>,
 }
@@ -277,31 +270,21 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> RestStreamDecoder<T, A, 
     /// A decoder whose events may be at most so large and so deeply nested.
     pub fn with_limits(limits: Limits) -> Self {
         RestStreamDecoder {
-            sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
-            framed: Vec::new(),
-            limits,
+            events: Events::with_limits(limits),
             result: PhantomData,
             errors: PhantomData,
         }
     }
 
-    /// Feeds the next bytes; returns one item per event they complete, in order.
+    /// Feeds the next bytes; returns one item per event they complete, in order (an event with
+    /// no data is skipped, as a2a-sdk's reader does).
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<T, CallError<A, E>>> {
-        self.sse.feed_into(chunk, &mut self.framed);
-        let limits = self.limits;
-        self.framed
-            .drain(..)
-            // An event with no data carries no result: skipped, as a2a-sdk's reader does.
-            .filter(|item| !matches!(item, Ok(event) if event.data.is_empty()))
-            .map(|item| decode_rest_event(item, &limits))
-            .collect()
+        self.events.feed_map(chunk, decode_rest_event)
     }
 
     /// Ends the stream: an error when it stopped in the middle of an event.
     pub fn finish(&mut self) -> Result<(), CallError<A, E>> {
-        self.sse
-            .finish()
-            .map_err(|e| CallError::Malformed(ClientError::new(e.to_string())))
+        self.events.finish().map_err(CallError::Malformed)
     }
 }
 
@@ -312,17 +295,10 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> Default for RestStreamDe
 }
 
 fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
-    item: Result<SseEvent, SseError>,
-    limits: &Limits,
+    event: Result<SseEvent, ClientError>,
 ) -> Result<T, CallError<A, E>> {
     let malformed = |reason: String| CallError::Malformed(ClientError::new(reason));
-    let event = item.map_err(|e| malformed(e.to_string()))?;
-    if event.had_invalid_utf8 {
-        return Err(malformed("an event's data is not valid UTF-8".into()));
-    }
-    limits
-        .check(event.data.as_bytes())
-        .map_err(|reason| malformed(reason.replace("the body", "an event's data")))?;
+    let event = event.map_err(CallError::Malformed)?;
     if event.event == "error" {
         return Err(match serde_json::from_str::<Value>(&event.data) {
             Ok(body) => error_from_body(event_status(&body), body),
@@ -798,13 +774,7 @@ fn read_param(param: &QueryParam, text: &str) -> Result<Value, String> {
 
 /// An invalid-params fault naming `field`, with a `google.rpc.BadRequest` detail.
 fn fault(field: &str, reason: String) -> Fault {
-    Fault {
-        id: RequestId::Null,
-        code: codes::INVALID_PARAMS,
-        detail: format!("`{field}`: {reason}"),
-        details: vec![ErrorDetail::bad_request([(field.to_owned(), reason)])],
-        notification: false,
-    }
+    Fault::bad_field(RequestId::Null, field.to_owned(), reason)
 }
 
 // ----- replies, server side -----------------------------------------------------------------------
@@ -940,11 +910,8 @@ pub fn require(method: &str, checks: &[(&str, bool)]) -> Result<(), Fault> {
     match crate::server::missing_fields(method, &checks) {
         None => Ok(()),
         Some((detail, details)) => Err(Fault {
-            id: RequestId::Null,
-            code: codes::INVALID_PARAMS,
-            detail,
             details,
-            notification: false,
+            ..Fault::new(RequestId::Null, codes::INVALID_PARAMS, detail)
         }),
     }
 }
@@ -967,13 +934,7 @@ impl<A: ErrorTable> RestRejection<A> {
             true => (405, format!("{verb} is not a method of {path}")),
             false => (404, format!("no route has the path {path}")),
         };
-        let fault = Fault {
-            id: RequestId::Null,
-            code: codes::METHOD_NOT_FOUND,
-            detail,
-            details: Vec::new(),
-            notification: false,
-        };
+        let fault = Fault::new(RequestId::Null, codes::METHOD_NOT_FOUND, detail);
         RestRejection {
             status,
             error: A::from_fault(&fault),

@@ -132,13 +132,21 @@ pub struct Fault {
 }
 
 impl Fault {
-    fn new(id: RequestId, code: i64, detail: impl Into<String>) -> Self {
+    pub(crate) fn new(id: RequestId, code: i64, detail: impl Into<String>) -> Self {
         Fault {
             id,
             code,
             detail: detail.into(),
             details: Vec::new(),
             notification: false,
+        }
+    }
+
+    /// An invalid-params fault naming `field`, with a `google.rpc.BadRequest` violation for it.
+    pub(crate) fn bad_field(id: RequestId, field: String, reason: String) -> Self {
+        Fault {
+            details: vec![ErrorDetail::bad_request([(field.clone(), reason.clone())])],
+            ..Fault::new(id, codes::INVALID_PARAMS, format!("`{field}`: {reason}"))
         }
     }
 }
@@ -178,7 +186,7 @@ impl<'a> RawRequest<'a> {
                 reason.replace("the body", "the request"),
             ));
         }
-        let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+        let body = crate::envelope::without_bom(body);
         let members = match serde_json::from_slice::<Members<'a>>(body) {
             Ok(members) => members,
             Err(e) if e.is_data() => {
@@ -332,9 +340,10 @@ impl<'a> RawRequest<'a> {
                 (field, strip_position(&e.inner().to_string()))
             }
         };
-        let mut fault = self.fault(codes::INVALID_PARAMS, format!("`{field}`: {reason}"));
-        fault.details = vec![ErrorDetail::bad_request([(field, reason)])];
-        fault
+        Fault {
+            notification: self.is_notification(),
+            ..Fault::bad_field(self.reply_id(), field, reason)
+        }
     }
 }
 

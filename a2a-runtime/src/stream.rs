@@ -26,10 +26,7 @@ use std::marker::PhantomData;
 /// ```
 #[derive(Debug, Default)]
 pub struct EventStream<T> {
-    sse: SseDecoder,
-    /// Framed events of the current chunk; kept to reuse its allocation.
-    framed: Vec<Result<SseEvent, SseError>>,
-    limits: Limits,
+    events: Events,
     result: PhantomData<fn() -> T>,
 }
 
@@ -43,9 +40,7 @@ impl<T: DeserializeOwned> EventStream<T> {
     /// framing buffers them) and nest at most `limits.max_depth()` deep.
     pub fn with_limits(limits: Limits) -> Self {
         EventStream {
-            sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
-            framed: Vec::new(),
-            limits,
+            events: Events::with_limits(limits),
             result: PhantomData,
         }
     }
@@ -60,30 +55,63 @@ impl<T: DeserializeOwned> EventStream<T> {
     pub fn feed_map<U>(
         &mut self,
         chunk: &[u8],
-        f: impl FnMut(Result<Envelope<T>, ClientError>) -> U,
+        mut f: impl FnMut(Result<Envelope<T>, ClientError>) -> U,
+    ) -> Vec<U> {
+        self.events.feed_map(chunk, |event| {
+            f(event.and_then(|e| decode_response_str(&e.data)))
+        })
+    }
+
+    /// Ends the stream: an error when it stopped in the middle of an event.
+    pub fn finish(&mut self) -> Result<(), ClientError> {
+        self.events.finish()
+    }
+}
+
+/// SSE framing with what every streamed reply checks before it reads an event's data, whatever
+/// the binding: the JSON-RPC [`EventStream`] and the REST binding's `rest::RestStreamDecoder`.
+#[derive(Debug, Default)]
+pub(crate) struct Events {
+    sse: SseDecoder,
+    /// Framed events of the current chunk; kept to reuse its allocation.
+    framed: Vec<Result<SseEvent, SseError>>,
+    limits: Limits,
+}
+
+impl Events {
+    pub(crate) fn with_limits(limits: Limits) -> Self {
+        Events {
+            sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),
+            framed: Vec::new(),
+            limits,
+        }
+    }
+
+    /// Feeds the next bytes; passes each event they complete, checked, through `f`, in order.
+    /// An event with no data carries nothing and is skipped, as a2a-sdk's SSE reader does (for
+    /// both bindings); one whose data held invalid UTF-8 or is over the limits is an error.
+    pub(crate) fn feed_map<U>(
+        &mut self,
+        chunk: &[u8],
+        f: impl FnMut(Result<SseEvent, ClientError>) -> U,
     ) -> Vec<U> {
         self.sse.feed_into(chunk, &mut self.framed);
         let limits = self.limits;
         self.framed
             .drain(..)
-            // An event with no data carries no response: skipped, as a2a-sdk's SSE reader does
-            // (for both bindings), not a malformed item.
             .filter(|item| !matches!(item, Ok(event) if event.data.is_empty()))
-            .map(|item| decode_event(item, &limits))
+            .map(|item| check_event(item, &limits))
             .map(f)
             .collect()
     }
 
     /// Ends the stream: an error when it stopped in the middle of an event.
-    pub fn finish(&mut self) -> Result<(), ClientError> {
+    pub(crate) fn finish(&mut self) -> Result<(), ClientError> {
         self.sse.finish().map_err(sse_error)
     }
 }
 
-fn decode_event<T: DeserializeOwned>(
-    item: Result<SseEvent, SseError>,
-    limits: &Limits,
-) -> Result<Envelope<T>, ClientError> {
+fn check_event(item: Result<SseEvent, SseError>, limits: &Limits) -> Result<SseEvent, ClientError> {
     let event = item.map_err(sse_error)?;
     if event.had_invalid_utf8 {
         return Err(ClientError::new("an event's data is not valid UTF-8"));
@@ -92,7 +120,7 @@ fn decode_event<T: DeserializeOwned>(
     limits
         .check(event.data.as_bytes())
         .map_err(|reason| ClientError::new(reason.replace("the body", "an event's data")))?;
-    decode_response_str(&event.data)
+    Ok(event)
 }
 
 fn sse_error(e: SseError) -> ClientError {
