@@ -8,6 +8,7 @@
 //!
 //! assert_eq!(Binding::of("HTTP+JSON"), Some(Binding::HttpJson));
 //! assert_eq!(Binding::of("JSONRPC"), Some(Binding::JsonRpc));
+//! assert_eq!(Binding::of("jsonrpc"), Some(Binding::JsonRpc)); // as pick_interface compares
 //! assert_eq!(Binding::of("GRPC"), None); // served by the protobuf toolchain, not by this crate
 //! ```
 //!
@@ -38,14 +39,13 @@ pub enum Binding {
 }
 
 impl Binding {
-    /// The binding an agent card names (`protocolBinding`, or v0.3's `transport`); `None` for one
-    /// this crate does not speak (gRPC).
+    /// The binding an agent card names (`protocolBinding`, or v0.3's `transport`), ignoring ASCII
+    /// case as [`crate::version::pick_interface`] does; `None` for one this crate does not speak
+    /// (gRPC).
     pub fn of(name: &str) -> Option<Binding> {
-        match name {
-            binding::JSONRPC => Some(Binding::JsonRpc),
-            binding::HTTP_JSON => Some(Binding::HttpJson),
-            _ => None,
-        }
+        [Binding::JsonRpc, Binding::HttpJson]
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name))
     }
 
     /// The name agent cards use for it.

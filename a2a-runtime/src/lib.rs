@@ -18,6 +18,10 @@
 //! - [`detail`]: the `@type` objects of a v1 error's `data`.
 //! - [`oneof`]: [`UnknownMember`], the extra variant of every oneof and tagged union.
 //! - [`table`]: the static shapes of the error table and of methods.
+//! - [`service`]: the service layer: the request context, a method's error, streamed replies, and
+//!   the contract between a generated module's service trait and a transport.
+//! - [`transport`]: behind features, the axum server (`server`) and the reqwest client
+//!   (`client`) that carry a service over JSON-RPC and HTTP+JSON.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   which of a card's interfaces to call ([`version::pick_interface`]),
 //!   and how a client negotiates it.
@@ -68,10 +72,12 @@ pub mod num;
 pub mod oneof;
 pub mod rest;
 pub mod server;
+pub mod service;
 pub mod sse;
 pub mod stream;
 pub mod table;
 mod timestamp;
+pub mod transport;
 pub mod version;
 
 pub use bytes::Bytes;

@@ -1,0 +1,392 @@
+//! The service layer: what a generated module's service trait (`A2aService`, one `async fn` per
+//! method of its table, the way tonic-build writes a trait from a proto service) is made of, and
+//! the contract between a generated module and a transport.
+//!
+//! This module needs no async runtime and no HTTP stack: it names the [`Stream`] trait
+//! (`futures-core`) and the `http` crate's [`HeaderMap`] and [`Extensions`], nothing more. The
+//! transports live behind features (`server`: [`crate::transport::server`]).
+//!
+//! - [`RequestContext`]: what a method learns about the call besides its params: the protocol
+//!   version and binding it came over, the tenant, the extensions the client asked for, the HTTP
+//!   headers (for authentication) and whatever a tower layer put in the request's extensions.
+//! - [`ServiceError`]: a method's error, a standard one of the module's table or one of the
+//!   agent's own (`#[derive(AgentError)]`), ready for either binding.
+//! - [`EventStream`]: a streaming method's reply, a boxed `Stream` of events. Boxed (not an
+//!   associated type per method, as tonic does) so that an agent can return different streams
+//!   from one method and a trait with a dozen methods stays readable; the box costs one
+//!   allocation per stream, not per event.
+//! - [`Protocol`] and [`Dispatch`]: implemented by generated code (`Protocol`, `A2aServer<S>`),
+//!   used by a transport to decode a request, call the service and encode the outcome.
+//!
+//! ```
+//! use a2a_runtime::service::{events, ServiceError};
+//! use a2a_runtime::ErrorTable;
+//! # use a2a_runtime::{ErrorRow, RawError};
+//! # #[derive(Debug)] struct MyError(i64, String, Option<serde_json::Value>);
+//! # impl ErrorTable for MyError {
+//! #     fn from_code(code: i64, message: Option<String>, data: Option<serde_json::Value>) -> Self { MyError(code, message.unwrap_or_default(), data) }
+//! #     fn code(&self) -> i64 { self.0 }
+//! #     fn message(&self) -> &str { &self.1 }
+//! #     fn data(&self) -> Option<&serde_json::Value> { self.2.as_ref() }
+//! #     fn data_mut(&mut self) -> &mut Option<serde_json::Value> { &mut self.2 }
+//! #     fn row(&self) -> Option<&'static ErrorRow> { None }
+//! #     fn rows() -> &'static [ErrorRow] { &[] }
+//! #     fn is_code_taken(_: i64) -> bool { false }
+//! # }
+//! // A stream of three events, the last one an error (sent as the stream's error event).
+//! let stream = events::<u32, MyError>([
+//!     Ok(1),
+//!     Ok(2),
+//!     Err(ServiceError::internal("the model went away")),
+//! ]);
+//! # drop(stream);
+//! ```
+
+use crate::custom::AgentError;
+use crate::limits::Limits;
+use crate::rest::{encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse};
+use crate::server::{IncomingRequest, RejectedRequest};
+use crate::table::ErrorTable;
+use crate::version::ProtocolVersion;
+use crate::call::Binding;
+use crate::detail::ErrorDetail;
+pub use futures_core::Stream;
+pub use http::{Extensions, HeaderMap};
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// What a method learns about the call besides its params.
+///
+/// Built by the transport for each request; `RequestContext::new` makes one for tests and for
+/// calling a service directly.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RequestContext {
+    /// The protocol version the request was served in (the `A2A-Version` it carried, or 0.3 for
+    /// none, when the transport serves 0.3 beside 1.0).
+    pub version: ProtocolVersion,
+    /// The binding it came over.
+    pub binding: Binding,
+    /// The method's wire name (`SendMessage`, v0.3's `message/send`).
+    pub method: &'static str,
+    /// The tenant the call names (the `/{tenant}` of a REST route, or the params' `tenant`);
+    /// `None` when it names none or an empty one.
+    pub tenant: Option<String>,
+    /// The extension URIs the client asked for in `A2A-Extensions` (comma-separated values of
+    /// every such header, trimmed, empties dropped), in order.
+    pub requested_extensions: Vec<String>,
+    /// The request's HTTP headers, for authentication and anything else an agent reads.
+    pub headers: HeaderMap,
+    /// The request's extensions: what tower layers (authentication, tracing) put there.
+    pub extensions: Extensions,
+}
+
+impl RequestContext {
+    /// A context for a call of `method` in `version` over `binding`, with no tenant, headers or
+    /// extensions.
+    pub fn new(version: ProtocolVersion, binding: Binding, method: &'static str) -> Self {
+        RequestContext {
+            version,
+            binding,
+            method,
+            tenant: None,
+            requested_extensions: Vec::new(),
+            headers: HeaderMap::new(),
+            extensions: Extensions::new(),
+        }
+    }
+
+    /// The value of header `name` when it is present and text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The extension URIs listed in these `A2A-Extensions` headers (see
+    /// [`RequestContext::requested_extensions`]).
+    pub fn extensions_of(headers: &HeaderMap) -> Vec<String> {
+        headers
+            .get_all(EXTENSIONS_HEADER)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// The header in which a client lists the extensions it asks for (spec §3.2.6).
+pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
+
+/// A method's error: a standard one of the module's table `A`, or one of the agent's own.
+///
+/// `From<A>` makes `?` and `.into()` work on the table's errors; an agent's own error goes in
+/// through [`ServiceError::custom`]. Over JSON-RPC both become the error object; over HTTP+JSON a
+/// standard error takes its row's HTTP status and ErrorInfo reason, a custom one its own row's.
+#[derive(Clone, Debug)]
+pub enum ServiceError<A> {
+    /// An error of the module's table (or its catch-all).
+    Standard(A),
+    /// One of the agent's own errors, ready for either binding.
+    Custom(CustomError<A>),
+}
+
+/// One of the agent's own errors (see [`ServiceError::custom`]): its JSON-RPC error object and its
+/// HTTP+JSON reply, both made when it was raised.
+#[derive(Clone, Debug)]
+pub struct CustomError<A> {
+    /// The error object (the table's catch-all, with the custom code, message and data).
+    pub error: A,
+    /// The HTTP+JSON reply: the custom row's status, its ErrorInfo and fields as details.
+    pub rest: RestResponse,
+    /// The variant's name, for logs.
+    pub name: &'static str,
+}
+
+impl<A> From<A> for ServiceError<A> {
+    fn from(error: A) -> Self {
+        ServiceError::Standard(error)
+    }
+}
+
+impl<A: ErrorTable> ServiceError<A> {
+    /// The agent's own error `e` (see `a2a_runtime::custom::AgentError`), with its row's message.
+    pub fn custom<E: AgentError>(e: &E) -> Self {
+        Self::custom_with_message(e, e.message())
+    }
+
+    /// The agent's own error `e` with this message in place of its row's.
+    pub fn custom_with_message<E: AgentError>(e: &E, message: &str) -> Self {
+        ServiceError::Custom(CustomError {
+            error: A::from_code(e.code(), Some(message.to_owned()), Some(e.data())),
+            rest: encode_rest_custom_error(e, Some(message)),
+            name: e.row().name,
+        })
+    }
+
+    /// The table's error for `code` with this message, and the row's ErrorInfo (A2A v1 §9.5)
+    /// with `metadata` as its details when the row has a reason.
+    pub fn from_code<K, V>(
+        code: i64,
+        message: impl Into<String>,
+        metadata: impl IntoIterator<Item = (K, V)>,
+    ) -> Self
+    where
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let mut error = A::from_code(code, Some(message.into()), None);
+        if let Some(info) = crate::table::error_info(&error, metadata) {
+            *error.data_mut() = Some(ErrorDetail::list_to_data([info]));
+        }
+        ServiceError::Standard(error)
+    }
+
+    /// An internal error (-32603) with this message: what a failure of the agent itself answers.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::from_code(
+            crate::server::codes::INTERNAL_ERROR,
+            message,
+            std::iter::empty::<(String, String)>(),
+        )
+    }
+
+    /// The answer of a method this service does not serve: the table's error for `code` (the
+    /// method table's `unsupported` column) saying which method. What a generated trait's
+    /// default bodies return.
+    pub fn unsupported(code: i64, method: &str) -> Self {
+        let default = A::from_code(code, None, None);
+        let message = format!("{}: this agent does not serve {method}", default.message());
+        Self::from_code(code, message, std::iter::empty::<(String, String)>())
+    }
+
+    /// The JSON-RPC error object.
+    pub fn error(&self) -> &A {
+        match self {
+            ServiceError::Standard(error) => error,
+            ServiceError::Custom(custom) => &custom.error,
+        }
+    }
+
+    /// The HTTP+JSON error reply.
+    pub fn rest_response(&self) -> RestResponse {
+        match self {
+            ServiceError::Standard(error) => encode_rest_error(error),
+            ServiceError::Custom(custom) => custom.rest.clone(),
+        }
+    }
+}
+
+impl<A: ErrorTable> fmt::Display for ServiceError<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let error = self.error();
+        write!(f, "{} ({})", error.message(), error.code())
+    }
+}
+
+impl<A: ErrorTable + fmt::Debug> std::error::Error for ServiceError<A> {}
+
+/// A streaming method's reply: events in order, each a result or an error. An error ends the
+/// stream on the wire (sent as the stream's last event), and so does the stream's end.
+pub type EventStream<T, A> = Pin<Box<dyn Stream<Item = Result<T, ServiceError<A>>> + Send>>;
+
+/// A boxed future, `Send`: what [`Dispatch::dispatch`] returns.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// An [`EventStream`] of these items, in order (a stream that is ready at once: for replies known
+/// up front, and for tests).
+pub fn events<T, A>(items: impl IntoIterator<Item = Result<T, ServiceError<A>>>) -> EventStream<T, A>
+where
+    T: Send + 'static,
+    A: Send + 'static,
+{
+    let items: Vec<_> = items.into_iter().collect();
+    Box::pin(Iter(items.into_iter()))
+}
+
+/// The stream behind [`events`]. Hand-written: `futures-util`'s `stream::iter` is a dependency
+/// this layer does not otherwise need.
+struct Iter<I>(I);
+
+// Nothing of `Iter` is ever pinned in place (`poll_next` only calls `next`), so it may move.
+impl<I> Unpin for Iter<I> {}
+
+impl<I: Iterator> Stream for Iter<I> {
+    type Item = I::Item;
+    fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<I::Item>> {
+        Poll::Ready(self.0.next())
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+/// `stream`'s events, each made an `R` by `f`: how a generated dispatcher turns a method's events
+/// into its module's `Reply`.
+pub fn map_events<T, R, A>(stream: EventStream<T, A>, f: fn(T) -> R) -> EventStream<R, A>
+where
+    T: 'static,
+    R: Send + 'static,
+    A: Send + 'static,
+{
+    Box::pin(MapEvents { inner: stream, f })
+}
+
+/// The stream behind [`map_events`]: both fields are `Unpin` (the inner stream is boxed), so no
+/// pin projection is needed.
+struct MapEvents<T, R, A> {
+    inner: EventStream<T, A>,
+    f: fn(T) -> R,
+}
+
+impl<T, R, A> Stream for MapEvents<T, R, A> {
+    type Item = Result<R, ServiceError<A>>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let f = self.f;
+        self.inner
+            .as_mut()
+            .poll_next(cx)
+            .map(|item| item.map(|r| r.map(f)))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+/// What a call answered: one reply, or a stream of them (the module's `Reply` enum, one event
+/// per item).
+pub enum Outcome<R, A> {
+    /// The method's result.
+    Unary(R),
+    /// A streaming method's events.
+    Stream(EventStream<R, A>),
+}
+
+impl<R: fmt::Debug, A> fmt::Debug for Outcome<R, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Unary(reply) => f.debug_tuple("Unary").field(reply).finish(),
+            Outcome::Stream(_) => f.write_str("Stream(..)"),
+        }
+    }
+}
+
+/// A generated module seen by a transport: its version, how it decodes requests on either
+/// binding, and its types. Implemented by the generated unit type `Protocol`.
+pub trait Protocol: Send + Sync + 'static {
+    /// The protocol version the module speaks.
+    const VERSION: ProtocolVersion;
+    /// Whether the module's methods have HTTP+JSON routes (v0.3's table has none).
+    const HTTP_JSON: bool;
+    /// The module's error enum.
+    type Error: ErrorTable + serde::Serialize + Clone + fmt::Debug + Send + Sync + 'static;
+    /// The module's `Request` enum (one variant per method, with its params).
+    type Request: Send + 'static;
+    /// The module's `Reply` enum; its `Serialize` writes the bare result.
+    type Reply: serde::Serialize + Send + 'static;
+
+    /// Decodes a JSON-RPC request body (the module's `decode_request_limited`).
+    #[allow(clippy::result_large_err)]
+    fn decode_jsonrpc(
+        body: &[u8],
+        limits: &Limits,
+    ) -> Result<IncomingRequest<Self::Request>, RejectedRequest<Self::Error>>;
+
+    /// Decodes an HTTP+JSON request (the module's `decode_rest_request`; a module without routes
+    /// answers every path with 404).
+    #[allow(clippy::result_large_err)]
+    fn decode_rest(
+        verb: &str,
+        path: &str,
+        query: &str,
+        body: &[u8],
+    ) -> Result<Self::Request, RestRejection<Self::Error>>;
+
+    /// The method's wire name.
+    fn method_name(request: &Self::Request) -> &'static str;
+
+    /// Whether the method answers with a stream.
+    fn is_streaming(request: &Self::Request) -> bool;
+
+    /// The tenant the params name, if the params type has a `tenant` and it is not empty.
+    fn tenant(request: &Self::Request) -> Option<&str>;
+}
+
+/// A service as a transport calls it: one request in, its outcome out. Implemented by a generated
+/// module's `A2aServer<S>` for every `S: A2aService`; a transport holds one per version it serves.
+pub trait Dispatch: Send + Sync + 'static {
+    /// The generated module the service is written against.
+    type Protocol: Protocol;
+
+    /// Calls the method `request` names.
+    #[allow(clippy::type_complexity)]
+    fn dispatch(
+        &self,
+        cx: RequestContext,
+        request: <Self::Protocol as Protocol>::Request,
+    ) -> BoxFuture<
+        Result<
+            Outcome<<Self::Protocol as Protocol>::Reply, <Self::Protocol as Protocol>::Error>,
+            ServiceError<<Self::Protocol as Protocol>::Error>,
+        >,
+    >;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_header_lists_are_split_and_trimmed() {
+        let mut headers = HeaderMap::new();
+        headers.append(EXTENSIONS_HEADER, " urn:a , urn:b,".parse().unwrap());
+        headers.append(EXTENSIONS_HEADER, "urn:c".parse().unwrap());
+        assert_eq!(
+            RequestContext::extensions_of(&headers),
+            ["urn:a", "urn:b", "urn:c"]
+        );
+    }
+}
