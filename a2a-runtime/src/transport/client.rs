@@ -1,0 +1,1 @@
+//! The reqwest client (feature `client`): being written.

@@ -1,0 +1,1 @@
+//! The axum server (feature `server`): being written.
