@@ -35,12 +35,7 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
     let methods = &model.methods;
     let fns: Vec<Ident> = methods
         .iter()
-        .map(|m| {
-            Ident::new(
-                &crate::naming::snake_case(&m.rust_name),
-                Span::call_site(),
-            )
-        })
+        .map(|m| Ident::new(&crate::naming::snake_case(&m.rust_name), Span::call_site()))
         .collect();
     let trait_fns = methods
         .iter()
@@ -117,7 +112,10 @@ fn trait_fn(model: &Model, m: &MethodDef, f: &Ident, rt: &TokenStream) -> TokenS
     let row_name = m.unsupported.as_deref().unwrap_or(DEFAULT_UNSUPPORTED);
     let (code, answer) = match model.errors.iter().find(|e| e.name == row_name) {
         Some(row) => (row.code, format!("`{}` ({})", row.name, row.code)),
-        None => (METHOD_NOT_FOUND, format!("method-not-found ({METHOD_NOT_FOUND})")),
+        None => (
+            METHOD_NOT_FOUND,
+            format!("method-not-found ({METHOD_NOT_FOUND})"),
+        ),
     };
     let shape = if m.streaming {
         "a stream of [`"
