@@ -53,6 +53,12 @@ const GENERATED_NAMES: &[&str] = &[
     "IncomingRequest",
     "RejectedRequest",
     "method",
+    "A2aService",
+    "A2aServer",
+    "Protocol",
+    "ServiceError",
+    "EventStream",
+    "RequestContext",
 ];
 
 fn check_custom_errors(
@@ -552,6 +558,22 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
             .push(file, "", "a method table needs an error table beside it")
             .help("add errors.toml to the spec directory: replies decode into its error enum");
     }
+    if let Some(version) = &model.protocol_version {
+        let numbers: Vec<&str> = version.split('.').collect();
+        let major_minor = numbers.len() == 2
+            && numbers
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !major_minor {
+            diags
+                .push(
+                    file,
+                    "/protocol_version",
+                    format!("`{version}` is not a Major.Minor version"),
+                )
+                .help("write the A2A version as `A2A-Version` carries it: \"1.0\" or \"0.3\"");
+        }
+    }
     let mut names = BTreeSet::new();
     let mut rust_names = BTreeSet::new();
     for (i, m) in model.methods.iter().enumerate() {
@@ -597,6 +619,22 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
                         format!("`{ty}` is not a type of the schema"),
                     )
                     .help("name a $defs entry of a2a.schema.json");
+            }
+        }
+        if let Some(row) = &m.unsupported {
+            if !model.errors.is_empty() && !model.errors.iter().any(|e| &e.name == row) {
+                diags
+                    .push(
+                        file,
+                        format!("{at}/unsupported"),
+                        format!("`{row}` is not a row of the error table"),
+                    )
+                    .help(format!(
+                        "name the error a service without `{}` answers by its row's `name` \
+                         (UnsupportedOperation, PushNotificationNotSupported, ...), or leave \
+                         `unsupported` out for UnsupportedOperation",
+                        m.name
+                    ));
             }
         }
         if !model.types.contains_key(&m.params) {

@@ -42,14 +42,14 @@
 //! # drop(stream);
 //! ```
 
+use crate::call::Binding;
 use crate::custom::AgentError;
+use crate::detail::ErrorDetail;
 use crate::limits::Limits;
 use crate::rest::{encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse};
 use crate::server::{IncomingRequest, RejectedRequest};
 use crate::table::ErrorTable;
 use crate::version::ProtocolVersion;
-use crate::call::Binding;
-use crate::detail::ErrorDetail;
 pub use futures_core::Stream;
 pub use http::{Extensions, HeaderMap};
 use std::fmt;
@@ -238,7 +238,9 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// An [`EventStream`] of these items, in order (a stream that is ready at once: for replies known
 /// up front, and for tests).
-pub fn events<T, A>(items: impl IntoIterator<Item = Result<T, ServiceError<A>>>) -> EventStream<T, A>
+pub fn events<T, A>(
+    items: impl IntoIterator<Item = Result<T, ServiceError<A>>>,
+) -> EventStream<T, A>
 where
     T: Send + 'static,
     A: Send + 'static,

@@ -11,6 +11,7 @@ mod reference;
 mod rest;
 mod schema;
 mod server;
+mod service;
 mod types;
 
 use proc_macro2::TokenStream;
@@ -21,6 +22,7 @@ pub use methods::emit_methods;
 pub use reference::render_error_reference;
 pub use schema::emit_json_schema;
 pub use server::emit_server;
+pub use service::emit_service;
 pub use types::emit_types;
 
 /// Settings that change the emitted code.
