@@ -10,9 +10,7 @@
 
 use a2a_types::rt::call::Binding;
 use a2a_types::rt::client::CallError as RtCallError;
-use a2a_types::rt::rest::{RestRejection, RestResponse};
-use a2a_types::rt::server::{IncomingRequest, RejectedRequest};
-use a2a_types::rt::service::Protocol;
+use a2a_types::rt::rest::RestResponse;
 use a2a_types::rt::transport::client::{BuildError, Client, HeaderName, HeaderValue};
 use a2a_types::rt::{ClientErrorKind, Limits, RequestId};
 use a2a_types::v1::{
@@ -34,84 +32,9 @@ use tokio::sync::{mpsc, Notify};
 
 // ----- the protocols under test --------------------------------------------------------------
 
-/// `a2a_types::v1` as a transport sees it (until the generated `v1::Protocol` lands).
-struct V1;
-
-impl Protocol for V1 {
-    const VERSION: ProtocolVersion = ProtocolVersion::V1_0;
-    const HTTP_JSON: bool = true;
-    type Error = A2aError;
-    type Request = v1::Request;
-    type Reply = v1::Reply;
-
-    fn decode_jsonrpc(
-        body: &[u8],
-        limits: &Limits,
-    ) -> Result<IncomingRequest<v1::Request>, RejectedRequest<A2aError>> {
-        v1::decode_request_limited(body, limits)
-    }
-
-    fn decode_rest(
-        verb: &str,
-        path: &str,
-        query: &str,
-        body: &[u8],
-    ) -> Result<v1::Request, RestRejection<A2aError>> {
-        v1::decode_rest_request(verb, path, query, body)
-    }
-
-    fn method_name(request: &v1::Request) -> &'static str {
-        request.method().as_str()
-    }
-
-    fn is_streaming(request: &v1::Request) -> bool {
-        request.method().is_streaming()
-    }
-
-    fn tenant(_: &v1::Request) -> Option<&str> {
-        None
-    }
-}
-
-/// `a2a_types::v0_3` as a transport sees it: no REST routes.
-struct V03;
-
-impl Protocol for V03 {
-    const VERSION: ProtocolVersion = ProtocolVersion::V0_3;
-    const HTTP_JSON: bool = false;
-    type Error = a2a_types::v0_3::A2aError;
-    type Request = a2a_types::v0_3::Request;
-    type Reply = a2a_types::v0_3::Reply;
-
-    fn decode_jsonrpc(
-        body: &[u8],
-        limits: &Limits,
-    ) -> Result<IncomingRequest<a2a_types::v0_3::Request>, RejectedRequest<a2a_types::v0_3::A2aError>>
-    {
-        a2a_types::v0_3::decode_request_limited(body, limits)
-    }
-
-    fn decode_rest(
-        verb: &str,
-        path: &str,
-        _: &str,
-        _: &[u8],
-    ) -> Result<a2a_types::v0_3::Request, RestRejection<a2a_types::v0_3::A2aError>> {
-        Err(RestRejection::no_route(verb, path, false))
-    }
-
-    fn method_name(request: &a2a_types::v0_3::Request) -> &'static str {
-        request.method().as_str()
-    }
-
-    fn is_streaming(request: &a2a_types::v0_3::Request) -> bool {
-        request.method().is_streaming()
-    }
-
-    fn tenant(_: &a2a_types::v0_3::Request) -> Option<&str> {
-        None
-    }
-}
+/// The generated modules' protocols: A2A 1.0 (both bindings) and 0.3 (JSON-RPC only).
+use a2a_types::v0_3::Protocol as V03;
+use a2a_types::v1::Protocol as V1;
 
 /// A billing agent's own errors, which the fixture sends for every CancelTask.
 #[derive(Debug, PartialEq, Clone, AgentError)]
@@ -167,6 +90,18 @@ fn v1_card(base: &str) -> Value {
     })
 }
 
+/// The fixture's card: [`v1_card`] with the v0.3 members beside the v1 list, as a2a-sdk
+/// writes its cards, the 0.3 agent at `/rpc03`.
+fn fixture_card(base: &str) -> Value {
+    let mut card = v1_card(base);
+    if let Some(object) = card.as_object_mut() {
+        object.insert("url".to_owned(), json!(format!("{base}/rpc03")));
+        object.insert("protocolVersion".to_owned(), json!("0.3.0"));
+        object.insert("preferredTransport".to_owned(), json!("JSONRPC"));
+    }
+    card
+}
+
 /// A card whose one interface of `binding` in 1.0 is at `url`.
 fn card_at(url: &str, binding: Binding) -> Value {
     json!({"name": "at", "supportedInterfaces": [
@@ -181,7 +116,7 @@ async fn start() -> Arc<Fixture> {
         .expect("a free port on 127.0.0.1");
     let base = format!("http://{}", listener.local_addr().expect("its address"));
     let fixture = Arc::new(Fixture {
-        card: v1_card(&base),
+        card: fixture_card(&base),
         base,
         seen: Mutex::new(Vec::new()),
         gate: Notify::new(),
@@ -214,6 +149,9 @@ async fn handle(
     }
     if path == "/rpc" {
         return jsonrpc(&fixture, &body);
+    }
+    if path == "/rpc03" {
+        return jsonrpc_v0_3(&fixture, &body);
     }
     if let Some(route) = path.strip_prefix("/api") {
         return rest(
@@ -405,6 +343,63 @@ fn rest(fixture: &Arc<Fixture>, verb: &str, path: &str, query: &str, body: &[u8]
         }
         _ => v1::encode_rest_error(&A2aError::from_code(-32004, None, None)),
     })
+}
+
+/// The 0.3 agent: a task for every message, TaskNotFound for an unknown id, a stream of the
+/// task and its final status, and a push-config delete answered as a2a-sdk's v0.3 layer
+/// answers it (neither `result` nor `error`).
+fn jsonrpc_v0_3(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
+    use a2a_types::v0_3 as v03;
+    let incoming = match v03::decode_request(body) {
+        Ok(incoming) => incoming,
+        Err(rejected) => return json_response(200, rejected.response().unwrap_or_default()),
+    };
+    let id = incoming.reply_id();
+    let task = |state, history: Vec<v03::Message>| v03::Task {
+        id: "t-03".to_owned(),
+        context_id: "c-03".to_owned(),
+        status: v03::TaskStatus {
+            state,
+            ..Default::default()
+        },
+        history,
+        ..Default::default()
+    };
+    let body = match incoming.request {
+        v03::Request::SendMessage(p) => v03::encode_result::<v03::method::SendMessage>(
+            &id,
+            &v03::SendMessageResult::Task(task(v03::TaskState::Completed, vec![p.message])),
+        ),
+        v03::Request::GetTask(_) => {
+            v03::encode_error(&id, &v03::A2aError::from_code(-32001, None, None))
+        }
+        v03::Request::SendStreamingMessage(_) => {
+            let events = [
+                v03::StreamEvent::Task(task(v03::TaskState::Submitted, Vec::new())),
+                v03::StreamEvent::StatusUpdate(v03::TaskStatusUpdateEvent {
+                    task_id: "t-03".to_owned(),
+                    context_id: "c-03".to_owned(),
+                    status: v03::TaskStatus {
+                        state: v03::TaskState::Completed,
+                        ..Default::default()
+                    },
+                    r#final: true,
+                    metadata: None,
+                }),
+            ];
+            let events = events
+                .iter()
+                .map(|e| v03::encode_event::<v03::method::SendStreamingMessage>(&id, Ok(e)))
+                .collect();
+            return gated_stream(fixture, events);
+        }
+        v03::Request::DeleteTaskPushNotificationConfig(_) => {
+            let id = serde_json::to_value(&id).unwrap_or_default();
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id})).unwrap_or_default()
+        }
+        _ => v03::encode_error(&id, &v03::A2aError::from_code(-32004, None, None)),
+    };
+    json_response(200, body)
 }
 
 /// One JSON-RPC stream event carrying the first of [`stream_events`].
@@ -862,6 +857,75 @@ async fn the_interfaces_tenant_fills_params_that_name_none() {
 
 // ----- cards and versions --------------------------------------------------------------------
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v0_3_client_calls_the_0_3_interface_of_a_card_with_both_and_sends_no_version() {
+    use a2a_types::v0_3::{self as v03, method as m03};
+    bounded(async {
+        let fixture = start().await;
+        let client = Client::<V03>::connect(&fixture.base)
+            .await
+            .expect("a v0.3 client on the fixture's card");
+        assert_eq!(client.interface().url, format!("{}/rpc03", fixture.base));
+        assert_eq!(client.interface().version, ProtocolVersion::V0_3);
+
+        let params = v03::MessageSendParams {
+            message: v03::Message {
+                message_id: "m-03".to_owned(),
+                role: v03::Role::User,
+                parts: vec![v03::Part::Text(v03::TextPart {
+                    text: "hi in 0.3".to_owned(),
+                    metadata: None,
+                })],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let reply = client.call::<m03::SendMessage>(&params).await;
+        let Ok(v03::SendMessageResult::Task(task)) = reply else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(task.history[0].message_id, "m-03");
+        let seen = fixture.last();
+        assert_eq!(seen.path, "/rpc03");
+        assert_eq!(header(&seen, "a2a-version"), None, "v0.3 clients send none");
+        let body: Value = serde_json::from_slice(&seen.body).expect("a JSON request");
+        assert_eq!(body["method"], "message/send");
+
+        let get = v03::TaskQueryParams {
+            id: "t-404".to_owned(),
+            ..Default::default()
+        };
+        assert!(matches!(
+            client.call::<m03::GetTask>(&get).await,
+            Err(v03::CallError::Agent(v03::A2aError::TaskNotFound { .. }))
+        ));
+        // a2a-sdk's v0.3 answer to a delete: neither `result` nor `error`, read as success.
+        let delete = v03::DeleteTaskPushNotificationConfigParams {
+            id: "t-03".to_owned(),
+            push_notification_config_id: "p-1".to_owned(),
+            ..Default::default()
+        };
+        let deleted = client
+            .call::<m03::DeleteTaskPushNotificationConfig>(&delete)
+            .await;
+        assert!(deleted.is_ok(), "{deleted:?}");
+
+        let mut events = client.stream::<m03::SendStreamingMessage>(&params);
+        assert!(matches!(
+            events.next().await,
+            Some(Ok(v03::StreamEvent::Task(_)))
+        ));
+        fixture.gate.notify_one();
+        let last = events.next().await;
+        assert!(
+            matches!(last, Some(Ok(v03::StreamEvent::StatusUpdate(ref u))) if u.r#final),
+            "{last:?}"
+        );
+        assert!(events.next().await.is_none());
+    })
+    .await;
+}
+
 #[test]
 fn a_v1_client_facing_a_v0_3_card_is_told_to_use_the_v0_3_module() {
     let v03 = json!({"name": "old", "url": "http://127.0.0.1:9/", "protocolVersion": "0.3.0",
@@ -1116,4 +1180,81 @@ fn calls_and_streams_are_send_so_they_can_be_spawned() {
         .expect("a client");
     send(&client.call::<method::GetTask>(&get("t-1")));
     send(&client.stream::<method::SendStreamingMessage>(&hello()));
+}
+
+// ----- the module docs' example ------------------------------------------------------------
+
+/// The example of `a2a_runtime::transport::client`'s module docs, as written there.
+mod module_example {
+    use a2a_runtime::transport::client::{Client, HeaderValue};
+    use a2a_types::rt as a2a_runtime;
+    use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
+    use a2a_types::v1::{Protocol, Role, SendMessageRequest, StreamResponse};
+    use std::time::Duration;
+
+    pub async fn talk(base_url: &str, token: &str) -> Result<(), Box<dyn std::error::Error>> {
+        let bearer = HeaderValue::try_from(format!("Bearer {token}"))?;
+        let client = Client::<Protocol>::builder()
+            .request_timeout(Duration::from_secs(30))
+            .stream_idle_timeout(Duration::from_secs(60))
+            .auth(move |headers| {
+                headers.insert("authorization", bearer.clone());
+            })
+            .connect(base_url) // GET <base_url>/.well-known/agent-card.json
+            .await?;
+
+        let message = Message {
+            message_id: "m-1".into(),
+            role: Role::User,
+            parts: vec![Part {
+                content: PartContent::Text("hi".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let params = SendMessageRequest {
+            message,
+            ..Default::default()
+        };
+        let reply = client.call::<method::SendMessage>(&params).await?;
+        println!("{reply:?}");
+
+        let missing = GetTaskRequest {
+            id: "t-404".into(),
+            ..Default::default()
+        };
+        match client.call::<method::GetTask>(&missing).await {
+            Ok(task) => println!("{:?}", task.status.state),
+            Err(CallError::Agent(A2aError::TaskNotFound { .. })) => println!("no such task"),
+            Err(CallError::Agent(other)) => {
+                println!("the agent said {} ({})", other.message(), other.code())
+            }
+            Err(CallError::Malformed(e)) => println!("{:?}: {}", e.kind(), e.reason()),
+        }
+
+        let mut events = client.stream::<method::SendStreamingMessage>(&params);
+        while let Some(event) = events.next().await {
+            match event? {
+                StreamResponse::StatusUpdate(update) => println!("{:?}", update.status.state),
+                other => println!("{other:?}"),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_module_example_runs() {
+    bounded(async {
+        let fixture = start().await;
+        fixture.gate.notify_one(); // the stream does not wait for the test
+        let outcome = module_example::talk(&fixture.base, "secret").await;
+        assert!(outcome.is_ok(), "{outcome:?}");
+        let seen = fixture.seen();
+        assert_eq!(seen.len(), 4, "the card, two calls and a stream");
+        assert!(seen
+            .iter()
+            .all(|s| header(s, "authorization") == Some("Bearer secret")));
+    })
+    .await;
 }

@@ -16,8 +16,11 @@
 //! ([`encode_call`], [`decode_call`], [`CallStreamDecoder`]); this module only moves them, on
 //! reqwest (rustls) and tokio.
 //!
+//! A call of A2A 1.0 with a bearer token, an error matched by its type, and a stream (an
+//! `ignore`d block only because `a2a-types` is not a dependency of this crate: the workspace's
+//! tests compile and run it, as written, against a local agent):
+//!
 //! ```ignore
-//! // Compiled and run against a local agent by tests/tests/client.rs (`the_module_example_runs`).
 //! use a2a_runtime::transport::client::{Client, HeaderValue};
 //! use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
 //! use a2a_types::v1::{Protocol, Role, SendMessageRequest, StreamResponse};
@@ -37,17 +40,29 @@
 //!     let message = Message {
 //!         message_id: "m-1".into(),
 //!         role: Role::User,
-//!         parts: vec![Part { content: PartContent::Text("hi".into()), ..Default::default() }],
+//!         parts: vec![Part {
+//!             content: PartContent::Text("hi".into()),
+//!             ..Default::default()
+//!         }],
 //!         ..Default::default()
 //!     };
-//!     let params = SendMessageRequest { message, ..Default::default() };
+//!     let params = SendMessageRequest {
+//!         message,
+//!         ..Default::default()
+//!     };
 //!     let reply = client.call::<method::SendMessage>(&params).await?;
 //!     println!("{reply:?}");
 //!
-//!     match client.call::<method::GetTask>(&GetTaskRequest { id: "t-404".into(), ..Default::default() }).await {
+//!     let missing = GetTaskRequest {
+//!         id: "t-404".into(),
+//!         ..Default::default()
+//!     };
+//!     match client.call::<method::GetTask>(&missing).await {
 //!         Ok(task) => println!("{:?}", task.status.state),
 //!         Err(CallError::Agent(A2aError::TaskNotFound { .. })) => println!("no such task"),
-//!         Err(CallError::Agent(other)) => println!("the agent said {} ({})", other.message(), other.code()),
+//!         Err(CallError::Agent(other)) => {
+//!             println!("the agent said {} ({})", other.message(), other.code())
+//!         }
 //!         Err(CallError::Malformed(e)) => println!("{:?}: {}", e.kind(), e.reason()),
 //!     }
 //!
