@@ -42,6 +42,32 @@ pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags:
     }
 }
 
+/// The methods of a generated error enum (`error_api!` and `ErrorTable`), which a row's
+/// constructor must not shadow.
+const ERROR_METHODS: &[&str] = &[
+    "from_code",
+    "from_raw",
+    "code",
+    "message",
+    "data",
+    "data_mut",
+    "from_custom",
+    "to_custom",
+    "with_data",
+    "with_details",
+    "details",
+    "error_info",
+    "from_fault",
+    "row",
+    "rows",
+    "name",
+    "grpc_status",
+    "http_status",
+    "with_message",
+    "with_info",
+    "is_code_taken",
+];
+
 /// Names the generated modules define next to a custom error enum.
 const GENERATED_NAMES: &[&str] = &[
     "A2aError",
@@ -518,6 +544,20 @@ fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
                 format!("{at}/name"),
                 format!("error name `{}` is used twice", e.name),
             );
+        }
+        let constructor = crate::emit::constructor_name(&e.name);
+        if ERROR_METHODS.contains(&constructor.as_str()) {
+            diags
+                .push(
+                    file,
+                    format!("{at}/name"),
+                    format!(
+                        "the row `{}` would get the constructor `{constructor}()`, which is \
+                         already a method of the error enum",
+                        e.name
+                    ),
+                )
+                .help("rename the row");
         }
         if !codes.insert(e.code) {
             diags.push(

@@ -69,6 +69,32 @@ macro_rules! error_api {
                 }
             }
 
+            /// This error with this message (the variant and its `data` kept).
+            pub fn with_message(
+                self,
+                message: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                let data = <Self as $crate::table::ErrorTable>::data(&self).cloned();
+                Self::from_code(
+                    self.code(),
+                    ::core::option::Option::Some(message.into()),
+                    data,
+                )
+            }
+
+            /// This error with its ErrorInfo's `metadata` set (`[("taskId", "t-1")]`): the row's
+            /// ErrorInfo is added when `data` has none; other details are kept.
+            pub fn with_info<K, V>(
+                self,
+                metadata: impl ::core::iter::IntoIterator<Item = (K, V)>,
+            ) -> Self
+            where
+                K: ::core::convert::Into<::std::string::String>,
+                V: ::core::convert::Into<::std::string::String>,
+            {
+                $crate::table::with_info(self, metadata)
+            }
+
             /// This error with its `data` replaced.
             pub fn with_data(mut self, value: ::core::option::Option<::serde_json::Value>) -> Self {
                 *<Self as $crate::table::ErrorTable>::data_mut(&mut self) = value;

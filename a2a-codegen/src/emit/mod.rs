@@ -17,6 +17,7 @@ mod types;
 use proc_macro2::TokenStream;
 
 pub use custom::emit_custom_errors;
+pub(crate) use errors::constructor_name;
 pub use errors::emit_errors;
 pub use methods::emit_methods;
 pub use reference::render_error_reference;

@@ -222,9 +222,9 @@ fn with_history(mut task: Task, length: Option<i32>) -> Task {
 
 /// `TaskNotFound` for `task` (a2a-sdk also answers it for a push config it does not have).
 fn task_not_found(task: &str) -> ServiceError {
-    let error = A2aError::from_code(-32001, None, None);
-    let info = error.error_info([("taskId", task)]);
-    error.with_details(info).into()
+    A2aError::task_not_found()
+        .with_info([("taskId", task)])
+        .into()
 }
 
 /// The agent's own error, refusing a message (unary or streaming) before any stream starts.
@@ -308,11 +308,9 @@ impl A2aService for Agent {
     ) -> Result<Task, ServiceError> {
         let result = match self.find(&params.id, &params.tenant) {
             // Every task here is finished before a cancel can reach it.
-            Some(task) => {
-                let error = A2aError::from_code(-32002, None, None);
-                let info = error.error_info([("taskId", task.id.as_str())]);
-                Err(error.with_details(info).into())
-            }
+            Some(task) => Err(A2aError::task_not_cancelable()
+                .with_info([("taskId", task.id.as_str())])
+                .into()),
             None => Err(task_not_found(&params.id)),
         };
         logged(&cx, result, |t| format!("task {}", t.id))
