@@ -4,7 +4,7 @@
 //!
 //! This module needs no async runtime and no HTTP stack: it names the [`Stream`] trait
 //! (`futures-core`) and the `http` crate's [`HeaderMap`] and [`Extensions`], nothing more. The
-//! transports live behind features (`server`: [`crate::transport::server`]).
+//! transports live behind features (`server`: `transport::server`).
 //!
 //! - [`RequestContext`]: what a method learns about the call besides its params: the protocol
 //!   version and binding it came over, the tenant, the extensions the client asked for, the HTTP

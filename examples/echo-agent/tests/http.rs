@@ -1,0 +1,96 @@
+//! The echo agent served over HTTP on 127.0.0.1 (as `src/main.rs` serves it) and called with
+//! a2a-runtime's client over both bindings: results, streams and the agent's own errors typed.
+
+use a2a_runtime::call::Binding;
+use a2a_runtime::transport::client::Client;
+use a2a_runtime::transport::server::{serve, AgentRouter};
+use echo_agent::a2a::{
+    method, A2aError, A2aServer, CallError, EchoError, GetTaskRequest, Message, Part, PartContent,
+    Protocol, Role, SendMessageRequest, SendMessageResponse, StreamResponse, TaskState,
+};
+use echo_agent::{card, Echo, MAX_ECHO_CHARS};
+use std::time::Duration;
+
+/// Serves the echo agent on a free loopback port; its base URL.
+async fn start() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = AgentRouter::new(&card(&base))
+        .unwrap()
+        .service(A2aServer::new(Echo))
+        .into_router()
+        .unwrap();
+    let never = std::future::pending::<()>();
+    tokio::spawn(serve(listener, app, never, Duration::ZERO));
+    base
+}
+
+fn params(text: &str) -> SendMessageRequest {
+    SendMessageRequest {
+        message: Message {
+            message_id: "m-1".into(),
+            role: Role::User,
+            parts: vec![Part {
+                content: PartContent::Text(text.into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+async fn client(base: &str, binding: Binding) -> Client<Protocol> {
+    Client::<Protocol>::builder()
+        .bindings([binding])
+        .connect(base)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn both_bindings_echo_stream_and_refuse_alike() {
+    let base = start().await;
+    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+        let client = client(&base, binding).await;
+        assert_eq!(client.binding(), binding);
+        let reply = client
+            .call::<method::SendMessage>(&params("hello"))
+            .await
+            .unwrap();
+        let SendMessageResponse::Message(reply) = reply else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(reply.parts[0].content, PartContent::Text("hello".into()));
+
+        let mut events = client.stream::<method::SendStreamingMessage>(&params("stream me"));
+        let mut states = Vec::new();
+        while let Some(event) = events.next().await {
+            if let StreamResponse::StatusUpdate(update) = event.unwrap() {
+                states.push(update.status.state);
+            }
+        }
+        assert_eq!(
+            states,
+            [TaskState::Working, TaskState::Completed],
+            "{binding:?}"
+        );
+
+        let long = "x".repeat(MAX_ECHO_CHARS + 1);
+        match client
+            .call_with::<method::SendMessage, EchoError>(&params(&long))
+            .await
+        {
+            Err(CallError::Custom { error, .. }) => assert_eq!(error, EchoError::TooLong),
+            other => panic!("{binding:?}: {other:?}"),
+        }
+        let missing = GetTaskRequest {
+            id: "t-9".into(),
+            ..Default::default()
+        };
+        match client.call::<method::GetTask>(&missing).await {
+            Err(CallError::Agent(A2aError::TaskNotFound { .. })) => {}
+            other => panic!("{binding:?}: {other:?}"),
+        }
+    }
+}
