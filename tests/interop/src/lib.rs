@@ -9,7 +9,7 @@
 //!   `a2a_types::v0_3::Protocol` only;
 //! - `interop-client-rest URL` drives the same agent's REST routes (HTTP+JSON), the same client on
 //!   `a2a_types::v1::Protocol` asked for HTTP+JSON;
-//! - `interop-agent PORT_FILE` is an A2A v1 agent on `axum`, over JSON-RPC and REST, built from the
+//! - `interop-agent PORT_FILE` is an A2A v1 agent (`A2aService` served by a2a-runtime's server), over JSON-RPC and REST, built from the
 //!   server-side pieces of `a2a_types::v1` and one error of its own from `#[derive(AgentError)]`,
 //!   which the SDK's own client (`py/client.py`, `py/client.py --rest`) calls;
 //! - `interop-agent-v0-3 PORT_FILE` is the same agent in A2A 0.3, built on `a2a_types::v0_3`,

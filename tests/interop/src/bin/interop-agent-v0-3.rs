@@ -1,5 +1,5 @@
-//! `interop-agent-v0-3 PORT_FILE`: the interop agent of `interop-agent`, speaking A2A 0.3, built
-//! on `a2a_types::v0_3` only (`decode_request`, `encode_result`, `encode_error`, `encode_event`),
+//! `interop-agent-v0-3 PORT_FILE`: the interop agent of `interop-agent`, speaking A2A 0.3, written
+//! as `a2a_types::v0_3::A2aService` only and served by a2a-runtime's server,
 //! for a2a-sdk 1.3.0's client to call through its v0.3 compatibility layer
 //! (`tests/interop/py/client.py --v0.3`).
 //!
@@ -18,7 +18,8 @@
 //!   `agent/getAuthenticatedExtendedCard` answers the card plus one skill. The text
 //!   [`QUOTA_TRIGGER`] gets [`InteropError::QuotaExceeded`] (code -32050).
 //!
-//! A call carrying an `A2A-Version` other than 0.3 is refused; none at all means 0.3 (spec §3.6).
+//! A call carrying an `A2A-Version` other than 0.3 is refused by the server (`VersionNotSupported`);
+//! none at all means 0.3 (spec §3.6).
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
 use a2a_interop::serve::{serve, EVENT_GAP};

@@ -1,13 +1,13 @@
-//! `interop-agent PORT_FILE`: an A2A v1 agent on axum, built from the server-side pieces of
-//! `a2a_types::v1`, for a2a-sdk 1.3.0's own Python client to call (tests/interop/py/client.py),
-//! over JSON-RPC and over the HTTP+JSON (REST) binding.
+//! `interop-agent PORT_FILE`: an A2A v1 agent written as `a2a_types::v1::A2aService` and served by
+//! a2a-runtime's server (`transport::server::AgentRouter`), for a2a-sdk 1.3.0's own Python client
+//! to call (tests/interop/py/client.py), over JSON-RPC and over the HTTP+JSON (REST) binding.
 //!
 //! It binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and serves until killed:
 //!
 //! - `GET /.well-known/agent-card.json`: its card (JSON-RPC 1.0 at `/`, then HTTP+JSON 1.0 at
 //!   `/`; streaming, push notifications and an extended card on);
-//! - `POST /`: JSON-RPC (`decode_request`); every other path: REST (`decode_rest_request`, with
-//!   `RestRejection::response()` for what no route takes). Both bindings give the same answers:
+//! - `POST /`: JSON-RPC; every other path: REST (the server decodes both with the generated
+//!   decoders, negotiates `A2A-Version` and frames the streams). Both bindings give the same answers:
 //!   `SendMessage` answers with a completed task whose artifact says
 //!   `Hello from Rust: <text>`; `SendStreamingMessage` streams the same task as SSE, one event
 //!   every 20 ms (submitted, working, the artifact, completed); `GetTask`, `CancelTask`,
