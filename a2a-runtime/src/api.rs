@@ -108,7 +108,7 @@ macro_rules! error_api {
             /// ```text
             /// let e = A2aError::from_code(-32001, None, None);
             /// let info = e.error_info([("taskId", "t-1")]).unwrap();
-            /// let e = e.with_details([info]);
+            /// let e = e.with_details([info]); // as A2aError::task_not_found().with_info([("taskId", "t-1")])
             /// assert_eq!(e.details()[0].reason(), Some("TASK_NOT_FOUND"));
             /// ```
             pub fn with_details(
