@@ -40,7 +40,9 @@ use hyper::body::Bytes;
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper::{Method, Request, StatusCode};
 use hyper_util::rt::TokioIo;
-use serde_json::Value;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use std::borrow::Cow;
 
 const USAGE: &str =
     "usage: serve_load [--connections N] [--requests N] [--seconds S] [--warmup S] \
@@ -207,17 +209,13 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
     Ok(config)
 }
 
-fn message(id: &str) -> Value {
-    serde_json::json!({
-        "role": "ROLE_USER",
-        "messageId": id,
-        "parts": [{"text": TEXT}],
-    })
+/// A v1 message with text, as JSON.
+fn message(n: usize) -> String {
+    format!(r#"{{"role":"ROLE_USER","messageId":"bench-{n}","parts":[{{"text":"{TEXT}"}}]}}"#)
 }
 
 /// Request number `n` of `workload` to `agent` (each message has its own id).
 fn request(agent: &Agent, workload: Workload, n: usize) -> Request<Full<Bytes>> {
-    let message_id = format!("bench-{n}");
     let (method, path, body) = match workload {
         Workload::Card => (Method::GET, "/.well-known/agent-card.json", None),
         Workload::JsonrpcSend | Workload::Stream => {
@@ -226,18 +224,16 @@ fn request(agent: &Agent, workload: Workload, n: usize) -> Request<Full<Bytes>> 
             } else {
                 "SendMessage"
             };
-            let body = serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": n,
-                "method": method,
-                "params": {"message": message(&message_id)},
-            });
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{n},"method":"{method}","params":{{"message":{}}}}}"#,
+                message(n)
+            );
             (Method::POST, "/", Some(body))
         }
         Workload::RestSend => (
             Method::POST,
             "/message:send",
-            Some(serde_json::json!({"message": message(&message_id)})),
+            Some(format!(r#"{{"message":{}}}"#, message(n))),
         ),
     };
     let uri = format!("{}{}", agent.base, path);
@@ -256,7 +252,7 @@ fn request(agent: &Agent, workload: Workload, n: usize) -> Request<Full<Bytes>> 
     } else {
         builder
     };
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let body = body.unwrap_or_default();
     builder
         .body(Full::new(Bytes::from(body)))
         .expect("a request of constant parts")
@@ -278,49 +274,131 @@ fn micros(d: Duration) -> u32 {
 /// Why a reply is not a success, in a few words (the key failures are counted by).
 type Failure = String;
 
+// The shapes the replies are checked against: typed and borrowed, every member not named here
+// skipped (a `serde_json::Value` of each reply cost the generator more CPU than the agent spent
+// answering the card).
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CardShape<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    supported_interfaces: Vec<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+struct TaskShape<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    status: StatusShape<'a>,
+}
+
+#[derive(Deserialize)]
+struct StatusShape<'a> {
+    #[serde(borrow)]
+    state: Cow<'a, str>,
+}
+
+/// A `SendMessageResponse` (the JSON-RPC `result`, or the REST body) or a `StreamResponse`:
+/// one member of these.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResponseShape<'a> {
+    #[serde(borrow)]
+    task: Option<TaskShape<'a>>,
+    message: Option<IgnoredAny>,
+    status_update: Option<IgnoredAny>,
+    artifact_update: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+struct RpcShape<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    result: Option<ResponseShape<'a>>,
+    error: Option<ErrorShape>,
+}
+
+#[derive(Deserialize)]
+struct ErrorShape {
+    code: Option<i64>,
+}
+
+/// A completed task, as both agents answer every message.
+fn check_task(response: ResponseShape<'_>) -> Result<(), Failure> {
+    let task = response
+        .task
+        .ok_or_else(|| "the response holds no task".to_string())?;
+    if task.id.is_empty() {
+        return Err("the task has an empty id".to_string());
+    }
+    if task.status.state != "TASK_STATE_COMPLETED" {
+        return Err(format!("task state {}", task.status.state));
+    }
+    Ok(())
+}
+
 /// Checks a unary reply's body.
 fn check_unary(workload: Workload, body: &[u8]) -> Result<(), Failure> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|_| "the body is not JSON".to_string())?;
+    let shape_error =
+        |e: serde_json::Error| format!("not the expected shape: {}", e.classify_name());
     match workload {
         Workload::Card => {
-            let ok = value.get("name").is_some_and(Value::is_string)
-                && value
-                    .get("supportedInterfaces")
-                    .is_some_and(Value::is_array);
-            ok.then_some(())
-                .ok_or_else(|| "not a card (no name or supportedInterfaces)".to_string())
+            let card: CardShape = serde_json::from_slice(body).map_err(shape_error)?;
+            if card.name.is_empty() || card.supported_interfaces.is_empty() {
+                return Err("a card without a name or interfaces".to_string());
+            }
+            Ok(())
         }
-        Workload::JsonrpcSend => check_rpc_result(&value).and_then(|result| {
-            result
-                .get("task")
-                .is_some_and(Value::is_object)
-                .then_some(())
-                .ok_or_else(|| "the result holds no task".to_string())
-        }),
-        Workload::RestSend => value
-            .get("task")
-            .and_then(|t| t.get("id"))
-            .is_some_and(Value::is_string)
-            .then_some(())
-            .ok_or_else(|| "the body holds no task with an id".to_string()),
+        Workload::JsonrpcSend => check_task(check_rpc_result(body)?),
+        Workload::RestSend => check_task(serde_json::from_slice(body).map_err(shape_error)?),
         Workload::Stream => unreachable!("streams are checked event by event"),
     }
 }
 
 /// The `result` of a JSON-RPC success reply.
-fn check_rpc_result(value: &Value) -> Result<&Value, Failure> {
-    if let Some(error) = value.get("error") {
-        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-        return Err(format!("JSON-RPC error {code}"));
+fn check_rpc_result(body: &[u8]) -> Result<ResponseShape<'_>, Failure> {
+    let reply: RpcShape = serde_json::from_slice(body)
+        .map_err(|e| format!("not a JSON-RPC reply: {}", e.classify_name()))?;
+    if let Some(error) = reply.error {
+        return Err(format!("JSON-RPC error {}", error.code.unwrap_or(0)));
     }
-    if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    if reply.jsonrpc.as_deref() != Some("2.0") {
         return Err("not a JSON-RPC 2.0 reply".to_string());
     }
-    value
-        .get("result")
-        .filter(|r| r.is_object())
-        .ok_or_else(|| "no result member".to_string())
+    reply.result.ok_or_else(|| "no result member".to_string())
+}
+
+/// Checks one streamed event: a JSON-RPC result holding exactly one `StreamResponse` member.
+fn check_event(data: &[u8]) -> Result<(), Failure> {
+    let r = check_rpc_result(data).map_err(|e| format!("event: {e}"))?;
+    let members = usize::from(r.task.is_some())
+        + usize::from(r.message.is_some())
+        + usize::from(r.status_update.is_some())
+        + usize::from(r.artifact_update.is_some());
+    if members != 1 {
+        return Err(format!(
+            "event: {members} StreamResponse members, expected 1"
+        ));
+    }
+    Ok(())
+}
+
+trait ClassifyName {
+    fn classify_name(&self) -> &'static str;
+}
+
+impl ClassifyName for serde_json::Error {
+    fn classify_name(&self) -> &'static str {
+        match self.classify() {
+            serde_json::error::Category::Io => "I/O",
+            serde_json::error::Category::Syntax => "not JSON",
+            serde_json::error::Category::Data => "a member missing or of the wrong type",
+            serde_json::error::Category::Eof => "truncated JSON",
+        }
+    }
 }
 
 /// An SSE reader: lines in, the data of each whole event out (the SSE rules the agents use:
@@ -441,9 +519,7 @@ async fn call(
         ));
     }
     for data in &events {
-        let value: Value =
-            serde_json::from_slice(data).map_err(|_| "an event is not JSON".to_string())?;
-        check_rpc_result(&value).map_err(|e| format!("event: {e}"))?;
+        check_event(data)?;
     }
     let (first, last) = (first.unwrap_or(end), last.unwrap_or(end));
     Ok(Sample {
@@ -595,7 +671,7 @@ async fn measure(config: &Config, agent: &Agent, workload: Workload) -> Measure 
         .iter()
         .map(|s| f64::from(s.event_span) / gaps / 1000.0)
         .sum::<f64>()
-        / ok.max(1) as f64;
+        / ok as f64; // NaN (printed as "-") when nothing succeeded
     Measure {
         label: agent.label.clone(),
         workload,
@@ -617,7 +693,7 @@ async fn measure(config: &Config, agent: &Agent, workload: Workload) -> Measure 
 }
 
 fn ratio(this: f64, base: f64) -> String {
-    if !(base > 0.0) || !this.is_finite() {
+    if base.is_nan() || base <= 0.0 || !this.is_finite() {
         return "-".to_string();
     }
     let r = this / base;
