@@ -25,6 +25,11 @@ cd "$root"
 # its name and its PORT_FILE argument.
 AGENT_PACKAGE="${AGENT_PACKAGE:-a2a-interop}"
 AGENT_BIN="${AGENT_BIN:-interop-agent}"
+# Optional: another build of the Rust agent (same PORT_FILE contract), measured in the same run
+# as "before", between the SDK agent and $AGENT_BIN: how the server layer is judged against the
+# hand-wired agent it replaces (the ratios rust/before). For example, from a checkout of the
+# commit before the rebuild: BEFORE_BIN=/path/to/that/target/release/interop-agent.
+BEFORE_BIN="${BEFORE_BIN:-}"
 # The pause between streamed events, for an agent that reads it (today's interop agent does not:
 # its 20 ms gap, tests/interop/src/serve.rs EVENT_GAP, is fixed; serve_load measures the gap
 # either way and prints it beside the stream's latency).
@@ -98,16 +103,24 @@ say "$("$python" -c 'import importlib.metadata as m; print("a2a-sdk", m.version(
 start_agent "the a2a-sdk agent" "$out/sdk-agent.port" "$out/sdk-agent.log" \
   "$python" "$root/tests/interop/py/agent.py"
 sdk_url="http://127.0.0.1:$agent_port"
+agents=("sdk=$sdk_url")
+if [[ -n "$BEFORE_BIN" ]]; then
+  start_agent "the Rust agent before ($BEFORE_BIN)" "$out/before-agent.port" "$out/before-agent.log" \
+    "$BEFORE_BIN"
+  agents+=("before=http://127.0.0.1:$agent_port")
+  say "before: $BEFORE_BIN at http://127.0.0.1:$agent_port"
+fi
 start_agent "the Rust agent ($AGENT_BIN)" "$out/rust-agent.port" "$out/rust-agent.log" "$agent_bin"
 rust_url="http://127.0.0.1:$agent_port"
+agents+=("rust=$rust_url")
 say "a2a-sdk agent at $sdk_url, Rust agent ($AGENT_BIN, release) at $rust_url"
 say "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 failed=0
 
-say "server: the same workloads against both agents (ratios: rust/sdk)"
+say "server: the same workloads against every agent (the SDK's first: the baseline)"
 timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} ${load_args[@]+"${load_args[@]}"} \
-  --json "$out/server.jsonl" "sdk=$sdk_url" "rust=$rust_url" || failed=1
+  --json "$out/server.jsonl" "${agents[@]}" || failed=1
 
 say "client: SendMessage over JSON-RPC to the Rust agent, the SDK's client and ours"
 timeout "$RUN_TIMEOUT" "$python" "$here/python/client_bench.py" ${smoke[@]+"${smoke[@]}"} \
@@ -122,11 +135,6 @@ timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} --workloads jsonr
 "$python" - "$out/client.jsonl" <<'EOF' || failed=1
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-base = rows[0]
-print(f"\nclient-send (SendMessage over JSON-RPC to the Rust agent): {base['connections']} "
-      f"concurrent calls (ratios: client/{base['label']})")
-print(f"  {'client':<14} {'ok':>7} {'failed':>6} {'seconds':>7} {'req/s':>10} {'p50':>10} {'p99':>10}"
-      f"   {'req/s':>9} {'p50':>9} {'p99':>9}")
 def ms(v):
     return '-' if v is None else f'{v:.0f} ms' if v >= 100 else f'{v:.1f} ms' if v >= 10 else f'{v:.2f} ms'
 def ratio(a, b):
@@ -134,12 +142,21 @@ def ratio(a, b):
         return '-'
     r = a / b
     return f'{r:.0f}x' if r >= 100 else f'{r:.2f}x' if r >= 1 else f'{r:.4f}x'
+print(f"\nclient-send (SendMessage over JSON-RPC to the Rust agent): {rows[0]['connections']} "
+      "concurrent calls, min(requests, seconds) as above")
+print(f"  {'client':<12} {'ok':>7} {'failed':>6} {'seconds':>7} {'req/s':>10} {'p50':>10} {'p99':>10}")
 for r in rows:
-    print(f"  {r['label']:<14} {r['ok']:>7} {r['failed']:>6} {r['seconds']:>7.2f} {r['rps']:>10.1f} "
-          f"{ms(r['p50_ms']):>10} {ms(r['p99_ms']):>10}   {ratio(r['rps'], base['rps']):>9} "
-          f"{ratio(r['p50_ms'], base['p50_ms']):>9} {ratio(r['p99_ms'], base['p99_ms']):>9}")
-    for reason, n in r['failures'].items():
-        print(f"    FAILURES {r['label']}: {n:>7} x {reason}")
+    print(f"  {r['label']:<12} {r['ok']:>7} {r['failed']:>6} {r['seconds']:>7.2f} {r['rps']:>10.1f} "
+          f"{ms(r['p50_ms']):>10} {ms(r['p99_ms']):>10}")
+base = rows[0]
+for r in rows[1:]:
+    print(f"  ratios {r['label']}/{base['label']}: req/s {ratio(r['rps'], base['rps'])}, "
+          f"p50 {ratio(r['p50_ms'], base['p50_ms'])}, p99 {ratio(r['p99_ms'], base['p99_ms'])}")
+for r in rows:
+    if r['failed']:
+        print(f"  FAILURES {r['label']} client-send: {r['failed']}")
+        for reason, n in r['failures'].items():
+            print(f"    {n:>7} x {reason}")
 print("  (ours-standin: serve_load's jsonrpc-send, not yet our client: see the TODO in "
       "bench/serve-bench.sh)")
 sys.exit(1 if any(r['failed'] for r in rows) else 0)

@@ -23,7 +23,9 @@
 //! A reply that is not is a failure: failures are counted per reason and printed with the first
 //! example of each, and the exit status is 1 when there was any (warm-up included). Latency is
 //! from sending the request to having read the whole body; for streams also to the first event,
-//! and the mean gap between events (the Rust interop agent sleeps 20 ms between streamed events).
+//! the gap between events and the share of the stream's time they take (the Rust interop agent
+//! sleeps 20 ms between streamed events). The ratios of each agent to each agent before it
+//! follow every table.
 //!
 //! Only loopback agents (127.0.0.1, localhost, [::1]) over plain HTTP/1.1.
 
@@ -617,8 +619,11 @@ struct Measure {
     rps: f64,
     p50: f64,
     p99: f64,
+    /// Streams: p50 to the first event, p50 of the mean gap between events, and p50 of the
+    /// share of a stream's time spent between its first and last event.
     first_p50: f64,
-    mean_gap: f64,
+    gap_p50: f64,
+    span_share_p50: f64,
 }
 
 /// The `q` quantile (0..=1) of sorted microseconds, in milliseconds (nearest rank).
@@ -665,13 +670,19 @@ async fn measure(config: &Config, agent: &Agent, workload: Workload) -> Measure 
     totals.sort_unstable();
     let mut firsts: Vec<u32> = all.samples.iter().map(|s| s.first_event).collect();
     firsts.sort_unstable();
-    let gaps = (STREAM_EVENTS - 1) as f64;
-    let mean_gap = all
+    let mut gaps: Vec<u32> = all
         .samples
         .iter()
-        .map(|s| f64::from(s.event_span) / gaps / 1000.0)
-        .sum::<f64>()
-        / ok as f64; // NaN (printed as "-") when nothing succeeded
+        .map(|s| s.event_span / (STREAM_EVENTS as u32 - 1))
+        .collect();
+    gaps.sort_unstable();
+    // Per mille, so that the shares sort as integers like the rest.
+    let mut shares: Vec<u32> = all
+        .samples
+        .iter()
+        .map(|s| (u64::from(s.event_span) * 1000 / u64::from(s.total.max(1))) as u32)
+        .collect();
+    shares.sort_unstable();
     Measure {
         label: agent.label.clone(),
         workload,
@@ -688,7 +699,9 @@ async fn measure(config: &Config, agent: &Agent, workload: Workload) -> Measure 
         p50: quantile_ms(&totals, 0.50),
         p99: quantile_ms(&totals, 0.99),
         first_p50: quantile_ms(&firsts, 0.50),
-        mean_gap,
+        gap_p50: quantile_ms(&gaps, 0.50),
+        // quantile_ms divides by 1000: per mille in, a fraction out.
+        span_share_p50: quantile_ms(&shares, 0.50),
     }
 }
 
@@ -718,7 +731,8 @@ fn ms(v: f64) -> String {
     }
 }
 
-/// The table of one workload: every agent, and its ratios to the first.
+/// The table of one workload: every agent, then the ratios of each agent to each one before it
+/// (the first is the baseline).
 fn table(config: &Config, measures: &[Measure]) -> String {
     let mut out = String::new();
     let Some(base) = measures.first() else {
@@ -738,21 +752,21 @@ fn table(config: &Config, measures: &[Measure]) -> String {
     let stream = w == Workload::Stream;
     let _ = write!(
         out,
-        "  {:<10} {:>7} {:>6} {:>7} {:>10} {:>10} {:>10}",
+        "  {:<12} {:>7} {:>6} {:>7} {:>10} {:>10} {:>10}",
         "agent", "ok", "failed", "seconds", "req/s", "p50", "p99"
     );
     if stream {
-        let _ = write!(out, " {:>11} {:>10}", "first p50", "event gap");
+        let _ = write!(
+            out,
+            " {:>11} {:>10} {:>11}",
+            "first p50", "gap p50", "gaps share"
+        );
     }
-    let _ = writeln!(
-        out,
-        "   {:>9} {:>9} {:>9}   (ratios: agent/{})",
-        "req/s", "p50", "p99", base.label
-    );
+    let _ = writeln!(out);
     for m in measures {
         let _ = write!(
             out,
-            "  {:<10} {:>7} {:>6} {:>7.2} {:>10.1} {:>10} {:>10}",
+            "  {:<12} {:>7} {:>6} {:>7.2} {:>10.1} {:>10} {:>10}",
             m.label,
             m.ok,
             m.failed,
@@ -762,15 +776,33 @@ fn table(config: &Config, measures: &[Measure]) -> String {
             ms(m.p99)
         );
         if stream {
-            let _ = write!(out, " {:>11} {:>10}", ms(m.first_p50), ms(m.mean_gap));
+            let share = if m.span_share_p50.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", 100.0 * m.span_share_p50)
+            };
+            let _ = write!(
+                out,
+                " {:>11} {:>10} {:>11}",
+                ms(m.first_p50),
+                ms(m.gap_p50),
+                share
+            );
         }
-        let _ = writeln!(
-            out,
-            "   {:>9} {:>9} {:>9}",
-            ratio(m.rps, base.rps),
-            ratio(m.p50, base.p50),
-            ratio(m.p99, base.p99)
-        );
+        let _ = writeln!(out);
+    }
+    for (j, m) in measures.iter().enumerate().skip(1) {
+        for b in &measures[..j] {
+            let _ = writeln!(
+                out,
+                "  ratios {}/{}: req/s {}, p50 {}, p99 {}",
+                m.label,
+                b.label,
+                ratio(m.rps, b.rps),
+                ratio(m.p50, b.p50),
+                ratio(m.p99, b.p99)
+            );
+        }
     }
     for m in measures {
         if m.failed > 0 {
@@ -788,22 +820,13 @@ fn table(config: &Config, measures: &[Measure]) -> String {
         }
     }
     if stream {
-        for m in measures.iter().filter(|m| m.ok > 0) {
-            let gaps = m.mean_gap * (STREAM_EVENTS - 1) as f64;
-            let bound = config.connections as f64 / (m.p50 / 1000.0);
-            let _ = writeln!(
-                out,
-                "  {}: {:.0}% of the p50 stream ({}) is between its first and last event \
-                 ({} mean gap x {}); {} connections / p50 = {:.0} req/s",
-                m.label,
-                100.0 * gaps / m.p50,
-                ms(m.p50),
-                ms(m.mean_gap),
-                STREAM_EVENTS - 1,
-                config.connections,
-                bound
-            );
-        }
+        let _ = writeln!(
+            out,
+            "  (first p50: to the first whole event; gap p50: the mean gap between a stream's {} \
+             events;\n   gaps share: of a stream's time, between its first and last event; at {} \
+             connections, req/s is near {} / p50)",
+            STREAM_EVENTS, config.connections, config.connections
+        );
     }
     out
 }
@@ -849,7 +872,8 @@ fn json_line(config: &Config, m: &Measure) -> String {
         "p50_ms": m.p50,
         "p99_ms": m.p99,
         "first_event_p50_ms": if m.workload == Workload::Stream { Some(m.first_p50) } else { None },
-        "mean_event_gap_ms": if m.workload == Workload::Stream { Some(m.mean_gap) } else { None },
+        "event_gap_p50_ms": if m.workload == Workload::Stream { Some(m.gap_p50) } else { None },
+        "gaps_share_p50": if m.workload == Workload::Stream { Some(m.span_share_p50) } else { None },
     })
     .to_string()
 }
