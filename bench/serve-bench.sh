@@ -30,6 +30,10 @@ AGENT_BIN="${AGENT_BIN:-interop-agent}"
 # hand-wired agent it replaces (the ratios rust/before). For example, from a checkout of the
 # commit before the rebuild: BEFORE_BIN=/path/to/that/target/release/interop-agent.
 BEFORE_BIN="${BEFORE_BIN:-}"
+# SDK_NODELAY=1: serve the SDK agent's app through bench/python/sdk_agent.py, which turns Nagle off
+# on its connections (agent.py's socket leaves it on: a 40 ms stall per keep-alive request, which
+# at 32 connections is hidden behind the SDK's own CPU time; see that file and bench/README.md).
+SDK_NODELAY="${SDK_NODELAY:-0}"
 # The pause between streamed events, for an agent that reads it (today's interop agent does not:
 # its 20 ms gap, tests/interop/src/serve.rs EVENT_GAP, is fixed; serve_load measures the gap
 # either way and prints it beside the stream's latency).
@@ -45,6 +49,17 @@ for arg in "$@"; do
       exit 0
       ;;
     *) load_args+=("$arg") ;;
+  esac
+done
+
+# The bounds of the run, for the client half too (the workloads are the server half's).
+client_args=()
+for ((i = 0; i < ${#load_args[@]}; i++)); do
+  case "${load_args[i]}" in
+    --requests | --seconds | --warmup | --connections)
+      client_args+=("${load_args[i]}" "${load_args[i + 1]:-}")
+      i=$((i + 1))
+      ;;
   esac
 done
 
@@ -100,8 +115,11 @@ venv="$("$root/tests/interop/venv.sh")"
 python="$venv/bin/python"
 say "$("$python" -c 'import importlib.metadata as m; print("a2a-sdk", m.version("a2a-sdk"), "with uvicorn", m.version("uvicorn"))')"
 
-start_agent "the a2a-sdk agent" "$out/sdk-agent.port" "$out/sdk-agent.log" \
-  "$python" "$root/tests/interop/py/agent.py"
+sdk_agent="$root/tests/interop/py/agent.py"
+if [[ "$SDK_NODELAY" == 1 ]]; then
+  sdk_agent="$here/python/sdk_agent.py"
+fi
+start_agent "the a2a-sdk agent" "$out/sdk-agent.port" "$out/sdk-agent.log" "$python" "$sdk_agent"
 sdk_url="http://127.0.0.1:$agent_port"
 agents=("sdk=$sdk_url")
 if [[ -n "$BEFORE_BIN" ]]; then
@@ -113,7 +131,7 @@ fi
 start_agent "the Rust agent ($AGENT_BIN)" "$out/rust-agent.port" "$out/rust-agent.log" "$agent_bin"
 rust_url="http://127.0.0.1:$agent_port"
 agents+=("rust=$rust_url")
-say "a2a-sdk agent at $sdk_url, Rust agent ($AGENT_BIN, release) at $rust_url"
+say "a2a-sdk agent (${sdk_agent#"$root"/}) at $sdk_url, Rust agent ($AGENT_BIN, release) at $rust_url"
 say "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 failed=0
@@ -124,14 +142,14 @@ timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} ${load_args[@]+"$
 
 say "client: SendMessage over JSON-RPC to the Rust agent, the SDK's client and ours"
 timeout "$RUN_TIMEOUT" "$python" "$here/python/client_bench.py" ${smoke[@]+"${smoke[@]}"} \
-  --label sdk-client "$rust_url" >"$out/client.jsonl" || failed=1
+  ${client_args[@]+"${client_args[@]}"} --label sdk-client "$rust_url" >"$out/client.jsonl" || failed=1
 # TODO(our client): a2a_runtime::transport::client (feature `client`, on reqwest) is not written
 # yet. Until it is, serve_load's jsonrpc-send path (hyper, no A2A client code at all: the request
 # body is a constant, the reply only checked for its shape) stands in for our client. Once the
 # client is on main: a Rust client bench binary making the same calls through it, at the same
 # concurrency and counts, printing the same JSON line, replaces this run.
-timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} --workloads jsonrpc-send \
-  --json "$out/client.jsonl" "ours-standin=$rust_url" >"$out/client-standin.txt" || failed=1
+timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} ${client_args[@]+"${client_args[@]}"} \
+  --workloads jsonrpc-send --json "$out/client.jsonl" "ours-standin=$rust_url" >"$out/client-standin.txt" || failed=1
 "$python" - "$out/client.jsonl" <<'EOF' || failed=1
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
@@ -143,7 +161,7 @@ def ratio(a, b):
     r = a / b
     return f'{r:.0f}x' if r >= 100 else f'{r:.2f}x' if r >= 1 else f'{r:.4f}x'
 print(f"\nclient-send (SendMessage over JSON-RPC to the Rust agent): {rows[0]['connections']} "
-      "concurrent calls, min(requests, seconds) as above")
+      "concurrent calls, the bounds of the server half")
 print(f"  {'client':<12} {'ok':>7} {'failed':>6} {'seconds':>7} {'req/s':>10} {'p50':>10} {'p99':>10}")
 for r in rows:
     print(f"  {r['label']:<12} {r['ok']:>7} {r['failed']:>6} {r['seconds']:>7.2f} {r['rps']:>10.1f} "

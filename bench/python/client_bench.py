@@ -1,7 +1,7 @@
 """The client half of the server/client load bench (issue 20, item 6): a2a-sdk 1.3.0's own client
 making SendMessage calls at a fixed concurrency against one agent, for bench/serve-bench.sh.
 
-    python client_bench.py URL [--concurrency 32] [--requests 20000] [--seconds 8]
+    python client_bench.py URL [--concurrency 32] [--requests 20000] [--seconds 8]  # or --connections
                                [--warmup 1] [--label sdk-client] [--smoke]
 
 Builds the client the way an SDK user does (`create_client` on the agent's URL: it resolves the
@@ -103,8 +103,8 @@ async def main(args):
             asyncio.create_task(worker(warm_until, start_event, deadline_box))
             for _ in range(args.concurrency)
         ]
-        # The measure starts when the warm-up is over and every worker has finished its last
-        # warm-up call... approximately: the workers still in a warm-up call join as they end.
+        # The measure starts when the warm-up is over; a worker still in a warm-up call joins
+        # when that call ends (its time is not counted).
         await asyncio.sleep(max(0.0, warm_until - time.perf_counter()))
         start = time.perf_counter()
         deadline_box[0] = start + args.seconds
@@ -137,7 +137,7 @@ async def main(args):
 if __name__ == '__main__':
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('url')
-    parser.add_argument('--concurrency', type=int, default=32)
+    parser.add_argument('--concurrency', '--connections', type=int, default=32)
     parser.add_argument('--requests', type=int, default=None)
     parser.add_argument('--seconds', type=float, default=None)
     parser.add_argument('--warmup', type=float, default=None)
