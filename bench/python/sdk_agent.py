@@ -10,7 +10,7 @@ Why: agent.py makes its listening socket with `socket.socket(AF_INET, SOCK_STREA
 reply's head and body in two sends; with Nagle the body waits for the ACK of the head, which a
 keep-alive client delays (Linux: about 40 ms). Every request after the first on a connection
 then takes 40 ms or more, whatever the SDK does (measured: 44 ms per card GET on one connection,
-1.5 ms with the client quick-acking). A deployment through `uvicorn.run(app, host=..., port=...)`
+1.5 ms with the client quick-acking). A single-process `uvicorn.run(app, host=..., port=...)`
 gets its socket from getaddrinfo (proto IPPROTO_TCP) and so has TCP_NODELAY. This launcher
 binds as agent.py does, with proto IPPROTO_TCP, and serves agent.py's `app` otherwise unchanged.
 """
