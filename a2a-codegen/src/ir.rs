@@ -25,6 +25,8 @@ pub struct Model {
     pub methods: Vec<MethodDef>,
     /// A user's own error table, when one is configured.
     pub custom_errors: Option<CustomErrors>,
+    /// The A2A version the methods are served in (the method table's `protocol_version`).
+    pub protocol_version: Option<String>,
 }
 
 impl Model {
@@ -336,6 +338,10 @@ pub struct MethodDef {
     /// the proto's, so a client never sends them; what the spec's text or a2a-sdk's client use
     /// where the proto says otherwise (SubscribeToTask under `POST`).
     pub http_also_served: Vec<HttpRule>,
+    /// The error row (by name) the generated service trait's default body answers with, for an
+    /// agent that does not serve the method (the method table's `unsupported`); `None` means
+    /// `UnsupportedOperation`.
+    pub unsupported: Option<String>,
 }
 
 /// One HTTP route of a method, as a `google.api.http` rule gives it: what the HTTP+JSON binding

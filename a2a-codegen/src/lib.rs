@@ -1045,6 +1045,10 @@ impl Config {
         if let Some(errors) = &inputs.errors {
             model.errors = lower::lower_errors(errors, &mut diags);
         }
+        model.protocol_version = inputs
+            .methods
+            .as_ref()
+            .and_then(|m| m.value.protocol_version.clone());
         let custom: Option<load::Source<load::RawCustomErrors>> = match &self.custom_errors {
             Some(path) => {
                 let source = load::read_toml(path, &custom_label(path), &mut diags);
@@ -1130,7 +1134,9 @@ impl Config {
             let tokens = emit::emit_methods(model, &opts);
             modules.push(("methods", tokens, header.clone()));
             let tokens = emit::emit_server(model, &opts);
-            modules.push(("server", tokens, header));
+            modules.push(("server", tokens, header.clone()));
+            let tokens = emit::emit_service(model, &opts);
+            modules.push(("service", tokens, header));
         }
         if let (Some(table), Some(source)) = (&model.custom_errors, custom) {
             let tokens = emit::emit_custom_errors(table, &source.label, &opts);

@@ -169,6 +169,11 @@ pub struct RawCustomError {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawMethods {
+    /// The A2A version the table's methods are served in (`"1.0"`, `"0.3"`): what the generated
+    /// `Protocol` declares to a transport, which negotiates `A2A-Version` with it. Absent: the
+    /// module gets its service trait but no `Protocol` or `A2aServer`.
+    #[serde(default)]
+    pub protocol_version: Option<String>,
     /// The rows, in order.
     #[serde(default)]
     pub method: Vec<RawMethod>,
@@ -199,6 +204,10 @@ pub struct RawMethod {
     /// none.
     #[serde(default)]
     pub http_also_served: Vec<RawHttpRule>,
+    /// The error row (by `name`) a service without this method answers with: the default body of
+    /// the method in the generated service trait. Absent: `UnsupportedOperation`.
+    #[serde(default)]
+    pub unsupported: Option<String>,
 }
 
 /// One entry of a method's `http` list as written: `{ verb = "GET", path = "/tasks/{id=*}" }`.

@@ -1088,6 +1088,7 @@ pub fn lower_methods(
             requires: m.requires.clone(),
             http,
             http_also_served,
+            unsupported: m.unsupported.clone(),
         });
     }
     methods

@@ -42,6 +42,32 @@ pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags:
     }
 }
 
+/// The methods of a generated error enum (`error_api!` and `ErrorTable`), which a row's
+/// constructor must not shadow.
+const ERROR_METHODS: &[&str] = &[
+    "from_code",
+    "from_raw",
+    "code",
+    "message",
+    "data",
+    "data_mut",
+    "from_custom",
+    "to_custom",
+    "with_data",
+    "with_details",
+    "details",
+    "error_info",
+    "from_fault",
+    "row",
+    "rows",
+    "name",
+    "grpc_status",
+    "http_status",
+    "with_message",
+    "with_info",
+    "is_code_taken",
+];
+
 /// Names the generated modules define next to a custom error enum.
 const GENERATED_NAMES: &[&str] = &[
     "A2aError",
@@ -53,6 +79,12 @@ const GENERATED_NAMES: &[&str] = &[
     "IncomingRequest",
     "RejectedRequest",
     "method",
+    "A2aService",
+    "A2aServer",
+    "Protocol",
+    "ServiceError",
+    "EventStream",
+    "RequestContext",
 ];
 
 fn check_custom_errors(
@@ -513,6 +545,20 @@ fn check_errors(errors: &[ErrorDef], file: &str, diags: &mut Diagnostics) {
                 format!("error name `{}` is used twice", e.name),
             );
         }
+        let constructor = crate::emit::constructor_name(&e.name);
+        if ERROR_METHODS.contains(&constructor.as_str()) {
+            diags
+                .push(
+                    file,
+                    format!("{at}/name"),
+                    format!(
+                        "the row `{}` would get the constructor `{constructor}()`, which is \
+                         already a method of the error enum",
+                        e.name
+                    ),
+                )
+                .help("rename the row");
+        }
         if !codes.insert(e.code) {
             diags.push(
                 file,
@@ -551,6 +597,22 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
         diags
             .push(file, "", "a method table needs an error table beside it")
             .help("add errors.toml to the spec directory: replies decode into its error enum");
+    }
+    if let Some(version) = &model.protocol_version {
+        let numbers: Vec<&str> = version.split('.').collect();
+        let major_minor = numbers.len() == 2
+            && numbers
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !major_minor {
+            diags
+                .push(
+                    file,
+                    "/protocol_version",
+                    format!("`{version}` is not a Major.Minor version"),
+                )
+                .help("write the A2A version as `A2A-Version` carries it: \"1.0\" or \"0.3\"");
+        }
     }
     let mut names = BTreeSet::new();
     let mut rust_names = BTreeSet::new();
@@ -597,6 +659,22 @@ fn check_methods(model: &Model, file: &str, diags: &mut Diagnostics) {
                         format!("`{ty}` is not a type of the schema"),
                     )
                     .help("name a $defs entry of a2a.schema.json");
+            }
+        }
+        if let Some(row) = &m.unsupported {
+            if !model.errors.is_empty() && !model.errors.iter().any(|e| &e.name == row) {
+                diags
+                    .push(
+                        file,
+                        format!("{at}/unsupported"),
+                        format!("`{row}` is not a row of the error table"),
+                    )
+                    .help(format!(
+                        "name the error a service without `{}` answers by its row's `name` \
+                         (UnsupportedOperation, PushNotificationNotSupported, ...), or leave \
+                         `unsupported` out for UnsupportedOperation",
+                        m.name
+                    ));
             }
         }
         if !model.types.contains_key(&m.params) {

@@ -129,7 +129,14 @@ fn spec_and_out_give_the_defaults_of_a_users_crate() {
     names.sort();
     assert_eq!(
         names,
-        ["errors.rs", "methods.rs", "mod.rs", "server.rs", "types.rs"]
+        [
+            "errors.rs",
+            "methods.rs",
+            "mod.rs",
+            "server.rs",
+            "service.rs",
+            "types.rs"
+        ]
     );
     assert!(
         !dir.join("generated").exists(),

@@ -75,6 +75,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
             "methods.rs",
             "mod.rs",
             "server.rs",
+            "service.rs",
             "types.rs"
         ]
     );
@@ -86,7 +87,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
         );
         let input = match f.path.as_str() {
             "ERRORS.md" | "errors.rs" => "errors.toml",
-            "methods.rs" | "server.rs" => "methods.toml",
+            "methods.rs" | "server.rs" | "service.rs" => "methods.toml",
             _ => "a2a.schema.json",
         };
         let stamp = format!(
@@ -110,8 +111,8 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     let mut config = Config::checked_in(workspace_root());
     config.out_dir(&tmp).error_reference(tmp.join("ERRORS.md"));
     let staleness = config.check().unwrap();
-    assert_eq!(staleness.files.len(), 7, "every file missing: {staleness}");
-    assert_eq!(config.write().unwrap().len(), 7);
+    assert_eq!(staleness.files.len(), 8, "every file missing: {staleness}");
+    assert_eq!(config.write().unwrap().len(), 8);
     assert!(config.check().unwrap().is_fresh());
     assert!(
         config.write().unwrap().is_empty(),

@@ -69,6 +69,32 @@ macro_rules! error_api {
                 }
             }
 
+            /// This error with this message (the variant and its `data` kept).
+            pub fn with_message(
+                self,
+                message: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                let data = <Self as $crate::table::ErrorTable>::data(&self).cloned();
+                Self::from_code(
+                    self.code(),
+                    ::core::option::Option::Some(message.into()),
+                    data,
+                )
+            }
+
+            /// This error with its ErrorInfo's `metadata` set (`[("taskId", "t-1")]`): the row's
+            /// ErrorInfo is added when `data` has none; other details are kept.
+            pub fn with_info<K, V>(
+                self,
+                metadata: impl ::core::iter::IntoIterator<Item = (K, V)>,
+            ) -> Self
+            where
+                K: ::core::convert::Into<::std::string::String>,
+                V: ::core::convert::Into<::std::string::String>,
+            {
+                $crate::table::with_info(self, metadata)
+            }
+
             /// This error with its `data` replaced.
             pub fn with_data(mut self, value: ::core::option::Option<::serde_json::Value>) -> Self {
                 *<Self as $crate::table::ErrorTable>::data_mut(&mut self) = value;
@@ -484,6 +510,61 @@ macro_rules! rest_api {
             M::Result: ::serde::Serialize,
         {
             $crate::rest::encode_rest_event(item)
+        }
+    };
+}
+
+/// The table-independent service API of a generated module: the `ServiceError`, `EventStream`
+/// and `RequestContext` names over its error enum, and `A2aServer<S>`, the service as a transport
+/// takes it (its `Dispatch` impl is generated beside it, since it lists the methods). Expects
+/// `A2aService` beside it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! service_api {
+    (error = $error:ty) => {
+        /// A method's error (`a2a_runtime`'s `service::ServiceError` over this module's error
+        /// enum): a standard error (`From` the enum, so `?` works) or one of the agent's own
+        /// (`ServiceError::custom(&e)` for a `#[derive(AgentError)]` value).
+        pub type ServiceError = $crate::service::ServiceError<$error>;
+
+        /// A streaming method's reply (`a2a_runtime`'s `service::EventStream`): a boxed `Stream`
+        /// of events or errors, in order. `a2a_runtime::service::events` makes one from a list;
+        /// any `Stream` of `Result<T, ServiceError>` that is `Send` boxes into one.
+        pub type EventStream<T> = $crate::service::EventStream<T, $error>;
+
+        pub use $crate::service::RequestContext;
+
+        /// An [`A2aService`] as a transport serves it (`a2a_runtime::transport::server`): holds the
+        /// service in an `Arc`, so clones share it.
+        pub struct A2aServer<S>(::std::sync::Arc<S>);
+
+        impl<S> A2aServer<S> {
+            /// Serves `service`.
+            pub fn new(service: S) -> Self {
+                A2aServer(::std::sync::Arc::new(service))
+            }
+
+            /// Serves a service that is already shared.
+            pub fn from_arc(service: ::std::sync::Arc<S>) -> Self {
+                A2aServer(service)
+            }
+
+            /// The service.
+            pub fn service(&self) -> &::std::sync::Arc<S> {
+                &self.0
+            }
+        }
+
+        impl<S> ::core::clone::Clone for A2aServer<S> {
+            fn clone(&self) -> Self {
+                A2aServer(::std::sync::Arc::clone(&self.0))
+            }
+        }
+
+        impl<S> ::core::fmt::Debug for A2aServer<S> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str("A2aServer")
+            }
         }
     };
 }

@@ -35,10 +35,42 @@ use std::marker::PhantomData;
 
 /// A reply that breaks the JSON-RPC envelope or the method's result type: what was wrong, in one
 /// line. The client error of the A2A decoding contract.
+///
+/// A transport (the reqwest client of `a2a_runtime::transport::client`) reports a call that got
+/// no reply to decode the same way, with a [`ClientErrorKind`] other than `Malformed` saying why
+/// (no connection, which timeout, a connection that broke off), so that a caller can tell what
+/// is worth retrying without reading the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientError {
     reason: String,
     http_status: Option<u16>,
+    kind: ClientErrorKind,
+}
+
+/// What kind of failure a [`ClientError`] is: a reply that broke the contract (what the decoders
+/// report), or a call that got no reply to decode (what a transport reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClientErrorKind {
+    /// The reply broke the contract: not JSON, not the method's result type, over a limit, an
+    /// SSE stream that is not well framed. What every decoder reports.
+    #[default]
+    Malformed,
+    /// The call could not be made: the params fill no route of the method, a header is not a
+    /// valid header value, the URL is not one.
+    Request,
+    /// No connection could be made (refused, no such host, TLS).
+    Connect,
+    /// The connect timeout elapsed before a connection was made.
+    ConnectTimeout,
+    /// The request timeout elapsed before the reply was complete (for a stream: before its
+    /// headers arrived).
+    RequestTimeout,
+    /// A stream was idle (no bytes at all) for longer than its idle timeout.
+    IdleTimeout,
+    /// The connection broke while the request was sent or the reply read, or a stream ended in
+    /// the middle of an event: the reply is truncated.
+    Interrupted,
 }
 
 impl ClientError {
@@ -47,7 +79,20 @@ impl ClientError {
         ClientError {
             reason: reason.into(),
             http_status: None,
+            kind: ClientErrorKind::Malformed,
         }
+    }
+
+    /// This error, of this kind.
+    pub fn with_kind(mut self, kind: ClientErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// What kind of failure this is; [`ClientErrorKind::Malformed`] unless a transport said
+    /// otherwise.
+    pub fn kind(&self) -> ClientErrorKind {
+        self.kind
     }
 
     /// This error, for a reply that came with this HTTP status (the REST binding keeps it).
@@ -70,7 +115,10 @@ impl ClientError {
 
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "malformed reply: {}", self.reason)
+        match self.kind {
+            ClientErrorKind::Malformed => write!(f, "malformed reply: {}", self.reason),
+            _ => write!(f, "call failed: {}", self.reason),
+        }
     }
 }
 
@@ -451,6 +499,24 @@ impl<'de> Deserialize<'de> for RawError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_error_is_malformed_unless_a_transport_says_otherwise() {
+        let malformed = ClientError::new("the body is not JSON");
+        assert_eq!(malformed.kind(), ClientErrorKind::Malformed);
+        assert_eq!(
+            malformed.to_string(),
+            "malformed reply: the body is not JSON"
+        );
+        let refused = ClientError::new("POST http://a/: could not connect")
+            .with_kind(ClientErrorKind::Connect);
+        assert_eq!(refused.kind(), ClientErrorKind::Connect);
+        assert_eq!(
+            refused.to_string(),
+            "call failed: POST http://a/: could not connect"
+        );
+        assert_eq!(refused.http_status(), None);
+    }
 
     fn reason(body: &[u8]) -> String {
         match decode_response::<std::collections::BTreeMap<String, Value>>(body) {

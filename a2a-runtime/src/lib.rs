@@ -82,7 +82,7 @@ pub mod version;
 
 pub use bytes::Bytes;
 pub use detail::ErrorDetail;
-pub use envelope::{ClientError, Envelope, RawError};
+pub use envelope::{ClientError, ClientErrorKind, Envelope, RawError};
 pub use limits::Limits;
 pub use oneof::UnknownMember;
 pub use server::{Fault, RawRequest, RequestId};

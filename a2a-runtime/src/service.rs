@@ -42,14 +42,14 @@
 //! # drop(stream);
 //! ```
 
+use crate::call::Binding;
 use crate::custom::AgentError;
+use crate::detail::ErrorDetail;
 use crate::limits::Limits;
 use crate::rest::{encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse};
 use crate::server::{IncomingRequest, RejectedRequest};
 use crate::table::ErrorTable;
 use crate::version::ProtocolVersion;
-use crate::call::Binding;
-use crate::detail::ErrorDetail;
 pub use futures_core::Stream;
 pub use http::{Extensions, HeaderMap};
 use std::fmt;
@@ -130,8 +130,9 @@ pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
 pub enum ServiceError<A> {
     /// An error of the module's table (or its catch-all).
     Standard(A),
-    /// One of the agent's own errors, ready for either binding.
-    Custom(CustomError<A>),
+    /// One of the agent's own errors, ready for either binding (boxed: it carries both replies,
+    /// and a method's `Result` stays small).
+    Custom(Box<CustomError<A>>),
 }
 
 /// One of the agent's own errors (see [`ServiceError::custom`]): its JSON-RPC error object and its
@@ -160,11 +161,11 @@ impl<A: ErrorTable> ServiceError<A> {
 
     /// The agent's own error `e` with this message in place of its row's.
     pub fn custom_with_message<E: AgentError>(e: &E, message: &str) -> Self {
-        ServiceError::Custom(CustomError {
+        ServiceError::Custom(Box::new(CustomError {
             error: A::from_code(e.code(), Some(message.to_owned()), Some(e.data())),
             rest: encode_rest_custom_error(e, Some(message)),
             name: e.row().name,
-        })
+        }))
     }
 
     /// The table's error for `code` with this message, and the row's ErrorInfo (A2A v1 §9.5)
@@ -238,7 +239,9 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// An [`EventStream`] of these items, in order (a stream that is ready at once: for replies known
 /// up front, and for tests).
-pub fn events<T, A>(items: impl IntoIterator<Item = Result<T, ServiceError<A>>>) -> EventStream<T, A>
+pub fn events<T, A>(
+    items: impl IntoIterator<Item = Result<T, ServiceError<A>>>,
+) -> EventStream<T, A>
 where
     T: Send + 'static,
     A: Send + 'static,

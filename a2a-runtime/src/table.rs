@@ -99,6 +99,35 @@ pub trait ErrorTable: Sized {
     }
 }
 
+/// The error of row `code` with the table's message, and the row's ErrorInfo (no metadata) as
+/// `data` when the row has a reason: what a generated row constructor (`A2aError::task_not_found()`)
+/// returns.
+pub fn standard<A: ErrorTable>(code: i64) -> A {
+    let mut error = A::from_code(code, None, None);
+    if let Some(info) = error_info(&error, std::iter::empty::<(String, String)>()) {
+        *error.data_mut() = Some(ErrorDetail::list_to_data([info]));
+    }
+    error
+}
+
+/// The error's `data` with its ErrorInfo's metadata replaced (the row's ErrorInfo added first
+/// when `data` has none); other details are kept. Unchanged when the row has no reason.
+pub fn with_info<A, K, V>(mut error: A, metadata: impl IntoIterator<Item = (K, V)>) -> A
+where
+    A: ErrorTable,
+    K: Into<String>,
+    V: Into<String>,
+{
+    let Some(info) = error_info(&error, metadata) else {
+        return error;
+    };
+    let mut details = ErrorDetail::list_from(error.data());
+    details.retain(|d| d.type_url() != crate::detail::ERROR_INFO_TYPE);
+    details.insert(0, info);
+    *error.data_mut() = Some(ErrorDetail::list_to_data(details));
+    error
+}
+
 /// The `google.rpc.ErrorInfo` A2A v1 prescribes for `error`: its row's reason in the
 /// `a2a-protocol.org` domain, with `metadata`. `None` when the row has no reason (the standard
 /// JSON-RPC errors, and the catch-all).

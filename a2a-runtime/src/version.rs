@@ -195,6 +195,42 @@ pub struct Interface {
 /// assert_eq!(pick_interface(&card, &[binding::GRPC]), None);
 /// ```
 pub fn pick_interface(card: &Value, preferred: &[&str]) -> Option<Interface> {
+    pick_among(&interfaces(card), preferred)
+}
+
+/// [`pick_interface`] among the card's interfaces in `version` only: what a client built on one
+/// generated module (one version) calls. `None` when the card offers none of the `preferred`
+/// bindings in that version (it may offer them in another: [`pick_interface`] says which).
+///
+/// ```
+/// use a2a_runtime::version::{binding, pick_interface_in, ProtocolVersion};
+///
+/// // a2a-sdk's cards list a 0.3 interface beside the 1.0 one, at the same URL.
+/// let card = serde_json::json!({"supportedInterfaces": [
+///     {"url": "https://a.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+///     {"url": "https://a.example/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+/// ]});
+/// let v03 = pick_interface_in(&card, &[binding::JSONRPC], ProtocolVersion::V0_3).unwrap();
+/// assert_eq!(v03.version, ProtocolVersion::V0_3);
+/// assert_eq!(pick_interface_in(&card, &[binding::HTTP_JSON], ProtocolVersion::V1_0), None);
+/// ```
+pub fn pick_interface_in(
+    card: &Value,
+    preferred: &[&str],
+    version: ProtocolVersion,
+) -> Option<Interface> {
+    let offered: Vec<Interface> = interfaces(card)
+        .into_iter()
+        .filter(|i| i.version == version)
+        .collect();
+    pick_among(&offered, preferred)
+}
+
+/// Every interface the card (as JSON, in either version's shape) offers in a version this crate
+/// speaks, in the card's order: its `supportedInterfaces`, then the v0.3 members (`url` with its
+/// `preferredTransport`, then `additionalInterfaces`). Read as [`pick_interface`] reads them;
+/// the binding is as the card writes it, gRPC included.
+pub fn interfaces(card: &Value) -> Vec<Interface> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
     let mut offered = Vec::new();
     let mut offer = |url: Option<String>, binding: Option<String>, version: &str, tenant| {
@@ -225,6 +261,12 @@ pub fn pick_interface(card: &Value, preferred: &[&str]) -> Option<Interface> {
             }
         }
     }
+    offered
+}
+
+/// The first binding of `preferred` among `offered`, the newest version of it, the first
+/// among equals.
+fn pick_among(offered: &[Interface], preferred: &[&str]) -> Option<Interface> {
     preferred.iter().find_map(|want| {
         offered
             .iter()
@@ -340,6 +382,48 @@ mod tests {
         assert_eq!(picked(&card, &[]), None);
         assert_eq!(picked(&json!({}), &[binding::JSONRPC]), None);
         assert_eq!(picked(&json!("card"), &[binding::JSONRPC]), None);
+    }
+
+    #[test]
+    fn pick_interface_in_keeps_to_one_version() {
+        // a2a-sdk's cards: JSON-RPC in 1.0 and 0.3 at one URL, HTTP+JSON in 1.0.
+        let card = json!({
+            "supportedInterfaces": [
+                {"url": "http://a/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": "http://a/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+                {"url": "http://a/", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            ],
+            "url": "http://a/v03", "protocolVersion": "0.3", "preferredTransport": "JSONRPC"
+        });
+        let (v03, v1) = (ProtocolVersion::V0_3, ProtocolVersion::V1_0);
+        let pick = |preferred: &[&str], version| {
+            pick_interface_in(&card, preferred, version).map(|i| (i.url, i.binding, i.version))
+        };
+        // The first 0.3 interface in the card's order, not the newer one pick_interface takes.
+        assert_eq!(
+            pick(&[binding::JSONRPC], v03),
+            Some(("http://a/".into(), "JSONRPC".into(), v03))
+        );
+        assert_eq!(
+            pick(&[binding::HTTP_JSON, binding::JSONRPC], v1),
+            Some(("http://a/".into(), "HTTP+JSON".into(), v1))
+        );
+        assert_eq!(pick(&[binding::HTTP_JSON], v03), None);
+        // Every interface, in the card's order, the v0.3 members last.
+        let all: Vec<(String, ProtocolVersion)> = interfaces(&card)
+            .into_iter()
+            .map(|i| (i.url, i.version))
+            .collect();
+        assert_eq!(
+            all,
+            [
+                ("http://a/".to_owned(), v1),
+                ("http://a/".to_owned(), v03),
+                ("http://a/".to_owned(), v1),
+                ("http://a/v03".to_owned(), v03)
+            ]
+        );
+        assert!(interfaces(&json!(null)).is_empty());
     }
 
     #[test]

@@ -28,11 +28,67 @@
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   and how a client negotiates it (from `a2a-runtime`).
 //!
+//! Each module also carries its service trait (`A2aService`: one `async fn` per method, with
+//! defaults answering what the spec says an agent without the method answers), and with the
+//! `server` feature a2a-runtime's axum server serves it over JSON-RPC and HTTP+JSON
+//! (`a2a_runtime::transport::server`); with `client`, a2a-runtime's reqwest client calls an agent
+//! from its card (`a2a_runtime::transport::client`).
+//!
 //! Everything in this crate is generated except this file, which only declares the generated
 //! modules and re-exports the runtime they call (`crate::rt`, the runtime path they were
 //! generated with).
 
 #![deny(missing_docs)]
+#![cfg_attr(
+    feature = "server",
+    doc = r##"
+## A complete agent
+
+The echo agent over JSON-RPC at `http://127.0.0.1:3000/`, its card at
+`/.well-known/agent-card.json` (feature `server`, and tokio):
+
+```no_run
+use a2a_types::rt::transport::server::{serve, AgentRouter};
+use a2a_types::v1::{A2aServer, A2aService, AgentCard, AgentInterface, Message, RequestContext};
+use a2a_types::v1::{Role, SendMessageRequest, SendMessageResponse, ServiceError};
+use std::time::Duration;
+
+struct Echo;
+
+impl A2aService for Echo {
+    async fn send_message(
+        &self,
+        _cx: RequestContext,
+        request: SendMessageRequest,
+    ) -> Result<SendMessageResponse, ServiceError> {
+        let reply = Message {
+            message_id: format!("re-{}", request.message.message_id),
+            role: Role::Agent,
+            parts: request.message.parts,
+            ..Default::default()
+        };
+        Ok(SendMessageResponse::Message(reply)) // every other method: the spec's default answer
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:3000").await?;
+    let interface = AgentInterface {
+        url: "http://127.0.0.1:3000/".into(),
+        protocol_binding: "JSONRPC".into(),
+        protocol_version: "1.0".into(),
+        tenant: None,
+    };
+    let card = AgentCard { name: "Echo".into(), supported_interfaces: vec![interface], ..Default::default() };
+    let app = AgentRouter::new(&card)?.service(A2aServer::new(Echo)).into_router()?;
+    let ctrl_c = async { let _ = tokio::signal::ctrl_c().await; };
+    serve(listener, app, ctrl_c, Duration::from_secs(5)).await?;
+    Ok(())
+}
+```
+"##
+)]
 
 pub use a2a_runtime as rt;
 pub use a2a_runtime::version;

@@ -3,7 +3,7 @@
 # versions and both JSON bindings of A2A 1.0, on loopback; every method is called in each
 # direction:
 #
-#   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + ureq)
+#   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + reqwest)
 #   2. interop-agent (a2a_types::v1 + axum), A2A 1.0     <-  py/client.py (the SDK's client)
 #   3. py/agent.py again, A2A 0.3 (the SDK's compat)     <-  interop-client-v0-3 (a2a_types::v0_3)
 #   4. interop-agent-v0-3 (a2a_types::v0_3), A2A 0.3     <-  py/client.py --v0.3 (the SDK's client)

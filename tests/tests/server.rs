@@ -513,3 +513,26 @@ fn notifications_get_no_response_and_everything_else_does() {
         assert_eq!(response["id"], serde_json::to_value(&id).unwrap(), "{what}");
     }
 }
+
+#[test]
+fn row_constructors_attach_the_error_info_on_both_bindings() {
+    let error = A2aError::task_not_found()
+        .with_info([("taskId", "t-9")])
+        .with_message("no task t-9");
+    assert!(matches!(error, A2aError::TaskNotFound { .. }));
+    assert_eq!(error.message(), "no task t-9");
+    let details = error.details();
+    assert_eq!(details.len(), 1);
+    assert_eq!(details[0].reason(), Some("TASK_NOT_FOUND"));
+    let body: Value = serde_json::from_slice(&encode_error(&RequestId::from(1), &error)).unwrap();
+    assert_eq!(body["error"]["data"][0]["metadata"]["taskId"], "t-9");
+    let rest: Value =
+        serde_json::from_slice(&a2a_types::v1::encode_rest_error(&error).body).unwrap();
+    assert_eq!(rest["error"]["details"][0]["reason"], "TASK_NOT_FOUND");
+    assert_eq!(rest["error"]["details"][0]["metadata"]["taskId"], "t-9");
+    assert_eq!(rest["error"]["details"].as_array().unwrap().len(), 1);
+    // The standard JSON-RPC rows have no reason: no ErrorInfo, and `with_info` changes nothing.
+    let params = A2aError::invalid_params().with_info([("k", "v")]);
+    assert_eq!(params.code(), -32602);
+    assert!(params.data().is_none());
+}

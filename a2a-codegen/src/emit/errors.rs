@@ -67,6 +67,23 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
     });
     let rows = errors.iter().map(|e| error_row(e, rt));
     let n_rows = errors.len();
+    let constructors = errors.iter().zip(&codes).map(|(e, code)| {
+        let f = Ident::new(&constructor_name(&e.name), Span::call_site());
+        let info = match &e.reason {
+            Some(reason) => format!(", and its `google.rpc.ErrorInfo` (reason `{reason}`) as `data`, on both bindings alike"),
+            None => String::new(),
+        };
+        let doc = format!(
+            " `{}` ({}) with the table's message \"{}\"{info}. `with_message` and `with_info` adjust it.",
+            e.name, e.code, e.message
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #f() -> Self {
+                #rt::table::standard(#code)
+            }
+        }
+    });
     let (low, high) = (
         Literal::i64_unsuffixed(*RESERVED.start()),
         Literal::i64_unsuffixed(*RESERVED.end()),
@@ -100,6 +117,11 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         /// The error table, in file order.
         pub const ERROR_TABLE: [#rt::ErrorRow; #n_rows] = [#(#rows),*];
+
+        /// One constructor per row of the error table, each with the row's ErrorInfo attached.
+        impl A2aError {
+            #(#constructors)*
+        }
 
         #[doc = #taken_doc]
         pub const fn is_code_taken(code: i64) -> bool {
@@ -157,4 +179,10 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         #rt::error_api!(A2aError);
     }
+}
+
+/// The name of a row's constructor: the variant's name in snake_case (`TaskNotFound` ->
+/// `task_not_found`); validation keeps it clear of the error enum's other methods.
+pub(crate) fn constructor_name(variant: &str) -> String {
+    crate::naming::snake_case(variant)
 }

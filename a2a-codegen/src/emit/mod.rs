@@ -11,16 +11,19 @@ mod reference;
 mod rest;
 mod schema;
 mod server;
+mod service;
 mod types;
 
 use proc_macro2::TokenStream;
 
 pub use custom::emit_custom_errors;
+pub(crate) use errors::constructor_name;
 pub use errors::emit_errors;
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
 pub use schema::emit_json_schema;
 pub use server::emit_server;
+pub use service::emit_service;
 pub use types::emit_types;
 
 /// Settings that change the emitted code.

@@ -8,17 +8,20 @@ use crate::ir::{HttpRule, MethodDef, Model, TypeKind, TypeRef};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// The `RestMethod` implementations, one per method with HTTP rules (none for a table without
-/// them, A2A v0.3's). Placed in the `method` module beside the unit types.
+/// The `RestMethod` implementations, one per method. A method without HTTP rules (every method
+/// of A2A v0.3's table) has no routes: a client calls it over JSON-RPC only, through the same
+/// generic calls as the others. Placed in the `method` module beside the unit types.
 pub(crate) fn rest_method_impls(model: &Model, rt: &TokenStream) -> Vec<TokenStream> {
     model
         .methods
         .iter()
-        .filter(|m| !m.http.is_empty())
         .map(|m| {
             let name = Ident::new(&m.rust_name, Span::call_site());
             let routes = m.http.iter().map(|r| route(r, rt));
-            let query = query_params(model, m, rt);
+            let query = match m.http.is_empty() {
+                true => Vec::new(),
+                false => query_params(model, m, rt),
+            };
             // Emitted only when the table gives some: the trait's default is none.
             let also = (!m.http_also_served.is_empty()).then(|| {
                 let also = m.http_also_served.iter().map(|r| route(r, rt));

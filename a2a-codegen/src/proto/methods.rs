@@ -65,6 +65,7 @@ pub(crate) fn methods(
         requires: Vec::new(),
         http: rpc.http.clone(),
         http_also_served: Vec::new(),
+        unsupported: None,
     };
     let Some(table) = table else {
         return rpcs.iter().map(from_proto).collect();
@@ -158,6 +159,7 @@ pub(crate) fn methods(
         method.doc = row.doc.clone();
         method.requires = row.requires.clone();
         method.http_also_served = lower::also_served_rules(row, i, file, types, diags);
+        method.unsupported = row.unsupported.clone();
         methods.push(method);
     }
     for rpc in rpcs {

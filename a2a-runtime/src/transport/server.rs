@@ -1,1 +1,948 @@
-//! The axum server (feature `server`): being written.
+//! The axum server (feature `server`): serves a generated module's service over JSON-RPC and
+//! HTTP+JSON, with the agent card, from one [`AgentRouter`].
+//!
+//! Given the agent card and one service per protocol version (a generated module's
+//! `A2aServer::new(agent)`), [`AgentRouter::into_router`] gives an [`axum::Router`] that serves:
+//!
+//! - the card at `/.well-known/agent-card.json`, with `Cache-Control: public, max-age=…`, an
+//!   `ETag` (`304 Not Modified` on a matching `If-None-Match`) and `Last-Modified`; when a v0.3
+//!   service is served too, the card carries v0.3's members beside v1's (`url`,
+//!   `protocolVersion`, `preferredTransport`, `additionalInterfaces`,
+//!   `supportsAuthenticatedExtendedCard`), as a2a-sdk serves it, so a v0.3 client finds its
+//!   transport declared;
+//! - JSON-RPC (a `POST` at the path of each `JSONRPC` interface of the card's
+//!   `supportedInterfaces`) and the HTTP+JSON routes (below the path of each `HTTP+JSON`
+//!   interface, tenant routes included), decoded and answered by the generated module's own
+//!   decoders and encoders;
+//! - `A2A-Version` negotiation (the header, or a query parameter of that name): the version picks
+//!   the service; a version no service speaks gets `VersionNotSupported` on either binding. A
+//!   request without it is 0.3 (spec §3.6), served when a v0.3 service is given (a2a-sdk's
+//!   `enable_v0_3_compat`) and refused with `VersionNotSupported` when not;
+//! - streams as SSE (`text/event-stream`): one event per item, a keep-alive comment on an idle
+//!   stream, an error item as the stream's last event (JSON-RPC: an error response; HTTP+JSON: an
+//!   event named `error` carrying the Status), and the end of the response when the stream ends.
+//!   A streaming call refused before its stream begins gets one JSON reply, not a stream;
+//! - content types: a body that says it is not JSON gets `ContentTypeNotSupported` (JSON-RPC:
+//!   -32005 in an error response; HTTP+JSON: 415), a body over the limit the binding's invalid
+//!   request (HTTP+JSON: 413), a JSON-RPC notification `204 No Content`;
+//! - a method that panics answers `InternalError` (-32603; HTTP 500), and the server keeps
+//!   serving; a stream that panics ends with the error event.
+//!
+//! The router is a plain `axum::Router`: add the tower layers you need (authentication, tracing,
+//! CORS) with `.layer(..)`, merge your own routes with `.merge(..)`. What a layer puts in the
+//! request's extensions reaches the service in [`RequestContext::extensions`]. Serve it with
+//! `axum::serve`, or [`serve`] for graceful shutdown with a bounded grace period.
+//!
+//! ```no_run
+//! # #[cfg(any())] mod hidden {
+//! use a2a_types::v1::{self, A2aServer, A2aService, RequestContext, ServiceError};
+//! # }
+//! // (a complete agent: see the a2a-types crate docs and examples/echo-agent)
+//! ```
+
+use crate::call::Binding;
+use crate::limits::Limits;
+use crate::rest::RestResponse;
+use crate::server::{codes, RawRequest, RequestId};
+use crate::service::{Dispatch, Outcome, Protocol, RequestContext, ServiceError};
+use crate::table::ErrorTable;
+use crate::version::{binding as binding_name, ProtocolVersion};
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use futures_util::{FutureExt as _, StreamExt as _};
+use serde_json::Value;
+use std::fmt;
+use std::future::Future;
+use std::hash::{Hash as _, Hasher as _};
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// Where the agent card is served (spec §8.2).
+pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
+
+/// The content type of JSON-RPC replies (spec §9.1).
+const JSONRPC_CONTENT_TYPE: &str = "application/json";
+
+/// The code of `ContentTypeNotSupported` in every A2A error table.
+const CONTENT_TYPE_NOT_SUPPORTED: i64 = -32005;
+
+/// The code of `VersionNotSupported` (A2A v1's table; the catch-all keeps it in v0.3's).
+const VERSION_NOT_SUPPORTED: i64 = -32009;
+
+/// Why a card cannot be served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerError(String);
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// Builds the [`axum::Router`] that serves an agent: its card, and one service per protocol
+/// version over the bindings the card declares. See the [module docs](self).
+pub struct AgentRouter {
+    card: serde_json::Map<String, Value>,
+    endpoints: Vec<Arc<dyn Endpoint>>,
+    settings: Settings,
+}
+
+/// What every request handler reads.
+#[derive(Clone, Debug)]
+struct Settings {
+    limits: Limits,
+    keep_alive: Duration,
+    card_max_age: Duration,
+}
+
+impl fmt::Debug for AgentRouter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentRouter")
+            .field("versions", &self.versions())
+            .field("settings", &self.settings)
+            .finish()
+    }
+}
+
+impl AgentRouter {
+    /// A router for this agent card (a generated `AgentCard`, or any JSON object in its shape).
+    /// Errors when the card is not a JSON object.
+    pub fn new(card: &impl serde::Serialize) -> Result<Self, ServerError> {
+        let card = match serde_json::to_value(card) {
+            Ok(Value::Object(card)) => card,
+            Ok(other) => {
+                return Err(ServerError(format!(
+                    "the agent card must be a JSON object, not {}",
+                    kind(&other)
+                )))
+            }
+            Err(e) => return Err(ServerError(format!("the agent card does not encode: {e}"))),
+        };
+        Ok(AgentRouter {
+            card,
+            endpoints: Vec::new(),
+            settings: Settings {
+                limits: Limits::DEFAULT,
+                keep_alive: Duration::from_secs(15),
+                card_max_age: Duration::from_secs(300),
+            },
+        })
+    }
+
+    /// Serves `service` (a generated module's `A2aServer<S>`) in its module's protocol version,
+    /// replacing one given before for that version.
+    pub fn service<D: Dispatch>(mut self, service: D) -> Self {
+        let version = <D::Protocol as Protocol>::VERSION;
+        self.endpoints.retain(|e| e.version() != version);
+        self.endpoints.push(Arc::new(Served(service)));
+        self.endpoints
+            .sort_by_key(|e| std::cmp::Reverse(e.version()));
+        self
+    }
+
+    /// The largest request body and the deepest nesting taken (default [`Limits::DEFAULT`]).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.settings.limits = limits;
+        self
+    }
+
+    /// The pause after which an idle stream gets a keep-alive comment (default 15 s).
+    pub fn keep_alive(mut self, interval: Duration) -> Self {
+        self.settings.keep_alive = interval;
+        self
+    }
+
+    /// The card's `Cache-Control: max-age` (default 300 s).
+    pub fn card_max_age(mut self, max_age: Duration) -> Self {
+        self.settings.card_max_age = max_age;
+        self
+    }
+
+    /// The protocol versions served, newest first.
+    pub fn versions(&self) -> Vec<ProtocolVersion> {
+        self.endpoints.iter().map(|e| e.version()).collect()
+    }
+
+    /// The card as served: the card given, with v0.3's members beside v1's when a v0.3 service
+    /// is served (members the card already has are kept).
+    pub fn served_card(&self) -> Value {
+        let mut card = self.card.clone();
+        if self.versions().contains(&ProtocolVersion::V0_3) {
+            add_v0_3_members(&mut card);
+        }
+        Value::Object(card)
+    }
+
+    /// The router. Errors when no service is given, or when the card's `supportedInterfaces`
+    /// declare no JSON-RPC or HTTP+JSON interface with a URL.
+    pub fn into_router(self) -> Result<axum::Router, ServerError> {
+        if self.endpoints.is_empty() {
+            return Err(ServerError(
+                "no service to serve: add one with AgentRouter::service(A2aServer::new(agent))"
+                    .into(),
+            ));
+        }
+        let interfaces = interfaces(&self.card);
+        if interfaces.is_empty() {
+            return Err(ServerError(
+                "the agent card declares no interface this server serves: add a \
+                 `supportedInterfaces` entry with `protocolBinding` JSONRPC or HTTP+JSON and a url"
+                    .into(),
+            ));
+        }
+        let card = CardDoc::new(&self.served_card());
+        let shared = Arc::new(Shared {
+            endpoints: self.endpoints,
+            settings: self.settings,
+            card,
+        });
+        let mut router = axum::Router::new();
+        let card_shared = Arc::clone(&shared);
+        router = router.route(
+            AGENT_CARD_PATH,
+            get(move |headers: HeaderMap| {
+                let shared = Arc::clone(&card_shared);
+                async move { shared.card.response(&headers, shared.settings.card_max_age) }
+            }),
+        );
+        let mut jsonrpc_paths: Vec<String> = Vec::new();
+        let mut rest_bases: Vec<String> = Vec::new();
+        for (binding, path) in interfaces {
+            match binding {
+                Binding::JsonRpc if !jsonrpc_paths.contains(&path) => jsonrpc_paths.push(path),
+                Binding::HttpJson if !rest_bases.contains(&path) => rest_bases.push(path),
+                _ => {}
+            }
+        }
+        for path in jsonrpc_paths {
+            let shared = Arc::clone(&shared);
+            router = router.route(
+                &path,
+                post(move |request: Request| {
+                    let shared = Arc::clone(&shared);
+                    async move { shared.jsonrpc(request).await }
+                }),
+            );
+        }
+        for base in rest_bases {
+            let pattern = match base.as_str() {
+                "/" => "/{*rest}".to_owned(),
+                _ => format!("{base}/{{*rest}}"),
+            };
+            let prefix = match base.as_str() {
+                "/" => String::new(),
+                _ => base.clone(),
+            };
+            let shared = Arc::clone(&shared);
+            router = router.route(
+                &pattern,
+                any(move |request: Request| {
+                    let shared = Arc::clone(&shared);
+                    let prefix = prefix.clone();
+                    async move { shared.rest(request, &prefix).await }
+                }),
+            );
+        }
+        Ok(router)
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then stops taking connections and
+/// waits for the requests in flight (open streams included) at most `grace`.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> std::io::Result<()> {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        let _ = tx.send(());
+    };
+    let server = axum::serve(listener, router).with_graceful_shutdown(signal);
+    let deadline = async move {
+        // Never fires before the signal; after it, bounds the wait for open connections.
+        if rx.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = server => result,
+        () = deadline => Ok(()),
+    }
+}
+
+/// The served card, encoded once, with its validators.
+struct CardDoc {
+    body: Bytes,
+    etag: HeaderValue,
+    last_modified: HeaderValue,
+}
+
+impl CardDoc {
+    fn new(card: &Value) -> Self {
+        let body = Bytes::from(serde_json::to_vec(card).unwrap_or_else(|_| b"{}".to_vec()));
+        // A strong validator of the bytes: std's SipHash with its fixed keys is deterministic
+        // across runs and machines, which is all an ETag needs (no crate does more here).
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        body.hash(&mut hasher);
+        let etag = HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish()))
+            .unwrap_or_else(|_| HeaderValue::from_static("\"card\""));
+        let last_modified = HeaderValue::from_str(&httpdate::fmt_http_date(SystemTime::now()))
+            .unwrap_or_else(|_| HeaderValue::from_static("Thu, 01 Jan 1970 00:00:00 GMT"));
+        CardDoc {
+            body,
+            etag,
+            last_modified,
+        }
+    }
+
+    fn response(&self, headers: &HeaderMap, max_age: Duration) -> Response {
+        let cache = HeaderValue::from_str(&format!("public, max-age={}", max_age.as_secs()))
+            .unwrap_or_else(|_| HeaderValue::from_static("public, max-age=300"));
+        let matches = headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|tag| {
+                let tag = tag.trim();
+                tag == "*" || tag.trim_start_matches("W/") == self.etag.to_str().unwrap_or("")
+            });
+        let mut response = if matches {
+            StatusCode::NOT_MODIFIED.into_response()
+        } else {
+            let mut response = Response::new(Body::from(self.body.clone()));
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(JSONRPC_CONTENT_TYPE),
+            );
+            response
+        };
+        let out = response.headers_mut();
+        out.insert(header::CACHE_CONTROL, cache);
+        out.insert(header::ETAG, self.etag.clone());
+        out.insert(header::LAST_MODIFIED, self.last_modified.clone());
+        response
+    }
+}
+
+/// The bindings and paths of the card's interfaces this server serves, in card order: v1's
+/// `supportedInterfaces`, then v0.3's `url` (in its `preferredTransport`, JSON-RPC when absent)
+/// and `additionalInterfaces`.
+fn interfaces(card: &serde_json::Map<String, Value>) -> Vec<(Binding, String)> {
+    let mut out = Vec::new();
+    let mut add = |binding: Option<&str>, url: Option<&str>| {
+        if let (Some(binding), Some(url)) = (binding.and_then(Binding::of), url) {
+            out.push((binding, url_path(url)));
+        }
+    };
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    if let Some(Value::Array(list)) = card.get("supportedInterfaces") {
+        for i in list {
+            add(
+                text(i, "protocolBinding").as_deref(),
+                text(i, "url").as_deref(),
+            );
+        }
+    }
+    if let Some(Value::String(url)) = card.get("url") {
+        let preferred = card.get("preferredTransport").and_then(Value::as_str);
+        add(Some(preferred.unwrap_or(binding_name::JSONRPC)), Some(url));
+        if let Some(Value::Array(list)) = card.get("additionalInterfaces") {
+            for i in list {
+                add(text(i, "transport").as_deref(), text(i, "url").as_deref());
+            }
+        }
+    }
+    out
+}
+
+/// The path of an absolute URL (`http://host:port/a2a` -> `/a2a`), `/` when it has none; a
+/// trailing slash is dropped but for the root. A relative URL is taken as a path.
+fn url_path(url: &str) -> String {
+    let after_scheme = match url.find("://") {
+        Some(i) => &url[i + 3..],
+        None => return normalize_path(url),
+    };
+    let path = match after_scheme.find('/') {
+        Some(i) => &after_scheme[i..],
+        None => "/",
+    };
+    normalize_path(path)
+}
+
+fn normalize_path(path: &str) -> String {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        "/".to_owned()
+    } else if trimmed.starts_with('/') {
+        trimmed.to_owned()
+    } else {
+        format!("/{trimmed}")
+    }
+}
+
+/// v0.3's card members from v1's, for a card served in both versions' shapes: `url` and
+/// `preferredTransport` from the first JSON-RPC interface (else the first interface),
+/// `additionalInterfaces` from all of them, `protocolVersion` 0.3, and
+/// `supportsAuthenticatedExtendedCard` from `capabilities.extendedAgentCard`. Members the card
+/// already has are kept.
+fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
+    let listed: Vec<(String, String)> = match card.get("supportedInterfaces") {
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|i| {
+                let url = i.get("url")?.as_str()?.to_owned();
+                let binding = i.get("protocolBinding")?.as_str()?.to_owned();
+                Some((url, binding))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let main = listed
+        .iter()
+        .find(|(_, b)| b.eq_ignore_ascii_case(binding_name::JSONRPC))
+        .or(listed.first())
+        .cloned();
+    if let Some((url, binding)) = main {
+        card.entry("url").or_insert(Value::String(url));
+        card.entry("preferredTransport")
+            .or_insert(Value::String(binding));
+    }
+    card.entry("protocolVersion")
+        .or_insert(Value::String("0.3.0".into()));
+    if !listed.is_empty() {
+        let additional: Vec<Value> = listed
+            .iter()
+            .map(|(url, transport)| serde_json::json!({"url": url, "transport": transport}))
+            .collect();
+        card.entry("additionalInterfaces")
+            .or_insert(Value::Array(additional));
+    }
+    let extended = card
+        .get("capabilities")
+        .and_then(|c| c.get("extendedAgentCard"))
+        .and_then(Value::as_bool);
+    if let Some(extended) = extended {
+        card.entry("supportsAuthenticatedExtendedCard")
+            .or_insert(Value::Bool(extended));
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// What the handlers share.
+struct Shared {
+    /// Newest version first.
+    endpoints: Vec<Arc<dyn Endpoint>>,
+    settings: Settings,
+    card: CardDoc,
+}
+
+/// The version a request asks for: the `A2A-Version` header, else the query parameter, else
+/// none (which means 0.3).
+fn requested_version(headers: &HeaderMap, query: &str) -> String {
+    if let Some(v) = headers
+        .get(ProtocolVersion::HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        return v.to_owned();
+    }
+    crate::rest::parse_query(query)
+        .into_iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(ProtocolVersion::HEADER))
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+/// Whether the request's `Content-Type` (when it sends one) names JSON: `application/json`,
+/// `application/a2a+json`, or any other `application/*+json`, parameters aside.
+fn is_json_content(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return true;
+    };
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+impl Shared {
+    /// The endpoint for a version string, or the refusal text.
+    fn endpoint_for(&self, value: &str) -> Result<&Arc<dyn Endpoint>, String> {
+        let served: Vec<&str> = self
+            .endpoints
+            .iter()
+            .map(|e| e.version().as_str())
+            .collect();
+        let served = served.join(" and ");
+        match ProtocolVersion::parse(value) {
+            Ok(version) => self
+                .endpoints
+                .iter()
+                .find(|e| e.version() == version)
+                .ok_or_else(|| match value.trim().is_empty() {
+                    true => format!(
+                        "a request without {} is A2A 0.3, which this agent does not serve (it \
+                         serves {served}): send `{}: {}`",
+                        ProtocolVersion::HEADER,
+                        ProtocolVersion::HEADER,
+                        self.endpoints[0].version()
+                    ),
+                    false => format!("A2A {value} is not served here (this agent serves {served})"),
+                }),
+            Err(_) => Err(format!(
+                "A2A version {value:?} is not supported (this agent serves {served})"
+            )),
+        }
+    }
+
+    async fn jsonrpc(self: Arc<Self>, request: Request) -> Response {
+        let (parts, body) = request.into_parts();
+        let version = requested_version(&parts.headers, parts.uri.query().unwrap_or(""));
+        let limits = &self.settings.limits;
+        let body = match read_body(body, limits).await {
+            Ok(body) => body,
+            Err(message) => {
+                return self.endpoints[0].jsonrpc_error(
+                    RequestId::Null,
+                    codes::INVALID_REQUEST,
+                    message,
+                )
+            }
+        };
+        let endpoint = match self.endpoint_for(&version) {
+            Ok(endpoint) => endpoint,
+            Err(message) => {
+                return self.endpoints[0].jsonrpc_error(
+                    request_id(&body),
+                    VERSION_NOT_SUPPORTED,
+                    message,
+                )
+            }
+        };
+        if !is_json_content(&parts.headers) {
+            let message = format!(
+                "a JSON-RPC request is sent as {JSONRPC_CONTENT_TYPE}, not {}",
+                content_type_of(&parts.headers)
+            );
+            return endpoint.jsonrpc_error(request_id(&body), CONTENT_TYPE_NOT_SUPPORTED, message);
+        }
+        endpoint.jsonrpc(parts, body, &self.settings).await
+    }
+
+    async fn rest(self: Arc<Self>, request: Request, prefix: &str) -> Response {
+        let (parts, body) = request.into_parts();
+        let query = parts.uri.query().unwrap_or("").to_owned();
+        let path = parts.uri.path();
+        let path = path.strip_prefix(prefix).unwrap_or(path).to_owned();
+        let version = requested_version(&parts.headers, &query);
+        let rest_endpoints: Vec<&Arc<dyn Endpoint>> =
+            self.endpoints.iter().filter(|e| e.http_json()).collect();
+        let Some(newest) = rest_endpoints.first() else {
+            return plain(
+                StatusCode::NOT_FOUND,
+                "this agent serves no HTTP+JSON routes",
+            );
+        };
+        let body = match read_body(body, &self.settings.limits).await {
+            Ok(body) => body,
+            Err(message) => return newest.rest_error(413, codes::INVALID_REQUEST, message),
+        };
+        let endpoint = match self.endpoint_for(&version) {
+            Ok(endpoint) if endpoint.http_json() => endpoint,
+            Ok(endpoint) => {
+                let message = format!(
+                    "A2A {} has no HTTP+JSON binding here: send `{}: {}`",
+                    endpoint.version(),
+                    ProtocolVersion::HEADER,
+                    newest.version()
+                );
+                return newest.rest_error(400, VERSION_NOT_SUPPORTED, message);
+            }
+            Err(message) => return newest.rest_error(400, VERSION_NOT_SUPPORTED, message),
+        };
+        if !body.is_empty() && !is_json_content(&parts.headers) {
+            let message = format!(
+                "an HTTP+JSON request body is sent as {}, not {}",
+                crate::rest::CONTENT_TYPE,
+                content_type_of(&parts.headers)
+            );
+            return endpoint.rest_error(415, CONTENT_TYPE_NOT_SUPPORTED, message);
+        }
+        endpoint
+            .rest(parts, path, query, body, &self.settings)
+            .await
+    }
+}
+
+fn content_type_of(headers: &HeaderMap) -> String {
+    headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| format!("{:?}", String::from_utf8_lossy(v.as_bytes())))
+        .unwrap_or_else(|| "no Content-Type".to_owned())
+}
+
+/// The request id to answer a refused request with: the body's, when its envelope reads.
+fn request_id(body: &[u8]) -> RequestId {
+    match RawRequest::parse(body) {
+        Ok(raw) => raw.reply_id(),
+        Err(fault) => fault.id,
+    }
+}
+
+/// The whole body, or why not: over the limit.
+async fn read_body(body: Body, limits: &Limits) -> Result<Bytes, String> {
+    let max = limits.max_body_bytes();
+    match axum::body::to_bytes(body, max).await {
+        Ok(bytes) => Ok(bytes),
+        Err(e) => Err(format!(
+            "the request body could not be read within the limit of {max} bytes ({e})"
+        )),
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+fn json_response(status: StatusCode, content_type: &'static str, body: Vec<u8>) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+fn rest_response(reply: RestResponse) -> Response {
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    json_response(status, reply.content_type, reply.body)
+}
+
+/// One version's service, its types erased for the router.
+trait Endpoint: Send + Sync + 'static {
+    fn version(&self) -> ProtocolVersion;
+    fn http_json(&self) -> bool;
+    fn jsonrpc_error(&self, id: RequestId, code: i64, message: String) -> Response;
+    fn rest_error(&self, status: u16, code: i64, message: String) -> Response;
+    fn jsonrpc(
+        &self,
+        parts: axum::http::request::Parts,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>>;
+    fn rest(
+        &self,
+        parts: axum::http::request::Parts,
+        path: String,
+        query: String,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>>;
+}
+
+struct Served<D>(D);
+
+type ErrorOf<D> = <<D as Dispatch>::Protocol as Protocol>::Error;
+
+impl<D: Dispatch> Served<D> {
+    fn context(
+        parts: axum::http::request::Parts,
+        binding: Binding,
+        request: &<D::Protocol as Protocol>::Request,
+    ) -> RequestContext {
+        let mut cx = RequestContext::new(
+            <D::Protocol as Protocol>::VERSION,
+            binding,
+            <D::Protocol as Protocol>::method_name(request),
+        );
+        cx.tenant = <D::Protocol as Protocol>::tenant(request).map(str::to_owned);
+        cx.requested_extensions = RequestContext::extensions_of(&parts.headers);
+        cx.headers = parts.headers;
+        cx.extensions = parts.extensions;
+        cx
+    }
+
+    /// Calls the service, a panic in it answered as an internal error. The future owns what it
+    /// needs (the service's future is `'static`).
+    #[allow(clippy::type_complexity)]
+    fn call(
+        service: &D,
+        cx: RequestContext,
+        request: <D::Protocol as Protocol>::Request,
+    ) -> impl Future<
+        Output = Result<
+            Outcome<<D::Protocol as Protocol>::Reply, ErrorOf<D>>,
+            ServiceError<ErrorOf<D>>,
+        >,
+    > + Send
+           + 'static {
+        let method = cx.method;
+        let failed =
+            move || ServiceError::internal(format!("the agent failed while serving {method}"));
+        let started = std::panic::catch_unwind(AssertUnwindSafe(|| service.dispatch(cx, request)));
+        async move {
+            match started {
+                Ok(future) => match AssertUnwindSafe(future).catch_unwind().await {
+                    Ok(outcome) => outcome,
+                    Err(_) => Err(failed()),
+                },
+                Err(_) => Err(failed()),
+            }
+        }
+    }
+}
+
+/// A stream's items, a panic while polling it ending it with an internal error.
+fn guarded<R: Send + 'static, A: ErrorTable + Send + 'static>(
+    stream: crate::service::EventStream<R, A>,
+) -> impl futures_core::Stream<Item = Result<R, ServiceError<A>>> + Send {
+    AssertUnwindSafe(stream)
+        .catch_unwind()
+        .map(|item| match item {
+            Ok(item) => item,
+            Err(_) => Err(ServiceError::internal(
+                "the agent failed while streaming".to_owned(),
+            )),
+        })
+}
+
+/// The items of `stream` up to and including its first error.
+fn until_error<T: Send + 'static, E: Send + 'static>(
+    stream: impl futures_core::Stream<Item = Result<T, E>> + Send + 'static,
+) -> impl futures_core::Stream<Item = Result<T, E>> + Send {
+    stream
+        .scan(false, |failed, item| {
+            let out = match *failed {
+                true => None,
+                false => {
+                    *failed = item.is_err();
+                    Some(item)
+                }
+            };
+            std::future::ready(out)
+        })
+        .fuse()
+}
+
+fn sse_response(
+    events: impl futures_core::Stream<Item = Event> + Send + 'static,
+    keep_alive: Duration,
+) -> Response {
+    let events = events.map(Ok::<_, std::convert::Infallible>);
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(keep_alive))
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+impl<D: Dispatch> Endpoint for Served<D> {
+    fn version(&self) -> ProtocolVersion {
+        <D::Protocol as Protocol>::VERSION
+    }
+
+    fn http_json(&self) -> bool {
+        <D::Protocol as Protocol>::HTTP_JSON
+    }
+
+    fn jsonrpc_error(&self, id: RequestId, code: i64, message: String) -> Response {
+        let error = ServiceError::<ErrorOf<D>>::from_code(
+            code,
+            message,
+            std::iter::empty::<(String, String)>(),
+        );
+        json_response(
+            StatusCode::OK,
+            JSONRPC_CONTENT_TYPE,
+            crate::server::encode_error(&id, error.error()),
+        )
+    }
+
+    fn rest_error(&self, status: u16, code: i64, message: String) -> Response {
+        let error = ServiceError::<ErrorOf<D>>::from_code(
+            code,
+            message,
+            std::iter::empty::<(String, String)>(),
+        );
+        let mut reply = error.rest_response();
+        reply.status = status;
+        rest_response(reply)
+    }
+
+    fn jsonrpc(
+        &self,
+        parts: axum::http::request::Parts,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>> {
+        let decoded = <D::Protocol as Protocol>::decode_jsonrpc(&body, &settings.limits);
+        let incoming = match decoded {
+            Ok(incoming) => incoming,
+            Err(rejected) => {
+                let response = match rejected.response() {
+                    Some(body) => json_response(StatusCode::OK, JSONRPC_CONTENT_TYPE, body),
+                    None => StatusCode::NO_CONTENT.into_response(),
+                };
+                return Box::pin(std::future::ready(response));
+            }
+        };
+        if incoming.is_notification() {
+            // JSON-RPC 2.0: a notification gets no response; A2A defines none, so nothing runs.
+            return Box::pin(std::future::ready(StatusCode::NO_CONTENT.into_response()));
+        }
+        let id = incoming.reply_id();
+        let cx = Self::context(parts, Binding::JsonRpc, &incoming.request);
+        let keep_alive = settings.keep_alive;
+        let future = Self::call(&self.0, cx, incoming.request);
+        Box::pin(async move {
+            match future.await {
+                Ok(Outcome::Unary(reply)) => json_response(
+                    StatusCode::OK,
+                    JSONRPC_CONTENT_TYPE,
+                    crate::server::encode_result(&id, &reply),
+                ),
+                Ok(Outcome::Stream(stream)) => {
+                    let events = until_error(guarded(stream)).map(move |item| {
+                        let body = match item {
+                            Ok(reply) => crate::server::encode_result(&id, &reply),
+                            Err(error) => crate::server::encode_error(&id, error.error()),
+                        };
+                        Event::default().data(String::from_utf8_lossy(&body))
+                    });
+                    sse_response(events, keep_alive)
+                }
+                Err(error) => json_response(
+                    StatusCode::OK,
+                    JSONRPC_CONTENT_TYPE,
+                    crate::server::encode_error(&id, error.error()),
+                ),
+            }
+        })
+    }
+
+    fn rest(
+        &self,
+        parts: axum::http::request::Parts,
+        path: String,
+        query: String,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>> {
+        let verb = parts.method.clone();
+        let decoded = <D::Protocol as Protocol>::decode_rest(verb.as_str(), &path, &query, &body);
+        let request = match decoded {
+            Ok(request) => request,
+            Err(rejected) => {
+                return Box::pin(std::future::ready(rest_response(rejected.response())));
+            }
+        };
+        let cx = Self::context(parts, Binding::HttpJson, &request);
+        let keep_alive = settings.keep_alive;
+        let future = Self::call(&self.0, cx, request);
+        Box::pin(async move {
+            match future.await {
+                Ok(Outcome::Unary(reply)) => rest_response(crate::rest::encode_rest_result(&reply)),
+                Ok(Outcome::Stream(stream)) => {
+                    let events = until_error(guarded(stream)).map(|item| match item {
+                        Ok(reply) => Event::default()
+                            .data(serde_json::to_string(&reply).unwrap_or_else(|_| "{}".into())),
+                        Err(error) => Event::default()
+                            .event("error")
+                            .data(String::from_utf8_lossy(&error.rest_response().body)),
+                    });
+                    sse_response(events, keep_alive)
+                }
+                Err(error) => rest_response(error.rest_response()),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interface_paths() {
+        assert_eq!(url_path("http://127.0.0.1:8080"), "/");
+        assert_eq!(url_path("http://127.0.0.1:8080/"), "/");
+        assert_eq!(url_path("https://a.example/a2a/v1/"), "/a2a/v1");
+        assert_eq!(url_path("https://a.example/rpc?x=1"), "/rpc");
+        assert_eq!(url_path("/rpc"), "/rpc");
+        assert_eq!(url_path("rpc"), "/rpc");
+    }
+
+    #[test]
+    fn json_content_types() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_str(v).unwrap());
+            is_json_content(&h)
+        };
+        assert!(is_json_content(&HeaderMap::new()));
+        assert!(with("application/json"));
+        assert!(with("application/json; charset=utf-8"));
+        assert!(with("Application/A2A+JSON"));
+        assert!(!with("text/plain"));
+        assert!(!with("application/x-www-form-urlencoded"));
+    }
+
+    #[test]
+    fn v0_3_members_join_the_v1_card() {
+        let mut card = serde_json::json!({
+            "name": "a",
+            "supportedInterfaces": [
+                {"url": "http://h/api", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                {"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+            ],
+            "capabilities": {"extendedAgentCard": true}
+        });
+        let Value::Object(map) = &mut card else {
+            unreachable!()
+        };
+        add_v0_3_members(map);
+        assert_eq!(card["url"], "http://h/");
+        assert_eq!(card["preferredTransport"], "JSONRPC");
+        assert_eq!(card["protocolVersion"], "0.3.0");
+        assert_eq!(card["additionalInterfaces"][0]["transport"], "HTTP+JSON");
+        assert_eq!(card["supportsAuthenticatedExtendedCard"], true);
+    }
+}

@@ -1,85 +1,53 @@
-//! `echo-agent [REQUEST.json]`: answers one JSON-RPC request (from the file, or stdin) the way
-//! the agent would over HTTP, printing the content type and the body.
-//!
-//! `echo-agent --demo "some text"` plays both sides instead: it sends the text as a
-//! `SendMessage` call, lets the agent answer, and decodes the answer with the generated client
-//! decoder, the agent's own errors included.
+//! `echo-agent [--listen 127.0.0.1:3000]`: serves the echo agent over HTTP (JSON-RPC at `/`,
+//! HTTP+JSON below it, the card at `/.well-known/agent-card.json`) until Ctrl-C.
 
-use a2a_runtime::AgentError as _;
-use echo_agent::a2a::{
-    decode_reply_with, method, CallError, EchoError, Message, Part, PartContent, Request, Role,
-    SendMessageRequest, SendMessageResponse,
-};
-use echo_agent::handle;
-use std::io::Read;
+use a2a_runtime::transport::server::{serve, AgentRouter};
+use echo_agent::a2a::A2aServer;
+use echo_agent::{card, Echo};
 use std::process::ExitCode;
+use std::time::Duration;
 
-fn main() -> ExitCode {
+#[tokio::main]
+async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [flag, text] if flag == "--demo" => demo(text),
-        [] => serve(std::io::stdin().lock()),
-        [path] => match std::fs::File::open(path) {
-            Ok(file) => serve(file),
-            Err(e) => {
-                eprintln!("echo-agent: cannot read {path}: {e}");
-                ExitCode::from(2)
-            }
-        },
+    let listen = match args.as_slice() {
+        [] => "127.0.0.1:3000".to_string(),
+        [flag, addr] if flag == "--listen" => addr.clone(),
         _ => {
-            eprintln!("usage: echo-agent [REQUEST.json] | echo-agent --demo TEXT");
-            ExitCode::from(2)
+            eprintln!("usage: echo-agent [--listen ADDR]");
+            return ExitCode::from(2);
         }
-    }
-}
-
-fn serve(mut input: impl Read) -> ExitCode {
-    let mut body = Vec::new();
-    if let Err(e) = input.read_to_end(&mut body) {
-        eprintln!("echo-agent: cannot read the request: {e}");
-        return ExitCode::from(2);
-    }
-    let response = handle(&body);
-    println!("content-type: {}", response.content_type);
-    println!("{}", String::from_utf8_lossy(&response.body));
-    ExitCode::SUCCESS
-}
-
-fn demo(text: &str) -> ExitCode {
-    let call = Request::SendMessage(SendMessageRequest {
-        message: Message {
-            message_id: "demo-1".to_string(),
-            role: Role::User,
-            parts: vec![Part {
-                content: PartContent::Text(text.to_string()),
-                metadata: None,
-                filename: None,
-                media_type: None,
-            }],
-            ..Default::default()
-        },
-        ..Default::default()
-    });
-    let response = handle(&call.encode(&1.into()));
-    match decode_reply_with::<method::SendMessage, EchoError>(&response.body) {
-        Ok(SendMessageResponse::Message(reply)) => {
-            for part in reply.parts {
-                if let PartContent::Text(text) = part.content {
-                    println!("{text}");
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Ok(other) => {
-            eprintln!("unexpected reply: {other:?}");
-            ExitCode::FAILURE
-        }
-        Err(CallError::Custom { error, message }) => {
-            eprintln!("the agent refused with {}: {message}", error.row().name);
-            ExitCode::FAILURE
-        }
+    };
+    let listener = match tokio::net::TcpListener::bind(&listen).await {
+        Ok(listener) => listener,
         Err(e) => {
-            eprintln!("call failed: {e}");
+            eprintln!("echo-agent: cannot listen on {listen}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let base = format!(
+        "http://{}",
+        listener.local_addr().map_or(listen, |a| a.to_string())
+    );
+    let router = AgentRouter::new(&card(&base))
+        .and_then(|router| router.service(A2aServer::new(Echo)).into_router());
+    let router = match router {
+        Ok(router) => router,
+        Err(e) => {
+            eprintln!("echo-agent: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!(
+        "echo-agent: serving {base} (card at {base}/.well-known/agent-card.json); Ctrl-C stops"
+    );
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    match serve(listener, router, ctrl_c, Duration::from_secs(5)).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("echo-agent: {e}");
             ExitCode::FAILURE
         }
     }

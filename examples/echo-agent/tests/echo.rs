@@ -1,45 +1,47 @@
-//! The echo agent and a client, both on the module build.rs generated: calls round-trip through
-//! the generated encoders and decoders, the agent's own errors included.
+//! The echo agent's service, called directly (no HTTP): its answers and its own errors, typed.
+//! (`tests/http.rs` serves it and calls it over both bindings.)
 
-use a2a_runtime::server::RequestId;
-use a2a_runtime::AgentError as _;
+use a2a_runtime::call::Binding;
+use a2a_runtime::service::ServiceError;
+use a2a_runtime::version::ProtocolVersion;
 use echo_agent::a2a::{
-    decode_reply_with, method, A2aError, CallError, EchoError, Message, Part, PartContent, Request,
-    Role, SendMessageRequest, SendMessageResponse, StreamDecoder, StreamResponse, Task, TaskState,
+    A2aError, A2aService, EchoError, GetTaskRequest, Message, Part, PartContent, RequestContext,
+    Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskState,
 };
-use echo_agent::{handle, MAX_ECHO_CHARS};
+use echo_agent::{Echo, MAX_ECHO_CHARS};
 
-fn message(parts: Vec<PartContent>) -> Message {
-    Message {
-        message_id: "m-1".to_string(),
-        context_id: Some("c-1".to_string()),
-        role: Role::User,
-        parts: parts
-            .into_iter()
-            .map(|content| Part {
-                content,
-                metadata: None,
-                filename: None,
-                media_type: None,
-            })
-            .collect(),
+fn message(parts: Vec<PartContent>) -> SendMessageRequest {
+    SendMessageRequest {
+        message: Message {
+            message_id: "m-1".to_string(),
+            context_id: Some("c-1".to_string()),
+            role: Role::User,
+            parts: parts
+                .into_iter()
+                .map(|content| Part {
+                    content,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        },
         ..Default::default()
     }
 }
 
-fn send(parts: Vec<PartContent>) -> Vec<u8> {
-    Request::SendMessage(SendMessageRequest {
-        message: message(parts),
-        ..Default::default()
-    })
-    .encode(&RequestId::from("r-1"))
+fn cx(method: &'static str) -> RequestContext {
+    RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, method)
 }
 
-#[test]
-fn send_message_echoes_the_text() {
-    let response = handle(&send(vec![PartContent::Text("hello".into())]));
-    assert_eq!(response.content_type, "application/json");
-    let reply = decode_reply_with::<method::SendMessage, EchoError>(&response.body).unwrap();
+#[tokio::test]
+async fn send_message_echoes_the_text() {
+    let reply = Echo
+        .send_message(
+            cx("SendMessage"),
+            message(vec![PartContent::Text("hello".into())]),
+        )
+        .await
+        .unwrap();
     let SendMessageResponse::Message(reply) = reply else {
         panic!("{reply:?}")
     };
@@ -48,8 +50,8 @@ fn send_message_echoes_the_text() {
     assert_eq!(reply.parts[0].content, PartContent::Text("hello".into()));
 }
 
-#[test]
-fn the_agents_own_errors_come_back_typed() {
+#[tokio::test]
+async fn the_agents_own_errors_are_custom_service_errors() {
     let cases = [
         (
             vec![PartContent::Url("https://x.example".into())],
@@ -61,49 +63,29 @@ fn the_agents_own_errors_come_back_typed() {
         ),
     ];
     for (parts, expected) in cases {
-        let response = handle(&send(parts));
-        match decode_reply_with::<method::SendMessage, EchoError>(&response.body) {
-            Err(CallError::Custom { error, message }) => {
-                assert_eq!(error, expected);
-                assert_eq!(message, expected.message());
+        match Echo.send_message(cx("SendMessage"), message(parts)).await {
+            Err(ServiceError::Custom(custom)) => {
+                assert_eq!(custom.error.to_custom::<EchoError>(), Some(expected));
+                assert_eq!(custom.rest.status, 400);
             }
             other => panic!("{expected:?}: {other:?}"),
         }
     }
-    // The rows of the custom table, with the generator's defaults filled in.
-    let row = EchoError::NothingToEcho.row();
-    assert_eq!(
-        (row.code, row.grpc, row.http, row.message),
-        (-32061, "INVALID_ARGUMENT", 400, "Nothing to echo")
-    );
 }
 
-#[test]
-fn a_client_without_the_custom_type_still_gets_the_error_with_its_code() {
-    let response = handle(&send(vec![PartContent::Url("https://x.example".into())]));
-    match decode_reply_with::<method::SendMessage, a2a_runtime::custom::NoCustomErrors>(
-        &response.body,
-    ) {
-        Err(CallError::Agent(A2aError::Other { code, .. })) => assert_eq!(code, -32061),
-        other => panic!("{other:?}"),
-    }
-}
-
-#[test]
-fn streaming_echo_is_a_task_that_completes() {
-    let body = Request::SendStreamingMessage(SendMessageRequest {
-        message: message(vec![PartContent::Text("stream me".into())]),
-        ..Default::default()
-    })
-    .encode(&RequestId::from(7));
-    let response = handle(&body);
-    assert_eq!(response.content_type, "text/event-stream");
-    let mut decoder = StreamDecoder::<StreamResponse, EchoError>::new();
+#[tokio::test]
+async fn streaming_echo_is_a_task_that_completes() {
+    let mut stream = Echo
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            message(vec![PartContent::Text("stream me".into())]),
+        )
+        .await
+        .unwrap();
     let mut events = Vec::new();
-    for chunk in response.body.chunks(5) {
-        events.extend(decoder.feed(chunk).into_iter().map(Result::unwrap));
+    while let Some(item) = std::future::poll_fn(|c| stream.as_mut().poll_next(c)).await {
+        events.push(item.unwrap());
     }
-    decoder.finish().unwrap();
     assert_eq!(events.len(), 4);
     assert!(
         matches!(&events[0], StreamResponse::Task(Task { status, .. }) if status.state == TaskState::Submitted)
@@ -115,53 +97,19 @@ fn streaming_echo_is_a_task_that_completes() {
         artifact.artifact.parts[0].content,
         PartContent::Text("stream me".into())
     );
-    assert!(
-        matches!(&events[3], StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed)
-    );
 }
 
-#[test]
-fn task_calls_get_task_not_found_with_its_error_info() {
-    let response = handle(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t-9"}}"#);
-    match decode_reply_with::<method::GetTask, EchoError>(&response.body) {
-        Err(CallError::Agent(error @ A2aError::TaskNotFound { .. })) => {
+#[tokio::test]
+async fn what_the_agent_does_not_write_answers_the_generated_default() {
+    let params = GetTaskRequest {
+        id: "t-9".into(),
+        ..Default::default()
+    };
+    match Echo.get_task(cx("GetTask"), params).await {
+        Err(ServiceError::Standard(error @ A2aError::TaskNotFound { .. })) => {
             assert_eq!(error.details()[0].reason(), Some("TASK_NOT_FOUND"));
-            assert_eq!(error.http_status(), 404);
+            assert!(error.message().contains("GetTask"), "{}", error.message());
         }
         other => panic!("{other:?}"),
     }
-}
-
-#[test]
-fn bad_requests_get_the_standard_errors() {
-    for (body, code) in [
-        (&b"{not json"[..], -32700),
-        (br#"{"jsonrpc":"2.0","id":1,"method":"Nope"}"#, -32601),
-        (
-            br#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}"#,
-            -32602,
-        ),
-        (
-            br#"{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}"#,
-            -32004,
-        ),
-    ] {
-        let response = handle(body);
-        match decode_reply_with::<method::SendMessage, EchoError>(&response.body) {
-            Err(CallError::Agent(error)) => assert_eq!(error.code(), code),
-            other => panic!("{}: {other:?}", String::from_utf8_lossy(body)),
-        }
-    }
-}
-
-#[test]
-fn a_notification_gets_no_response_even_when_it_is_refused() {
-    for body in [
-        &br#"{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}"#[..],
-        br#"{"jsonrpc":"2.0","method":"SendMessage","params":{}}"#,
-        br#"{"jsonrpc":"2.0","method":"Nope"}"#,
-    ] {
-        assert!(handle(body).is_none(), "{}", String::from_utf8_lossy(body));
-    }
-    assert!(!handle(br#"{"jsonrpc":"2.0","id":null,"method":"Nope"}"#).is_none());
 }

@@ -262,6 +262,57 @@ pub const ERROR_TABLE: [crate::rt::ErrorRow; 12usize] = [
         doc: "Something failed inside the server while it handled the call.",
     },
 ];
+/// One constructor per row of the error table, each with the row's ErrorInfo attached.
+impl A2aError {
+    /// `TaskNotFound` (-32001) with the table's message "Task not found". `with_message` and `with_info` adjust it.
+    pub fn task_not_found() -> Self {
+        crate::rt::table::standard(-32001)
+    }
+    /// `TaskNotCancelable` (-32002) with the table's message "Task cannot be canceled". `with_message` and `with_info` adjust it.
+    pub fn task_not_cancelable() -> Self {
+        crate::rt::table::standard(-32002)
+    }
+    /// `PushNotificationNotSupported` (-32003) with the table's message "Push Notification is not supported". `with_message` and `with_info` adjust it.
+    pub fn push_notification_not_supported() -> Self {
+        crate::rt::table::standard(-32003)
+    }
+    /// `UnsupportedOperation` (-32004) with the table's message "This operation is not supported". `with_message` and `with_info` adjust it.
+    pub fn unsupported_operation() -> Self {
+        crate::rt::table::standard(-32004)
+    }
+    /// `ContentTypeNotSupported` (-32005) with the table's message "Incompatible content types". `with_message` and `with_info` adjust it.
+    pub fn content_type_not_supported() -> Self {
+        crate::rt::table::standard(-32005)
+    }
+    /// `InvalidAgentResponse` (-32006) with the table's message "Invalid agent response". `with_message` and `with_info` adjust it.
+    pub fn invalid_agent_response() -> Self {
+        crate::rt::table::standard(-32006)
+    }
+    /// `AuthenticatedExtendedCardNotConfigured` (-32007) with the table's message "Authenticated Extended Card is not configured". `with_message` and `with_info` adjust it.
+    pub fn authenticated_extended_card_not_configured() -> Self {
+        crate::rt::table::standard(-32007)
+    }
+    /// `JsonParse` (-32700) with the table's message "Invalid JSON payload". `with_message` and `with_info` adjust it.
+    pub fn json_parse() -> Self {
+        crate::rt::table::standard(-32700)
+    }
+    /// `InvalidRequest` (-32600) with the table's message "Request payload validation error". `with_message` and `with_info` adjust it.
+    pub fn invalid_request() -> Self {
+        crate::rt::table::standard(-32600)
+    }
+    /// `MethodNotFound` (-32601) with the table's message "Method not found". `with_message` and `with_info` adjust it.
+    pub fn method_not_found() -> Self {
+        crate::rt::table::standard(-32601)
+    }
+    /// `InvalidParams` (-32602) with the table's message "Invalid parameters". `with_message` and `with_info` adjust it.
+    pub fn invalid_params() -> Self {
+        crate::rt::table::standard(-32602)
+    }
+    /// `Internal` (-32603) with the table's message "Internal error". `with_message` and `with_info` adjust it.
+    pub fn internal() -> Self {
+        crate::rt::table::standard(-32603)
+    }
+}
 /// Whether `code` is taken: used by a row of the error table, or inside the JSON-RPC reserved block -32768..=-32100 (which holds the five standard codes). Custom agent errors must use another code.
 pub const fn is_code_taken(code: i64) -> bool {
     matches!(

@@ -17,6 +17,9 @@ pub use self::methods::*;
 #[rustfmt::skip]
 mod server;
 pub use self::server::*;
+#[rustfmt::skip]
+mod service;
+pub use self::service::*;
 #[cfg(feature = "schemars")]
 #[rustfmt::skip]
 mod json_schema;

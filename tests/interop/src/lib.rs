@@ -2,11 +2,13 @@
 //! both protocol versions and both JSON bindings of A2A 1.0. `tests/interop/run.sh` builds these
 //! programs, installs the SDK into a virtualenv, and starts and stops every process:
 //!
-//! - `interop-client URL` drives a real a2a-sdk agent (`py/agent.py`) over HTTP with `ureq`,
-//!   encoding every v1 call and decoding every reply with `a2a_types::v1`, SSE included;
-//! - `interop-client-v0-3 URL` drives the same agent in A2A 0.3, with `a2a_types::v0_3` only;
-//! - `interop-client-rest URL` drives the same agent's REST routes (HTTP+JSON) with the REST side
-//!   of `a2a_types::v1`;
+//! - `interop-client URL` drives a real a2a-sdk agent (`py/agent.py`) over JSON-RPC with
+//!   a2a-runtime's reqwest client (`transport::client::Client`) on `a2a_types::v1::Protocol`,
+//!   every call and reply, SSE included, through it;
+//! - `interop-client-v0-3 URL` drives the same agent in A2A 0.3, the same client on
+//!   `a2a_types::v0_3::Protocol` only;
+//! - `interop-client-rest URL` drives the same agent's REST routes (HTTP+JSON), the same client on
+//!   `a2a_types::v1::Protocol` asked for HTTP+JSON;
 //! - `interop-agent PORT_FILE` is an A2A v1 agent on `axum`, over JSON-RPC and REST, built from the
 //!   server-side pieces of `a2a_types::v1` and one error of its own from `#[derive(AgentError)]`,
 //!   which the SDK's own client (`py/client.py`, `py/client.py --rest`) calls;
@@ -14,8 +16,9 @@
 //!   which the SDK's client calls through its v0.3 compatibility layer (`py/client.py --v0.3`).
 //!
 //! This library holds what the programs share: how a step of the run is reported, the agent's
-//! own error type (the client side matches on it too), the clients' HTTP ([`http`]) and the
-//! agents' plumbing ([`serve`]).
+//! own error type (the client side matches on it too), what the clients share besides their
+//! `Client` ([`http`]: the runtime, one raw request for the steps that need one) and the agents'
+//! plumbing ([`serve`]).
 
 pub mod http;
 pub mod serve;

@@ -21,24 +21,21 @@
 //! A call carrying an `A2A-Version` other than 0.3 is refused; none at all means 0.3 (spec §3.6).
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{json, serve, sse};
+use a2a_interop::serve::{serve, EVENT_GAP};
 use a2a_interop::v0_3::{text_of, text_part};
 use a2a_interop::{InteropError, QUOTA_TRIGGER};
-use a2a_types::rt::server::RequestId;
+use a2a_types::rt::service::events;
 use a2a_types::v0_3::{
-    decode_request, encode_error, encode_event, encode_result, method, A2aError, AgentCapabilities,
-    AgentCard, AgentSkill, Artifact, Message, Request, SendMessageResult, StreamEvent, Task,
-    TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskState, TaskStatus,
-    TaskStatusUpdateEvent,
+    A2aError, A2aServer, A2aService, AgentCapabilities, AgentCard, AgentSkill, Artifact,
+    DeleteTaskPushNotificationConfigParams, DeleteTaskPushNotificationConfigResult, EventStream,
+    GetAuthenticatedExtendedCardParams, GetTaskPushNotificationConfigParams,
+    ListTaskPushNotificationConfigParams, Message, MessageSendParams, RequestContext,
+    SendMessageResult, ServiceError, StreamEvent, Task, TaskArtifactUpdateEvent, TaskIdParams,
+    TaskPushNotificationConfig, TaskPushNotificationConfigList, TaskQueryParams, TaskState,
+    TaskStatus, TaskStatusUpdateEvent,
 };
-use a2a_types::version::ProtocolVersion;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse as _, Response};
-use axum::routing::{get, post};
-use axum::Router;
-use std::sync::{Arc, Mutex, MutexGuard};
+use futures_util::StreamExt as _;
+use std::sync::{Mutex, MutexGuard};
 
 /// The `protocolVersion` the card declares.
 const CARD_PROTOCOL_VERSION: &str = "0.3.0";
@@ -173,182 +170,180 @@ fn status(state: TaskState) -> TaskStatus {
     }
 }
 
-/// An error with the table's message, or `message`, for the log and the client.
-fn refuse(id: &RequestId, code: i64, message: Option<String>) -> (String, Response) {
-    let error = A2aError::from_code(code, message, None);
-    let outcome = format!("{} ({})", error.code(), error.message());
-    (outcome, json(encode_error(id, &error)))
+/// An error of the table, with its message or `message`.
+fn refuse(code: i64, message: Option<String>) -> ServiceError {
+    A2aError::from_code(code, message, None).into()
 }
 
-fn task_not_found(id: &RequestId) -> (String, Response) {
-    refuse(id, -32001, None)
+fn task_not_found() -> ServiceError {
+    refuse(-32001, None)
 }
 
-async fn card(State(agent): State<Arc<Agent>>) -> Response {
-    eprintln!("interop-agent-v0-3: GET agent card");
-    json(serde_json::to_vec(&agent.card(false)).unwrap_or_default())
+/// The agent's own error, refusing a message (unary or streaming) with one JSON body.
+fn quota_exceeded() -> ServiceError {
+    ServiceError::custom(&InteropError::QuotaExceeded {
+        retry_after_secs: 30,
+    })
 }
 
-async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
-    let incoming = match decode_request(&body) {
-        Ok(incoming) => incoming,
-        Err(rejected) => {
-            eprintln!("interop-agent-v0-3: rejected a request: {rejected}");
-            // JSON-RPC: a notification gets no response, not even an error.
-            return match rejected.response() {
-                Some(body) => json(body),
-                None => StatusCode::NO_CONTENT.into_response(),
-            };
-        }
+/// Logs a call's outcome (one line on stderr, for run.sh) and hands it on.
+fn logged<T>(
+    cx: &RequestContext,
+    result: Result<T, ServiceError>,
+    ok: impl Fn(&T) -> String,
+) -> Result<T, ServiceError> {
+    let outcome = match &result {
+        Ok(value) => ok(value),
+        Err(e) => e.to_string(),
     };
-    if incoming.is_notification() {
-        return StatusCode::NO_CONTENT.into_response();
-    }
-    let id = incoming.reply_id();
-    let method = incoming.request.method();
-    // a2a-sdk's v0.3 transport sends `A2A-Version: 0.3`; a missing header means 0.3 as well.
-    let version = headers
-        .get(ProtocolVersion::HEADER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if ProtocolVersion::parse(version) != Ok(ProtocolVersion::V0_3) {
-        eprintln!("interop-agent-v0-3: {method}: refused version {version:?}");
-        let message = format!("this agent speaks A2A 0.3, not {version}");
-        return refuse(&id, -32600, Some(message)).1;
-    }
-    let (outcome, response) = answer(&agent, &id, incoming.request);
-    eprintln!("interop-agent-v0-3: {method} (id {id}) -> {outcome}");
-    response
+    eprintln!("interop-agent-v0-3: {} -> {outcome}", cx.method);
+    result
 }
 
-/// The answer to one call, and a word on it for the log.
-fn answer(agent: &Agent, id: &RequestId, request: Request) -> (String, Response) {
-    match request {
-        Request::SendMessage(params) => {
-            if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                return quota_exceeded(id);
-            }
-            let task = agent.new_task(&params.message);
-            (
-                format!("task {}", task.id),
-                json(encode_result::<method::SendMessage>(
-                    id,
-                    &SendMessageResult::Task(task),
-                )),
-            )
+impl A2aService for Agent {
+    async fn send_message(
+        &self,
+        cx: RequestContext,
+        params: MessageSendParams,
+    ) -> Result<SendMessageResult, ServiceError> {
+        let result = match text_of(&params.message.parts) == QUOTA_TRIGGER {
+            true => Err(quota_exceeded()),
+            false => Ok(SendMessageResult::Task(self.new_task(&params.message))),
+        };
+        logged(&cx, result, |_| "a task".to_string())
+    }
+
+    async fn send_streaming_message(
+        &self,
+        cx: RequestContext,
+        params: MessageSendParams,
+    ) -> Result<EventStream<StreamEvent>, ServiceError> {
+        if text_of(&params.message.parts) == QUOTA_TRIGGER {
+            return logged(&cx, Err(quota_exceeded()), |_| String::new());
         }
-        Request::SendStreamingMessage(params) => {
-            if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                return quota_exceeded(id);
-            }
-            let task = agent.new_task(&params.message);
-            (format!("stream of task {}", task.id), stream(id, task))
-        }
-        Request::GetTask(params) => match agent.find(&params.id) {
-            Some(task) => (
-                format!("task {}", task.id),
-                json(encode_result::<method::GetTask>(id, &task)),
-            ),
-            None => task_not_found(id),
-        },
+        let task = self.new_task(&params.message);
+        logged(&cx, Ok(stream(task)), |_| "a stream".to_string())
+    }
+
+    async fn get_task(
+        &self,
+        cx: RequestContext,
+        params: TaskQueryParams,
+    ) -> Result<Task, ServiceError> {
+        let result = self.find(&params.id).ok_or_else(task_not_found);
+        logged(&cx, result, |t| format!("task {}", t.id))
+    }
+
+    async fn cancel_task(
+        &self,
+        cx: RequestContext,
+        params: TaskIdParams,
+    ) -> Result<Task, ServiceError> {
         // Every task here is finished before a cancel can reach it.
-        Request::CancelTask(params) => match agent.find(&params.id) {
-            Some(_) => refuse(id, -32002, None),
-            None => task_not_found(id),
-        },
+        let result = match self.find(&params.id) {
+            Some(_) => Err(refuse(-32002, None)),
+            None => Err(task_not_found()),
+        };
+        logged(&cx, result, |t: &Task| format!("task {}", t.id))
+    }
+
+    async fn subscribe_to_task(
+        &self,
+        cx: RequestContext,
+        params: TaskIdParams,
+    ) -> Result<EventStream<StreamEvent>, ServiceError> {
         // Every task here is finished: nothing is left to follow.
-        Request::SubscribeToTask(params) => match agent.find(&params.id) {
+        let error = match self.find(&params.id) {
             Some(task) => refuse(
-                id,
                 -32004,
                 Some(format!(
                     "task {} is finished: nothing to resubscribe to",
                     task.id
                 )),
             ),
-            None => task_not_found(id),
-        },
-        Request::SetTaskPushNotificationConfig(params) => {
-            if agent.find(&params.task_id).is_none() {
-                return task_not_found(id);
+            None => task_not_found(),
+        };
+        logged(&cx, Err(error), |_| String::new())
+    }
+
+    async fn set_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let result = match self.find(&params.task_id) {
+            Some(_) => Ok(self.set_push(&params)),
+            None => Err(task_not_found()),
+        };
+        logged(&cx, result, |c| {
+            format!("stored push config {:?}", c.push_notification_config.id)
+        })
+    }
+
+    async fn get_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: GetTaskPushNotificationConfigParams,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        // Without a config id, v0.3 means the task's (first) config.
+        let found = self.pushes_of(&params.id).into_iter().find(|c| {
+            params.push_notification_config_id.is_none()
+                || c.push_notification_config.id == params.push_notification_config_id
+        });
+        let result = found.ok_or_else(task_not_found);
+        logged(&cx, result, |c| {
+            format!("push config {:?}", c.push_notification_config.id)
+        })
+    }
+
+    async fn list_task_push_notification_configs(
+        &self,
+        cx: RequestContext,
+        params: ListTaskPushNotificationConfigParams,
+    ) -> Result<TaskPushNotificationConfigList, ServiceError> {
+        let result = match self.find(&params.id) {
+            Some(_) => Ok(self.pushes_of(&params.id)),
+            None => Err(task_not_found()),
+        };
+        logged(&cx, result, |l| format!("{} push config(s)", l.len()))
+    }
+
+    async fn delete_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: DeleteTaskPushNotificationConfigParams,
+    ) -> Result<DeleteTaskPushNotificationConfigResult, ServiceError> {
+        let result = match self.find(&params.id) {
+            Some(_) => {
+                self.delete_push(&params.id, &params.push_notification_config_id);
+                // v0.3: the result is `null`.
+                Ok(serde_json::Value::Null)
             }
-            let stored = agent.set_push(&params);
-            (
-                format!(
-                    "stored push config {:?}",
-                    stored.push_notification_config.id
-                ),
-                json(encode_result::<method::SetTaskPushNotificationConfig>(
-                    id, &stored,
-                )),
+            None => Err(task_not_found()),
+        };
+        logged(&cx, result, |_| {
+            format!(
+                "deleted push config {:?}",
+                params.push_notification_config_id
             )
-        }
-        Request::GetTaskPushNotificationConfig(params) => {
-            // Without a config id, v0.3 means the task's (first) config.
-            let found = agent.pushes_of(&params.id).into_iter().find(|c| {
-                params.push_notification_config_id.is_none()
-                    || c.push_notification_config.id == params.push_notification_config_id
-            });
-            match found {
-                Some(config) => (
-                    format!("push config {:?}", config.push_notification_config.id),
-                    json(encode_result::<method::GetTaskPushNotificationConfig>(
-                        id, &config,
-                    )),
-                ),
-                None => task_not_found(id),
-            }
-        }
-        Request::ListTaskPushNotificationConfigs(params) => {
-            if agent.find(&params.id).is_none() {
-                return task_not_found(id);
-            }
-            let configs = agent.pushes_of(&params.id);
-            (
-                format!("{} push config(s)", configs.len()),
-                json(encode_result::<method::ListTaskPushNotificationConfigs>(
-                    id, &configs,
-                )),
-            )
-        }
-        Request::DeleteTaskPushNotificationConfig(params) => {
-            if agent.find(&params.id).is_none() {
-                return task_not_found(id);
-            }
-            agent.delete_push(&params.id, &params.push_notification_config_id);
-            (
-                format!(
-                    "deleted push config {:?}",
-                    params.push_notification_config_id
-                ),
-                json(encode_result::<method::DeleteTaskPushNotificationConfig>(
-                    id,
-                    &serde_json::Value::Null,
-                )),
-            )
-        }
-        Request::GetExtendedAgentCard(_) => (
-            "the extended card".to_string(),
-            json(encode_result::<method::GetExtendedAgentCard>(
-                id,
-                &agent.card(true),
-            )),
-        ),
+        })
+    }
+
+    async fn get_extended_agent_card(
+        &self,
+        cx: RequestContext,
+        _params: GetAuthenticatedExtendedCardParams,
+    ) -> Result<AgentCard, ServiceError> {
+        logged(&cx, Ok(self.card(true)), |_| {
+            "the extended card".to_string()
+        })
     }
 }
 
-/// The agent's own error, refusing a message (unary or streaming) with one JSON body.
-fn quota_exceeded(id: &RequestId) -> (String, Response) {
-    let error = InteropError::QuotaExceeded {
-        retry_after_secs: 30,
-    };
-    let body = encode_error(id, &A2aError::from_custom(&error));
-    ("QuotaExceeded".to_string(), json(body))
-}
-
-/// The task's life as an SSE stream: the task as submitted, working, its artifact, completed
-/// (the one status update with `final: true`, after which v0.3 closes the stream).
-fn stream(id: &RequestId, task: Task) -> Response {
+/// The task's life as a stream, one event every [`EVENT_GAP`]: the task as submitted, working,
+/// its artifact, completed (the one status update with `final: true`, after which v0.3 closes
+/// the stream).
+fn stream(task: Task) -> EventStream<StreamEvent> {
     let update = |state: TaskState, last: bool| {
         StreamEvent::StatusUpdate(TaskStatusUpdateEvent {
             task_id: task.id.clone(),
@@ -363,7 +358,7 @@ fn stream(id: &RequestId, task: Task) -> Response {
         artifacts: Vec::new(),
         ..task.clone()
     };
-    let events = [
+    let items = [
         StreamEvent::Task(submitted),
         update(TaskState::Working, false),
         StreamEvent::ArtifactUpdate(TaskArtifactUpdateEvent {
@@ -375,10 +370,15 @@ fn stream(id: &RequestId, task: Task) -> Response {
         }),
         update(TaskState::Completed, true),
     ];
-    sse(events
-        .iter()
-        .map(|event| encode_event::<method::SendStreamingMessage>(id, Ok(event)))
-        .collect())
+    let paced = events(items.map(Ok))
+        .enumerate()
+        .then(|(i, item)| async move {
+            if i > 0 {
+                tokio::time::sleep(EVENT_GAP).await;
+            }
+            item
+        });
+    Box::pin(paced)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -389,15 +389,12 @@ async fn main() {
         std::process::exit(2);
     };
     serve("interop-agent-v0-3", port_file, |port| {
-        let agent = Arc::new(Agent {
+        let agent = Agent {
             port,
             tasks: Mutex::new(Vec::new()),
             pushes: Mutex::new(Vec::new()),
-        });
-        Router::new()
-            .route("/.well-known/agent-card.json", get(card))
-            .route("/", post(rpc))
-            .with_state(agent)
+        };
+        (agent.card(false), A2aServer::new(agent))
     })
     .await;
 }

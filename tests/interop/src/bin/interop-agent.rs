@@ -24,25 +24,22 @@
 //!
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{json, rest, serve, sse};
+use a2a_interop::serve::{serve, EVENT_GAP};
 use a2a_interop::{text_of, text_part, InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
-use a2a_types::rt::rest::RestResponse;
+use a2a_types::rt::service::events;
 use a2a_types::v1::{
-    decode_request, decode_rest_request, encode_error, encode_event, encode_rest_custom_error,
-    encode_rest_error, encode_rest_event, encode_rest_result, method, A2aError, AgentCapabilities,
-    AgentCard, AgentInterface, AgentSkill, Artifact, Empty,
-    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, Reply,
-    Request, SendMessageResponse, StreamResponse, Task, TaskArtifactUpdateEvent,
-    TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    A2aError, A2aServer, A2aService, AgentCapabilities, AgentCard, AgentInterface, AgentSkill,
+    Artifact, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, Empty, EventStream,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, Message, RequestContext, SendMessageRequest,
+    SendMessageResponse, ServiceError, StreamResponse, SubscribeToTaskRequest, Task,
+    TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
 };
-use a2a_types::version::{binding, ProtocolVersion};
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
-use axum::response::{IntoResponse as _, Response};
-use axum::routing::{get, post};
-use axum::Router;
-use std::sync::{Arc, Mutex, MutexGuard};
+use a2a_types::version::binding;
+use futures_util::StreamExt as _;
+use std::sync::{Mutex, MutexGuard};
 
 /// The agent: its address, the tasks it has made (in order) and the push-notification configs
 /// registered for them.
@@ -223,284 +220,215 @@ fn with_history(mut task: Task, length: Option<i32>) -> Task {
     task
 }
 
-/// What the agent answers to one call, whichever binding it came over.
-#[allow(clippy::large_enum_variant)] // one per call, moved once: not worth a box
-enum Answer {
-    /// The method's result.
-    Result(Reply),
-    /// An error of the A2A table.
-    Error(A2aError),
-    /// The agent's own error.
-    Custom(InteropError),
-    /// A stream of these events (SendStreamingMessage).
-    Stream(Vec<StreamResponse>),
-}
-
 /// `TaskNotFound` for `task` (a2a-sdk also answers it for a push config it does not have).
-fn task_not_found(task: &str) -> (String, Answer) {
-    let error = A2aError::from_code(-32001, None, None);
-    let info = error.error_info([("taskId", task)]);
-    (
-        "TaskNotFound".to_string(),
-        Answer::Error(error.with_details(info)),
-    )
-}
-
-/// An error with a message, for the log and the client.
-fn refuse(code: i64, message: String) -> (String, Answer) {
-    let error = A2aError::from_code(code, Some(message), None);
-    let outcome = format!("{} ({})", error.code(), error.message());
-    (outcome, Answer::Error(error))
-}
-
-/// The refusal of a version this agent does not speak, or `None` for 1.0 or no header.
-fn wrong_version(headers: &HeaderMap) -> Option<A2aError> {
-    // The SDK client sends the version it speaks; a version this agent does not speak is
-    // refused with the standard error, as the spec asks.
-    let version = headers
-        .get(ProtocolVersion::HEADER)
-        .and_then(|v| v.to_str().ok())?;
-    (version != PROTOCOL_VERSION).then(|| {
-        A2aError::from_code(
-            -32009,
-            Some(format!(
-                "this agent speaks A2A {PROTOCOL_VERSION}, not {version}"
-            )),
-            None,
-        )
-    })
-}
-
-async fn card(State(agent): State<Arc<Agent>>) -> Response {
-    eprintln!("interop-agent: GET agent card");
-    json(serde_json::to_vec(&agent.card(false)).unwrap_or_default())
-}
-
-async fn rpc(State(agent): State<Arc<Agent>>, headers: HeaderMap, body: Bytes) -> Response {
-    let incoming = match decode_request(&body) {
-        Ok(incoming) => incoming,
-        Err(rejected) => {
-            eprintln!("interop-agent: rejected a request: {rejected}");
-            // JSON-RPC: a notification gets no response, not even an error.
-            return match rejected.response() {
-                Some(body) => json(body),
-                None => StatusCode::NO_CONTENT.into_response(),
-            };
-        }
-    };
-    if incoming.is_notification() {
-        return StatusCode::NO_CONTENT.into_response();
-    }
-    let id = incoming.reply_id();
-    let method = incoming.request.method();
-    if let Some(error) = wrong_version(&headers) {
-        eprintln!("interop-agent: {method}: {error}");
-        return json(encode_error(&id, &error));
-    }
-    let (outcome, answer) = answer(&agent, incoming.request);
-    eprintln!("interop-agent: {method} (id {id}) -> {outcome}");
-    match answer {
-        Answer::Result(reply) => json(reply.encode(&id)),
-        Answer::Error(error) => json(encode_error(&id, &error)),
-        Answer::Custom(error) => json(encode_error(&id, &A2aError::from_custom(&error))),
-        Answer::Stream(events) => sse(events
-            .iter()
-            .map(|event| encode_event::<method::SendStreamingMessage>(&id, Ok(event)))
-            .collect()),
-    }
-}
-
-/// A call over the REST binding: any path but the card's and `/`.
-async fn rest_call(
-    State(agent): State<Arc<Agent>>,
-    verb: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let (path, query) = (uri.path(), uri.query().unwrap_or(""));
-    let request = match decode_rest_request(verb.as_str(), path, query, &body) {
-        Ok(request) => request,
-        Err(rejected) => {
-            let response = rejected.response();
-            eprintln!(
-                "interop-agent: REST {verb} {path}: rejected with {}: {}",
-                response.status, rejected.error
-            );
-            return rest(response);
-        }
-    };
-    let method = request.method();
-    if let Some(error) = wrong_version(&headers) {
-        eprintln!("interop-agent: REST {verb} {path} ({method}): {error}");
-        return rest(encode_rest_error(&error));
-    }
-    let (outcome, answer) = answer(&agent, request);
-    eprintln!("interop-agent: REST {verb} {path} ({method}) -> {outcome}");
-    match answer {
-        Answer::Result(reply) => rest(rest_result(&reply)),
-        Answer::Error(error) => rest(encode_rest_error(&error)),
-        // Its row's HTTP status (429), its ErrorInfo (reason, the type's domain) and fields.
-        Answer::Custom(error) => rest(encode_rest_custom_error(&error, None)),
-        Answer::Stream(events) => sse(events
-            .iter()
-            .map(|event| encode_rest_event::<method::SendStreamingMessage>(Ok(event)))
-            .collect()),
-    }
-}
-
-/// The REST reply carrying a result: the bare result, HTTP 200.
-fn rest_result(reply: &Reply) -> RestResponse {
-    match reply {
-        Reply::SendMessage(r) => encode_rest_result::<method::SendMessage>(r),
-        Reply::SendStreamingMessage(r) => encode_rest_result::<method::SendStreamingMessage>(r),
-        Reply::GetTask(r) => encode_rest_result::<method::GetTask>(r),
-        Reply::ListTasks(r) => encode_rest_result::<method::ListTasks>(r),
-        Reply::CancelTask(r) => encode_rest_result::<method::CancelTask>(r),
-        Reply::SubscribeToTask(r) => encode_rest_result::<method::SubscribeToTask>(r),
-        Reply::CreateTaskPushNotificationConfig(r) => {
-            encode_rest_result::<method::CreateTaskPushNotificationConfig>(r)
-        }
-        Reply::GetTaskPushNotificationConfig(r) => {
-            encode_rest_result::<method::GetTaskPushNotificationConfig>(r)
-        }
-        Reply::ListTaskPushNotificationConfigs(r) => {
-            encode_rest_result::<method::ListTaskPushNotificationConfigs>(r)
-        }
-        Reply::GetExtendedAgentCard(r) => encode_rest_result::<method::GetExtendedAgentCard>(r),
-        Reply::DeleteTaskPushNotificationConfig(r) => {
-            encode_rest_result::<method::DeleteTaskPushNotificationConfig>(r)
-        }
-    }
-}
-
-/// The answer to one call, and a word on it for the log.
-fn answer(agent: &Agent, request: Request) -> (String, Answer) {
-    match request {
-        Request::SendMessage(params) => {
-            if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                return quota_exceeded();
-            }
-            let task = agent.new_task(&params.message, params.tenant.as_deref());
-            (
-                format!("task {}", task.id),
-                Answer::Result(Reply::SendMessage(SendMessageResponse::Task(task))),
-            )
-        }
-        Request::SendStreamingMessage(params) => {
-            if text_of(&params.message.parts) == QUOTA_TRIGGER {
-                return quota_exceeded();
-            }
-            let task = agent.new_task(&params.message, params.tenant.as_deref());
-            (format!("stream of task {}", task.id), stream(task))
-        }
-        Request::GetTask(params) => match agent.find(&params.id, &params.tenant) {
-            Some(task) => (
-                format!("task {}", task.id),
-                Answer::Result(Reply::GetTask(with_history(task, params.history_length))),
-            ),
-            None => task_not_found(&params.id),
-        },
-        Request::CancelTask(params) => match agent.find(&params.id, &params.tenant) {
-            Some(task) => {
-                // Every task here is finished before a cancel can reach it.
-                let error = A2aError::from_code(-32002, None, None);
-                let info = error.error_info([("taskId", task.id.as_str())]);
-                (
-                    "TaskNotCancelable".to_string(),
-                    Answer::Error(error.with_details(info)),
-                )
-            }
-            None => task_not_found(&params.id),
-        },
-        Request::SubscribeToTask(params) => match agent.find(&params.id, &params.tenant) {
-            // Every task here is finished: nothing is left to follow (spec: UnsupportedOperation).
-            Some(task) => refuse(
-                -32004,
-                format!("task {} is finished: nothing to subscribe to", task.id),
-            ),
-            None => task_not_found(&params.id),
-        },
-        Request::ListTasks(params) => {
-            let tasks = agent.list(&params);
-            let count = i32::try_from(tasks.len()).unwrap_or(i32::MAX);
-            let list = ListTasksResponse {
-                tasks,
-                next_page_token: String::new(),
-                page_size: count,
-                total_size: count,
-            };
-            (
-                format!("{count} task(s)"),
-                Answer::Result(Reply::ListTasks(list)),
-            )
-        }
-        Request::CreateTaskPushNotificationConfig(params) => {
-            let task_id = params.task_id.clone().unwrap_or_default();
-            if agent.find(&task_id, &params.tenant).is_none() {
-                return task_not_found(&task_id);
-            }
-            let stored = agent.set_push(&task_id, &params);
-            (
-                format!("stored push config {:?}", stored.id),
-                Answer::Result(Reply::CreateTaskPushNotificationConfig(stored)),
-            )
-        }
-        Request::GetTaskPushNotificationConfig(params) => {
-            let found = agent
-                .pushes_of(&params.task_id)
-                .into_iter()
-                .find(|c| c.id.as_deref() == Some(params.id.as_str()));
-            match found {
-                Some(config) => (
-                    format!("push config {:?}", config.id),
-                    Answer::Result(Reply::GetTaskPushNotificationConfig(config)),
-                ),
-                None => task_not_found(&params.task_id),
-            }
-        }
-        Request::ListTaskPushNotificationConfigs(params) => {
-            if agent.find(&params.task_id, &params.tenant).is_none() {
-                return task_not_found(&params.task_id);
-            }
-            let list = ListTaskPushNotificationConfigsResponse {
-                configs: agent.pushes_of(&params.task_id),
-                next_page_token: None,
-            };
-            (
-                format!("{} push config(s)", list.configs.len()),
-                Answer::Result(Reply::ListTaskPushNotificationConfigs(list)),
-            )
-        }
-        Request::DeleteTaskPushNotificationConfig(params) => {
-            if agent.find(&params.task_id, &params.tenant).is_none() {
-                return task_not_found(&params.task_id);
-            }
-            agent.delete_push(&params.task_id, &params.id);
-            // The result is google.protobuf.Empty, which encodes as `{}` (a2a-sdk's own server
-            // writes `null` over JSON-RPC; its client accepts both).
-            (
-                format!("deleted push config {:?}", params.id),
-                Answer::Result(Reply::DeleteTaskPushNotificationConfig(Empty {})),
-            )
-        }
-        Request::GetExtendedAgentCard(_) => (
-            "the extended card".to_string(),
-            Answer::Result(Reply::GetExtendedAgentCard(agent.card(true))),
-        ),
-    }
+fn task_not_found(task: &str) -> ServiceError {
+    A2aError::task_not_found()
+        .with_info([("taskId", task)])
+        .into()
 }
 
 /// The agent's own error, refusing a message (unary or streaming) before any stream starts.
-fn quota_exceeded() -> (String, Answer) {
-    let error = InteropError::QuotaExceeded {
+fn quota_exceeded() -> ServiceError {
+    ServiceError::custom(&InteropError::QuotaExceeded {
         retry_after_secs: 30,
-    };
-    ("QuotaExceeded".to_string(), Answer::Custom(error))
+    })
 }
 
-/// The task's life as a stream: the task as submitted, working, its artifact, completed.
-fn stream(task: Task) -> Answer {
+/// One line per call on stderr, for run.sh to print when a step fails.
+fn log(cx: &RequestContext, outcome: impl std::fmt::Display) {
+    let tenant = cx
+        .tenant
+        .as_deref()
+        .map(|t| format!(" tenant {t}"))
+        .unwrap_or_default();
+    eprintln!(
+        "interop-agent: {} {}{tenant} -> {outcome}",
+        cx.binding.name(),
+        cx.method
+    );
+}
+
+/// Logs a call's outcome and hands it on.
+fn logged<T>(
+    cx: &RequestContext,
+    result: Result<T, ServiceError>,
+    ok: impl Fn(&T) -> String,
+) -> Result<T, ServiceError> {
+    match &result {
+        Ok(value) => log(cx, ok(value)),
+        Err(e) => log(cx, e),
+    }
+    result
+}
+
+impl A2aService for Agent {
+    async fn send_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<SendMessageResponse, ServiceError> {
+        let result = match text_of(&params.message.parts) == QUOTA_TRIGGER {
+            true => Err(quota_exceeded()),
+            false => Ok(SendMessageResponse::Task(
+                self.new_task(&params.message, params.tenant.as_deref()),
+            )),
+        };
+        logged(&cx, result, |_| "a task".to_string())
+    }
+
+    async fn send_streaming_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        if text_of(&params.message.parts) == QUOTA_TRIGGER {
+            return logged(&cx, Err(quota_exceeded()), |_| String::new());
+        }
+        let task = self.new_task(&params.message, params.tenant.as_deref());
+        log(&cx, format!("stream of task {}", task.id));
+        Ok(stream(task))
+    }
+
+    async fn get_task(
+        &self,
+        cx: RequestContext,
+        params: GetTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        let result = match self.find(&params.id, &params.tenant) {
+            Some(task) => Ok(with_history(task, params.history_length)),
+            None => Err(task_not_found(&params.id)),
+        };
+        logged(&cx, result, |t| format!("task {}", t.id))
+    }
+
+    async fn cancel_task(
+        &self,
+        cx: RequestContext,
+        params: CancelTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        let result = match self.find(&params.id, &params.tenant) {
+            // Every task here is finished before a cancel can reach it.
+            Some(task) => Err(A2aError::task_not_cancelable()
+                .with_info([("taskId", task.id.as_str())])
+                .into()),
+            None => Err(task_not_found(&params.id)),
+        };
+        logged(&cx, result, |t| format!("task {}", t.id))
+    }
+
+    async fn subscribe_to_task(
+        &self,
+        cx: RequestContext,
+        params: SubscribeToTaskRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let error = match self.find(&params.id, &params.tenant) {
+            // Every task here is finished: nothing is left to follow (spec: UnsupportedOperation).
+            Some(task) => A2aError::from_code(
+                -32004,
+                Some(format!(
+                    "task {} is finished: nothing to subscribe to",
+                    task.id
+                )),
+                None,
+            )
+            .into(),
+            None => task_not_found(&params.id),
+        };
+        logged(&cx, Err(error), |_| String::new())
+    }
+
+    async fn list_tasks(
+        &self,
+        cx: RequestContext,
+        params: ListTasksRequest,
+    ) -> Result<ListTasksResponse, ServiceError> {
+        let tasks = self.list(&params);
+        let count = i32::try_from(tasks.len()).unwrap_or(i32::MAX);
+        let list = ListTasksResponse {
+            tasks,
+            next_page_token: String::new(),
+            page_size: count,
+            total_size: count,
+        };
+        logged(&cx, Ok(list), |l| format!("{} task(s)", l.tasks.len()))
+    }
+
+    async fn create_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let task_id = params.task_id.clone().unwrap_or_default();
+        let result = match self.find(&task_id, &params.tenant) {
+            Some(_) => Ok(self.set_push(&task_id, &params)),
+            None => Err(task_not_found(&task_id)),
+        };
+        logged(&cx, result, |c| format!("stored push config {:?}", c.id))
+    }
+
+    async fn get_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: GetTaskPushNotificationConfigRequest,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let found = self
+            .pushes_of(&params.task_id)
+            .into_iter()
+            .find(|c| c.id.as_deref() == Some(params.id.as_str()));
+        let result = found.ok_or_else(|| task_not_found(&params.task_id));
+        logged(&cx, result, |c| format!("push config {:?}", c.id))
+    }
+
+    async fn list_task_push_notification_configs(
+        &self,
+        cx: RequestContext,
+        params: ListTaskPushNotificationConfigsRequest,
+    ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
+        let result = match self.find(&params.task_id, &params.tenant) {
+            Some(_) => Ok(ListTaskPushNotificationConfigsResponse {
+                configs: self.pushes_of(&params.task_id),
+                next_page_token: None,
+            }),
+            None => Err(task_not_found(&params.task_id)),
+        };
+        logged(&cx, result, |l| {
+            format!("{} push config(s)", l.configs.len())
+        })
+    }
+
+    async fn delete_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: DeleteTaskPushNotificationConfigRequest,
+    ) -> Result<Empty, ServiceError> {
+        let result = match self.find(&params.task_id, &params.tenant) {
+            Some(_) => {
+                self.delete_push(&params.task_id, &params.id);
+                // google.protobuf.Empty encodes as `{}` (a2a-sdk's own server writes `null`
+                // over JSON-RPC; its client accepts both).
+                Ok(Empty {})
+            }
+            None => Err(task_not_found(&params.task_id)),
+        };
+        logged(&cx, result, |_| {
+            format!("deleted push config {:?}", params.id)
+        })
+    }
+
+    async fn get_extended_agent_card(
+        &self,
+        cx: RequestContext,
+        _params: GetExtendedAgentCardRequest,
+    ) -> Result<AgentCard, ServiceError> {
+        logged(&cx, Ok(self.card(true)), |_| {
+            "the extended card".to_string()
+        })
+    }
+}
+
+/// The task's life as a stream, one event every [`EVENT_GAP`]: the task as submitted, working,
+/// its artifact, completed.
+fn stream(task: Task) -> EventStream<StreamResponse> {
     let context_id = task.context_id.clone().unwrap_or_default();
     let update = |state: TaskState| {
         StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
@@ -515,7 +443,7 @@ fn stream(task: Task) -> Answer {
         artifacts: Vec::new(),
         ..task.clone()
     };
-    let events = [
+    let items = [
         StreamResponse::Task(submitted),
         update(TaskState::Working),
         StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
@@ -527,7 +455,15 @@ fn stream(task: Task) -> Answer {
         }),
         update(TaskState::Completed),
     ];
-    Answer::Stream(events.into())
+    let paced = events(items.map(Ok))
+        .enumerate()
+        .then(|(i, item)| async move {
+            if i > 0 {
+                tokio::time::sleep(EVENT_GAP).await;
+            }
+            item
+        });
+    Box::pin(paced)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -538,16 +474,12 @@ async fn main() {
         std::process::exit(2);
     };
     serve("interop-agent", port_file, |port| {
-        let agent = Arc::new(Agent {
+        let agent = Agent {
             port,
             tasks: Mutex::new(Vec::new()),
             pushes: Mutex::new(Vec::new()),
-        });
-        Router::new()
-            .route("/.well-known/agent-card.json", get(card))
-            .route("/", post(rpc))
-            .fallback(rest_call)
-            .with_state(agent)
+        };
+        (agent.card(false), A2aServer::new(agent))
     })
     .await;
 }

@@ -1,27 +1,28 @@
 //! `interop-client-rest URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) over
 //! the HTTP+JSON (REST) binding of A2A v1, through every method, its error replies, a live stream
-//! and a tenant's routes. The interface comes from the agent card (`pick_interface`); every call
-//! is encoded with `a2a_types::v1::encode_rest_request` and every reply decoded with
-//! `decode_rest_reply` (`RestStreamDecoder` for streams); every call carries `A2A-Version: 1.0`
-//! but one, which checks the SDK's refusal of a call without it.
+//! and a tenant's routes, with `a2a_runtime::transport::client::Client` on
+//! `a2a_types::v1::Protocol`, asked for HTTP+JSON: the client takes the card's REST interface,
+//! encodes every call on its route and decodes every reply and stream with `a2a_types::v1`,
+//! each with `A2A-Version: 1.0`. Two steps send a raw request on purpose, one without
+//! `A2A-Version` and one on a route no method has, and decode the reply with
+//! `decode_rest_reply`.
 //!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
-use a2a_interop::http::{
-    content_type, context, read_chunks, read_whole, Client, Reply, STREAM_READ,
-};
+use a2a_interop::http::{context, fallback_client, raw, runtime, TIMEOUT};
 use a2a_interop::{ensure, text_of, user_text, Steps, WEBHOOK_URL};
-use a2a_types::rt::rest::HttpRequest;
+use a2a_types::rt::call::Binding;
+use a2a_types::rt::rest::RestMethod;
+use a2a_types::rt::transport::client::Client;
 use a2a_types::v1::{
     decode_rest_reply, encode_rest_request, method, A2aError, AgentCard, CallError,
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, RestStreamDecoder, SendMessageRequest, SendMessageResponse,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    ListTasksRequest, Message, Protocol, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
-use a2a_types::version::{binding, pick_interface, ProtocolVersion};
+use a2a_types::version::{binding, ProtocolVersion};
 use serde::Serialize;
-use serde_json::Value;
 
 /// The tenant of the tenant steps (the SDK's REST server mounts every route under `/{tenant}`).
 const TENANT: &str = "acme";
@@ -29,20 +30,17 @@ const TENANT: &str = "acme";
 /// The text that makes the SDK agent fail after its stream has started (py/agent.py).
 const FAIL_TRIGGER: &str = "fail while working";
 
-/// Encodes `params` for method `M` (`encode_rest_request`) and sends it; the reply read whole.
-fn call<M>(client: &Client, params: &M::Params) -> Result<(HttpRequest, Reply), String>
+/// `VERB /path` of the request the client sends for `params` of method `M` (the same
+/// `encode_rest_request` the client calls), for what a step saw.
+fn route<M>(params: &M::Params) -> String
 where
-    M: a2a_types::rt::rest::RestMethod,
+    M: RestMethod,
     M::Params: Serialize,
 {
-    let request = encode_rest_request::<M>(params).map_err(|e| format!("{}: {e}", M::NAME))?;
-    let reply = client.rest(&request)?;
-    Ok((request, reply))
-}
-
-/// `VERB /path -> HTTP status`, for what a step saw.
-fn route(request: &HttpRequest, reply: &Reply) -> String {
-    format!("{} {} -> {}", request.verb, request.path, reply.status)
+    match encode_rest_request::<M>(params) {
+        Ok(request) => format!("{} {}", request.verb, request.path),
+        Err(e) => format!("{}: {e}", M::NAME),
+    }
 }
 
 /// A typed error as a step reports it: variant, code, message, and the ErrorInfo's reason.
@@ -95,20 +93,26 @@ fn main() {
         std::process::exit(2);
     };
     let base = base.trim_end_matches('/');
-    let mut client = Client::new(Some(ProtocolVersion::V1_0));
+    let rt = runtime();
     let mut steps = Steps::default();
 
+    let mut connected = None;
     steps.step("agent card: the HTTP+JSON 1.0 interface", || {
-        let reply = client.get(&format!("{base}/.well-known/agent-card.json"))?;
-        let json: Value = serde_json::from_slice(&reply.body)
-            .map_err(|e| context(format!("not JSON: {e}"), &reply))?;
-        let card: AgentCard = serde_json::from_value(json.clone())
-            .map_err(|e| context(format!("not a v1 AgentCard: {e}"), &reply))?;
-        let interface = pick_interface(&json, &[binding::HTTP_JSON])
-            .ok_or("the card offers no HTTP+JSON interface in a version a2a-types speaks")?;
-        ensure(interface.version == ProtocolVersion::V1_0, || {
-            format!("HTTP+JSON in {}, expected 1.0", interface.version)
-        })?;
+        let client = rt
+            .block_on(
+                Client::<Protocol>::builder()
+                    .bindings([Binding::HttpJson])
+                    .request_timeout(TIMEOUT)
+                    .connect(base),
+            )
+            .map_err(|e| format!("no client on the card: {e}"))?;
+        let card: AgentCard = serde_json::from_value(client.card().clone())
+            .map_err(|e| format!("not a v1 AgentCard: {e}"))?;
+        let interface = client.interface().clone();
+        ensure(
+            interface.binding == binding::HTTP_JSON && interface.version == ProtocolVersion::V1_0,
+            || format!("the client took {interface:?}, expected HTTP+JSON 1.0"),
+        )?;
         ensure(card.capabilities.streaming == Some(true), || {
             "the card does not declare streaming".to_string()
         })?;
@@ -117,7 +121,7 @@ fn main() {
             .supported_interfaces
             .first()
             .map(|i| &i.protocol_binding);
-        client.endpoint = interface.url.clone();
+        connected = Some(client);
         Ok(format!(
             "{:?}: HTTP+JSON {} at {} (the card's first interface: {first:?}), {} interface(s)",
             card.name,
@@ -126,12 +130,14 @@ fn main() {
             card.supported_interfaces.len()
         ))
     });
+    let client =
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::HTTP_JSON));
+    let endpoint = client.interface().url.trim_end_matches('/').to_owned();
 
     let mut first_task = String::new();
     steps.step("SendMessage (POST /message:send)", || {
         let params = send(user_text("rest-msg-1", "hi over REST"), None);
-        let (request, reply) = call::<method::SendMessage>(&client, &params)?;
-        match decode_rest_reply::<method::SendMessage>(&reply.http()) {
+        match rt.block_on(client.call::<method::SendMessage>(&params)) {
             Ok(SendMessageResponse::Task(task)) => {
                 completed_hello(&task)?;
                 ensure(
@@ -144,11 +150,11 @@ fn main() {
                 first_task = task.id.clone();
                 Ok(format!(
                     "{}: task {} completed, artifact \"Hello World\"",
-                    route(&request, &reply),
+                    route::<method::SendMessage>(&params),
                     task.id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -158,8 +164,7 @@ fn main() {
             history_length: Some(1),
             ..Default::default()
         };
-        let (request, reply) = call::<method::GetTask>(&client, &params)?;
-        match decode_rest_reply::<method::GetTask>(&reply.http()) {
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
             Ok(task) if task.id == first_task => {
                 completed_hello(&task)?;
                 ensure(task.history.len() <= 1, || {
@@ -167,12 +172,12 @@ fn main() {
                 })?;
                 Ok(format!(
                     "{}: task {}, {} history message(s)",
-                    route(&request, &reply),
+                    route::<method::GetTask>(&params),
                     task.id,
                     task.history.len()
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -181,13 +186,13 @@ fn main() {
             id: "no-such-task".to_string(),
             ..Default::default()
         };
-        let (request, reply) = call::<method::GetTask>(&client, &params)?;
-        match decode_rest_reply::<method::GetTask>(&reply.http()) {
-            Err(CallError::Agent(error @ A2aError::TaskNotFound { .. })) => {
-                ensure(reply.status == 404, || format!("HTTP {}", reply.status))?;
-                Ok(format!("{}: {}", route(&request, &reply), describe(&error)))
-            }
-            other => Err(context(other, &reply)),
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
+            Err(CallError::Agent(error @ A2aError::TaskNotFound { .. })) => Ok(format!(
+                "{}: {}",
+                route::<method::GetTask>(&params),
+                describe(&error)
+            )),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -197,12 +202,13 @@ fn main() {
             history_length: Some(-1),
             ..Default::default()
         };
-        let (request, reply) = call::<method::GetTask>(&client, &params)?;
-        match decode_rest_reply::<method::GetTask>(&reply.http()) {
-            Err(CallError::Agent(error @ A2aError::InvalidParams { .. })) => {
-                Ok(format!("{}: {}", route(&request, &reply), describe(&error)))
-            }
-            other => Err(context(other, &reply)),
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
+            Err(CallError::Agent(error @ A2aError::InvalidParams { .. })) => Ok(format!(
+                "{}: {}",
+                route::<method::GetTask>(&params),
+                describe(&error)
+            )),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -210,8 +216,7 @@ fn main() {
         "SendMessage of an empty message is InvalidParams with a BadRequest",
         || {
             let params = send(Message::default(), None);
-            let (request, reply) = call::<method::SendMessage>(&client, &params)?;
-            match decode_rest_reply::<method::SendMessage>(&reply.http()) {
+            match rt.block_on(client.call::<method::SendMessage>(&params)) {
                 Err(CallError::Agent(error @ A2aError::InvalidParams { .. })) => {
                     let details = error.details();
                     let fields: Vec<&str> = details
@@ -226,11 +231,11 @@ fn main() {
                     })?;
                     Ok(format!(
                         "{}: {}, BadRequest on {fields:?}",
-                        route(&request, &reply),
+                        route::<method::SendMessage>(&params),
                         describe(&error)
                     ))
                 }
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
@@ -242,29 +247,28 @@ fn main() {
                 id: first_task.clone(),
                 ..Default::default()
             };
-            let (request, reply) = call::<method::CancelTask>(&client, &params)?;
-            match decode_rest_reply::<method::CancelTask>(&reply.http()) {
-                Err(CallError::Agent(error @ A2aError::TaskNotCancelable { .. })) => {
-                    Ok(format!("{}: {}", route(&request, &reply), describe(&error)))
-                }
-                other => Err(context(other, &reply)),
+            match rt.block_on(client.call::<method::CancelTask>(&params)) {
+                Err(CallError::Agent(error @ A2aError::TaskNotCancelable { .. })) => Ok(format!(
+                    "{}: {}",
+                    route::<method::CancelTask>(&params),
+                    describe(&error)
+                )),
+                other => Err(format!("{other:?}")),
             }
         },
     );
 
     steps.step("a call without A2A-Version is VersionNotSupported", || {
-        // The SDK reads a missing header as 0.3, which its v1 routes refuse.
-        let mut unversioned = Client::new(None);
-        unversioned.endpoint = client.endpoint.clone();
-        let params = GetTaskRequest {
-            id: first_task.clone(),
-            ..Default::default()
-        };
-        let (request, reply) = call::<method::GetTask>(&unversioned, &params)?;
+        // Raw on purpose: `Client` always sends its module's version, and the point is the
+        // SDK's answer to none (it reads a missing header as 0.3, which its v1 routes refuse).
+        let url = format!("{endpoint}/tasks/{first_task}");
+        let reply = rt.block_on(raw("GET", &url, None))?;
         match decode_rest_reply::<method::GetTask>(&reply.http()) {
-            Err(CallError::Agent(error @ A2aError::VersionNotSupported { .. })) => {
-                Ok(format!("{}: {}", route(&request, &reply), describe(&error)))
-            }
+            Err(CallError::Agent(error @ A2aError::VersionNotSupported { .. })) => Ok(format!(
+                "GET {url} -> {}: {}",
+                reply.status,
+                describe(&error)
+            )),
             other => Err(context(other, &reply)),
         }
     });
@@ -272,17 +276,14 @@ fn main() {
     steps.step(
         "a route the SDK does not serve: malformed, its HTTP status kept",
         || {
-            // Written by hand: no method has this route. Starlette answers a plain-text 404.
-            let request = HttpRequest {
-                verb: "DELETE",
-                path: format!("/tasks/{first_task}"),
-                body: None,
-            };
-            let reply = client.rest(&request)?;
+            // Raw on purpose: no method has this route, so `Client` cannot send it. Starlette
+            // answers a plain-text 404.
+            let url = format!("{endpoint}/tasks/{first_task}");
+            let reply = rt.block_on(raw("DELETE", &url, Some(ProtocolVersion::V1_0)))?;
             match decode_rest_reply::<method::GetTask>(&reply.http()) {
                 Err(CallError::Malformed(e)) if e.http_status() == Some(404) => Ok(format!(
-                    "{}: ClientError {:?}",
-                    route(&request, &reply),
+                    "DELETE {url} -> {}: ClientError {:?}",
+                    reply.status,
                     e.reason()
                 )),
                 other => Err(context(other, &reply)),
@@ -295,7 +296,7 @@ fn main() {
         "SendStreamingMessage (POST /message:stream), decoded as it arrives",
         || {
             let params = send(user_text("rest-msg-2", "stream over REST"), None);
-            let (events, saw) = stream::<method::SendStreamingMessage>(&client, &params)?;
+            let (events, saw) = stream::<method::SendStreamingMessage>(&rt, &client, &params);
             let events = events
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()
@@ -321,7 +322,7 @@ fn main() {
         "a stream that fails after it started ends with an `error` event: Internal",
         || {
             let params = send(user_text("rest-msg-3", FAIL_TRIGGER), None);
-            let (events, saw) = stream::<method::SendStreamingMessage>(&client, &params)?;
+            let (events, saw) = stream::<method::SendStreamingMessage>(&rt, &client, &params);
             let kinds: Vec<String> = events
                 .iter()
                 .map(|e| match e {
@@ -348,20 +349,13 @@ fn main() {
                 id: streamed_task.clone(),
                 ..Default::default()
             };
-            let request = encode_rest_request::<method::SubscribeToTask>(&params)
-                .map_err(|e| e.to_string())?;
-            let reply = read_whole(client.send_rest(&request, "text/event-stream")?)?;
-            // Refused before the stream started: a plain error reply, not SSE.
-            match decode_rest_reply::<method::SubscribeToTask>(&reply.http()) {
-                Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. })) => {
-                    Ok(format!(
-                        "{} ({}): {}",
-                        route(&request, &reply),
-                        reply.content_type,
-                        describe(&error)
-                    ))
+            // Refused before the stream started: a plain error reply, the stream's one item.
+            let (events, saw) = stream::<method::SubscribeToTask>(&rt, &client, &params);
+            match events.as_slice() {
+                [Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. }))] => {
+                    Ok(format!("{saw}: {}", describe(error)))
                 }
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
@@ -374,8 +368,7 @@ fn main() {
             page_size: Some(50),
             ..Default::default()
         };
-        let (request, reply) = call::<method::ListTasks>(&client, &params)?;
-        match decode_rest_reply::<method::ListTasks>(&reply.http()) {
+        match rt.block_on(client.call::<method::ListTasks>(&params)) {
             Ok(list) => {
                 let ids: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
                 ensure(
@@ -390,11 +383,11 @@ fn main() {
                 }
                 Ok(format!(
                     "{}: {} completed task(s) with their artifacts",
-                    route(&request, &reply),
+                    route::<method::ListTasks>(&params),
                     list.tasks.len()
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -416,17 +409,16 @@ fn main() {
     };
 
     steps.step("CreateTaskPushNotificationConfig", || {
-        let (request, reply) = call::<method::CreateTaskPushNotificationConfig>(&client, &push)?;
-        match decode_rest_reply::<method::CreateTaskPushNotificationConfig>(&reply.http()) {
+        match rt.block_on(client.call::<method::CreateTaskPushNotificationConfig>(&push)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!(
                     "{}: config {:?} stored",
-                    route(&request, &reply),
+                    route::<method::CreateTaskPushNotificationConfig>(&push),
                     config.id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -436,34 +428,37 @@ fn main() {
             id: "rest-push-1".to_string(),
             ..Default::default()
         };
-        let (request, reply) = call::<method::GetTaskPushNotificationConfig>(&client, &params)?;
-        match decode_rest_reply::<method::GetTaskPushNotificationConfig>(&reply.http()) {
+        match rt.block_on(client.call::<method::GetTaskPushNotificationConfig>(&params)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!(
                     "{}: config {:?}",
-                    route(&request, &reply),
+                    route::<method::GetTaskPushNotificationConfig>(&params),
                     config.id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
-    let list_pushes = |client: &Client| {
+    let list_pushes = || {
         let params = ListTaskPushNotificationConfigsRequest {
             task_id: first_task.clone(),
             page_size: Some(10),
             ..Default::default()
         };
-        let (request, reply) = call::<method::ListTaskPushNotificationConfigs>(client, &params)?;
-        decode_rest_reply::<method::ListTaskPushNotificationConfigs>(&reply.http())
-            .map(|list| (route(&request, &reply), list))
-            .map_err(|e| context(e, &reply))
+        rt.block_on(client.call::<method::ListTaskPushNotificationConfigs>(&params))
+            .map(|list| {
+                (
+                    route::<method::ListTaskPushNotificationConfigs>(&params),
+                    list,
+                )
+            })
+            .map_err(|e| format!("{e:?}"))
     };
 
     steps.step("ListTaskPushNotificationConfigs", || {
-        let (saw, list) = list_pushes(&client)?;
+        let (saw, list) = list_pushes()?;
         ensure(list.configs.len() == 1, || {
             format!("configs {:?}, expected the one stored", list.configs)
         })?;
@@ -477,21 +472,19 @@ fn main() {
             id: "rest-push-1".to_string(),
             ..Default::default()
         };
-        let (request, reply) = call::<method::DeleteTaskPushNotificationConfig>(&client, &params)?;
-        match decode_rest_reply::<method::DeleteTaskPushNotificationConfig>(&reply.http()) {
+        match rt.block_on(client.call::<method::DeleteTaskPushNotificationConfig>(&params)) {
             Ok(empty) => Ok(format!(
-                "{}: deleted; result {empty:?} from body {}",
-                route(&request, &reply),
-                String::from_utf8_lossy(&reply.body)
+                "{}: deleted; result {empty:?}",
+                route::<method::DeleteTaskPushNotificationConfig>(&params)
             )),
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step(
         "ListTaskPushNotificationConfigs after the delete: none left",
         || {
-            let (saw, list) = list_pushes(&client)?;
+            let (saw, list) = list_pushes()?;
             ensure(list.configs.is_empty(), || {
                 format!("configs {:?}, expected none", list.configs)
             })?;
@@ -500,9 +493,8 @@ fn main() {
     );
 
     steps.step("GetExtendedAgentCard (GET /extendedAgentCard)", || {
-        let (request, reply) =
-            call::<method::GetExtendedAgentCard>(&client, &GetExtendedAgentCardRequest::default())?;
-        match decode_rest_reply::<method::GetExtendedAgentCard>(&reply.http()) {
+        let params = GetExtendedAgentCardRequest::default();
+        match rt.block_on(client.call::<method::GetExtendedAgentCard>(&params)) {
             Ok(card) => {
                 let skills: Vec<&str> = card.skills.iter().map(|s| s.id.as_str()).collect();
                 ensure(skills.contains(&"extended_hello"), || {
@@ -510,11 +502,11 @@ fn main() {
                 })?;
                 Ok(format!(
                     "{}: {:?} with skills {skills:?}",
-                    route(&request, &reply),
+                    route::<method::GetExtendedAgentCard>(&params),
                     card.name
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -523,11 +515,11 @@ fn main() {
         "SendMessage under a tenant (POST /{tenant}/message:send)",
         || {
             let params = send(user_text("rest-msg-4", "hi from a tenant"), Some(TENANT));
-            let (request, reply) = call::<method::SendMessage>(&client, &params)?;
-            ensure(request.path == format!("/{TENANT}/message:send"), || {
-                format!("path {}", request.path)
+            let saw = route::<method::SendMessage>(&params);
+            ensure(saw == format!("POST /{TENANT}/message:send"), || {
+                format!("route {saw}")
             })?;
-            match decode_rest_reply::<method::SendMessage>(&reply.http()) {
+            match rt.block_on(client.call::<method::SendMessage>(&params)) {
                 Ok(SendMessageResponse::Task(task)) => {
                     completed_hello(&task)?;
                     let seen = tenant_seen(&task);
@@ -536,12 +528,11 @@ fn main() {
                     })?;
                     tenant_task = task.id.clone();
                     Ok(format!(
-                        "{}: task {}, the agent was handed tenant {TENANT:?}",
-                        route(&request, &reply),
+                        "{saw}: task {}, the agent was handed tenant {TENANT:?}",
                         task.id
                     ))
                 }
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
@@ -553,10 +544,9 @@ fn main() {
                 tenant: tenant.map(str::to_owned),
                 ..Default::default()
             };
-            let (request, reply) = call::<method::GetTask>(&client, &params)?;
-            match decode_rest_reply::<method::GetTask>(&reply.http()) {
-                Ok(task) if task.id == tenant_task => Ok(route(&request, &reply)),
-                other => Err(context(other, &reply)),
+            match rt.block_on(client.call::<method::GetTask>(&params)) {
+                Ok(task) if task.id == tenant_task => Ok(route::<method::GetTask>(&params)),
+                other => Err(format!("{other:?}")),
             }
         };
         let with = get(Some(TENANT))?;
@@ -570,38 +560,28 @@ fn main() {
     steps.finish("interop-client-rest", "the a2a-sdk REST agent");
 }
 
-/// Sends a streaming call and decodes its SSE body as it arrives, [`STREAM_READ`] bytes at a
-/// time, with `RestStreamDecoder`; gives every item and a word on the exchange.
+/// Calls streaming method `M` and collects its items, each decoded as it arrived; gives them and
+/// a word on the exchange.
 #[allow(clippy::type_complexity)]
 fn stream<M>(
-    client: &Client,
+    rt: &tokio::runtime::Runtime,
+    client: &Client<Protocol>,
     params: &M::Params,
-) -> Result<(Vec<Result<StreamResponse, CallError>>, String), String>
+) -> (Vec<Result<StreamResponse, CallError>>, String)
 where
-    M: a2a_types::rt::rest::RestMethod,
-    M::Params: Serialize,
+    M: RestMethod<Result = StreamResponse>,
+    M::Params: Serialize + serde::de::DeserializeOwned,
 {
-    let request = encode_rest_request::<M>(params).map_err(|e| e.to_string())?;
-    let response = client.send_rest(&request, "text/event-stream")?;
-    let status = response.status().as_u16();
-    let content_type = content_type(&response);
-    ensure(content_type.starts_with("text/event-stream"), || {
-        format!("HTTP {status}, content type {content_type:?}, expected text/event-stream")
-    })?;
-    let mut decoder = RestStreamDecoder::<StreamResponse>::new();
-    let mut items = Vec::new();
-    let reads = read_chunks(response, |chunk| {
-        items.extend(decoder.feed(chunk));
-        Ok(())
-    })?;
-    decoder.finish().map_err(|e| format!("{e:?}"))?;
-    let saw = format!(
-        "{} {} -> {status}, {} event(s) over {reads} reads of at most {STREAM_READ} bytes",
-        request.verb,
-        request.path,
-        items.len()
-    );
-    Ok((items, saw))
+    let items = rt.block_on(async {
+        let mut stream = client.stream::<M>(params);
+        let mut items = Vec::new();
+        while let Some(item) = stream.next().await {
+            items.push(item);
+        }
+        items
+    });
+    let saw = format!("{}: {} item(s)", route::<M>(params), items.len());
+    (items, saw)
 }
 
 /// A short name for a stream event.

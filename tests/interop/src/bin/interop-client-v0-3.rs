@@ -1,21 +1,23 @@
 //! `interop-client-v0-3 URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every A2A 0.3 method, built on `a2a_types::v0_3` only: its `Request::encode` writes the calls,
-//! its `decode_reply` and `StreamDecoder` read the replies. Like a v0.3 client it sends no
-//! `A2A-Version` header, which the SDK's server reads as 0.3.
+//! every A2A 0.3 method, with `a2a_runtime::transport::client::Client` on
+//! `a2a_types::v0_3::Protocol` only: the client takes the card's 0.3 interface (the SDK's card
+//! lists 1.0 beside it), writes the calls and reads the replies with `a2a_types::v0_3`, and, like
+//! a v0.3 client, sends no `A2A-Version` header, which the SDK's server reads as 0.3.
 //!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
-use a2a_interop::http::{content_type, context, read_chunks, read_whole, Client, STREAM_READ};
+use a2a_interop::http::{fallback_client, runtime, TIMEOUT};
 use a2a_interop::v0_3::{text_of, user_text};
 use a2a_interop::{ensure, Steps, WEBHOOK_URL};
+use a2a_types::rt::transport::client::Client;
 use a2a_types::v0_3::{
-    decode_reply, method, A2aError, AgentCard, CallError, DeleteTaskPushNotificationConfigParams,
+    method, A2aError, AgentCard, CallError, DeleteTaskPushNotificationConfigParams,
     GetAuthenticatedExtendedCardParams, GetTaskPushNotificationConfigParams,
-    ListTaskPushNotificationConfigParams, MessageSendParams, PushNotificationConfig, Request,
-    SendMessageResult, StreamDecoder, StreamEvent, Task, TaskIdParams, TaskPushNotificationConfig,
+    ListTaskPushNotificationConfigParams, MessageSendParams, Protocol, PushNotificationConfig,
+    SendMessageResult, StreamEvent, Task, TaskIdParams, TaskPushNotificationConfig,
     TaskQueryParams, TaskState,
 };
-use a2a_types::version::ProtocolVersion;
+use a2a_types::version::{binding, ProtocolVersion};
 
 fn completed_hello(task: &Task) -> Result<(), String> {
     ensure(task.status.state == TaskState::Completed, || {
@@ -38,15 +40,21 @@ fn main() {
         std::process::exit(2);
     };
     let base = base.trim_end_matches('/');
-    let mut client = Client::new(None);
+    let rt = runtime();
     let mut steps = Steps::default();
 
+    let mut connected = None;
     steps.step("agent card (v0.3 members)", || {
-        let url = format!("{base}/.well-known/agent-card.json");
-        let reply = client.get(&url)?;
+        let client = rt
+            .block_on(
+                Client::<Protocol>::builder()
+                    .request_timeout(TIMEOUT)
+                    .connect(base),
+            )
+            .map_err(|e| format!("no client on the card: {e}"))?;
         // a2a-sdk serves one card for both versions: the v1 members plus the v0.3 ones.
-        let card: AgentCard = serde_json::from_slice(&reply.body)
-            .map_err(|e| context(format!("not a v0.3 AgentCard: {e}"), &reply))?;
+        let card: AgentCard = serde_json::from_value(client.card().clone())
+            .map_err(|e| format!("not a v0.3 AgentCard: {e}"))?;
         let version = ProtocolVersion::parse(&card.protocol_version);
         ensure(version == Ok(ProtocolVersion::V0_3), || {
             format!("protocolVersion {:?}, expected 0.3", card.protocol_version)
@@ -63,24 +71,32 @@ fn main() {
             card.supports_authenticated_extended_card == Some(true),
             || "the card does not offer an authenticated extended card".to_string(),
         )?;
-        client.endpoint = card.url.clone();
+        let interface = client.interface().clone();
+        ensure(
+            interface.binding == binding::JSONRPC && interface.version == ProtocolVersion::V0_3,
+            || format!("the client took {interface:?}, expected JSON-RPC 0.3"),
+        )?;
+        connected = Some(client);
         Ok(format!(
-            "{:?} v{}, protocolVersion {}, JSON-RPC at {}, {} skill(s)",
+            "{:?} v{}, protocolVersion {}, JSON-RPC 0.3 at {} (the card's url: {}), {} skill(s)",
             card.name,
             card.version,
             card.protocol_version,
+            interface.url,
             card.url,
             card.skills.len()
         ))
     });
+    let client =
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::JSONRPC));
 
     let mut first_task = String::new();
     steps.step("message/send", || {
-        let reply = client.call(&Request::SendMessage(MessageSendParams {
+        let params = MessageSendParams {
             message: user_text("rust03-msg-1", "hi from Rust in 0.3"),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::SendMessage>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::SendMessage>(&params)) {
             Ok(SendMessageResult::Task(task)) => {
                 completed_hello(&task)?;
                 ensure(
@@ -93,16 +109,16 @@ fn main() {
                     task.id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("tasks/get", || {
-        let reply = client.call(&Request::GetTask(TaskQueryParams {
+        let params = TaskQueryParams {
             id: first_task.clone(),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::GetTask>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
             Ok(task) if task.id == first_task => {
                 completed_hello(&task)?;
                 Ok(format!(
@@ -111,63 +127,57 @@ fn main() {
                     task.history.len()
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("tasks/get of an unknown id is TaskNotFound", || {
-        let reply = client.call(&Request::GetTask(TaskQueryParams {
+        let params = TaskQueryParams {
             id: "no-such-task".to_string(),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::GetTask>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
             Err(CallError::Agent(error @ A2aError::TaskNotFound { .. })) => Ok(format!(
                 "A2aError::TaskNotFound ({}: {})",
                 error.code(),
                 error.message()
             )),
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step(
         "tasks/cancel of a completed task is TaskNotCancelable",
         || {
-            let reply = client.call(&Request::CancelTask(TaskIdParams {
+            let params = TaskIdParams {
                 id: first_task.clone(),
                 ..Default::default()
-            }))?;
-            match decode_reply::<method::CancelTask>(&reply.body) {
+            };
+            match rt.block_on(client.call::<method::CancelTask>(&params)) {
                 Err(CallError::Agent(error @ A2aError::TaskNotCancelable { .. })) => Ok(format!(
                     "A2aError::TaskNotCancelable ({}: {})",
                     error.code(),
                     error.message()
                 )),
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
 
     let mut streamed_task = String::new();
     steps.step("message/stream, decoded as it arrives", || {
-        let request = Request::SendStreamingMessage(MessageSendParams {
+        let params = MessageSendParams {
             message: user_text("rust03-msg-2", "stream to Rust in 0.3"),
             ..Default::default()
-        });
-        let response = client.post(&request, "text/event-stream")?;
-        let content_type = content_type(&response);
-        ensure(content_type.starts_with("text/event-stream"), || {
-            format!("content type {content_type:?}, expected text/event-stream")
-        })?;
-        let mut decoder = StreamDecoder::<StreamEvent>::new();
-        let mut events = Vec::new();
-        let reads = read_chunks(response, |chunk| {
-            for item in decoder.feed(chunk) {
+        };
+        let events = rt.block_on(async {
+            let mut stream = client.stream::<method::SendStreamingMessage>(&params);
+            let mut events = Vec::new();
+            while let Some(item) = stream.next().await {
                 events.push(item.map_err(|e| format!("event {}: {e}", events.len() + 1))?);
             }
-            Ok(())
+            Ok::<_, String>(events)
         })?;
-        decoder.finish().map_err(|e| e.to_string())?;
         let kinds: Vec<String> = events.iter().map(kind).collect();
         let expected = [
             "task Submitted",
@@ -182,7 +192,7 @@ fn main() {
             streamed_task = task.id.clone();
         }
         Ok(format!(
-            "{} events over {reads} reads of at most {STREAM_READ} bytes: {}",
+            "{} events, each decoded as it arrived: {}",
             events.len(),
             kinds.join(", ")
         ))
@@ -191,36 +201,29 @@ fn main() {
     steps.step(
         "tasks/resubscribe of a completed task is UnsupportedOperation",
         || {
-            let request = Request::SubscribeToTask(TaskIdParams {
+            let params = TaskIdParams {
                 id: streamed_task.clone(),
                 ..Default::default()
-            });
-            let response = client.post(&request, "text/event-stream")?;
-            let reply = read_whole(response)?;
-            // Refused before the stream starts (one JSON body), or as the stream's one event.
-            let outcome = if reply.content_type.starts_with("text/event-stream") {
-                let mut decoder = StreamDecoder::<StreamEvent>::new();
-                let mut items = decoder.feed(&reply.body);
-                if let Err(e) = decoder.finish() {
-                    items.push(Err(e));
-                }
-                match <[_; 1]>::try_from(items) {
-                    Ok([item]) => item,
-                    Err(items) => return Err(context(items, &reply)),
-                }
-            } else {
-                decode_reply::<method::SubscribeToTask>(&reply.body)
             };
-            match outcome {
-                Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. })) => {
+            // Refused before the stream starts (one JSON body), or as the stream's one event
+            // (what the SDK's v0.3 layer does): the same one item either way.
+            let items = rt.block_on(async {
+                let mut stream = client.stream::<method::SubscribeToTask>(&params);
+                let mut items = Vec::new();
+                while let Some(item) = stream.next().await {
+                    items.push(item);
+                }
+                items
+            });
+            match items.as_slice() {
+                [Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. }))] => {
                     Ok(format!(
-                        "A2aError::UnsupportedOperation ({}: {}), content type {}",
+                        "the stream's one item: A2aError::UnsupportedOperation ({}: {})",
                         error.code(),
                         error.message(),
-                        reply.content_type
                     ))
                 }
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
@@ -249,8 +252,7 @@ fn main() {
     };
 
     steps.step("tasks/pushNotificationConfig/set", || {
-        let reply = client.call(&Request::SetTaskPushNotificationConfig(push.clone()))?;
-        match decode_reply::<method::SetTaskPushNotificationConfig>(&reply.body) {
+        match rt.block_on(client.call::<method::SetTaskPushNotificationConfig>(&push)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!(
@@ -258,19 +260,17 @@ fn main() {
                     config.push_notification_config.id, config.task_id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("tasks/pushNotificationConfig/get", || {
-        let reply = client.call(&Request::GetTaskPushNotificationConfig(
-            GetTaskPushNotificationConfigParams {
-                id: first_task.clone(),
-                push_notification_config_id: Some("rust03-push-1".to_string()),
-                ..Default::default()
-            },
-        ))?;
-        match decode_reply::<method::GetTaskPushNotificationConfig>(&reply.body) {
+        let params = GetTaskPushNotificationConfigParams {
+            id: first_task.clone(),
+            push_notification_config_id: Some("rust03-push-1".to_string()),
+            ..Default::default()
+        };
+        match rt.block_on(client.call::<method::GetTaskPushNotificationConfig>(&params)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!(
@@ -278,23 +278,21 @@ fn main() {
                     config.push_notification_config.id, config.push_notification_config.url
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
-    let list_pushes = |client: &mut Client| {
-        let reply = client.call(&Request::ListTaskPushNotificationConfigs(
-            ListTaskPushNotificationConfigParams {
-                id: first_task.clone(),
-                ..Default::default()
-            },
-        ))?;
-        decode_reply::<method::ListTaskPushNotificationConfigs>(&reply.body)
-            .map_err(|e| context(e, &reply))
+    let list_pushes = || {
+        let params = ListTaskPushNotificationConfigParams {
+            id: first_task.clone(),
+            ..Default::default()
+        };
+        rt.block_on(client.call::<method::ListTaskPushNotificationConfigs>(&params))
+            .map_err(|e| format!("{e:?}"))
     };
 
     steps.step("tasks/pushNotificationConfig/list", || {
-        let configs = list_pushes(&mut client)?;
+        let configs = list_pushes()?;
         ensure(configs.len() == 1, || {
             format!("configs {configs:?}, expected the one stored")
         })?;
@@ -306,26 +304,23 @@ fn main() {
     });
 
     steps.step("tasks/pushNotificationConfig/delete", || {
-        let reply = client.call(&Request::DeleteTaskPushNotificationConfig(
-            DeleteTaskPushNotificationConfigParams {
-                id: first_task.clone(),
-                push_notification_config_id: "rust03-push-1".to_string(),
-                ..Default::default()
-            },
-        ))?;
-        match decode_reply::<method::DeleteTaskPushNotificationConfig>(&reply.body) {
-            Ok(result) => Ok(format!(
-                "deleted; result {result} from body {}",
-                String::from_utf8_lossy(&reply.body)
-            )),
-            other => Err(context(other, &reply)),
+        let params = DeleteTaskPushNotificationConfigParams {
+            id: first_task.clone(),
+            push_notification_config_id: "rust03-push-1".to_string(),
+            ..Default::default()
+        };
+        // The SDK's v0.3 layer answers with neither `result` nor `error`: success for a void
+        // result.
+        match rt.block_on(client.call::<method::DeleteTaskPushNotificationConfig>(&params)) {
+            Ok(result) => Ok(format!("deleted; result {result}")),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step(
         "tasks/pushNotificationConfig/list after the delete: none left",
         || {
-            let configs = list_pushes(&mut client)?;
+            let configs = list_pushes()?;
             ensure(configs.is_empty(), || {
                 format!("configs {configs:?}, expected none")
             })?;
@@ -334,10 +329,8 @@ fn main() {
     );
 
     steps.step("agent/getAuthenticatedExtendedCard", || {
-        let reply = client.call(&Request::GetExtendedAgentCard(
-            GetAuthenticatedExtendedCardParams::default(),
-        ))?;
-        match decode_reply::<method::GetExtendedAgentCard>(&reply.body) {
+        let params = GetAuthenticatedExtendedCardParams::default();
+        match rt.block_on(client.call::<method::GetExtendedAgentCard>(&params)) {
             Ok(card) => {
                 let skills: Vec<&str> = card.skills.iter().map(|s| s.id.as_str()).collect();
                 ensure(skills.contains(&"extended_hello"), || {
@@ -348,7 +341,7 @@ fn main() {
                     card.name, card.protocol_version
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 

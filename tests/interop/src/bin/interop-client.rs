@@ -1,20 +1,22 @@
 //! `interop-client URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every A2A v1 method, with `a2a_types::v1` encoding the calls and decoding the replies; every
-//! call carries `A2A-Version: 1.0`.
+//! every A2A v1 method over JSON-RPC, with `a2a_runtime::transport::client::Client` on
+//! `a2a_types::v1::Protocol`: the client picks the JSON-RPC 1.0 interface from the card, sends
+//! every call with `A2A-Version: 1.0`, and decodes every reply and stream with `a2a_types::v1`.
 //!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
-use a2a_interop::http::{content_type, context, read_chunks, read_whole, Client, STREAM_READ};
+use a2a_interop::http::{fallback_client, runtime, TIMEOUT};
 use a2a_interop::{ensure, text_of, user_text, Steps, WEBHOOK_URL};
+use a2a_types::rt::call::Binding;
+use a2a_types::rt::transport::client::Client;
 use a2a_types::v1::{
-    decode_reply, method, A2aError, AgentCard, CallError, CancelTaskRequest,
+    method, A2aError, AgentCard, CallError, CancelTaskRequest,
     DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Request, SendMessageRequest, SendMessageResponse, StreamDecoder,
-    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    ListTasksRequest, Protocol, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
-use a2a_types::version::ProtocolVersion;
-use serde_json::Value;
+use a2a_types::version::{binding, ProtocolVersion};
 
 fn completed_hello(task: &Task) -> Result<(), String> {
     ensure(task.status.state == TaskState::Completed, || {
@@ -37,16 +39,23 @@ fn main() {
         std::process::exit(2);
     };
     let base = base.trim_end_matches('/');
-    let mut client = Client::new(Some(ProtocolVersion::V1_0));
+    let rt = runtime();
     let mut steps = Steps::default();
 
+    let mut connected = None;
     steps.step("agent card", || {
-        let url = format!("{base}/.well-known/agent-card.json");
-        let reply = client.get(&url)?;
-        let card: AgentCard = serde_json::from_slice(&reply.body)
-            .map_err(|e| context(format!("not a v1 AgentCard: {e}"), &reply))?;
-        let json: Value = serde_json::from_slice(&reply.body).map_err(|e| e.to_string())?;
-        let version = ProtocolVersion::from_agent_card(&json);
+        let client = rt
+            .block_on(
+                Client::<Protocol>::builder()
+                    .bindings([Binding::JsonRpc])
+                    .request_timeout(TIMEOUT)
+                    .connect(base),
+            )
+            .map_err(|e| format!("no client on the card: {e}"))?;
+        let json = client.card();
+        let card: AgentCard =
+            serde_json::from_value(json.clone()).map_err(|e| format!("not a v1 AgentCard: {e}"))?;
+        let version = ProtocolVersion::from_agent_card(json);
         ensure(version == Some(ProtocolVersion::V1_0), || {
             format!("the card declares {version:?}, expected 1.0")
         })?;
@@ -54,21 +63,18 @@ fn main() {
             "the card does not declare streaming".to_string()
         })?;
         // The SDK's card lists its v0.3 interface too; this client speaks 1.0.
-        let interface = card
-            .supported_interfaces
-            .iter()
-            .find(|i| {
-                i.protocol_binding == "JSONRPC"
-                    && ProtocolVersion::parse(&i.protocol_version) == Ok(ProtocolVersion::V1_0)
-            })
-            .ok_or("no JSON-RPC 1.0 interface in the card")?;
+        let interface = client.interface().clone();
+        ensure(
+            interface.binding == binding::JSONRPC && interface.version == ProtocolVersion::V1_0,
+            || format!("the client took {interface:?}, expected JSON-RPC 1.0"),
+        )?;
         ensure(card.capabilities.push_notifications == Some(true), || {
             "the card does not declare push notifications".to_string()
         })?;
         ensure(card.capabilities.extended_agent_card == Some(true), || {
             "the card does not declare an extended card".to_string()
         })?;
-        client.endpoint = interface.url.clone();
+        connected = Some(client);
         Ok(format!(
             "{:?} v{}, JSON-RPC at {}, {} skill(s)",
             card.name,
@@ -77,15 +83,17 @@ fn main() {
             card.skills.len()
         ))
     });
+    let client =
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::JSONRPC));
 
     let hello = user_text("rust-msg-1", "hi from Rust");
     let mut first_task = String::new();
     steps.step("SendMessage", || {
-        let reply = client.call(&Request::SendMessage(SendMessageRequest {
+        let params = SendMessageRequest {
             message: hello.clone(),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::SendMessage>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::SendMessage>(&params)) {
             Ok(SendMessageResponse::Task(task)) => {
                 completed_hello(&task)?;
                 ensure(
@@ -98,16 +106,16 @@ fn main() {
                     task.id
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("GetTask", || {
-        let reply = client.call(&Request::GetTask(GetTaskRequest {
+        let params = GetTaskRequest {
             id: first_task.clone(),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::GetTask>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
             Ok(task) if task.id == first_task => {
                 completed_hello(&task)?;
                 Ok(format!(
@@ -116,64 +124,58 @@ fn main() {
                     task.history.len()
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("GetTask of an unknown id is TaskNotFound", || {
-        let reply = client.call(&Request::GetTask(GetTaskRequest {
+        let params = GetTaskRequest {
             id: "no-such-task".to_string(),
             ..Default::default()
-        }))?;
-        match decode_reply::<method::GetTask>(&reply.body) {
+        };
+        match rt.block_on(client.call::<method::GetTask>(&params)) {
             Err(CallError::Agent(error @ A2aError::TaskNotFound { .. })) => Ok(format!(
                 "A2aError::TaskNotFound ({}: {}), {} detail(s)",
                 error.code(),
                 error.message(),
                 error.details().len()
             )),
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step(
         "CancelTask of a completed task is TaskNotCancelable",
         || {
-            let reply = client.call(&Request::CancelTask(CancelTaskRequest {
+            let params = CancelTaskRequest {
                 id: first_task.clone(),
                 ..Default::default()
-            }))?;
-            match decode_reply::<method::CancelTask>(&reply.body) {
+            };
+            match rt.block_on(client.call::<method::CancelTask>(&params)) {
                 Err(CallError::Agent(error @ A2aError::TaskNotCancelable { .. })) => Ok(format!(
                     "A2aError::TaskNotCancelable ({}: {})",
                     error.code(),
                     error.message()
                 )),
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
 
     let mut streamed_task = String::new();
     steps.step("SendStreamingMessage, decoded as it arrives", || {
-        let request = Request::SendStreamingMessage(SendMessageRequest {
+        let params = SendMessageRequest {
             message: user_text("rust-msg-2", "stream to Rust"),
             ..Default::default()
-        });
-        let response = client.post(&request, "text/event-stream")?;
-        let content_type = content_type(&response);
-        ensure(content_type.starts_with("text/event-stream"), || {
-            format!("content type {content_type:?}, expected text/event-stream")
-        })?;
-        let mut decoder = StreamDecoder::<StreamResponse>::new();
-        let mut events = Vec::new();
-        let reads = read_chunks(response, |chunk| {
-            for item in decoder.feed(chunk) {
+        };
+        let events = rt.block_on(async {
+            let mut stream = client.stream::<method::SendStreamingMessage>(&params);
+            let mut events = Vec::new();
+            while let Some(item) = stream.next().await {
                 events.push(item.map_err(|e| format!("event {}: {e}", events.len() + 1))?);
             }
-            Ok(())
+            Ok::<_, String>(events)
         })?;
-        decoder.finish().map_err(|e| e.to_string())?;
         let kinds: Vec<String> = events.iter().map(kind).collect();
         let expected = [
             "task Submitted",
@@ -188,7 +190,7 @@ fn main() {
             streamed_task = task.id.clone();
         }
         Ok(format!(
-            "{} events over {reads} reads of at most {STREAM_READ} bytes: {}",
+            "{} events, each decoded as it arrived: {}",
             events.len(),
             kinds.join(", ")
         ))
@@ -197,30 +199,35 @@ fn main() {
     steps.step(
         "SubscribeToTask of a completed task: one JSON error",
         || {
-            let request = Request::SubscribeToTask(SubscribeToTaskRequest {
+            let params = SubscribeToTaskRequest {
                 id: streamed_task.clone(),
                 ..Default::default()
+            };
+            // A streaming call refused before it starts: the agent answers one plain JSON body,
+            // which the stream gives as its one item.
+            let items = rt.block_on(async {
+                let mut stream = client.stream::<method::SubscribeToTask>(&params);
+                let mut items = Vec::new();
+                while let Some(item) = stream.next().await {
+                    items.push(item);
+                }
+                items
             });
-            let response = client.post(&request, "text/event-stream")?;
-            let reply = read_whole(response)?;
-            // A streaming call refused before it starts: the agent answers one plain JSON body.
-            match decode_reply::<method::SubscribeToTask>(&reply.body) {
-                Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. })) => {
+            match items.as_slice() {
+                [Err(CallError::Agent(error @ A2aError::UnsupportedOperation { .. }))] => {
                     Ok(format!(
-                        "A2aError::UnsupportedOperation ({}: {}), content type {}",
+                        "the stream's one item: A2aError::UnsupportedOperation ({}: {})",
                         error.code(),
                         error.message(),
-                        reply.content_type
                     ))
                 }
-                other => Err(context(other, &reply)),
+                other => Err(format!("{other:?}")),
             }
         },
     );
 
     steps.step("ListTasks", || {
-        let reply = client.call(&Request::ListTasks(ListTasksRequest::default()))?;
-        match decode_reply::<method::ListTasks>(&reply.body) {
+        match rt.block_on(client.call::<method::ListTasks>(&ListTasksRequest::default())) {
             Ok(list) => {
                 let ids: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
                 ensure(
@@ -233,7 +240,7 @@ fn main() {
                     list.total_size
                 ))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
@@ -255,46 +262,41 @@ fn main() {
     };
 
     steps.step("CreateTaskPushNotificationConfig", || {
-        let reply = client.call(&Request::CreateTaskPushNotificationConfig(push.clone()))?;
-        match decode_reply::<method::CreateTaskPushNotificationConfig>(&reply.body) {
+        match rt.block_on(client.call::<method::CreateTaskPushNotificationConfig>(&push)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!("config {:?} for task {first_task} stored", push.id))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step("GetTaskPushNotificationConfig", || {
-        let reply = client.call(&Request::GetTaskPushNotificationConfig(
-            GetTaskPushNotificationConfigRequest {
-                task_id: first_task.clone(),
-                id: "rust-push-1".to_string(),
-                ..Default::default()
-            },
-        ))?;
-        match decode_reply::<method::GetTaskPushNotificationConfig>(&reply.body) {
+        let params = GetTaskPushNotificationConfigRequest {
+            task_id: first_task.clone(),
+            id: "rust-push-1".to_string(),
+            ..Default::default()
+        };
+        match rt.block_on(client.call::<method::GetTaskPushNotificationConfig>(&params)) {
             Ok(config) => {
                 same_push(&config)?;
                 Ok(format!("config {:?}, url {}", config.id, config.url))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
-    let list_pushes = |client: &mut Client| {
-        let reply = client.call(&Request::ListTaskPushNotificationConfigs(
-            ListTaskPushNotificationConfigsRequest {
-                task_id: first_task.clone(),
-                ..Default::default()
-            },
-        ))?;
-        decode_reply::<method::ListTaskPushNotificationConfigs>(&reply.body)
-            .map_err(|e| context(e, &reply))
+    let list_pushes = || {
+        let params = ListTaskPushNotificationConfigsRequest {
+            task_id: first_task.clone(),
+            ..Default::default()
+        };
+        rt.block_on(client.call::<method::ListTaskPushNotificationConfigs>(&params))
+            .map_err(|e| format!("{e:?}"))
     };
 
     steps.step("ListTaskPushNotificationConfigs", || {
-        let list = list_pushes(&mut client)?;
+        let list = list_pushes()?;
         ensure(list.configs.len() == 1, || {
             format!("configs {:?}, expected the one stored", list.configs)
         })?;
@@ -303,26 +305,22 @@ fn main() {
     });
 
     steps.step("DeleteTaskPushNotificationConfig", || {
-        let reply = client.call(&Request::DeleteTaskPushNotificationConfig(
-            DeleteTaskPushNotificationConfigRequest {
-                task_id: first_task.clone(),
-                id: "rust-push-1".to_string(),
-                ..Default::default()
-            },
-        ))?;
-        match decode_reply::<method::DeleteTaskPushNotificationConfig>(&reply.body) {
-            Ok(empty) => Ok(format!(
-                "deleted; result {empty:?} from body {}",
-                String::from_utf8_lossy(&reply.body)
-            )),
-            other => Err(context(other, &reply)),
+        let params = DeleteTaskPushNotificationConfigRequest {
+            task_id: first_task.clone(),
+            id: "rust-push-1".to_string(),
+            ..Default::default()
+        };
+        // The SDK answers `"result": null`, which the void result reads as success.
+        match rt.block_on(client.call::<method::DeleteTaskPushNotificationConfig>(&params)) {
+            Ok(empty) => Ok(format!("deleted; result {empty:?}")),
+            other => Err(format!("{other:?}")),
         }
     });
 
     steps.step(
         "ListTaskPushNotificationConfigs after the delete: none left",
         || {
-            let list = list_pushes(&mut client)?;
+            let list = list_pushes()?;
             ensure(list.configs.is_empty(), || {
                 format!("configs {:?}, expected none", list.configs)
             })?;
@@ -331,10 +329,8 @@ fn main() {
     );
 
     steps.step("GetExtendedAgentCard", || {
-        let reply = client.call(&Request::GetExtendedAgentCard(
-            GetExtendedAgentCardRequest::default(),
-        ))?;
-        match decode_reply::<method::GetExtendedAgentCard>(&reply.body) {
+        let params = GetExtendedAgentCardRequest::default();
+        match rt.block_on(client.call::<method::GetExtendedAgentCard>(&params)) {
             Ok(card) => {
                 let skills: Vec<&str> = card.skills.iter().map(|s| s.id.as_str()).collect();
                 ensure(skills.contains(&"extended_hello"), || {
@@ -342,7 +338,7 @@ fn main() {
                 })?;
                 Ok(format!("{:?} with skills {skills:?}", card.name))
             }
-            other => Err(context(other, &reply)),
+            other => Err(format!("{other:?}")),
         }
     });
 
