@@ -9,10 +9,11 @@
 #
 # Builds the Rust agent ($AGENT_BIN of package $AGENT_PACKAGE; it must take a PORT_FILE argument,
 # bind 127.0.0.1 on a free port and write the port there, as tests/interop/run.sh expects) and
-# the load generator (bench/src/bin/serve_load.rs) in release, makes the SDK's virtualenv
+# the load generators (bench/src/bin/serve_load.rs, client_load.rs) in release, makes the SDK's virtualenv
 # (tests/interop/venv.sh, under target/), starts both agents on free loopback ports, runs
 # serve_load against both (the SDK agent first: the baseline, so every ratio is rust/sdk), then
-# bench/python/client_bench.py (the SDK's client) and our client against the Rust agent, and stops
+# bench/python/client_bench.py (the SDK's client) and client_load (ours) against the Rust agent
+# (with serve_load's jsonrpc-send beside them: the HTTP exchange alone), and stops
 # everything. Exits 1 when any request of any workload failed (the failures are printed), 2 on a
 # usage error. Logs, the agents' port files and the JSON lines of the run stay in
 # target/serve-bench/.
@@ -45,7 +46,7 @@ for arg in "$@"; do
   case "$arg" in
     --smoke) smoke=(--smoke) ;;
     -h | --help)
-      sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,/^set -euo pipefail$/{/^set /d;s/^# \{0,1\}//;p;}' "$0"
       exit 0
       ;;
     *) load_args+=("$arg") ;;
@@ -105,11 +106,12 @@ start_agent() {
   agent_port="$(cat "$port_file")"
 }
 
-say "building $AGENT_BIN and serve_load (release)"
+say "building $AGENT_BIN, serve_load and client_load (release)"
 cargo build --release --locked -q -p "$AGENT_PACKAGE" --bin "$AGENT_BIN"
-cargo build --release --locked -q -p a2a-bench --bin serve_load
+cargo build --release --locked -q -p a2a-bench --bin serve_load --bin client_load
 agent_bin="$target/release/$AGENT_BIN"
 serve_load="$target/release/serve_load"
+client_load="$target/release/client_load"
 
 venv="$("$root/tests/interop/venv.sh")"
 python="$venv/bin/python"
@@ -143,13 +145,13 @@ timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} ${load_args[@]+"$
 say "client: SendMessage over JSON-RPC to the Rust agent, the SDK's client and ours"
 timeout "$RUN_TIMEOUT" "$python" "$here/python/client_bench.py" ${smoke[@]+"${smoke[@]}"} \
   ${client_args[@]+"${client_args[@]}"} --label sdk-client "$rust_url" >"$out/client.jsonl" || failed=1
-# TODO(our client): a2a_runtime::transport::client (feature `client`, on reqwest) is not written
-# yet. Until it is, serve_load's jsonrpc-send path (hyper, no A2A client code at all: the request
-# body is a constant, the reply only checked for its shape) stands in for our client. Once the
-# client is on main: a Rust client bench binary making the same calls through it, at the same
-# concurrency and counts, printing the same JSON line, replaces this run.
+# Our client: a2a_runtime::transport::client (reqwest) on a2a_types::v1::Protocol.
+timeout "$RUN_TIMEOUT" "$client_load" ${smoke[@]+"${smoke[@]}"} ${client_args[@]+"${client_args[@]}"} \
+  --label ours "$rust_url" >>"$out/client.jsonl" || failed=1
+# The floor under any client: serve_load's jsonrpc-send (a constant body over hyper, the reply
+# only checked for its shape), the HTTP exchange without the A2A client's work.
 timeout "$RUN_TIMEOUT" "$serve_load" ${smoke[@]+"${smoke[@]}"} ${client_args[@]+"${client_args[@]}"} \
-  --workloads jsonrpc-send --json "$out/client.jsonl" "ours-standin=$rust_url" >"$out/client-standin.txt" || failed=1
+  --workloads jsonrpc-send --json "$out/client.jsonl" "http-floor=$rust_url" >"$out/client-floor.txt" || failed=1
 "$python" - "$out/client.jsonl" <<'EOF' || failed=1
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
@@ -166,17 +168,17 @@ print(f"  {'client':<12} {'ok':>7} {'failed':>6} {'seconds':>7} {'req/s':>10} {'
 for r in rows:
     print(f"  {r['label']:<12} {r['ok']:>7} {r['failed']:>6} {r['seconds']:>7.2f} {r['rps']:>10.1f} "
           f"{ms(r['p50_ms']):>10} {ms(r['p99_ms']):>10}")
-base = rows[0]
-for r in rows[1:]:
-    print(f"  ratios {r['label']}/{base['label']}: req/s {ratio(r['rps'], base['rps'])}, "
-          f"p50 {ratio(r['p50_ms'], base['p50_ms'])}, p99 {ratio(r['p99_ms'], base['p99_ms'])}")
+for j, r in enumerate(rows):
+    for base in rows[:j]:
+        print(f"  ratios {r['label']}/{base['label']}: req/s {ratio(r['rps'], base['rps'])}, "
+              f"p50 {ratio(r['p50_ms'], base['p50_ms'])}, p99 {ratio(r['p99_ms'], base['p99_ms'])}")
 for r in rows:
     if r['failed']:
         print(f"  FAILURES {r['label']} client-send: {r['failed']}")
         for reason, n in r['failures'].items():
             print(f"    {n:>7} x {reason}")
-print("  (ours-standin: serve_load's jsonrpc-send, not yet our client: see the TODO in "
-      "bench/serve-bench.sh)")
+print("  (ours: a2a_runtime::transport::client on reqwest; http-floor: serve_load's jsonrpc-send, "
+      "no client code)")
 sys.exit(1 if any(r['failed'] for r in rows) else 0)
 EOF
 
