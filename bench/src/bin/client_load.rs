@@ -1,0 +1,285 @@
+//! `client_load`: our client's half of the client load bench (issue 20, item 6): SendMessage
+//! calls through `a2a_runtime::transport::client::Client` (reqwest) on `a2a_types::v1::Protocol`,
+//! at a fixed concurrency, against one agent; what `bench/python/client_bench.py` does with
+//! a2a-sdk's own client, for `bench/serve-bench.sh` to set side by side.
+//!
+//! ```text
+//! client_load URL [--connections 32] [--requests 20000] [--seconds 8] [--warmup 1]
+//!                 [--threads 2] [--label ours] [--smoke]
+//! ```
+//!
+//! Builds one client from the agent's card (`Client::connect`: GET the card, pick its JSON-RPC 1.0
+//! interface), shared by `--connections` tokio tasks, each calling `call::<SendMessage>` one
+//! after the other (reqwest's pool keeps a connection alive per task), for min(requests,
+//! seconds) after the warm-up. Every reply is checked: a `SendMessageResponse::Task` in
+//! `TaskState::Completed`; anything else (an agent error, a malformed reply, a transport
+//! failure) is a failure, counted by its kind. Latency is the whole `call`, from encoding the
+//! request to the decoded, typed result. Prints one JSON line (label, workload `client-send`,
+//! connections, ok, failed, failures, seconds, rps, p50_ms, p99_ms) and exits 1 when a call
+//! failed, 2 on a usage error.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use a2a_types::rt::call::Binding;
+use a2a_types::rt::transport::client::Client;
+use a2a_types::v1::{
+    method, CallError, Message, Part, PartContent, Protocol, Role, SendMessageRequest,
+    SendMessageResponse, TaskState,
+};
+
+const USAGE: &str = "usage: client_load URL [--connections N] [--requests N] [--seconds S] \
+[--warmup S] [--threads N] [--label LABEL] [--smoke]";
+
+/// How long one call may take before it counts as a failure.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The text of every message (the one serve_load and client_bench.py send).
+const TEXT: &str = "hello from the load bench";
+
+struct Config {
+    url: String,
+    connections: usize,
+    requests: usize,
+    seconds: f64,
+    warmup: f64,
+    threads: usize,
+    label: String,
+}
+
+fn parse_args(args: &[String]) -> Result<Config, String> {
+    let mut url = None;
+    let mut config = Config {
+        url: String::new(),
+        connections: 32,
+        requests: 20_000,
+        seconds: 8.0,
+        warmup: 1.0,
+        threads: 2,
+        label: "ours".to_string(),
+    };
+    let (mut requests, mut seconds, mut warmup, mut smoke) = (None, None, None, false);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
+            v.parse()
+                .map_err(|_| format!("{name}: {v:?} is not a number"))
+        }
+        match arg.as_str() {
+            "--connections" => config.connections = number(arg, &value(arg)?)?,
+            "--requests" => requests = Some(number(arg, &value(arg)?)?),
+            "--seconds" => seconds = Some(number(arg, &value(arg)?)?),
+            "--warmup" => warmup = Some(number(arg, &value(arg)?)?),
+            "--threads" => config.threads = number(arg, &value(arg)?)?,
+            "--label" => config.label = value(arg)?,
+            "--smoke" => smoke = true,
+            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+            u if url.is_none() => url = Some(u.to_string()),
+            extra => return Err(format!("one URL only, not also {extra:?}")),
+        }
+    }
+    config.url = url.ok_or("no agent URL given")?;
+    let host = config
+        .url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split(['/', ':']).next());
+    if !matches!(host, Some("127.0.0.1" | "localhost")) {
+        return Err(format!("{:?}: only http:// loopback agents", config.url));
+    }
+    let defaults = if smoke {
+        (200, 1.0, 0.2)
+    } else {
+        (20_000, 8.0, 1.0)
+    };
+    config.requests = requests.unwrap_or(defaults.0);
+    config.seconds = seconds.unwrap_or(defaults.1);
+    config.warmup = warmup.unwrap_or(defaults.2);
+    if config.connections == 0 || config.requests == 0 || config.threads == 0 {
+        return Err("--connections, --requests and --threads must be at least 1".to_string());
+    }
+    if config.seconds <= 0.0 || config.warmup < 0.0 || config.seconds.is_nan() {
+        return Err("--seconds must be above 0 and --warmup at least 0".to_string());
+    }
+    Ok(config)
+}
+
+fn request(n: usize) -> SendMessageRequest {
+    SendMessageRequest {
+        message: Message {
+            message_id: format!("bench-{n}"),
+            role: Role::User,
+            parts: vec![Part {
+                content: PartContent::Text(TEXT.to_string()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// One call, checked; the failure's kind otherwise.
+async fn one(client: &Client<Protocol>, n: usize) -> Result<Duration, String> {
+    let params = request(n);
+    let start = Instant::now();
+    let reply =
+        tokio::time::timeout(REQUEST_TIMEOUT, client.call::<method::SendMessage>(&params)).await;
+    let took = start.elapsed();
+    match reply {
+        Err(_) => Err(format!("no reply in {} s", REQUEST_TIMEOUT.as_secs())),
+        Ok(Err(CallError::Agent(error))) => Err(format!("agent error {}", error.code())),
+        Ok(Err(CallError::Custom { message, .. })) => Err(format!("custom error: {message}")),
+        Ok(Err(CallError::Malformed(e))) => Err(format!("{:?}", e.kind())),
+        Ok(Ok(SendMessageResponse::Task(task))) if task.status.state == TaskState::Completed => {
+            Ok(took)
+        }
+        Ok(Ok(SendMessageResponse::Task(task))) => {
+            Err(format!("task state {:?}", task.status.state))
+        }
+        Ok(Ok(_)) => Err("the response holds no task".to_string()),
+    }
+}
+
+#[derive(Default)]
+struct WorkerResult {
+    samples: Vec<u32>,
+    failures: BTreeMap<String, usize>,
+    end: Option<Instant>,
+}
+
+struct Shared {
+    client: Client<Protocol>,
+    numbered: AtomicUsize,
+    measured: AtomicUsize,
+    max_requests: usize,
+    warm_until: Instant,
+    measure_for: Duration,
+    barrier: tokio::sync::Barrier,
+    start: OnceLock<Instant>,
+}
+
+async fn worker(shared: Arc<Shared>) -> WorkerResult {
+    let mut result = WorkerResult::default();
+    while Instant::now() < shared.warm_until {
+        let n = shared.numbered.fetch_add(1, Ordering::Relaxed);
+        if let Err(f) = one(&shared.client, n).await {
+            *result.failures.entry(format!("warm-up: {f}")).or_default() += 1;
+        }
+    }
+    shared.barrier.wait().await;
+    let deadline = *shared.start.get_or_init(Instant::now) + shared.measure_for;
+    while Instant::now() < deadline
+        && shared.measured.fetch_add(1, Ordering::Relaxed) < shared.max_requests
+    {
+        let n = shared.numbered.fetch_add(1, Ordering::Relaxed);
+        match one(&shared.client, n).await {
+            Ok(took) => result
+                .samples
+                .push(u32::try_from(took.as_micros()).unwrap_or(u32::MAX)),
+            Err(f) => *result.failures.entry(f).or_default() += 1,
+        }
+        result.end = Some(Instant::now());
+    }
+    result
+}
+
+/// Nearest rank, in milliseconds, as serve_load and client_bench.py compute it.
+fn quantile_ms(sorted: &[u32], q: f64) -> Option<f64> {
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted
+        .get(rank.clamp(1, sorted.len().max(1)) - 1)
+        .map(|&us| f64::from(us) / 1000.0)
+}
+
+async fn run(config: &Config) -> Result<serde_json::Value, String> {
+    let client = Client::<Protocol>::builder()
+        .bindings([Binding::JsonRpc])
+        .request_timeout(REQUEST_TIMEOUT)
+        .connect(&config.url)
+        .await
+        .map_err(|e| format!("no client on the agent's card: {e}"))?;
+    let shared = Arc::new(Shared {
+        client,
+        numbered: AtomicUsize::new(0),
+        measured: AtomicUsize::new(0),
+        max_requests: config.requests,
+        warm_until: Instant::now() + Duration::from_secs_f64(config.warmup),
+        measure_for: Duration::from_secs_f64(config.seconds),
+        barrier: tokio::sync::Barrier::new(config.connections),
+        start: OnceLock::new(),
+    });
+    let workers: Vec<_> = (0..config.connections)
+        .map(|_| tokio::spawn(worker(shared.clone())))
+        .collect();
+    let mut all = WorkerResult::default();
+    for w in workers {
+        let r = w.await.map_err(|e| format!("a worker failed: {e}"))?;
+        all.samples.extend(r.samples);
+        for (f, n) in r.failures {
+            *all.failures.entry(f).or_default() += n;
+        }
+        all.end = all.end.max(r.end);
+    }
+    let start = shared.start.get().copied().unwrap_or_else(Instant::now);
+    let seconds = all
+        .end
+        .map_or(0.0, |end| end.duration_since(start).as_secs_f64());
+    all.samples.sort_unstable();
+    let ok = all.samples.len();
+    Ok(serde_json::json!({
+        "label": config.label,
+        "workload": "client-send",
+        "connections": config.connections,
+        "ok": ok,
+        "failed": all.failures.values().sum::<usize>(),
+        "failures": all.failures,
+        "seconds": seconds,
+        "rps": if seconds > 0.0 { ok as f64 / seconds } else { 0.0 },
+        "p50_ms": quantile_ms(&all.samples, 0.50),
+        "p99_ms": quantile_ms(&all.samples, 0.99),
+    }))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let config = match parse_args(&args) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("client_load: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.threads)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("client_load: cannot start tokio: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(&config)) {
+        Ok(line) => {
+            println!("{line}");
+            if line["failed"].as_u64() == Some(0) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("client_load: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
