@@ -35,9 +35,9 @@ BEFORE_BIN="${BEFORE_BIN:-}"
 # on its connections (agent.py's socket leaves it on: a 40 ms stall per keep-alive request, which
 # at 32 connections is hidden behind the SDK's own CPU time; see that file and bench/README.md).
 SDK_NODELAY="${SDK_NODELAY:-0}"
-# The pause between streamed events, for an agent that reads it (today's interop agent does not:
-# its 20 ms gap, tests/interop/src/serve.rs EVENT_GAP, is fixed; serve_load measures the gap
-# either way and prints it beside the stream's latency).
+# The pause between streamed events, for an agent that reads it (the interop agents do:
+# tests/interop/src/serve.rs event_gap, 20 ms unless told; serve_load measures the gap either way
+# and prints it beside the stream's latency).
 export A2A_INTEROP_EVENT_GAP_MS="${A2A_INTEROP_EVENT_GAP_MS:-0}"
 
 smoke=()

@@ -463,18 +463,23 @@ struct Shared {
 
 /// The version a request asks for: the `A2A-Version` header, else the query parameter, else
 /// none (which means 0.3).
-fn requested_version(headers: &HeaderMap, query: &str) -> String {
+fn requested_version<'a>(headers: &'a HeaderMap, query: &str) -> std::borrow::Cow<'a, str> {
     if let Some(v) = headers
         .get(ProtocolVersion::HEADER)
         .and_then(|v| v.to_str().ok())
     {
-        return v.to_owned();
+        return std::borrow::Cow::Borrowed(v);
     }
-    crate::rest::parse_query(query)
-        .into_iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(ProtocolVersion::HEADER))
-        .map(|(_, v)| v)
-        .unwrap_or_default()
+    if query.is_empty() {
+        return std::borrow::Cow::Borrowed("");
+    }
+    std::borrow::Cow::Owned(
+        crate::rest::parse_query(query)
+            .into_iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(ProtocolVersion::HEADER))
+            .map(|(_, v)| v)
+            .unwrap_or_default(),
+    )
 }
 
 /// Whether the request's `Content-Type` (when it sends one) names JSON: `application/json`,
@@ -486,44 +491,46 @@ fn is_json_content(headers: &HeaderMap) -> bool {
     let Ok(value) = value.to_str() else {
         return false;
     };
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = value.split(';').next().unwrap_or("").trim();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    kind.eq_ignore_ascii_case("application")
+        && (subtype.eq_ignore_ascii_case("json")
+            || subtype.len().checked_sub(5).is_some_and(|i| {
+                subtype.is_char_boundary(i) && subtype[i..].eq_ignore_ascii_case("+json")
+            }))
 }
 
 impl Shared {
-    /// The endpoint for a version string, or the refusal text.
+    /// The endpoint for a version string, or the refusal text (made only on refusal: this runs
+    /// for every request).
     fn endpoint_for(&self, value: &str) -> Result<&Arc<dyn Endpoint>, String> {
+        let parsed = ProtocolVersion::parse(value);
+        if let Ok(version) = parsed {
+            if let Some(endpoint) = self.endpoints.iter().find(|e| e.version() == version) {
+                return Ok(endpoint);
+            }
+        }
         let served: Vec<&str> = self
             .endpoints
             .iter()
             .map(|e| e.version().as_str())
             .collect();
         let served = served.join(" and ");
-        match ProtocolVersion::parse(value) {
-            Ok(version) => self
-                .endpoints
-                .iter()
-                .find(|e| e.version() == version)
-                .ok_or_else(|| match value.trim().is_empty() {
-                    true => format!(
-                        "a request without {} is A2A 0.3, which this agent does not serve (it \
-                         serves {served}): send `{}: {}`",
-                        ProtocolVersion::HEADER,
-                        ProtocolVersion::HEADER,
-                        self.endpoints[0].version()
-                    ),
-                    false => format!("A2A {value} is not served here (this agent serves {served})"),
-                }),
-            Err(_) => Err(format!(
-                "A2A version {value:?} is not supported (this agent serves {served})"
-            )),
-        }
+        Err(match parsed {
+            Ok(_) if value.trim().is_empty() => format!(
+                "a request without {} is A2A 0.3, which this agent does not serve (it serves \
+                 {served}): send `{}: {}`",
+                ProtocolVersion::HEADER,
+                ProtocolVersion::HEADER,
+                self.endpoints[0].version()
+            ),
+            Ok(_) => format!("A2A {value} is not served here (this agent serves {served})"),
+            Err(_) => {
+                format!("A2A version {value:?} is not supported (this agent serves {served})")
+            }
+        })
     }
 
     async fn jsonrpc(self: Arc<Self>, request: Request) -> Response {

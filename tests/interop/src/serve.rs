@@ -8,8 +8,19 @@ use a2a_types::rt::service::Dispatch;
 use a2a_types::rt::transport::server::{self, AgentRouter};
 use std::time::Duration;
 
-/// The pause between two streamed events, so the client reads them as they happen.
-pub const EVENT_GAP: Duration = Duration::from_millis(20);
+/// The pause between two streamed events, so the client reads them as they happen: 20 ms, or
+/// `A2A_INTEROP_EVENT_GAP_MS` (bench/serve-bench.sh sets 0, so a stream measures the server and
+/// not this sleep).
+pub fn event_gap() -> Duration {
+    static GAP: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *GAP.get_or_init(|| {
+        let ms = std::env::var("A2A_INTEROP_EVENT_GAP_MS")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(20);
+        Duration::from_millis(ms)
+    })
+}
 
 /// Binds 127.0.0.1 on a free port, builds the card and the service for that port, writes the
 /// port to `port_file` and serves until killed (or Ctrl-C). Exits with status 1 when it cannot.

@@ -22,7 +22,7 @@
 //! none at all means 0.3 (spec §3.6).
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{serve, EVENT_GAP};
+use a2a_interop::serve::{event_gap, serve};
 use a2a_interop::v0_3::{text_of, text_part};
 use a2a_interop::{InteropError, QUOTA_TRIGGER};
 use a2a_types::rt::service::events;
@@ -341,7 +341,7 @@ impl A2aService for Agent {
     }
 }
 
-/// The task's life as a stream, one event every [`EVENT_GAP`]: the task as submitted, working,
+/// The task's life as a stream, one event every [`event_gap`]: the task as submitted, working,
 /// its artifact, completed (the one status update with `final: true`, after which v0.3 closes
 /// the stream).
 fn stream(task: Task) -> EventStream<StreamEvent> {
@@ -374,8 +374,8 @@ fn stream(task: Task) -> EventStream<StreamEvent> {
     let paced = events(items.map(Ok))
         .enumerate()
         .then(|(i, item)| async move {
-            if i > 0 {
-                tokio::time::sleep(EVENT_GAP).await;
+            if i > 0 && !event_gap().is_zero() {
+                tokio::time::sleep(event_gap()).await;
             }
             item
         });

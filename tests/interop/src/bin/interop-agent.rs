@@ -24,7 +24,7 @@
 //!
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{serve, EVENT_GAP};
+use a2a_interop::serve::{event_gap, serve};
 use a2a_interop::{text_of, text_part, InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
 use a2a_types::rt::service::events;
 use a2a_types::v1::{
@@ -426,7 +426,7 @@ impl A2aService for Agent {
     }
 }
 
-/// The task's life as a stream, one event every [`EVENT_GAP`]: the task as submitted, working,
+/// The task's life as a stream, one event every [`event_gap`]: the task as submitted, working,
 /// its artifact, completed.
 fn stream(task: Task) -> EventStream<StreamResponse> {
     let context_id = task.context_id.clone().unwrap_or_default();
@@ -458,8 +458,8 @@ fn stream(task: Task) -> EventStream<StreamResponse> {
     let paced = events(items.map(Ok))
         .enumerate()
         .then(|(i, item)| async move {
-            if i > 0 {
-                tokio::time::sleep(EVENT_GAP).await;
+            if i > 0 && !event_gap().is_zero() {
+                tokio::time::sleep(event_gap()).await;
             }
             item
         });
