@@ -235,8 +235,8 @@ fn trim(body: &[u8]) -> &[u8] {
     &body[start..end]
 }
 
-/// The first 80 characters of a body, for a reason.
-fn excerpt(body: &[u8]) -> String {
+/// The first 80 characters of a body, quoted, for a reason.
+pub(crate) fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let mut out: String = text.chars().take(80).collect();
     if text.chars().count() > 80 {

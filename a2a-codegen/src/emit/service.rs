@@ -1,7 +1,6 @@
 //! Emission of the service layer from the method table, the way tonic-build writes a server
 //! trait from a proto service: the `A2aService` trait (one `async fn` per method, each with a
-//! default body answering what an agent without the method answers), its forwarding impl for
-//! `Arc<S>`, and, when the table names its protocol version, the `Protocol` a transport reads
+//! default body answering what an agent without the method answers), and, when the table names its protocol version, the `Protocol` a transport reads
 //! and the `Dispatch` impl of `A2aServer<S>` that calls the trait. The table-independent parts
 //! (the aliases, the `A2aServer` type itself) are the runtime's `service_api!`.
 
@@ -41,19 +40,6 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
         .iter()
         .zip(&fns)
         .map(|(m, f)| trait_fn(model, m, f, rt));
-    let arc_fns = methods.iter().zip(&fns).map(|(m, f)| {
-        let (params, out) = signature_types(m);
-        quote! {
-            fn #f(
-                &self,
-                cx: #rt::service::RequestContext,
-                params: #params,
-            ) -> impl ::core::future::Future<Output = ::core::result::Result<#out, ServiceError>>
-                   + ::core::marker::Send {
-                S::#f(self, cx, params)
-            }
-        }
-    });
     let transport = model
         .protocol_version
         .as_deref()
@@ -69,7 +55,8 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
          Every method has a default body answering what the specification says an agent without \
          it answers (each method's docs name the error), so an agent implements only what it \
          serves. Write the methods as `async fn`: the futures must be `Send`. The trait is \
-         `Send + Sync + 'static`, and `Arc<S>` implements it for every `S` that does.{}",
+         `Send + Sync + 'static`; a service shared behind an `Arc` is served with \
+         `A2aServer::from_arc`, and its methods are called through the `Arc` as on the service.{}",
         if transport.is_some() {
             "\n\nServe it with a transport through [`A2aServer`]: `A2aServer::new(agent)`."
         } else {
@@ -83,11 +70,6 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
         #trait_doc
         pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             #(#trait_fns)*
-        }
-
-        /// A service behind an `Arc` is the service.
-        impl<S: A2aService> A2aService for ::std::sync::Arc<S> {
-            #(#arc_fns)*
         }
 
         #transport

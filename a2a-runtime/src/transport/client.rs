@@ -123,7 +123,7 @@ use crate::client::CallError;
 use crate::custom::{AgentError, NoCustomErrors};
 use crate::envelope::{ClientError, ClientErrorKind};
 use crate::limits::Limits;
-use crate::rest::{HttpReply, RestMethod};
+use crate::rest::{excerpt, HttpReply, RestMethod};
 use crate::server::RequestId;
 use crate::service::{Protocol, Stream, EXTENSIONS_HEADER};
 use crate::version::{interfaces, pick_interface_in, Interface, ProtocolVersion};
@@ -975,16 +975,6 @@ fn chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
-}
-
-/// The first 80 characters of a body, quoted, for a reason.
-fn excerpt(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    let mut out: String = text.chars().take(80).collect();
-    if text.chars().count() > 80 {
-        out.push_str("...");
-    }
-    format!("{out:?}")
 }
 
 /// The events of a streaming call ([`Client::stream`]): a [`Stream`] of the method's result type

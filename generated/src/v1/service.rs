@@ -9,7 +9,7 @@ crate::rt::service_api!(error = super::A2aError);
 ///
 /// Streaming methods return an [`EventStream`], a boxed `Stream` of events (boxed, so one method may return different streams); an error item ends the stream as its last event.
 ///
-/// Every method has a default body answering what the specification says an agent without it answers (each method's docs name the error), so an agent implements only what it serves. Write the methods as `async fn`: the futures must be `Send`. The trait is `Send + Sync + 'static`, and `Arc<S>` implements it for every `S` that does.
+/// Every method has a default body answering what the specification says an agent without it answers (each method's docs name the error), so an agent implements only what it serves. Write the methods as `async fn`: the futures must be `Send`. The trait is `Send + Sync + 'static`; a service shared behind an `Arc` is served with `A2aServer::from_arc`, and its methods are called through the `Arc` as on the service.
 ///
 /// Serve it with a transport through [`A2aServer`]: `A2aServer::new(agent)`.
 pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
@@ -200,111 +200,6 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
                 ServiceError::unsupported(-32003i64, "DeleteTaskPushNotificationConfig"),
             ),
         )
-    }
-}
-/// A service behind an `Arc` is the service.
-impl<S: A2aService> A2aService for ::std::sync::Arc<S> {
-    fn send_message(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::SendMessageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::SendMessageResponse, ServiceError>,
-    > + ::core::marker::Send {
-        S::send_message(self, cx, params)
-    }
-    fn send_streaming_message(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::SendMessageRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
-    > + ::core::marker::Send {
-        S::send_streaming_message(self, cx, params)
-    }
-    fn get_task(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::GetTaskRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::Task, ServiceError>,
-    > + ::core::marker::Send {
-        S::get_task(self, cx, params)
-    }
-    fn list_tasks(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::ListTasksRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::ListTasksResponse, ServiceError>,
-    > + ::core::marker::Send {
-        S::list_tasks(self, cx, params)
-    }
-    fn cancel_task(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::CancelTaskRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::Task, ServiceError>,
-    > + ::core::marker::Send {
-        S::cancel_task(self, cx, params)
-    }
-    fn subscribe_to_task(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::SubscribeToTaskRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
-    > + ::core::marker::Send {
-        S::subscribe_to_task(self, cx, params)
-    }
-    fn create_task_push_notification_config(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::TaskPushNotificationConfig,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
-    > + ::core::marker::Send {
-        S::create_task_push_notification_config(self, cx, params)
-    }
-    fn get_task_push_notification_config(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::GetTaskPushNotificationConfigRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
-    > + ::core::marker::Send {
-        S::get_task_push_notification_config(self, cx, params)
-    }
-    fn list_task_push_notification_configs(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::ListTaskPushNotificationConfigsRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            super::ListTaskPushNotificationConfigsResponse,
-            ServiceError,
-        >,
-    > + ::core::marker::Send {
-        S::list_task_push_notification_configs(self, cx, params)
-    }
-    fn get_extended_agent_card(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::GetExtendedAgentCardRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::AgentCard, ServiceError>,
-    > + ::core::marker::Send {
-        S::get_extended_agent_card(self, cx, params)
-    }
-    fn delete_task_push_notification_config(
-        &self,
-        cx: crate::rt::service::RequestContext,
-        params: super::DeleteTaskPushNotificationConfigRequest,
-    ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<super::Empty, ServiceError>,
-    > + ::core::marker::Send {
-        S::delete_task_push_notification_config(self, cx, params)
     }
 }
 /// This module as a transport sees it: its protocol version, its request decoders on both
