@@ -90,6 +90,46 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 "##
 )]
 
+#![cfg_attr(
+    feature = "client",
+    doc = r##"
+## A complete client
+
+The agent above called over whichever binding its card offers first (feature `client`):
+
+```no_run
+use a2a_types::rt::transport::client::{Client, HeaderValue};
+use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
+use a2a_types::v1::{Protocol, Role, SendMessageRequest};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let bearer = HeaderValue::from_static("Bearer t0k3n");
+    let client = Client::<Protocol>::builder()
+        .auth(move |headers| { headers.insert("authorization", bearer.clone()); })
+        .connect("http://127.0.0.1:3000") // GET /.well-known/agent-card.json
+        .await?;
+    let text = Part { content: PartContent::Text("hi".into()), ..Default::default() };
+    let message = Message { message_id: "m-1".into(), role: Role::User, parts: vec![text], ..Default::default() };
+    let params = SendMessageRequest { message, ..Default::default() };
+    println!("{:?}", client.call::<method::SendMessage>(&params).await?);
+
+    let missing = GetTaskRequest { id: "t-404".into(), ..Default::default() };
+    match client.call::<method::GetTask>(&missing).await {
+        Ok(task) => println!("{:?}", task.status.state),
+        Err(CallError::Agent(A2aError::TaskNotFound { .. })) => println!("no such task"),
+        Err(e) => println!("{e}"), // a timeout, a proxy's 502, ...: ClientError::kind() says which
+    }
+    let mut events = client.stream::<method::SendStreamingMessage>(&params);
+    while let Some(event) = events.next().await {
+        println!("{:?}", event?);
+    }
+    Ok(())
+}
+```
+"##
+)]
+
 pub use a2a_runtime as rt;
 pub use a2a_runtime::version;
 pub mod v0_3;
