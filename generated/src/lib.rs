@@ -89,7 +89,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 ```
 "##
 )]
-
 #![cfg_attr(
     feature = "client",
     doc = r##"
