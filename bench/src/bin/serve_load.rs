@@ -27,7 +27,7 @@
 //! sleeps 20 ms between streamed events). The ratios of each agent to each agent before it
 //! follow every table.
 //!
-//! Only loopback agents (127.0.0.1, localhost, [::1]) over plain HTTP/1.1.
+//! Only loopback agents (127.0.0.1, localhost, `[::1]`) over plain HTTP/1.1.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
