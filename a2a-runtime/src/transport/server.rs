@@ -190,7 +190,13 @@ impl AgentRouter {
                     .into(),
             ));
         }
-        let interfaces = interfaces(&self.card);
+        // Every interface the card offers, in either version's shape, that binds JSON-RPC or
+        // HTTP+JSON, by its path.
+        let interfaces: Vec<(Binding, String)> =
+            crate::version::interfaces(&Value::Object(self.card.clone()))
+                .into_iter()
+                .filter_map(|i| Some((Binding::of(&i.binding)?, url_path(&i.url))))
+                .collect();
         if interfaces.is_empty() {
             return Err(ServerError(
                 "the agent card declares no interface this server serves: add a \
@@ -336,37 +342,6 @@ impl CardDoc {
         out.insert(header::LAST_MODIFIED, self.last_modified.clone());
         response
     }
-}
-
-/// The bindings and paths of the card's interfaces this server serves, in card order: v1's
-/// `supportedInterfaces`, then v0.3's `url` (in its `preferredTransport`, JSON-RPC when absent)
-/// and `additionalInterfaces`.
-fn interfaces(card: &serde_json::Map<String, Value>) -> Vec<(Binding, String)> {
-    let mut out = Vec::new();
-    let mut add = |binding: Option<&str>, url: Option<&str>| {
-        if let (Some(binding), Some(url)) = (binding.and_then(Binding::of), url) {
-            out.push((binding, url_path(url)));
-        }
-    };
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
-    if let Some(Value::Array(list)) = card.get("supportedInterfaces") {
-        for i in list {
-            add(
-                text(i, "protocolBinding").as_deref(),
-                text(i, "url").as_deref(),
-            );
-        }
-    }
-    if let Some(Value::String(url)) = card.get("url") {
-        let preferred = card.get("preferredTransport").and_then(Value::as_str);
-        add(Some(preferred.unwrap_or(binding_name::JSONRPC)), Some(url));
-        if let Some(Value::Array(list)) = card.get("additionalInterfaces") {
-            for i in list {
-                add(text(i, "transport").as_deref(), text(i, "url").as_deref());
-            }
-        }
-    }
-    out
 }
 
 /// The path of an absolute URL (`http://host:port/a2a` -> `/a2a`), `/` when it has none; a
@@ -573,9 +548,7 @@ impl Shared {
         let path = parts.uri.path();
         let path = path.strip_prefix(prefix).unwrap_or(path).to_owned();
         let version = requested_version(&parts.headers, &query);
-        let rest_endpoints: Vec<&Arc<dyn Endpoint>> =
-            self.endpoints.iter().filter(|e| e.http_json()).collect();
-        let Some(newest) = rest_endpoints.first() else {
+        let Some(newest) = self.endpoints.iter().find(|e| e.http_json()) else {
             return plain(
                 StatusCode::NOT_FOUND,
                 "this agent serves no HTTP+JSON routes",
