@@ -44,7 +44,6 @@
 
 use crate::call::Binding;
 use crate::custom::AgentError;
-use crate::detail::ErrorDetail;
 use crate::limits::Limits;
 use crate::rest::{encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse};
 use crate::server::{IncomingRequest, RejectedRequest};
@@ -179,11 +178,8 @@ impl<A: ErrorTable> ServiceError<A> {
         K: Into<String>,
         V: Into<String>,
     {
-        let mut error = A::from_code(code, Some(message.into()), None);
-        if let Some(info) = crate::table::error_info(&error, metadata) {
-            *error.data_mut() = Some(ErrorDetail::list_to_data([info]));
-        }
-        ServiceError::Standard(error)
+        let error = A::from_code(code, Some(message.into()), None);
+        ServiceError::Standard(crate::table::with_info(error, metadata))
     }
 
     /// An internal error (-32603) with this message: what a failure of the agent itself answers.
@@ -299,6 +295,43 @@ impl<T, R, A> Stream for MapEvents<T, R, A> {
     }
 }
 
+/// What a generated trait's default body returns: the table's error for `code` saying that this
+/// agent does not serve `method` ([`ServiceError::unsupported`]); the call's context and params
+/// are dropped unread.
+pub fn not_served<C, P, T, A: ErrorTable>(
+    cx: C,
+    params: P,
+    code: i64,
+    method: &str,
+) -> std::future::Ready<Result<T, ServiceError<A>>> {
+    drop((cx, params));
+    std::future::ready(Err(ServiceError::unsupported(code, method)))
+}
+
+/// A unary method's call as a dispatcher answers it: its result made the module's `Reply` by
+/// `wrap` (one arm of a generated `Dispatch::dispatch`).
+pub async fn unary<T, R, A>(
+    call: impl Future<Output = Result<T, ServiceError<A>>>,
+    wrap: fn(T) -> R,
+) -> Result<Outcome<R, A>, ServiceError<A>> {
+    call.await.map(|result| Outcome::Unary(wrap(result)))
+}
+
+/// A streaming method's call as a dispatcher answers it: each event made the module's `Reply` by
+/// `wrap` ([`map_events`]).
+pub async fn streamed<T, R, A>(
+    call: impl Future<Output = Result<EventStream<T, A>, ServiceError<A>>>,
+    wrap: fn(T) -> R,
+) -> Result<Outcome<R, A>, ServiceError<A>>
+where
+    T: 'static,
+    R: Send + 'static,
+    A: Send + 'static,
+{
+    call.await
+        .map(|events| Outcome::Stream(map_events(events, wrap)))
+}
+
 /// What a call answered: one reply, or a stream of them (the module's `Reply` enum, one event
 /// per item).
 pub enum Outcome<R, A> {
@@ -350,9 +383,6 @@ pub trait Protocol: Send + Sync + 'static {
 
     /// The method's wire name.
     fn method_name(request: &Self::Request) -> &'static str;
-
-    /// Whether the method answers with a stream.
-    fn is_streaming(request: &Self::Request) -> bool;
 
     /// The tenant the params name, if the params type has a `tenant` and it is not empty.
     fn tenant(request: &Self::Request) -> Option<&str>;

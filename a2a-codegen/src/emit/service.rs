@@ -118,32 +118,26 @@ fn trait_fn(model: &Model, m: &MethodDef, f: &Ident, rt: &TokenStream) -> TokenS
             params: #params,
         ) -> impl ::core::future::Future<Output = ::core::result::Result<#out, ServiceError>>
                + ::core::marker::Send {
-            let _ = (cx, params);
-            ::core::future::ready(::core::result::Result::Err(ServiceError::unsupported(#code, #wire)))
+            #rt::service::not_served(cx, params, #code, #wire)
         }
     }
 }
 
 /// The expression giving the tenant a method's params `__p` name (`Option<&str>`, empty as
-/// `None`), or `None` when the params type has no `tenant` text field.
-fn tenant_of(model: &Model, m: &MethodDef) -> TokenStream {
-    let Some(TypeKind::Struct(s)) = model.types.get(&m.params).map(|d| &d.kind) else {
-        return quote!(::core::option::Option::None);
+/// `None`); `None` when the params type has no `tenant` text field.
+fn tenant_of(model: &Model, m: &MethodDef) -> Option<TokenStream> {
+    let TypeKind::Struct(s) = &model.types.get(&m.params)?.kind else {
+        return None;
     };
-    let Some(field) = s
+    let field = s
         .fields
         .iter()
-        .find(|f| f.json_name == "tenant" && matches!(model.resolve(&f.ty), TypeRef::String))
-    else {
-        return quote!(::core::option::Option::None);
-    };
+        .find(|f| f.json_name == "tenant" && matches!(model.resolve(&f.ty), TypeRef::String))?;
     let name = Ident::new(&field.rust_name, Span::call_site());
-    match field.presence {
-        Presence::Optional => {
-            quote!(__p.#name.as_deref().filter(|__t| !__t.is_empty()))
-        }
+    Some(match field.presence {
+        Presence::Optional => quote!(__p.#name.as_deref().filter(|__t| !__t.is_empty())),
         _ => quote!(::core::option::Option::Some(__p.#name.as_str()).filter(|__t| !__t.is_empty())),
-    }
+    })
 }
 
 /// `Protocol` and the `Dispatch` impl of `A2aServer<S>`.
@@ -162,23 +156,21 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
             ::core::result::Result::Err(#rt::rest::RestRejection::no_route(verb, path, false))
         }
     };
-    let tenants = methods.iter().zip(&names).map(|(m, name)| {
-        let tenant = tenant_of(model, m);
-        quote!(super::Request::#name(__p) => { let _ = &__p; #tenant })
-    });
+    let tenants = methods
+        .iter()
+        .zip(&names)
+        .map(|(m, name)| match tenant_of(model, m) {
+            Some(tenant) => quote!(super::Request::#name(__p) => #tenant,),
+            None => quote!(super::Request::#name(_) => ::core::option::Option::None,),
+        });
     let arms = methods.iter().zip(&names).zip(fns).map(|((m, name), f)| {
-        if m.streaming {
-            quote! {
-                super::Request::#name(__p) => service.#f(cx, __p).await.map(|__s| {
-                    #rt::service::Outcome::Stream(#rt::service::map_events(__s, super::Reply::#name))
-                }),
-            }
-        } else {
-            quote! {
-                super::Request::#name(__p) => service
-                    .#f(cx, __p)
-                    .await
-                    .map(|__r| #rt::service::Outcome::Unary(super::Reply::#name(__r))),
+        let answer = match m.streaming {
+            true => quote!(streamed),
+            false => quote!(unary),
+        };
+        quote! {
+            super::Request::#name(__p) => {
+                #rt::service::#answer(service.#f(cx, __p), super::Reply::#name).await
             }
         }
     });
@@ -213,10 +205,6 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
 
             fn method_name(request: &super::Request) -> &'static str {
                 request.method().as_str()
-            }
-
-            fn is_streaming(request: &super::Request) -> bool {
-                request.method().is_streaming()
             }
 
             fn tenant(request: &super::Request) -> ::core::option::Option<&str> {

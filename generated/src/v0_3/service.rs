@@ -23,12 +23,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResult, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "message/send"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "message/send")
     }
     /// Hand a message to the agent and follow the work as a stream of task, message and update events.
     ///
@@ -40,12 +35,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamEvent>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "message/stream"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "message/stream")
     }
     /// Fetch the current state of one task, with as much history as asked for.
     ///
@@ -57,12 +47,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32001i64, "tasks/get"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "tasks/get")
     }
     /// Ask the agent to stop working on a task; the answer is the task as it now stands.
     ///
@@ -74,12 +59,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32001i64, "tasks/cancel"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "tasks/cancel")
     }
     /// Register or replace a webhook that the agent calls with updates about a task.
     ///
@@ -91,11 +71,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "tasks/pushNotificationConfig/set"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "tasks/pushNotificationConfig/set",
         )
     }
     /// Read back a webhook registration of a task.
@@ -108,11 +88,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "tasks/pushNotificationConfig/get"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "tasks/pushNotificationConfig/get",
         )
     }
     /// List every webhook registration of a task.
@@ -128,11 +108,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "tasks/pushNotificationConfig/list"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "tasks/pushNotificationConfig/list",
         )
     }
     /// Remove a webhook registration of a task; the result is null.
@@ -148,14 +128,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(
-                    -32003i64,
-                    "tasks/pushNotificationConfig/delete",
-                ),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "tasks/pushNotificationConfig/delete",
         )
     }
     /// Reattach to a running task, for example after a dropped connection, and receive its further events as a stream.
@@ -168,12 +145,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamEvent>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "tasks/resubscribe"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "tasks/resubscribe")
     }
     /// Fetch the fuller agent card that is shown only to authenticated clients; the request carries no params.
     ///
@@ -185,14 +157,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(
-                    -32007i64,
-                    "agent/getAuthenticatedExtendedCard",
-                ),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32007i64,
+            "agent/getAuthenticatedExtendedCard",
         )
     }
 }
@@ -229,51 +198,26 @@ impl crate::rt::service::Protocol for Protocol {
     fn method_name(request: &super::Request) -> &'static str {
         request.method().as_str()
     }
-    fn is_streaming(request: &super::Request) -> bool {
-        request.method().is_streaming()
-    }
     fn tenant(request: &super::Request) -> ::core::option::Option<&str> {
         match request {
-            super::Request::SendMessage(__p) => {
-                let _ = &__p;
+            super::Request::SendMessage(_) => ::core::option::Option::None,
+            super::Request::SendStreamingMessage(_) => ::core::option::Option::None,
+            super::Request::GetTask(_) => ::core::option::Option::None,
+            super::Request::CancelTask(_) => ::core::option::Option::None,
+            super::Request::SetTaskPushNotificationConfig(_) => {
                 ::core::option::Option::None
             }
-            super::Request::SendStreamingMessage(__p) => {
-                let _ = &__p;
+            super::Request::GetTaskPushNotificationConfig(_) => {
                 ::core::option::Option::None
             }
-            super::Request::GetTask(__p) => {
-                let _ = &__p;
+            super::Request::ListTaskPushNotificationConfigs(_) => {
                 ::core::option::Option::None
             }
-            super::Request::CancelTask(__p) => {
-                let _ = &__p;
+            super::Request::DeleteTaskPushNotificationConfig(_) => {
                 ::core::option::Option::None
             }
-            super::Request::SetTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
-            super::Request::GetTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
-            super::Request::ListTaskPushNotificationConfigs(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
-            super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
-            super::Request::SubscribeToTask(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
-            super::Request::GetExtendedAgentCard(__p) => {
-                let _ = &__p;
-                ::core::option::Option::None
-            }
+            super::Request::SubscribeToTask(_) => ::core::option::Option::None,
+            super::Request::GetExtendedAgentCard(_) => ::core::option::Option::None,
         }
     }
 }
@@ -293,94 +237,74 @@ impl<S: A2aService> crate::rt::service::Dispatch for A2aServer<S> {
         ::std::boxed::Box::pin(async move {
             match request {
                 super::Request::SendMessage(__p) => {
-                    service
-                        .send_message(cx, __p)
+                    crate::rt::service::unary(
+                            service.send_message(cx, __p),
+                            super::Reply::SendMessage,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::SendMessage(__r),
-                        ))
                 }
                 super::Request::SendStreamingMessage(__p) => {
-                    service
-                        .send_streaming_message(cx, __p)
+                    crate::rt::service::streamed(
+                            service.send_streaming_message(cx, __p),
+                            super::Reply::SendStreamingMessage,
+                        )
                         .await
-                        .map(|__s| {
-                            crate::rt::service::Outcome::Stream(
-                                crate::rt::service::map_events(
-                                    __s,
-                                    super::Reply::SendStreamingMessage,
-                                ),
-                            )
-                        })
                 }
                 super::Request::GetTask(__p) => {
-                    service
-                        .get_task(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_task(cx, __p),
+                            super::Reply::GetTask,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetTask(__r),
-                        ))
                 }
                 super::Request::CancelTask(__p) => {
-                    service
-                        .cancel_task(cx, __p)
+                    crate::rt::service::unary(
+                            service.cancel_task(cx, __p),
+                            super::Reply::CancelTask,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::CancelTask(__r),
-                        ))
                 }
                 super::Request::SetTaskPushNotificationConfig(__p) => {
-                    service
-                        .set_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.set_task_push_notification_config(cx, __p),
+                            super::Reply::SetTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::SetTaskPushNotificationConfig(__r),
-                        ))
                 }
                 super::Request::GetTaskPushNotificationConfig(__p) => {
-                    service
-                        .get_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_task_push_notification_config(cx, __p),
+                            super::Reply::GetTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetTaskPushNotificationConfig(__r),
-                        ))
                 }
                 super::Request::ListTaskPushNotificationConfigs(__p) => {
-                    service
-                        .list_task_push_notification_configs(cx, __p)
+                    crate::rt::service::unary(
+                            service.list_task_push_notification_configs(cx, __p),
+                            super::Reply::ListTaskPushNotificationConfigs,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::ListTaskPushNotificationConfigs(__r),
-                        ))
                 }
                 super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                    service
-                        .delete_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.delete_task_push_notification_config(cx, __p),
+                            super::Reply::DeleteTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::DeleteTaskPushNotificationConfig(__r),
-                        ))
                 }
                 super::Request::SubscribeToTask(__p) => {
-                    service
-                        .subscribe_to_task(cx, __p)
+                    crate::rt::service::streamed(
+                            service.subscribe_to_task(cx, __p),
+                            super::Reply::SubscribeToTask,
+                        )
                         .await
-                        .map(|__s| {
-                            crate::rt::service::Outcome::Stream(
-                                crate::rt::service::map_events(
-                                    __s,
-                                    super::Reply::SubscribeToTask,
-                                ),
-                            )
-                        })
                 }
                 super::Request::GetExtendedAgentCard(__p) => {
-                    service
-                        .get_extended_agent_card(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_extended_agent_card(cx, __p),
+                            super::Reply::GetExtendedAgentCard,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetExtendedAgentCard(__r),
-                        ))
                 }
             }
         })

@@ -23,12 +23,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResponse, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SendMessage"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SendMessage")
     }
     /// Hand a message to the agent and follow its progress as a stream of events.
     ///
@@ -40,12 +35,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SendStreamingMessage"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SendStreamingMessage")
     }
     /// Fetch the current state of one task.
     ///
@@ -57,10 +47,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(ServiceError::unsupported(-32001i64, "GetTask")),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "GetTask")
     }
     /// Page through the tasks visible to the caller, optionally filtered.
     ///
@@ -72,12 +59,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::ListTasksResponse, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "ListTasks"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "ListTasks")
     }
     /// Ask the agent to stop working on a task.
     ///
@@ -89,12 +71,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32001i64, "CancelTask"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "CancelTask")
     }
     /// Attach to a task that is still running and receive its further events as a stream.
     ///
@@ -106,12 +83,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SubscribeToTask"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SubscribeToTask")
     }
     /// Register a webhook that the agent calls with updates about a task.
     ///
@@ -123,11 +95,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "CreateTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "CreateTaskPushNotificationConfig",
         )
     }
     /// Read back one webhook registration of a task.
@@ -140,11 +112,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "GetTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "GetTaskPushNotificationConfig",
         )
     }
     /// Page through the webhook registrations of a task.
@@ -160,11 +132,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "ListTaskPushNotificationConfigs"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "ListTaskPushNotificationConfigs",
         )
     }
     /// Fetch the fuller agent card that is only shown to authenticated clients.
@@ -177,12 +149,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32007i64, "GetExtendedAgentCard"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
     }
     /// Remove one webhook registration of a task.
     ///
@@ -194,11 +161,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Empty, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "DeleteTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "DeleteTaskPushNotificationConfig",
         )
     }
 }
@@ -232,53 +199,39 @@ impl crate::rt::service::Protocol for Protocol {
     fn method_name(request: &super::Request) -> &'static str {
         request.method().as_str()
     }
-    fn is_streaming(request: &super::Request) -> bool {
-        request.method().is_streaming()
-    }
     fn tenant(request: &super::Request) -> ::core::option::Option<&str> {
         match request {
             super::Request::SendMessage(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::SendStreamingMessage(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::GetTask(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::ListTasks(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::CancelTask(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::SubscribeToTask(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::CreateTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::GetTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::ListTaskPushNotificationConfigs(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::GetExtendedAgentCard(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
             super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                let _ = &__p;
                 __p.tenant.as_deref().filter(|__t| !__t.is_empty())
             }
         }
@@ -300,102 +253,81 @@ impl<S: A2aService> crate::rt::service::Dispatch for A2aServer<S> {
         ::std::boxed::Box::pin(async move {
             match request {
                 super::Request::SendMessage(__p) => {
-                    service
-                        .send_message(cx, __p)
+                    crate::rt::service::unary(
+                            service.send_message(cx, __p),
+                            super::Reply::SendMessage,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::SendMessage(__r),
-                        ))
                 }
                 super::Request::SendStreamingMessage(__p) => {
-                    service
-                        .send_streaming_message(cx, __p)
+                    crate::rt::service::streamed(
+                            service.send_streaming_message(cx, __p),
+                            super::Reply::SendStreamingMessage,
+                        )
                         .await
-                        .map(|__s| {
-                            crate::rt::service::Outcome::Stream(
-                                crate::rt::service::map_events(
-                                    __s,
-                                    super::Reply::SendStreamingMessage,
-                                ),
-                            )
-                        })
                 }
                 super::Request::GetTask(__p) => {
-                    service
-                        .get_task(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_task(cx, __p),
+                            super::Reply::GetTask,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetTask(__r),
-                        ))
                 }
                 super::Request::ListTasks(__p) => {
-                    service
-                        .list_tasks(cx, __p)
+                    crate::rt::service::unary(
+                            service.list_tasks(cx, __p),
+                            super::Reply::ListTasks,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::ListTasks(__r),
-                        ))
                 }
                 super::Request::CancelTask(__p) => {
-                    service
-                        .cancel_task(cx, __p)
+                    crate::rt::service::unary(
+                            service.cancel_task(cx, __p),
+                            super::Reply::CancelTask,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::CancelTask(__r),
-                        ))
                 }
                 super::Request::SubscribeToTask(__p) => {
-                    service
-                        .subscribe_to_task(cx, __p)
+                    crate::rt::service::streamed(
+                            service.subscribe_to_task(cx, __p),
+                            super::Reply::SubscribeToTask,
+                        )
                         .await
-                        .map(|__s| {
-                            crate::rt::service::Outcome::Stream(
-                                crate::rt::service::map_events(
-                                    __s,
-                                    super::Reply::SubscribeToTask,
-                                ),
-                            )
-                        })
                 }
                 super::Request::CreateTaskPushNotificationConfig(__p) => {
-                    service
-                        .create_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.create_task_push_notification_config(cx, __p),
+                            super::Reply::CreateTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::CreateTaskPushNotificationConfig(__r),
-                        ))
                 }
                 super::Request::GetTaskPushNotificationConfig(__p) => {
-                    service
-                        .get_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_task_push_notification_config(cx, __p),
+                            super::Reply::GetTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetTaskPushNotificationConfig(__r),
-                        ))
                 }
                 super::Request::ListTaskPushNotificationConfigs(__p) => {
-                    service
-                        .list_task_push_notification_configs(cx, __p)
+                    crate::rt::service::unary(
+                            service.list_task_push_notification_configs(cx, __p),
+                            super::Reply::ListTaskPushNotificationConfigs,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::ListTaskPushNotificationConfigs(__r),
-                        ))
                 }
                 super::Request::GetExtendedAgentCard(__p) => {
-                    service
-                        .get_extended_agent_card(cx, __p)
+                    crate::rt::service::unary(
+                            service.get_extended_agent_card(cx, __p),
+                            super::Reply::GetExtendedAgentCard,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::GetExtendedAgentCard(__r),
-                        ))
                 }
                 super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                    service
-                        .delete_task_push_notification_config(cx, __p)
+                    crate::rt::service::unary(
+                            service.delete_task_push_notification_config(cx, __p),
+                            super::Reply::DeleteTaskPushNotificationConfig,
+                        )
                         .await
-                        .map(|__r| crate::rt::service::Outcome::Unary(
-                            super::Reply::DeleteTaskPushNotificationConfig(__r),
-                        ))
                 }
             }
         })

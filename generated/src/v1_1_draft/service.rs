@@ -21,12 +21,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResponse, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SendMessage"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SendMessage")
     }
     /// Hand a message to the agent and follow its progress as a stream of events.
     ///
@@ -38,12 +33,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SendStreamingMessage"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SendStreamingMessage")
     }
     /// Fetch the current state of one task.
     ///
@@ -55,10 +45,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(ServiceError::unsupported(-32001i64, "GetTask")),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "GetTask")
     }
     /// Page through the tasks visible to the caller, optionally filtered.
     ///
@@ -70,12 +57,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::ListTasksResponse, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "ListTasks"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "ListTasks")
     }
     /// Ask the agent to stop working on a task.
     ///
@@ -87,12 +69,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32001i64, "CancelTask"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32001i64, "CancelTask")
     }
     /// Attach to a task that is still running and receive its further events as a stream.
     ///
@@ -104,12 +81,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32004i64, "SubscribeToTask"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32004i64, "SubscribeToTask")
     }
     /// Register a webhook that the agent calls with updates about a task.
     ///
@@ -121,11 +93,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "CreateTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "CreateTaskPushNotificationConfig",
         )
     }
     /// Read back one webhook registration of a task.
@@ -138,11 +110,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "GetTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "GetTaskPushNotificationConfig",
         )
     }
     /// Page through the webhook registrations of a task.
@@ -158,11 +130,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "ListTaskPushNotificationConfigs"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "ListTaskPushNotificationConfigs",
         )
     }
     /// Fetch the fuller agent card that is only shown to authenticated clients.
@@ -175,12 +147,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32007i64, "GetExtendedAgentCard"),
-            ),
-        )
+        crate::rt::service::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
     }
     /// Remove one webhook registration of a task.
     ///
@@ -192,11 +159,11 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Empty, ServiceError>,
     > + ::core::marker::Send {
-        let _ = (cx, params);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ServiceError::unsupported(-32003i64, "DeleteTaskPushNotificationConfig"),
-            ),
+        crate::rt::service::not_served(
+            cx,
+            params,
+            -32003i64,
+            "DeleteTaskPushNotificationConfig",
         )
     }
 }
