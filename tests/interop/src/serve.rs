@@ -54,3 +54,20 @@ fn fail(name: &str, message: String) -> ! {
     eprintln!("{name}: {message}");
     std::process::exit(1);
 }
+
+/// `items` as a streamed reply, one event every [`event_gap`] (both agents stream a task's life
+/// this way).
+pub fn paced<T, A>(items: impl IntoIterator<Item = T>) -> a2a_types::rt::service::EventStream<T, A>
+where
+    T: Send + 'static,
+    A: Send + 'static,
+{
+    use futures_util::StreamExt as _;
+    let items = a2a_types::rt::service::events(items.into_iter().map(Ok));
+    Box::pin(items.enumerate().then(|(i, item)| async move {
+        if i > 0 && !event_gap().is_zero() {
+            tokio::time::sleep(event_gap()).await;
+        }
+        item
+    }))
+}

@@ -22,10 +22,9 @@
 //! none at all means 0.3 (spec §3.6).
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{event_gap, serve};
+use a2a_interop::serve::{paced, serve};
 use a2a_interop::v0_3::{text_of, text_part};
 use a2a_interop::{InteropError, QUOTA_TRIGGER};
-use a2a_types::rt::service::events;
 use a2a_types::v0_3::{
     A2aError, A2aServer, A2aService, AgentCapabilities, AgentCard, AgentSkill, Artifact,
     DeleteTaskPushNotificationConfigParams, DeleteTaskPushNotificationConfigResult, EventStream,
@@ -35,7 +34,6 @@ use a2a_types::v0_3::{
     TaskPushNotificationConfig, TaskPushNotificationConfigList, TaskQueryParams, TaskState,
     TaskStatus, TaskStatusUpdateEvent,
 };
-use futures_util::StreamExt as _;
 use std::sync::{Mutex, MutexGuard};
 
 /// The `protocolVersion` the card declares.
@@ -341,7 +339,7 @@ impl A2aService for Agent {
     }
 }
 
-/// The task's life as a stream, one event every [`event_gap`]: the task as submitted, working,
+/// The task's life as a stream, one event every [`a2a_interop::serve::event_gap`]: the task as submitted, working,
 /// its artifact, completed (the one status update with `final: true`, after which v0.3 closes
 /// the stream).
 fn stream(task: Task) -> EventStream<StreamEvent> {
@@ -371,15 +369,7 @@ fn stream(task: Task) -> EventStream<StreamEvent> {
         }),
         update(TaskState::Completed, true),
     ];
-    let paced = events(items.map(Ok))
-        .enumerate()
-        .then(|(i, item)| async move {
-            if i > 0 && !event_gap().is_zero() {
-                tokio::time::sleep(event_gap()).await;
-            }
-            item
-        });
-    Box::pin(paced)
+    paced(items)
 }
 
 #[tokio::main(flavor = "current_thread")]

@@ -24,9 +24,8 @@
 //!
 //! Each call is logged to stderr, one line, for run.sh to print when a step fails.
 
-use a2a_interop::serve::{event_gap, serve};
+use a2a_interop::serve::{paced, serve};
 use a2a_interop::{text_of, text_part, InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
-use a2a_types::rt::service::events;
 use a2a_types::v1::{
     A2aError, A2aServer, A2aService, AgentCapabilities, AgentCard, AgentInterface, AgentSkill,
     Artifact, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, Empty, EventStream,
@@ -38,7 +37,6 @@ use a2a_types::v1::{
     TaskStatusUpdateEvent,
 };
 use a2a_types::version::binding;
-use futures_util::StreamExt as _;
 use std::sync::{Mutex, MutexGuard};
 
 /// The agent: its address, the tasks it has made (in order) and the push-notification configs
@@ -426,7 +424,7 @@ impl A2aService for Agent {
     }
 }
 
-/// The task's life as a stream, one event every [`event_gap`]: the task as submitted, working,
+/// The task's life as a stream, one event every [`a2a_interop::serve::event_gap`]: the task as submitted, working,
 /// its artifact, completed.
 fn stream(task: Task) -> EventStream<StreamResponse> {
     let context_id = task.context_id.clone().unwrap_or_default();
@@ -455,15 +453,7 @@ fn stream(task: Task) -> EventStream<StreamResponse> {
         }),
         update(TaskState::Completed),
     ];
-    let paced = events(items.map(Ok))
-        .enumerate()
-        .then(|(i, item)| async move {
-            if i > 0 && !event_gap().is_zero() {
-                tokio::time::sleep(event_gap()).await;
-            }
-            item
-        });
-    Box::pin(paced)
+    paced(items)
 }
 
 #[tokio::main(flavor = "current_thread")]
