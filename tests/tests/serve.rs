@@ -759,3 +759,53 @@ fn a_method_s_error_stays_small_enough_for_clippy_s_result_large_err() {
         std::mem::size_of::<ServiceError>()
     );
 }
+
+#[tokio::test]
+async fn a_shared_service_is_served_beside_the_user_s_own_routes() {
+    // A service the application also keeps (behind an Arc), and a route of its own merged in.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let shared = Arc::new(Agent::default());
+    let router = AgentRouter::new(&card(port))
+        .unwrap()
+        .service(A2aServer::from_arc(Arc::clone(&shared)))
+        .into_router()
+        .unwrap()
+        .merge(axum::Router::new().route("/health", axum::routing::get(|| async { "ok" })));
+    let never = std::future::pending::<()>();
+    tokio::spawn(server::serve(listener, router, never, Duration::ZERO));
+    let run = Running {
+        base: format!("http://127.0.0.1:{port}"),
+        agent_dropped: Arc::clone(&shared.dropped),
+        stop: None,
+        done: tokio::spawn(async { Ok(()) }),
+    };
+    let (_, reply) = post_rpc(&run, &rpc("SendMessage", message("shared"))).await;
+    assert_eq!(
+        reply["result"]["message"]["parts"][0]["text"],
+        "echo: shared"
+    );
+    let health = http()
+        .get(format!("{}/health", run.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.text().await.unwrap(), "ok");
+    // The application's own handle calls the same service directly.
+    let cx = RequestContext::new(
+        a2a_types::version::ProtocolVersion::V1_0,
+        a2a_types::rt::call::Binding::JsonRpc,
+        "GetTask",
+    );
+    let task = shared
+        .get_task(
+            cx,
+            GetTaskRequest {
+                id: "t-1".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(task.id, "t-1");
+}
