@@ -18,6 +18,7 @@
 
 use crate::client::{decode_response_with_limits, CallError, StreamDecoder};
 use crate::custom::{AgentError, NoCustomErrors};
+use crate::envelope::ClientError;
 use crate::limits::Limits;
 use crate::rest::{
     decode_rest_response_with, encode_rest_request, HttpReply, HttpRequest, RestMethod,
@@ -80,16 +81,39 @@ where
 }
 
 /// Decodes the reply to a call over `binding`: the JSON-RPC response in the body (whatever the
-/// HTTP status), or the REST reply by its status ([`decode_rest_response_with`]).
+/// HTTP status), or the REST reply by its status ([`decode_rest_response_with`]). Over either
+/// binding a malformed reply keeps its HTTP status ([`ClientError::http_status`]), and one that
+/// is not a success says it (a proxy's HTML 502 in front of a JSON-RPC agent, say).
 pub fn decode_call<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     binding: Binding,
     reply: &HttpReply<'_>,
     limits: &Limits,
 ) -> Result<T, CallError<A, E>> {
     match binding {
-        Binding::JsonRpc => decode_response_with_limits(reply.body, limits),
+        Binding::JsonRpc => decode_response_with_limits(reply.body, limits).map_err(|e| match e {
+            CallError::Malformed(e) if e.http_status().is_none() => {
+                CallError::Malformed(with_status(e, reply))
+            }
+            other => other,
+        }),
         Binding::HttpJson => decode_rest_response_with(reply, limits),
     }
+}
+
+/// A JSON-RPC body's client error with the reply's HTTP status, named in the reason when it is
+/// not a success (the JSON-RPC decoder reads bodies only).
+fn with_status(e: ClientError, reply: &HttpReply<'_>) -> ClientError {
+    let status = reply.status;
+    let e = match (200..300).contains(&status) {
+        true => e,
+        false => ClientError::new(format!(
+            "HTTP {status} ({}): {}",
+            reply.content_type.unwrap_or("no content type"),
+            e.reason()
+        ))
+        .with_kind(e.kind()),
+    };
+    e.with_http_status(status)
 }
 
 /// Decodes a streamed reply (SSE) over either binding, fed in chunks split anywhere: each event

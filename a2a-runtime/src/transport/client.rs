@@ -672,13 +672,12 @@ impl<P: Protocol> Client<P> {
         )
         .await
         .map_err(CallError::Malformed)?;
-        decode(
-            inner.binding,
+        let reply = HttpReply {
             status,
-            content_type.as_deref(),
-            &body,
-            &inner.limits,
-        )
+            content_type: content_type.as_deref(),
+            body: &body,
+        };
+        decode_call(inner.binding, &reply, &inner.limits)
     }
 
     /// Calls streaming method `M` with `params`: its events as they arrive, each the method's
@@ -812,37 +811,6 @@ const EVENT_STREAM: &str = "text/event-stream";
 struct Prepared {
     request: reqwest::RequestBuilder,
     what: String,
-}
-
-/// Decodes a reply read whole. A malformed JSON-RPC reply keeps its HTTP status too (the codec's
-/// JSON-RPC decoder reads bodies only), and says it when it is not a success.
-fn decode<T: DeserializeOwned, A: crate::table::ErrorTable, E: AgentError>(
-    binding: Binding,
-    status: u16,
-    content_type: Option<&str>,
-    body: &[u8],
-    limits: &Limits,
-) -> Result<T, CallError<A, E>> {
-    let reply = HttpReply {
-        status,
-        content_type,
-        body,
-    };
-    decode_call(binding, &reply, limits).map_err(|e| match e {
-        CallError::Malformed(e) if e.http_status().is_none() => {
-            let e = match (200..300).contains(&status) {
-                true => e,
-                false => ClientError::new(format!(
-                    "HTTP {status} ({}): {}",
-                    content_type.unwrap_or("no content type"),
-                    e.reason()
-                ))
-                .with_kind(e.kind()),
-            };
-            CallError::Malformed(e.with_http_status(status))
-        }
-        other => other,
-    })
 }
 
 /// Sends `request` and reads its reply whole, at most `limits.max_body_bytes()` of it, all within
@@ -1165,13 +1133,14 @@ where
             Some(body) => body,
         };
         Err(match body {
-            Ok(body) => decode(
-                inner.binding,
-                status,
-                content_type.as_deref(),
-                &body,
-                &inner.limits,
-            ),
+            Ok(body) => {
+                let reply = HttpReply {
+                    status,
+                    content_type: content_type.as_deref(),
+                    body: &body,
+                };
+                decode_call(inner.binding, &reply, &inner.limits)
+            }
             Err(e) => Err(CallError::Malformed(e)),
         })
     }
