@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod load;
 pub mod typify_side;
 
 use std::path::{Path, PathBuf};

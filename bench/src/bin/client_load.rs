@@ -18,6 +18,7 @@
 //! connections, ok, failed, failures, seconds, rps, p50_ms, p99_ms) and exits 1 when a call
 //! failed, 2 on a usage error.
 
+use a2a_bench::load::{quantile_ms, BoundsArgs};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,64 +52,41 @@ struct Config {
 }
 
 fn parse_args(args: &[String]) -> Result<Config, String> {
-    let mut url = None;
-    let mut config = Config {
-        url: String::new(),
-        connections: 32,
-        requests: 20_000,
-        seconds: 8.0,
-        warmup: 1.0,
-        threads: 2,
-        label: "ours".to_string(),
-    };
-    let (mut requests, mut seconds, mut warmup, mut smoke) = (None, None, None, false);
+    let (mut url, mut label, mut bounds) = (None, "ours".to_string(), BoundsArgs::default());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
+        let mut value = || {
             args.next()
                 .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
+                .ok_or_else(|| format!("{arg} needs a value"))
         };
-        fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
-            v.parse()
-                .map_err(|_| format!("{name}: {v:?} is not a number"))
+        if bounds.take(arg, &mut value)? {
+            continue;
         }
         match arg.as_str() {
-            "--connections" => config.connections = number(arg, &value(arg)?)?,
-            "--requests" => requests = Some(number(arg, &value(arg)?)?),
-            "--seconds" => seconds = Some(number(arg, &value(arg)?)?),
-            "--warmup" => warmup = Some(number(arg, &value(arg)?)?),
-            "--threads" => config.threads = number(arg, &value(arg)?)?,
-            "--label" => config.label = value(arg)?,
-            "--smoke" => smoke = true,
+            "--label" => label = value()?,
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             u if url.is_none() => url = Some(u.to_string()),
             extra => return Err(format!("one URL only, not also {extra:?}")),
         }
     }
-    config.url = url.ok_or("no agent URL given")?;
-    let host = config
-        .url
+    let url: String = url.ok_or("no agent URL given")?;
+    let host = url
         .strip_prefix("http://")
         .and_then(|rest| rest.split(['/', ':']).next());
     if !matches!(host, Some("127.0.0.1" | "localhost")) {
-        return Err(format!("{:?}: only http:// loopback agents", config.url));
+        return Err(format!("{url:?}: only http:// loopback agents"));
     }
-    let defaults = if smoke {
-        (200, 1.0, 0.2)
-    } else {
-        (20_000, 8.0, 1.0)
-    };
-    config.requests = requests.unwrap_or(defaults.0);
-    config.seconds = seconds.unwrap_or(defaults.1);
-    config.warmup = warmup.unwrap_or(defaults.2);
-    if config.connections == 0 || config.requests == 0 || config.threads == 0 {
-        return Err("--connections, --requests and --threads must be at least 1".to_string());
-    }
-    if config.seconds <= 0.0 || config.warmup < 0.0 || config.seconds.is_nan() {
-        return Err("--seconds must be above 0 and --warmup at least 0".to_string());
-    }
-    Ok(config)
+    let b = bounds.finish()?;
+    Ok(Config {
+        url,
+        connections: b.connections,
+        requests: b.requests,
+        seconds: b.seconds,
+        warmup: b.warmup,
+        threads: b.threads,
+        label,
+    })
 }
 
 fn request(n: usize) -> SendMessageRequest {
@@ -189,14 +167,6 @@ async fn worker(shared: Arc<Shared>) -> WorkerResult {
         result.end = Some(Instant::now());
     }
     result
-}
-
-/// Nearest rank, in milliseconds, as serve_load and client_bench.py compute it.
-fn quantile_ms(sorted: &[u32], q: f64) -> Option<f64> {
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted
-        .get(rank.clamp(1, sorted.len().max(1)) - 1)
-        .map(|&us| f64::from(us) / 1000.0)
 }
 
 async fn run(config: &Config) -> Result<serde_json::Value, String> {

@@ -29,6 +29,7 @@
 //!
 //! Only loopback agents (127.0.0.1, localhost, `[::1]`) over plain HTTP/1.1.
 
+use a2a_bench::load::BoundsArgs;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -152,63 +153,44 @@ struct Config {
 }
 
 fn parse_args(args: &[String]) -> Result<Config, String> {
-    let mut config = Config {
-        connections: 32,
-        requests: 20_000,
-        seconds: 8.0,
-        warmup: 1.0,
-        threads: 2,
-        workloads: Workload::ALL.to_vec(),
-        json: None,
-        agents: Vec::new(),
-    };
-    let mut smoke = false;
-    let (mut requests, mut seconds, mut warmup) = (None, None, None);
+    let (mut workloads, mut json, mut agents) = (Workload::ALL.to_vec(), None, Vec::new());
+    let mut bounds = BoundsArgs::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
+        let mut value = || {
             args.next()
                 .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
+                .ok_or_else(|| format!("{arg} needs a value"))
         };
-        fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
-            v.parse()
-                .map_err(|_| format!("{name}: {v:?} is not a number"))
+        if bounds.take(arg, &mut value)? {
+            continue;
         }
         match arg.as_str() {
-            "--connections" => config.connections = number(arg, &value(arg)?)?,
-            "--requests" => requests = Some(number(arg, &value(arg)?)?),
-            "--seconds" => seconds = Some(number(arg, &value(arg)?)?),
-            "--warmup" => warmup = Some(number(arg, &value(arg)?)?),
-            "--threads" => config.threads = number(arg, &value(arg)?)?,
-            "--json" => config.json = Some(value(arg)?),
-            "--smoke" => smoke = true,
+            "--json" => json = Some(value()?),
             "--workloads" => {
-                config.workloads = value(arg)?
+                workloads = value()?
                     .split(',')
                     .map(|w| Workload::parse(w).ok_or_else(|| format!("unknown workload {w:?}")))
                     .collect::<Result<_, _>>()?;
             }
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            agent => config.agents.push(Agent::parse(agent)?),
+            agent => agents.push(Agent::parse(agent)?),
         }
     }
-    if smoke {
-        (config.requests, config.seconds, config.warmup) = (200, 1.0, 0.2);
-    }
-    config.requests = requests.unwrap_or(config.requests);
-    config.seconds = seconds.unwrap_or(config.seconds);
-    config.warmup = warmup.unwrap_or(config.warmup);
-    if config.agents.is_empty() {
+    if agents.is_empty() {
         return Err("no agent given".to_string());
     }
-    if config.connections == 0 || config.requests == 0 || config.threads == 0 {
-        return Err("--connections, --requests and --threads must be at least 1".to_string());
-    }
-    if !(config.seconds > 0.0 && config.warmup >= 0.0) {
-        return Err("--seconds must be above 0 and --warmup at least 0".to_string());
-    }
-    Ok(config)
+    let b = bounds.finish()?;
+    Ok(Config {
+        connections: b.connections,
+        requests: b.requests,
+        seconds: b.seconds,
+        warmup: b.warmup,
+        threads: b.threads,
+        workloads,
+        json,
+        agents,
+    })
 }
 
 /// A v1 message with text, as JSON.
@@ -626,13 +608,9 @@ struct Measure {
     span_share_p50: f64,
 }
 
-/// The `q` quantile (0..=1) of sorted microseconds, in milliseconds (nearest rank).
+/// The `q` quantile (0..=1) of sorted microseconds, in milliseconds (nearest rank; NaN for none).
 fn quantile_ms(sorted: &[u32], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    f64::from(sorted[rank.clamp(1, sorted.len()) - 1]) / 1000.0
+    a2a_bench::load::quantile_ms(sorted, q).unwrap_or(f64::NAN)
 }
 
 async fn measure(config: &Config, agent: &Agent, workload: Workload) -> Measure {
