@@ -121,7 +121,7 @@ impl AgentRouter {
             Ok(other) => {
                 return Err(ServerError(format!(
                     "the agent card must be a JSON object, not {}",
-                    kind(&other)
+                    crate::envelope::describe(&other)
                 )))
             }
             Err(e) => return Err(ServerError(format!("the agent card does not encode: {e}"))),
@@ -414,17 +414,6 @@ fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
     if let Some(extended) = extended {
         card.entry("supportsAuthenticatedExtendedCard")
             .or_insert(Value::Bool(extended));
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
