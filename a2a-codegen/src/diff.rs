@@ -80,7 +80,7 @@
 //! | method | a `requires` path added | breaking | `decode_request` refuses (-32602) a request without it, which it used to accept |
 //! | method | a `requires` path removed | behaviour | `decode_request` accepts a request without it, which it used to refuse |
 //! | method | HTTP rules added where it had none | compatible | the method is now on the HTTP+JSON binding (`rest::RestMethod`); nothing that compiled changes |
-//! | method | an HTTP rule added beside others | behaviour | `decode_rest_request` also accepts requests on it, and `encode_rest_request` may pick it |
+//! | method | an HTTP rule added beside others | behaviour | `decode_rest_request` also accepts requests on it, and `encode_call` may pick it |
 //! | method | an HTTP rule removed (verb and path) | breaking | `decode_rest_request` refuses requests on it (404 or 405) that it used to serve, and clients built on the new table stop using it |
 //! | method | an HTTP rule's body changed (same verb and path) | breaking | the request is read from, or written to, another place: the body or the query |
 //! | error row | added, with a code outside the JSON-RPC reserved block that no old row has | breaking | `A2aError` is `#[non_exhaustive]`, so matches keep compiling, but the code now decodes to the new variant instead of `A2aError::Other`, and a custom error using the code stops compiling (its derive checks `is_code_taken`) |
@@ -1344,7 +1344,7 @@ impl Differ<'_> {
                     format!(
                         "HTTP rule {} removed: `decode_rest_request` refuses requests on it (404, or \
                          405 when the path stays under another verb) that it used to serve, and \
-                         `encode_rest_request` no longer uses it",
+                         `encode_call` no longer uses it",
                         shown(o)
                     ),
                 ),
@@ -1379,7 +1379,7 @@ impl Differ<'_> {
                 Class::Behaviour,
                 format!(
                     "HTTP rule {} added: `decode_rest_request` also serves requests on it, and \
-                     `encode_rest_request` may pick it",
+                     `encode_call` may pick it",
                     shown(n)
                 ),
             );

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! An agent then answers with `A2aError::from_custom(&error)`, and a client that passes the type
-//! to `decode_response_with::<T, BillingError>` (or `StreamDecoder::<T, BillingError>`) gets
+//! to `Decoder::new().custom_errors::<BillingError>().decode::<T>` (or `.stream::<T>()`) gets
 //! `CallError::Custom { error, message }` back, fields included.
 //!
 //! # Variant attributes

@@ -3,16 +3,16 @@
 //! encoding functions, stamped by one macro call each.
 //!
 //! Why macros and not only generic functions: these are inherent methods and free functions in
-//! the *generated* module (`A2aError::error_info`, `decode_response`, `encode_result`), so a user
+//! the *generated* module (`A2aError::error_info`, `decode_reply`, `encode_result`), so a user
 //! calls them with no trait import and finds them in that module's rustdoc. Their bodies are
 //! one-line calls into the generic runtime ([`crate::table`], [`crate::client`],
-//! [`crate::server`]); the macros only spare every generated module from spelling out the same
-//! signatures and docs. They are for generated code and hidden from these docs.
+//! [`crate::jsonrpc`], [`crate::rest`]); the macros only spare every generated module from
+//! spelling out the same signatures and docs. Generated code reaches them through
+//! `__private`.
 
 /// The table-independent API of a generated error enum `$error`, which implements
 /// [`ErrorTable`](crate::table::ErrorTable) from its rows: inherent methods, `Display`, `Error`,
-/// serde, the `CallError` and `StreamDecoder` aliases, the `decode_response*` functions, and the
-/// `__derive` module that `#[derive(AgentError)]` expansions reach. Expects `ERROR_TABLE` and
+/// serde, the `CallError`, `Decoder` and `StreamDecoder` aliases, and the `__derive` module that `#[derive(AgentError)]` expansions reach. Expects `ERROR_TABLE` and
 /// `is_code_taken` beside it.
 #[doc(hidden)]
 #[macro_export]
@@ -30,7 +30,7 @@ macro_rules! error_api {
             }
 
             /// The typed error for a received error object.
-            pub fn from_raw(raw: $crate::RawError) -> Self {
+            pub fn from_raw(raw: $crate::jsonrpc::client::RawError) -> Self {
                 <Self as $crate::table::ErrorTable>::from_raw(raw)
             }
 
@@ -142,7 +142,7 @@ macro_rules! error_api {
 
             /// The error answering a request the runtime could not serve: the table's default
             /// message, then what was wrong; the fault's details as `data`.
-            pub fn from_fault(fault: &$crate::Fault) -> Self {
+            pub fn from_fault(fault: &$crate::server::Fault) -> Self {
                 <Self as $crate::table::ErrorTable>::from_fault(fault)
             }
 
@@ -193,8 +193,10 @@ macro_rules! error_api {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                <$crate::RawError as ::serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::from_raw)
+                <$crate::jsonrpc::client::RawError as ::serde::Deserialize>::deserialize(
+                    deserializer,
+                )
+                .map(Self::from_raw)
             }
         }
 
@@ -207,50 +209,17 @@ macro_rules! error_api {
         pub type CallError<E = $crate::custom::NoCustomErrors> =
             $crate::client::CallError<$error, E>;
 
-        /// Decodes a streamed reply (an SSE body) incrementally, every event with the same
-        /// contract as `decode_response`; `E` is the agent's own error type, if it has one. See
-        /// `a2a_runtime`'s `client::StreamDecoder` (`new`, `with_limits`, `feed`, `finish`).
+        /// How replies decode (`a2a_runtime`'s `client::Decoder` over this module's error enum):
+        /// the one entry point for unary replies and streams over either binding.
+        /// `Decoder::new()` reads JSON-RPC bodies; `.binding(..)`, `.limits(..)` and
+        /// `.custom_errors::<E>()` change that; `.decode::<T>(body)`, `.decode_http::<T>(&reply)`
+        /// and `.stream::<T>()` decode.
+        pub type Decoder<E = $crate::custom::NoCustomErrors> = $crate::client::Decoder<$error, E>;
+
+        /// Decodes one streamed reply incrementally (`a2a_runtime`'s `client::StreamDecoder`
+        /// over this module's error enum), made by `Decoder::stream`.
         pub type StreamDecoder<T, E = $crate::custom::NoCustomErrors> =
             $crate::client::StreamDecoder<T, $error, E>;
-
-        /// Decodes a JSON-RPC response body: the `result` as `T`, the agent's typed error, or
-        /// the client error saying what was malformed. Never panics, whatever the bytes.
-        pub fn decode_response<T: ::serde::de::DeserializeOwned>(
-            body: &[u8],
-        ) -> ::core::result::Result<T, CallError> {
-            $crate::client::decode_response_with(body)
-        }
-
-        /// `decode_response` for an agent with its own errors `E`: an error whose code is one
-        /// of `E`'s comes back as `CallError::Custom` with the variant's fields.
-        pub fn decode_response_with<
-            T: ::serde::de::DeserializeOwned,
-            E: $crate::custom::AgentError,
-        >(
-            body: &[u8],
-        ) -> ::core::result::Result<T, CallError<E>> {
-            $crate::client::decode_response_with(body)
-        }
-
-        /// `decode_response` under these limits (the defaults are 16 MiB and serde_json's depth
-        /// of 128): a body over them is malformed, with the reason, before any parsing.
-        pub fn decode_response_limited<T: ::serde::de::DeserializeOwned>(
-            body: &[u8],
-            limits: &$crate::limits::Limits,
-        ) -> ::core::result::Result<T, CallError> {
-            $crate::client::decode_response_with_limits(body, limits)
-        }
-
-        /// `decode_response_with` (the agent's own errors `E`) under these limits.
-        pub fn decode_response_with_limits<
-            T: ::serde::de::DeserializeOwned,
-            E: $crate::custom::AgentError,
-        >(
-            body: &[u8],
-            limits: &$crate::limits::Limits,
-        ) -> ::core::result::Result<T, CallError<E>> {
-            $crate::client::decode_response_with_limits(body, limits)
-        }
 
         /// What `#[derive(AgentError)]` expansions reach through this module's path.
         #[doc(hidden)]
@@ -258,17 +227,16 @@ macro_rules! error_api {
         pub mod __derive {
             pub use super::{is_code_taken, ERROR_TABLE};
             pub use ::serde_json::Value;
-            pub use $crate::custom::{field, field_value, find_fields, AgentError, TakenMessage};
-            pub use $crate::{ErrorDetail, ErrorRow};
+            pub use $crate::__private::{field, field_value, find_fields, TakenMessage};
+            pub use $crate::{AgentError, ErrorDetail, ErrorRow};
         }
     };
 }
 
-/// The table-independent client API of a generated module: `decode_reply` and
-/// `decode_reply_with` over its `method` types and `CallError`, `Display` for its `MethodName`,
-/// and `Reply::decode`. Expects `MethodName` and `Reply` beside it, and `decode_response`,
-/// `decode_response_with` and `CallError` in the parent module (as a generated module lays them
-/// out).
+/// The table-independent client API of a generated module: `decode_reply` over its `method`
+/// types, `Display` for its `MethodName`, and `Reply::type_name`. Expects `MethodName` and
+/// `Reply` beside it, and `Decoder` and `CallError` in the parent module (as a generated module
+/// lays them out).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! client_api {
@@ -279,37 +247,19 @@ macro_rules! client_api {
             }
         }
 
-        /// Decodes the reply body of method `M` (one event's body, for a streaming method):
-        /// `decode_reply::<method::GetTask>(body)` gives a `Task`.
+        /// Decodes the JSON-RPC reply body of method `M` (one event's body, for a streaming
+        /// method): `decode_reply::<method::GetTask>(body)` gives a `Task`. The one-line form of
+        /// `Decoder::new().decode::<M::Result>(body)`; the `Decoder` has the options (binding,
+        /// limits, the agent's own errors) and the streams.
         pub fn decode_reply<M>(body: &[u8]) -> ::core::result::Result<M::Result, super::CallError>
         where
             M: $crate::Method,
             M::Result: ::serde::de::DeserializeOwned,
         {
-            super::decode_response::<M::Result>(body)
-        }
-
-        /// `decode_reply` for an agent with its own errors `E` (see `decode_response_with`).
-        pub fn decode_reply_with<M, E>(
-            body: &[u8],
-        ) -> ::core::result::Result<M::Result, super::CallError<E>>
-        where
-            M: $crate::Method,
-            M::Result: ::serde::de::DeserializeOwned,
-            E: $crate::custom::AgentError,
-        {
-            super::decode_response_with::<M::Result, E>(body)
+            super::Decoder::new().decode::<M::Result>(body)
         }
 
         impl Reply {
-            /// Decodes `body` as the reply of `method`.
-            pub fn decode(
-                method: MethodName,
-                body: &[u8],
-            ) -> ::core::result::Result<Self, super::CallError> {
-                Self::decode_with(method, body)
-            }
-
             /// The name of the result's type (`"Task"`).
             pub fn type_name(&self) -> &'static str {
                 self.method().result_type()
@@ -328,12 +278,12 @@ macro_rules! server_api {
     (request = $request:ty, error = $error:ty, reply = $reply:ty) => {
         /// A decoded request with its id (`a2a_runtime`'s `server::IncomingRequest` over this
         /// module's `Request`): `id`, `request`, `reply_id()`, `is_notification()`.
-        pub type IncomingRequest = $crate::server::IncomingRequest<$request>;
+        pub type IncomingRequest = $crate::jsonrpc::server::IncomingRequest<$request>;
 
         /// A request that cannot be served: the id to answer with and the error to answer
         /// (`a2a_runtime`'s `server::RejectedRequest` over this module's error enum). Its
         /// `response()` is the whole response body, or nothing for a notification.
-        pub type RejectedRequest = $crate::server::RejectedRequest<$error>;
+        pub type RejectedRequest = $crate::jsonrpc::server::RejectedRequest<$error>;
 
         /// Decodes a JSON-RPC request body into the typed call, or the rejection to answer
         /// with: -32700 when it is not JSON, -32600 when it is not a request object, -32601 for
@@ -348,168 +298,108 @@ macro_rules! server_api {
         }
 
         /// The success response body for method `M`: `encode_result::<method::GetTask>(&id, &task)`.
+        /// Send it with `200 OK` and `Content-Type: application/json`, as every JSON-RPC response.
         pub fn encode_result<M>(id: &$crate::RequestId, result: &M::Result) -> ::std::vec::Vec<u8>
         where
             M: $crate::Method,
             M::Result: ::serde::Serialize,
         {
-            $crate::server::encode_result(id, result)
+            $crate::jsonrpc::server::encode_result(id, result)
         }
 
-        /// The error response body, with the error's `data` (its details) when it has one.
+        /// The error response body, with the error's `data` (its details) when it has one. Sent
+        /// with `200 OK` too: a JSON-RPC error is in the body, not in the HTTP status.
         pub fn encode_error(id: &$crate::RequestId, error: &$error) -> ::std::vec::Vec<u8> {
-            $crate::server::encode_error(id, error)
+            $crate::jsonrpc::server::encode_error(id, error)
         }
 
         /// One SSE event of the stream answering streaming method `M`: a result or an error, as
-        /// a JSON-RPC response in one `data:` line. Write the events in order; close the stream
-        /// to end it.
+        /// a JSON-RPC response in the event's data (`to_bytes()` frames it; axum's `Event` takes
+        /// `.data` as it is). Write the events in order; close the stream to end it.
         pub fn encode_event<M>(
             id: &$crate::RequestId,
             item: ::core::result::Result<&M::Result, &$error>,
-        ) -> ::std::vec::Vec<u8>
+        ) -> $crate::sse::ServerEvent
         where
             M: $crate::Method,
             M::Result: ::serde::Serialize,
         {
-            $crate::server::encode_event(id, item)
+            $crate::jsonrpc::server::encode_event(id, item)
         }
 
         impl $reply {
             /// The success response body carrying this result.
             pub fn encode(&self, id: &$crate::RequestId) -> ::std::vec::Vec<u8> {
-                $crate::server::encode_result(id, self)
+                $crate::jsonrpc::server::encode_result(id, self)
             }
         }
     };
 }
 
-/// The HTTP+JSON binding's API of a generated module whose methods have HTTP rules: reply
-/// decoding (`decode_rest_reply*`, `RestStreamDecoder`), request encoding
-/// (`encode_rest_request`), the server's replies (`encode_rest_result`, `encode_rest_error`,
-/// `encode_rest_event`) and the `RestRejection` alias, over the error enum at `$error`. Expects
-/// `CallError` in the parent module, as `error_api!` writes it.
+/// The HTTP+JSON binding's API of a generated module whose methods have HTTP rules: the call
+/// encoder over either binding (`encode_call`, in the module's protocol `version`), the
+/// server's responses (`encode_rest_result`, `encode_rest_error`, `encode_rest_custom_error`,
+/// `encode_rest_event`) and the `RestRejection` alias, over the error enum at `$error`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! rest_api {
-    (error = $error:ty) => {
+    (error = $error:ty, version = $version:expr) => {
         /// A REST request that cannot be served: its HTTP status and the error to answer with
-        /// (`a2a_runtime`'s `rest::RestRejection` over this module's error enum); `response()`
-        /// is the reply to send.
-        pub type RestRejection = $crate::rest::RestRejection<$error>;
+        /// (`a2a_runtime`'s `rest::server::RestRejection` over this module's error enum);
+        /// `response()` is the response to send.
+        pub type RestRejection = $crate::rest::server::RestRejection<$error>;
 
-        /// Decodes a streamed REST reply (SSE, one bare result per event; an event named
-        /// `error` is the typed error), fed in chunks split anywhere. See `a2a_runtime`'s
-        /// `rest::RestStreamDecoder`.
-        pub type RestStreamDecoder<T, E = $crate::custom::NoCustomErrors> =
-            $crate::rest::RestStreamDecoder<T, $error, E>;
-
-        /// Decodes the REST reply of method `M` (status, content type, body): the result, the
-        /// agent's typed error (named by its ErrorInfo reason), or the client error saying what
-        /// was malformed. Never panics, whatever the bytes.
-        pub fn decode_rest_reply<M>(
-            reply: &$crate::rest::HttpReply<'_>,
-        ) -> ::core::result::Result<M::Result, super::CallError>
-        where
-            M: $crate::Method,
-            M::Result: ::serde::de::DeserializeOwned,
-        {
-            $crate::rest::decode_rest_response_with(reply, &$crate::limits::Limits::DEFAULT)
-        }
-
-        /// `decode_rest_reply` for an agent with its own errors `E`, under these limits.
-        pub fn decode_rest_reply_with<M, E>(
-            reply: &$crate::rest::HttpReply<'_>,
-            limits: &$crate::limits::Limits,
-        ) -> ::core::result::Result<M::Result, super::CallError<E>>
-        where
-            M: $crate::Method,
-            M::Result: ::serde::de::DeserializeOwned,
-            E: $crate::custom::AgentError,
-        {
-            $crate::rest::decode_rest_response_with(reply, limits)
-        }
-
-        /// The HTTP request calling method `M` with `params` over the REST binding: verb, path
-        /// with query, JSON body (§11.5). See `a2a_runtime`'s `rest::encode_rest_request`.
-        pub fn encode_rest_request<M>(
-            params: &M::Params,
-        ) -> ::core::result::Result<$crate::rest::HttpRequest, $crate::rest::RouteError>
-        where
-            M: $crate::rest::RestMethod,
-            M::Params: ::serde::Serialize,
-        {
-            $crate::rest::encode_rest_request::<M>(params)
-        }
-
-        /// Decodes a streamed reply over either binding (`a2a_runtime`'s `call::CallStreamDecoder`
-        /// over this module's error enum): `CallStreamDecoder::<StreamResponse>::new(binding)`.
-        pub type CallStreamDecoder<T, E = $crate::custom::NoCustomErrors> =
-            $crate::call::CallStreamDecoder<T, $error, E>;
-
-        /// The HTTP request calling method `M` over the binding the agent card offers (see
-        /// `a2a_runtime::version::pick_interface` and `call::Binding::of`): a JSON-RPC POST to
-        /// the interface's URL, or the method's REST route below it.
+        /// The HTTP request calling method `M` over `binding` (from the agent card: see
+        /// `a2a_runtime::version::pick_interface`): verb, path below the interface's URL (empty
+        /// for JSON-RPC), headers (`Content-Type`, `Accept`, `A2A-Version`) and body. Decode the
+        /// reply with `Decoder::new().binding(binding)`.
         pub fn encode_call<M>(
-            binding: $crate::call::Binding,
+            binding: $crate::Binding,
             id: &$crate::RequestId,
             params: &M::Params,
-        ) -> ::core::result::Result<$crate::rest::HttpRequest, $crate::rest::RouteError>
+        ) -> ::core::result::Result<$crate::client::HttpRequest, $crate::client::RouteError>
         where
             M: $crate::rest::RestMethod,
             M::Params: ::serde::Serialize,
         {
-            $crate::call::encode_call::<M>(binding, id, params)
+            $crate::client::encode_call::<M>(binding, $version, id, params)
         }
 
-        /// Decodes the reply to a call of method `M` over either binding, with the same
-        /// outcomes: the result, the agent's typed error, or the client error.
-        pub fn decode_call<M>(
-            binding: $crate::call::Binding,
-            reply: &$crate::rest::HttpReply<'_>,
-        ) -> ::core::result::Result<M::Result, super::CallError>
-        where
-            M: $crate::Method,
-            M::Result: ::serde::de::DeserializeOwned,
-        {
-            $crate::call::decode_call(binding, reply, &$crate::limits::Limits::DEFAULT)
-        }
-
-        /// The REST success reply for method `M`: the bare result, HTTP 200.
-        pub fn encode_rest_result<M>(result: &M::Result) -> $crate::rest::RestResponse
+        /// The REST success response for method `M`: the bare result, HTTP 200.
+        pub fn encode_rest_result<M>(result: &M::Result) -> $crate::rest::server::RestResponse
         where
             M: $crate::Method,
             M::Result: ::serde::Serialize,
         {
-            $crate::rest::encode_rest_result(result)
+            $crate::rest::server::encode_rest_result(result)
         }
 
-        /// The REST error reply: the table's HTTP status and a `google.rpc.Status` whose
+        /// The REST error response: the table's HTTP status and a `google.rpc.Status` whose
         /// details start with the ErrorInfo naming the error by its reason.
-        pub fn encode_rest_error(error: &$error) -> $crate::rest::RestResponse {
-            $crate::rest::encode_rest_error(error)
+        pub fn encode_rest_error(error: &$error) -> $crate::rest::server::RestResponse {
+            $crate::rest::server::encode_rest_error(error)
         }
 
-        /// The REST error reply for one of the agent's own errors: its row's HTTP status, and
+        /// The REST error response for one of the agent's own errors: its row's HTTP status, and
         /// its ErrorInfo (reason, and the type's name as domain) and fields as details;
         /// `message` replaces the row's default.
         pub fn encode_rest_custom_error<E: $crate::custom::AgentError>(
             error: &E,
             message: ::core::option::Option<&str>,
-        ) -> $crate::rest::RestResponse {
-            $crate::rest::encode_rest_custom_error(error, message)
+        ) -> $crate::rest::server::RestResponse {
+            $crate::rest::server::encode_rest_custom_error(error, message)
         }
 
         /// One SSE event of the stream answering streaming method `M` over REST: the bare
-        /// result, or an event named `error` carrying the Status.
+        /// result, or an event named `error` carrying the Status (`to_bytes()` frames it).
         pub fn encode_rest_event<M>(
             item: ::core::result::Result<&M::Result, &$error>,
-        ) -> ::std::vec::Vec<u8>
+        ) -> $crate::sse::ServerEvent
         where
             M: $crate::Method,
             M::Result: ::serde::Serialize,
         {
-            $crate::rest::encode_rest_event(item)
+            $crate::rest::server::encode_rest_event(item)
         }
     };
 }
@@ -534,7 +424,7 @@ macro_rules! service_api {
 
         pub use $crate::service::RequestContext;
 
-        /// An [`A2aService`] as a transport serves it (`a2a_runtime::transport::server`): holds the
+        /// An [`A2aService`] as a transport serves it (`a2a_runtime::server`): holds the
         /// service in an `Arc`, so clones share it.
         pub struct A2aServer<S>(::std::sync::Arc<S>);
 

@@ -11,7 +11,7 @@
 //! What a generated object's `Deserialize` looks like with them:
 //!
 //! ```
-//! use a2a_runtime::codec::{self, Key, Members, Object};
+//! use a2a_runtime::__private::{self as codec, Key, Members, Object};
 //! use serde::de::MapAccess;
 //!
 //! #[derive(Debug, Default, PartialEq)]
@@ -51,7 +51,7 @@ use serde::ser::Serializer;
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
-use crate::oneof::{pick_by_shape, Shape, UnknownMember};
+use crate::wire::oneof::{pick_by_shape, Shape, UnknownMember};
 
 // ----- objects ------------------------------------------------------------------------------------
 
@@ -274,7 +274,7 @@ pub struct Union {
 }
 
 /// Reads a tagged union's object and picks its variant: by the tag when there is one (a tag that
-/// names no variant is [`Tagged::Unknown`]), else by shape ([`pick_by_shape`]).
+/// names no variant is [`Tagged::Unknown`]), else by shape (the one variant whose required members are present).
 ///
 /// The tag may come after the variant's other members, so the object is buffered as a
 /// `serde_json::Map` and the variant decoded from it once the tag is known.
@@ -404,4 +404,19 @@ pub fn serialize_open_enum<T: OpenEnum, S: Serializer>(
         }
     }
     serializer.serialize_str(value.as_str())
+}
+
+/// Whether a decoded field is unset, the way protobuf sees it: equal to its type's default (`""`,
+/// `[]`, `0`, `false`, an enum's `*_UNSPECIFIED` value, a message with nothing set, `None`). A
+/// required field the request left out, sent as `null` or sent empty decodes to exactly that, so
+/// this is the check behind `RawRequest::require`, made on the params already decoded.
+///
+/// ```
+/// use a2a_runtime::__private::is_unset;
+///
+/// assert!(is_unset(&String::new()) && is_unset(&Vec::<u8>::new()) && is_unset(&0_i32));
+/// assert!(!is_unset(&"t-1".to_string()));
+/// ```
+pub fn is_unset<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }

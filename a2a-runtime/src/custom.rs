@@ -38,8 +38,8 @@
 //! the A2A table's (checked by `#[derive(AgentError)]` and by the generator); [`from_reason`]
 //! reads a variant back from a reason, a domain and the details.
 
-use super::detail::{ErrorDetail, ERROR_INFO_TYPE};
 use super::table::ErrorRow;
+use crate::wire::detail::{ErrorDetail, ERROR_INFO_TYPE};
 use serde_json::{Map, Value};
 
 /// The type URL prefix of the object carrying a custom error's fields.
@@ -299,6 +299,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// Finds the fields object with this type URL in an error's `data` (used by derived code).
+#[doc(hidden)]
 pub fn find_fields<'a>(data: Option<&'a Value>, type_url: &str) -> Option<&'a Map<String, Value>> {
     let Some(Value::Array(items)) = data else {
         return None;
@@ -316,6 +317,7 @@ pub fn find_fields<'a>(data: Option<&'a Value>, type_url: &str) -> Option<&'a Ma
 
 /// Decodes one field from a fields object; an absent member decodes from `null` (so `Option`
 /// fields may be left out). Used by derived code.
+#[doc(hidden)]
 pub fn field<T: serde::de::DeserializeOwned>(object: &Map<String, Value>, name: &str) -> Option<T> {
     let value = object.get(name).cloned().unwrap_or(Value::Null);
     serde_json::from_value(value).ok()
@@ -323,6 +325,7 @@ pub fn field<T: serde::de::DeserializeOwned>(object: &Map<String, Value>, name: 
 
 /// Encodes one field for a fields object; a field whose `Serialize` fails is written as `null`
 /// (the client then keeps the error as the catch-all). Used by derived code.
+#[doc(hidden)]
 pub fn field_value<T: serde::Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }

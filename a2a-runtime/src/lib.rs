@@ -5,26 +5,33 @@
 //! (`::a2a_runtime` by default; `a2a-types` re-exports it as `a2a_types::rt`), so a crate that
 //! generates its own module in `build.rs` depends on this crate, `serde` and `serde_json` only.
 //!
-//! - [`Timestamp`]: a `google.protobuf.Timestamp` kept as its RFC 3339 wire string, parsed on request.
-//! - [`Bytes`]: a `bytes` field, standard base64 on encode, standard or URL-safe on decode.
-//! - [`num`]: the ProtoJSON number forms (numbers or numeric strings) for the generated decoders.
-//! - [`envelope`]: the JSON-RPC response envelope, the one choke point for every reply.
-//! - [`client`]: the typed outcome of a call ([`client::CallError`]), generic over a generated
-//!   error enum, and the decoders that give it.
-//! - [`sse`] and [`stream`]: incremental SSE framing, and the envelope applied to each event.
-//! - [`limits`]: the largest body and the deepest nesting the decoders take.
-//! - [`server`]: the agent's side: request objects, response and event encoding.
-//! - [`custom`]: an agent's own error codes (the `AgentError` trait) and their wire mapping.
-//! - [`detail`]: the `@type` objects of a v1 error's `data`.
-//! - [`oneof`]: [`UnknownMember`], the extra variant of every oneof and tagged union.
-//! - [`table`]: the static shapes of the error table and of methods.
+//! The modules, by binding and by side:
+//!
+//! - [`wire`]: the wire types of the data model apart from either binding: [`Bytes`],
+//!   [`Timestamp`], the ProtoJSON numbers ([`wire::num`]), [`UnknownMember`] (the extra variant of
+//!   every oneof and tagged union) and [`ErrorDetail`] (the `@type` objects of a v1 error's
+//!   `data`).
+//! - [`jsonrpc`]: the JSON-RPC binding; [`jsonrpc::client`] writes requests and reads the
+//!   response envelope (the one choke point every reply goes through), [`jsonrpc::server`] reads
+//!   requests and writes responses and stream events.
+//! - [`rest`]: the HTTP+JSON binding, its routes; [`rest::client`] and [`rest::server`] likewise.
+//! - [`client`]: the client's side over either binding: [`client::Decoder`] (the one entry point
+//!   for decoding replies and streams), [`CallError`], [`ClientError`], [`client::encode_call`];
+//!   behind the `client` feature, [`client::Client`] on reqwest.
+//! - [`server`]: the agent's side over either binding: [`server::Fault`]; behind the `server`
+//!   feature, [`server::AgentRouter`] on axum.
 //! - [`service`]: the service layer: the request context, a method's error, streamed replies, and
 //!   the contract between a generated module's service trait and a transport.
-//! - [`transport`]: behind features, the axum server (`server`) and the reqwest client
-//!   (`client`) that carry a service over JSON-RPC and HTTP+JSON.
+//! - [`sse`]: incremental SSE framing, both ways.
+//! - [`limits`]: the largest body and the deepest nesting the decoders take.
+//! - [`custom`]: an agent's own error codes (the [`AgentError`](trait@AgentError) trait) and
+//!   their wire mapping.
+//! - [`table`]: the static shapes of the error table and of methods.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
-//!   which of a card's interfaces to call ([`version::pick_interface`]),
-//!   and how a client negotiates it.
+//!   and which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]).
+//!
+//! Words: a server writes a *response*; a client reads a *reply*. What only generated code calls
+//! is in one hidden module, `__private`, and is not part of the API.
 
 #![deny(missing_docs)]
 
@@ -58,36 +65,42 @@ macro_rules! member_keys {
     };
 }
 
-#[doc(hidden)]
-pub mod api;
-mod bytes;
-pub mod call;
+mod api;
+mod body;
 pub mod client;
-pub mod codec;
+mod codec;
 pub mod custom;
-pub mod detail;
-pub mod envelope;
+pub mod jsonrpc;
 pub mod limits;
-pub mod num;
-pub mod oneof;
 pub mod rest;
 pub mod server;
 pub mod service;
 pub mod sse;
-pub mod stream;
 pub mod table;
-mod timestamp;
-pub mod transport;
 pub mod version;
+pub mod wire;
 
-pub use bytes::Bytes;
-pub use detail::ErrorDetail;
-pub use envelope::{ClientError, ClientErrorKind, Envelope, RawError};
+/// What only generated code (and `#[derive(AgentError)]` expansions) calls: the serde building
+/// blocks of the data model, the request checks, the dispatch helpers and the macros that stamp
+/// each module's API. Not part of the public API: names here change with the generator.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::codec::*;
+    pub use crate::custom::{field, field_value, find_fields, TakenMessage};
+    pub use crate::jsonrpc::server::RawRequest;
+    pub use crate::rest::server::{decode_rest_params, find_route, require as rest_require};
+    pub use crate::service::{not_served, streamed, unary};
+    pub use crate::table::standard as standard_error;
+    pub use crate::wire::oneof::Shape;
+    pub use crate::{client_api, error_api, rest_api, server_api, service_api};
+}
+
+pub use client::{CallError, ClientError, ClientErrorKind};
+pub use jsonrpc::RequestId;
 pub use limits::Limits;
-pub use oneof::UnknownMember;
-pub use server::{Fault, RawRequest, RequestId};
 pub use table::{ErrorRow, ErrorTable, Method};
-pub use timestamp::{Timestamp, TimestampError, UnixTime};
+pub use version::Binding;
+pub use wire::{Bytes, ErrorDetail, Timestamp, TimestampError, UnixTime, UnknownMember};
 
 /// Derives [`AgentError`](trait@AgentError) for an enum of an agent's own errors; see the
 /// `a2a-macros` crate for the attributes (`#[a2a(crate = "...")]` names the generated module whose

@@ -4,7 +4,7 @@
 //!
 //! This module needs no async runtime and no HTTP stack: it names the [`Stream`] trait
 //! (`futures-core`) and the `http` crate's [`HeaderMap`] and [`Extensions`], nothing more. The
-//! transports live behind features (`server`: `transport::server`).
+//! transports live behind features (`server`: `server`).
 //!
 //! - [`RequestContext`]: what a method learns about the call besides its params: the protocol
 //!   version and binding it came over, the tenant, the extensions the client asked for, the HTTP
@@ -21,7 +21,8 @@
 //! ```
 //! use a2a_runtime::service::{events, ServiceError};
 //! use a2a_runtime::ErrorTable;
-//! # use a2a_runtime::{ErrorRow, RawError};
+//! # use a2a_runtime::ErrorRow;
+//! # use a2a_runtime::jsonrpc::client::RawError;
 //! # #[derive(Debug)] struct MyError(i64, String, Option<serde_json::Value>);
 //! # impl ErrorTable for MyError {
 //! #     fn from_code(code: i64, message: Option<String>, data: Option<serde_json::Value>) -> Self { MyError(code, message.unwrap_or_default(), data) }
@@ -42,13 +43,14 @@
 //! # drop(stream);
 //! ```
 
-use crate::call::Binding;
 use crate::custom::AgentError;
+use crate::jsonrpc::server::{IncomingRequest, RejectedRequest};
 use crate::limits::Limits;
-use crate::rest::{encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse};
-use crate::server::{IncomingRequest, RejectedRequest};
+use crate::rest::server::{
+    encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse,
+};
 use crate::table::ErrorTable;
-use crate::version::ProtocolVersion;
+use crate::version::{Binding, ProtocolVersion};
 pub use futures_core::Stream;
 pub use http::{Extensions, HeaderMap};
 use std::fmt;
@@ -185,7 +187,7 @@ impl<A: ErrorTable> ServiceError<A> {
     /// An internal error (-32603) with this message: what a failure of the agent itself answers.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::from_code(
-            crate::server::codes::INTERNAL_ERROR,
+            crate::jsonrpc::codes::INTERNAL_ERROR,
             message,
             std::iter::empty::<(String, String)>(),
         )
@@ -298,6 +300,7 @@ impl<T, R, A> Stream for MapEvents<T, R, A> {
 /// What a generated trait's default body returns: the table's error for `code` saying that this
 /// agent does not serve `method` ([`ServiceError::unsupported`]); the call's context and params
 /// are dropped unread.
+#[doc(hidden)]
 pub fn not_served<C, P, T, A: ErrorTable>(
     cx: C,
     params: P,
@@ -310,6 +313,7 @@ pub fn not_served<C, P, T, A: ErrorTable>(
 
 /// A unary method's call as a dispatcher answers it: its result made the module's `Reply` by
 /// `wrap` (one arm of a generated `Dispatch::dispatch`).
+#[doc(hidden)]
 pub async fn unary<T, R, A>(
     call: impl Future<Output = Result<T, ServiceError<A>>>,
     wrap: fn(T) -> R,
@@ -319,6 +323,7 @@ pub async fn unary<T, R, A>(
 
 /// A streaming method's call as a dispatcher answers it: each event made the module's `Reply` by
 /// `wrap` ([`map_events`]).
+#[doc(hidden)]
 pub async fn streamed<T, R, A>(
     call: impl Future<Output = Result<EventStream<T, A>, ServiceError<A>>>,
     wrap: fn(T) -> R,

@@ -675,6 +675,73 @@ fn push_lossy(dst: &mut String, bytes: &[u8]) -> bool {
     true
 }
 
+/// The content type of an event stream.
+pub const CONTENT_TYPE: &str = "text/event-stream";
+
+/// One event a server sends: its `event:` name (`None` for the default, `message`) and its data,
+/// one line of JSON. [`to_bytes`](ServerEvent::to_bytes) frames it for a body written by hand;
+/// a framework's own SSE type (axum's `Event`) takes the name and the data as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerEvent {
+    /// The event's name, when it is not the default.
+    pub event: Option<&'static str>,
+    /// The event's data.
+    pub data: String,
+}
+
+impl ServerEvent {
+    /// An event with the default name carrying `data` (JSON the encoders wrote: UTF-8, one line).
+    pub(crate) fn json(event: Option<&'static str>, data: Vec<u8>) -> Self {
+        let data = String::from_utf8(data)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        ServerEvent { event, data }
+    }
+
+    /// The event framed for the wire: its `event:` line when it has a name, one `data:` line per
+    /// line of data, then a blank line.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let data = frame(self.data.as_bytes());
+        match self.event {
+            None => data,
+            Some(name) => [b"event: ", name.as_bytes(), b"\n", &data].concat(),
+        }
+    }
+}
+
+/// Frames one SSE event whose data is `data`: one `data:` line per line of it, then a blank line.
+/// The JSON the encoders write has no line breaks (strings escape them), so a response is one line.
+///
+/// ```
+/// use a2a_runtime::sse::frame;
+///
+/// assert_eq!(frame(b"{\"a\":1}"), b"data: {\"a\":1}\n\n");
+/// assert_eq!(frame(b"x\r\ny"), b"data: x\ndata: y\n\n");
+/// ```
+pub fn frame(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + 8);
+    let mut rest = data;
+    loop {
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        out.extend_from_slice(b"data: ");
+        out.extend_from_slice(&rest[..end]);
+        out.push(b'\n');
+        if end == rest.len() {
+            break;
+        }
+        let skip = if rest[end..].starts_with(b"\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = &rest[end + skip..];
+    }
+    out.push(b'\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

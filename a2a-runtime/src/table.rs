@@ -1,9 +1,9 @@
 //! Static descriptions of the protocol's tables, which generated code fills in, and
 //! [`ErrorTable`], what generic runtime code asks of a generated error enum.
 
-use crate::detail::{ErrorDetail, A2A_DOMAIN};
-use crate::envelope::RawError;
+use crate::jsonrpc::client::RawError;
 use crate::server::Fault;
+use crate::wire::detail::{ErrorDetail, A2A_DOMAIN};
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 use std::fmt;
@@ -44,6 +44,19 @@ pub trait Method {
     type Params;
     /// The `result` type (per event, for a streaming method).
     type Result;
+
+    /// The tenant the params name (`None` when they name none, or have no `tenant` field): what
+    /// a server reads for the request context.
+    fn tenant(params: &Self::Params) -> Option<&str> {
+        let _ = params;
+        None
+    }
+
+    /// Sets the params' `tenant` (nothing when they have no such field): what a client does with
+    /// the tenant its interface names, when the params leave theirs empty.
+    fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+        let _ = (params, tenant);
+    }
 }
 
 /// The gRPC status of an error code no row names.
@@ -102,6 +115,7 @@ pub trait ErrorTable: Sized {
 /// The error of row `code` with the table's message, and the row's ErrorInfo (no metadata) as
 /// `data` when the row has a reason: what a generated row constructor (`A2aError::task_not_found()`)
 /// returns.
+#[doc(hidden)]
 pub fn standard<A: ErrorTable>(code: i64) -> A {
     let mut error = A::from_code(code, None, None);
     if let Some(info) = error_info(&error, std::iter::empty::<(String, String)>()) {
@@ -122,7 +136,7 @@ where
         return error;
     };
     let mut details = ErrorDetail::list_from(error.data());
-    details.retain(|d| d.type_url() != crate::detail::ERROR_INFO_TYPE);
+    details.retain(|d| d.type_url() != crate::wire::detail::ERROR_INFO_TYPE);
     details.insert(0, info);
     *error.data_mut() = Some(ErrorDetail::list_to_data(details));
     error

@@ -32,6 +32,7 @@
 //! assert_eq!(ProtocolVersion::from_agent_card(&card), Some(ProtocolVersion::V1_0));
 //! ```
 
+use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
@@ -143,15 +144,47 @@ impl ProtocolVersion {
     }
 }
 
-/// The names of the standard protocol bindings, as agent cards write them: a v1 interface's
-/// `protocolBinding`, a v0.3 card's `preferredTransport` and its interfaces' `transport`.
-pub mod binding {
-    /// JSON-RPC 2.0 over HTTP (spec §9).
-    pub const JSONRPC: &str = "JSONRPC";
-    /// The HTTP+JSON (REST) binding (spec §11).
-    pub const HTTP_JSON: &str = "HTTP+JSON";
-    /// gRPC (spec §10).
-    pub const GRPC: &str = "GRPC";
+/// The HTTP bindings this crate speaks, as agent cards name them (a v1 interface's
+/// `protocolBinding`, a v0.3 card's `preferredTransport` and its interfaces' `transport`).
+///
+/// ```
+/// use a2a_runtime::Binding;
+///
+/// assert_eq!(Binding::of("HTTP+JSON"), Some(Binding::HttpJson));
+/// assert_eq!(Binding::of("jsonrpc"), Some(Binding::JsonRpc)); // ASCII case does not matter
+/// assert_eq!(Binding::of("GRPC"), None); // served by the protobuf toolchain, not by this crate
+/// assert_eq!(Binding::JsonRpc.name(), "JSONRPC");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Binding {
+    /// JSON-RPC 2.0 over HTTP (spec §9): every call a POST to the interface's URL.
+    JsonRpc,
+    /// HTTP+JSON (spec §11): each method on its own route below the interface's URL.
+    HttpJson,
+}
+
+impl Binding {
+    /// The binding a card names, ignoring ASCII case; `None` for one this crate does not speak
+    /// (gRPC, or a name no spec has).
+    pub fn of(name: &str) -> Option<Binding> {
+        [Binding::JsonRpc, Binding::HttpJson]
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The name agent cards use for it (`JSONRPC`, `HTTP+JSON`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSONRPC",
+            Binding::HttpJson => "HTTP+JSON",
+        }
+    }
+}
+
+impl fmt::Display for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// One interface an agent card offers: where to call the agent, over which binding, in which
@@ -160,8 +193,8 @@ pub mod binding {
 pub struct Interface {
     /// The URL to call: the JSON-RPC endpoint, or the base URL of the REST routes.
     pub url: String,
-    /// The binding, as the card writes it (`JSONRPC`, `HTTP+JSON`, ...; see [`binding`]).
-    pub binding: String,
+    /// The binding.
+    pub binding: Binding,
     /// The protocol version to speak there (and to send as `A2A-Version`).
     pub version: ProtocolVersion,
     /// The tenant the interface names (v1 only), for the calls' `tenant`; `None` when it names
@@ -169,32 +202,34 @@ pub struct Interface {
     pub tenant: Option<String>,
 }
 
-/// Picks the interface to call an agent through, from its card (as JSON, in either version's
-/// shape): the first binding of `preferred` that the card offers in a version this crate speaks,
-/// and among that binding's interfaces the newest version; the card's order breaks ties (its
-/// first interface is the agent's preferred one). `None` when the card offers none of them.
+/// Picks the interface to call an agent through, from its card (the typed card of either
+/// generated module, or its JSON): the first binding of `preferred` that the card offers in a
+/// version this crate speaks, and among that binding's interfaces the newest version; the
+/// card's order breaks ties (its first interface is the agent's preferred one). `None` when the
+/// card offers none of them.
 ///
 /// A v1 card lists `supportedInterfaces` (`url`, `protocolBinding`, `protocolVersion`,
 /// `tenant`); a v0.3 card has its `url` with its `preferredTransport` (JSON-RPC when absent) and
 /// `additionalInterfaces` (`url`, `transport`), all in its top-level `protocolVersion`. A card
 /// may carry both shapes (a2a-sdk writes the v0.3 members beside the v1 list); they are read
-/// together. Binding names compare ignoring ASCII case. Skipped: an interface without a URL or
-/// binding, and one whose version this crate does not speak ([`ProtocolVersion::parse`]: an
-/// empty or missing version reads as 0.3).
+/// together. Binding names compare ignoring ASCII case. Skipped: an interface without a URL, one
+/// over a binding this crate does not speak (gRPC), and one whose version this crate does not
+/// speak ([`ProtocolVersion::parse`]: an empty or missing version reads as 0.3).
 ///
 /// ```
-/// use a2a_runtime::version::{binding, pick_interface, ProtocolVersion};
+/// use a2a_runtime::version::{pick_interface, ProtocolVersion};
+/// use a2a_runtime::Binding;
 ///
 /// let card = serde_json::json!({"supportedInterfaces": [
 ///     {"url": "https://a.example/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
 ///     {"url": "https://a.example/v03", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
 ///     {"url": "https://a.example/api", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
 /// ]});
-/// let rest = pick_interface(&card, &[binding::HTTP_JSON, binding::JSONRPC]).unwrap();
+/// let rest = pick_interface(&card, &[Binding::HttpJson, Binding::JsonRpc]).unwrap();
 /// assert_eq!((rest.url.as_str(), rest.version), ("https://a.example/api", ProtocolVersion::V1_0));
-/// assert_eq!(pick_interface(&card, &[binding::GRPC]), None);
+/// assert_eq!(pick_interface(&serde_json::json!({}), &[Binding::JsonRpc]), None);
 /// ```
-pub fn pick_interface(card: &Value, preferred: &[&str]) -> Option<Interface> {
+pub fn pick_interface<C: Serialize + ?Sized>(card: &C, preferred: &[Binding]) -> Option<Interface> {
     pick_among(&interfaces(card), preferred)
 }
 
@@ -203,20 +238,21 @@ pub fn pick_interface(card: &Value, preferred: &[&str]) -> Option<Interface> {
 /// bindings in that version (it may offer them in another: [`pick_interface`] says which).
 ///
 /// ```
-/// use a2a_runtime::version::{binding, pick_interface_in, ProtocolVersion};
+/// use a2a_runtime::version::{pick_interface_in, ProtocolVersion};
+/// use a2a_runtime::Binding;
 ///
 /// // a2a-sdk's cards list a 0.3 interface beside the 1.0 one, at the same URL.
 /// let card = serde_json::json!({"supportedInterfaces": [
 ///     {"url": "https://a.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
 ///     {"url": "https://a.example/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
 /// ]});
-/// let v03 = pick_interface_in(&card, &[binding::JSONRPC], ProtocolVersion::V0_3).unwrap();
+/// let v03 = pick_interface_in(&card, &[Binding::JsonRpc], ProtocolVersion::V0_3).unwrap();
 /// assert_eq!(v03.version, ProtocolVersion::V0_3);
-/// assert_eq!(pick_interface_in(&card, &[binding::HTTP_JSON], ProtocolVersion::V1_0), None);
+/// assert_eq!(pick_interface_in(&card, &[Binding::HttpJson], ProtocolVersion::V1_0), None);
 /// ```
-pub fn pick_interface_in(
-    card: &Value,
-    preferred: &[&str],
+pub fn pick_interface_in<C: Serialize + ?Sized>(
+    card: &C,
+    preferred: &[Binding],
     version: ProtocolVersion,
 ) -> Option<Interface> {
     let offered: Vec<Interface> = interfaces(card)
@@ -226,23 +262,46 @@ pub fn pick_interface_in(
     pick_among(&offered, preferred)
 }
 
-/// Every interface the card (as JSON, in either version's shape) offers in a version this crate
-/// speaks, in the card's order: its `supportedInterfaces`, then the v0.3 members (`url` with its
-/// `preferredTransport`, then `additionalInterfaces`). Read as [`pick_interface`] reads them;
-/// the binding is as the card writes it, gRPC included.
-pub fn interfaces(card: &Value) -> Vec<Interface> {
+/// Every interface the card (typed, or its JSON; in either version's shape) offers over a
+/// binding and in a version this crate speaks, in the card's order: its `supportedInterfaces`,
+/// then the v0.3 members (`url` with its `preferredTransport`, then `additionalInterfaces`).
+/// Read as [`pick_interface`] reads them.
+pub fn interfaces<C: Serialize + ?Sized>(card: &C) -> Vec<Interface> {
+    // A card is read once per client or server: going through its JSON costs nothing that
+    // matters, and reads both modules' typed cards and a `Value` alike.
+    match serde_json::to_value(card) {
+        Ok(card) => interfaces_of(&card),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn interfaces_of(card: &Value) -> Vec<Interface> {
+    offered_as_written(card)
+        .into_iter()
+        .filter_map(|(url, binding, version, tenant)| {
+            Some(Interface {
+                url,
+                binding: Binding::of(&binding)?,
+                version,
+                tenant,
+            })
+        })
+        .collect()
+}
+
+/// Every interface the card offers in a version this crate speaks, with its binding as the card
+/// writes it (gRPC and unknown ones included): url, binding, version, tenant. For messages that
+/// say what a card offers.
+pub(crate) fn offered_as_written(
+    card: &Value,
+) -> Vec<(String, String, ProtocolVersion, Option<String>)> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
     let mut offered = Vec::new();
     let mut offer = |url: Option<String>, binding: Option<String>, version: &str, tenant| {
         if let (Some(url), Some(binding), Ok(version)) =
             (url, binding, ProtocolVersion::parse(version))
         {
-            offered.push(Interface {
-                url,
-                binding,
-                version,
-                tenant,
-            });
+            offered.push((url, binding, version, tenant));
         }
     };
     if let Some(Value::Array(interfaces)) = card.get("supportedInterfaces") {
@@ -253,7 +312,7 @@ pub fn interfaces(card: &Value) -> Vec<Interface> {
         }
     }
     if let Some(version) = text(card, "protocolVersion") {
-        let preferred = text(card, "preferredTransport").or(Some(binding::JSONRPC.to_owned()));
+        let preferred = text(card, "preferredTransport").or(Some(Binding::JsonRpc.name().into()));
         offer(text(card, "url"), preferred, &version, None);
         if let Some(Value::Array(interfaces)) = card.get("additionalInterfaces") {
             for i in interfaces {
@@ -266,11 +325,11 @@ pub fn interfaces(card: &Value) -> Vec<Interface> {
 
 /// The first binding of `preferred` among `offered`, the newest version of it, the first
 /// among equals.
-fn pick_among(offered: &[Interface], preferred: &[&str]) -> Option<Interface> {
+fn pick_among(offered: &[Interface], preferred: &[Binding]) -> Option<Interface> {
     preferred.iter().find_map(|want| {
         offered
             .iter()
-            .filter(|i| i.binding.eq_ignore_ascii_case(want))
+            .filter(|i| i.binding == *want)
             .fold(None, |best: Option<&Interface>, i| match best {
                 Some(b) if b.version >= i.version => Some(b),
                 _ => Some(i),
@@ -346,7 +405,7 @@ mod tests {
         assert_eq!(ProtocolVersion::from_agent_card(&json!([1, 2])), None);
     }
 
-    fn picked(card: &Value, preferred: &[&str]) -> Option<(String, String, ProtocolVersion)> {
+    fn picked(card: &Value, preferred: &[Binding]) -> Option<(String, Binding, ProtocolVersion)> {
         pick_interface(card, preferred).map(|i| (i.url, i.binding, i.version))
     }
 
@@ -366,22 +425,17 @@ mod tests {
         let v1 = ProtocolVersion::V1_0;
         // The newest version of the binding; the card's order among equals.
         assert_eq!(
-            picked(&card, &[binding::JSONRPC]),
-            Some(("http://a/rpc".into(), "JSONRPC".into(), v1))
+            picked(&card, &[Binding::JsonRpc]),
+            Some(("http://a/rpc".into(), Binding::JsonRpc, v1))
         );
         // The caller's order of bindings, whatever the card's; case does not matter, a version
         // this crate does not speak and an interface without a URL are skipped.
-        let rest = pick_interface(&card, &[binding::HTTP_JSON, binding::JSONRPC]).unwrap();
+        let rest = pick_interface(&card, &[Binding::HttpJson, Binding::JsonRpc]).unwrap();
         assert_eq!((rest.url.as_str(), rest.version), ("http://a/api", v1));
         assert_eq!(rest.tenant.as_deref(), Some("acme"));
-        assert_eq!(
-            picked(&card, &["SOAP", binding::GRPC]),
-            Some(("http://a/grpc".into(), "GRPC".into(), v1))
-        );
-        assert_eq!(picked(&card, &["SOAP"]), None);
         assert_eq!(picked(&card, &[]), None);
-        assert_eq!(picked(&json!({}), &[binding::JSONRPC]), None);
-        assert_eq!(picked(&json!("card"), &[binding::JSONRPC]), None);
+        assert_eq!(picked(&json!({}), &[Binding::JsonRpc]), None);
+        assert_eq!(picked(&json!("card"), &[Binding::JsonRpc]), None);
     }
 
     #[test]
@@ -396,19 +450,19 @@ mod tests {
             "url": "http://a/v03", "protocolVersion": "0.3", "preferredTransport": "JSONRPC"
         });
         let (v03, v1) = (ProtocolVersion::V0_3, ProtocolVersion::V1_0);
-        let pick = |preferred: &[&str], version| {
+        let pick = |preferred: &[Binding], version| {
             pick_interface_in(&card, preferred, version).map(|i| (i.url, i.binding, i.version))
         };
         // The first 0.3 interface in the card's order, not the newer one pick_interface takes.
         assert_eq!(
-            pick(&[binding::JSONRPC], v03),
-            Some(("http://a/".into(), "JSONRPC".into(), v03))
+            pick(&[Binding::JsonRpc], v03),
+            Some(("http://a/".into(), Binding::JsonRpc, v03))
         );
         assert_eq!(
-            pick(&[binding::HTTP_JSON, binding::JSONRPC], v1),
-            Some(("http://a/".into(), "HTTP+JSON".into(), v1))
+            pick(&[Binding::HttpJson, Binding::JsonRpc], v1),
+            Some(("http://a/".into(), Binding::HttpJson, v1))
         );
-        assert_eq!(pick(&[binding::HTTP_JSON], v03), None);
+        assert_eq!(pick(&[Binding::HttpJson], v03), None);
         // Every interface, in the card's order, the v0.3 members last.
         let all: Vec<(String, ProtocolVersion)> = interfaces(&card)
             .into_iter()
@@ -431,24 +485,24 @@ mod tests {
         let v03 = json!({"url": "http://a/rpc", "protocolVersion": "0.3.0",
             "additionalInterfaces": [{"url": "http://a/rest", "transport": "HTTP+JSON"}]});
         assert_eq!(
-            picked(&v03, &[binding::JSONRPC]),
+            picked(&v03, &[Binding::JsonRpc]),
             Some((
                 "http://a/rpc".into(),
-                "JSONRPC".into(),
+                Binding::JsonRpc,
                 ProtocolVersion::V0_3
             ))
         );
         assert_eq!(
-            picked(&v03, &[binding::HTTP_JSON]),
+            picked(&v03, &[Binding::HttpJson]),
             Some((
                 "http://a/rest".into(),
-                "HTTP+JSON".into(),
+                Binding::HttpJson,
                 ProtocolVersion::V0_3
             ))
         );
         let grpc =
             json!({"url": "http://a/g", "protocolVersion": "0.3", "preferredTransport": "GRPC"});
-        assert_eq!(picked(&grpc, &[binding::JSONRPC]), None);
+        assert_eq!(picked(&grpc, &[Binding::JsonRpc]), None);
         // a2a-sdk's cards: the v1 list and the v0.3 members of its 0.3 interface.
         let both = json!({
             "supportedInterfaces": [
@@ -458,7 +512,7 @@ mod tests {
             "url": "http://a/", "protocolVersion": "0.3", "preferredTransport": "JSONRPC"
         });
         assert_eq!(
-            picked(&both, &[binding::JSONRPC]).map(|p| p.2),
+            picked(&both, &[Binding::JsonRpc]).map(|p| p.2),
             Some(ProtocolVersion::V1_0)
         );
     }

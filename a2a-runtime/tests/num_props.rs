@@ -2,7 +2,7 @@
 //! in the string form and the number form, at and around the edges of the range; what is out of
 //! range or not integral is an error, never a panic and never a wrong value.
 
-use a2a_runtime::num::{Decimal, ProtoI64, ProtoU64};
+use a2a_runtime::wire::num::{Decimal, ProtoI64, ProtoU64};
 use proptest::prelude::*;
 
 fn i64_of(json: &str) -> Result<i64, String> {

@@ -8,11 +8,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&seed, body)) = data.split_first() else {
         return;
     };
-    let mut whole = StreamDecoder::<StreamResponse>::new();
+    let mut whole = Decoder::new().stream::<StreamResponse>();
     let mut expected = whole.feed(body);
     let expected_end = whole.finish();
 
-    let mut chunked = StreamDecoder::<StreamResponse>::new();
+    let mut chunked = Decoder::new().stream::<StreamResponse>();
     let mut items = Vec::new();
     let mut rest = body;
     let mut step = seed as usize;

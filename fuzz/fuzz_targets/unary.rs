@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let v1 = a2a_types::v1::MethodName::ALL;
-    let _ = a2a_types::v1::Reply::decode(v1[selector as usize % v1.len()], body);
+    let _ = a2a_types::v1::Reply::decode(v1[selector as usize % v1.len()], body, &a2a_types::v1::Decoder::new());
     let v0_3 = a2a_types::v0_3::MethodName::ALL;
-    let _ = a2a_types::v0_3::Reply::decode(v0_3[selector as usize % v0_3.len()], body);
+    let _ = a2a_types::v0_3::Reply::decode(v0_3[selector as usize % v0_3.len()], body, &a2a_types::v0_3::Decoder::new());
 });

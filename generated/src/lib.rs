@@ -31,8 +31,8 @@
 //! Each module also carries its service trait (`A2aService`: one `async fn` per method, with
 //! defaults answering what the spec says an agent without the method answers), and with the
 //! `server` feature a2a-runtime's axum server serves it over JSON-RPC and HTTP+JSON
-//! (`a2a_runtime::transport::server`); with `client`, a2a-runtime's reqwest client calls an agent
-//! from its card (`a2a_runtime::transport::client`).
+//! (`a2a_runtime::server`); with `client`, a2a-runtime's reqwest client calls an agent
+//! from its card (`a2a_runtime::client`).
 //!
 //! Everything in this crate is generated except this file, which only declares the generated
 //! modules and re-exports the runtime they call (`crate::rt`, the runtime path they were
@@ -48,7 +48,7 @@ The echo agent over JSON-RPC at `http://127.0.0.1:3000/`, its card at
 `/.well-known/agent-card.json` (feature `server`, and tokio):
 
 ```no_run
-use a2a_types::rt::transport::server::{serve, AgentRouter};
+use a2a_types::rt::server::{serve, AgentRouter};
 use a2a_types::v1::{A2aServer, A2aService, AgentCard, AgentInterface, Message, RequestContext};
 use a2a_types::v1::{Role, SendMessageRequest, SendMessageResponse, ServiceError};
 use std::time::Duration;
@@ -97,7 +97,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 The agent above called over whichever binding its card offers first (feature `client`):
 
 ```no_run
-use a2a_types::rt::transport::client::{Client, HeaderValue};
+use a2a_types::rt::client::{Client, HeaderValue};
 use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
 use a2a_types::v1::{Protocol, Role, SendMessageRequest};
 

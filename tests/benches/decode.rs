@@ -1,6 +1,6 @@
 //! How fast a2a-types decodes A2A replies, measured against plain serde_json in the same run.
 //!
-//! Every reply a client reads goes through [`a2a_types::v1::decode_response`] (unary calls) or
+//! Every reply a client reads goes through [`a2a_types::v1::Decoder`] (unary calls) or
 //! [`a2a_types::v1::StreamDecoder`] (streams). Both add a contract on top of serde_json: a typed
 //! agent error, a lenient error object, one-line reasons for malformed bodies, SSE framing. This
 //! bench says what that contract costs on the paths that matter, by timing each case against a
@@ -8,11 +8,11 @@
 //!
 //! | group             | body                                   | a2a-types                        | baseline                                                         |
 //! |-------------------|----------------------------------------|----------------------------------|------------------------------------------------------------------|
-//! | `task_2kb`        | a `Task` reply of about 2 KB           | `decode_response::<Task>`        | `from_slice::<Plain<Task>>` (serde ignores `jsonrpc` and `id`)   |
-//! | `task_200kb`      | a `Task` reply of about 200 KB         | `decode_response::<Task>`        | the same                                                         |
-//! | `error_reply`     | an error object with extra members     | `decode_response::<Task>`        | `from_slice::<PlainErr>`: `code`, `message`, `data` only         |
+//! | `task_2kb`        | a `Task` reply of about 2 KB           | `Decoder::decode::<Task>`        | `from_slice::<Plain<Task>>` (serde ignores `jsonrpc` and `id`)   |
+//! | `task_200kb`      | a `Task` reply of about 200 KB         | `Decoder::decode::<Task>`        | the same                                                         |
+//! | `error_reply`     | an error object with extra members     | `Decoder::decode::<Task>`        | `from_slice::<PlainErr>`: `code`, `message`, `data` only         |
 //! | `sse_1000_events` | an SSE stream of 1000 JSON-RPC replies | `StreamDecoder`, 4 KiB chunks    | split on `"\n\n"`, strip `"data: "`, `from_str` each event       |
-//! | `task_2kb_rest`   | the 2 KB `Task`, bare: a REST reply    | `decode_rest_reply::<method::GetTask>` at 200 | `from_slice::<Task>` (no envelope at all) |
+//! | `task_2kb_rest`   | the 2 KB `Task`, bare: a REST reply    | `Decoder::decode_http::<Task>` over HTTP+JSON at 200 | `from_slice::<Task>` (no envelope at all) |
 //!
 //! The baselines decode into the same result types, through the same generated `Deserialize`
 //! impls, so a ratio near 1.0x means the envelope is free; they skip what the contract adds
@@ -60,7 +60,7 @@ use a2a_tests::decode_workload::{
     naive_stream, ours_rest, ours_stream, plain, plain_bare, plain_error, via_value,
     via_value_bare, Bodies,
 };
-use a2a_types::v1::{decode_response, Task};
+use a2a_types::v1::{Decoder, Task};
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use serde::Deserialize;
 
@@ -81,7 +81,7 @@ fn group<'a>(
 fn bench_task(c: &mut Criterion, name: &str, body: &[u8]) {
     let mut g = group(c, name, body.len());
     g.bench_function("a2a_types", |b| {
-        b.iter(|| decode_response::<Task>(black_box(body)))
+        b.iter(|| Decoder::new().decode::<Task>(black_box(body)))
     });
     g.bench_function("plain_serde_json", |b| {
         b.iter(|| plain::<Task>(black_box(body)))
@@ -107,7 +107,7 @@ fn bench_task_rest(c: &mut Criterion, body: &[u8]) {
 fn bench_error(c: &mut Criterion, body: &[u8]) {
     let mut g = group(c, "error_reply", body.len());
     g.bench_function("a2a_types", |b| {
-        b.iter(|| decode_response::<Task>(black_box(body)))
+        b.iter(|| Decoder::new().decode::<Task>(black_box(body)))
     });
     g.bench_function("plain_serde_json", |b| {
         b.iter(|| plain_error(black_box(body)))

@@ -14,7 +14,7 @@
 //! `--binding rest` (v1 and the v1.1 draft) reads each body as an HTTP+JSON reply instead: the
 //! case may carry the HTTP `status` (default 200) and `content_type`; the body is the bare result
 //! at 2xx, a `google.rpc.Status` (or any other error body) otherwise, and a stream is SSE with
-//! one bare result per event (`decode_rest_reply`, `RestStreamDecoder`). An `error` line also
+//! one bare result per event (`Decoder::decode_http`, `Decoder::stream` over HTTP+JSON). An `error` line also
 //! carries `reason` (the ErrorInfo reason naming the error, or `null`) and `status`; a
 //! `malformed` line carries `status` when the reply had one.
 
@@ -106,9 +106,7 @@ macro_rules! decoders {
     ($module:ident, $event:ident) => {
         mod $module {
             use super::Outcome;
-            use a2a_types::$module::{
-                decode_response, $event, CallError, MethodName, Reply, StreamDecoder,
-            };
+            use a2a_types::$module::{$event, CallError, Decoder, MethodName, Reply};
 
             fn failure(e: CallError) -> Outcome {
                 match e {
@@ -128,7 +126,7 @@ macro_rules! decoders {
             /// `None` for a method this module does not have.
             pub fn unary(method: &str, body: &[u8]) -> Option<Outcome> {
                 let method = MethodName::from_name(method)?;
-                Some(match Reply::decode(method, body) {
+                Some(match Reply::decode(method, body, &Decoder::new()) {
                     Ok(reply) => Outcome::Ok(reply.type_name()),
                     Err(e) => failure(e),
                 })
@@ -141,12 +139,12 @@ macro_rules! decoders {
             /// Events decoded before the first failure, and that failure.
             pub fn stream(chunks: &[Vec<u8>], plain_json: bool) -> (usize, Option<Outcome>) {
                 if plain_json {
-                    return match decode_response::<$event>(&chunks.concat()) {
+                    return match Decoder::new().decode::<$event>(&chunks.concat()) {
                         Ok(_) => (1, None),
                         Err(e) => (0, Some(failure(e))),
                     };
                 }
-                let mut decoder = StreamDecoder::<$event>::new();
+                let mut decoder = Decoder::new().stream::<$event>();
                 let mut events = 0;
                 for chunk in chunks {
                     for item in decoder.feed(chunk) {
@@ -166,7 +164,7 @@ decoders!(v1, StreamResponse);
 decoders!(v0_3, StreamEvent);
 decoders!(v1_1_draft, StreamResponse);
 
-/// `decode_rest_reply::<method::M>(reply)` for the method `name` names, its result dropped.
+/// `Decoder::new().binding(a2a_types::rt::Binding::HttpJson).decode_http::<<method::M as a2a_types::rt::Method>::Result>(reply)` for the method `name` names, its result dropped.
 macro_rules! rest_by_method {
     ($name:expr, $reply:expr) => {
         rest_by_method!(@arms $name, $reply; SendMessage, SendStreamingMessage, GetTask, ListTasks,
@@ -176,7 +174,7 @@ macro_rules! rest_by_method {
     };
     (@arms $name:expr, $reply:expr; $($m:ident),*) => {
         match $name {
-            $(MethodName::$m => decode_rest_reply::<method::$m>($reply).map(drop),)*
+            $(MethodName::$m => Decoder::new().binding(a2a_types::rt::Binding::HttpJson).decode_http::<<method::$m as a2a_types::rt::Method>::Result>($reply).map(drop),)*
         }
     };
 }
@@ -188,10 +186,10 @@ macro_rules! rest_decoders {
     ($name:ident, $module:ident) => {
         mod $name {
             use super::Outcome;
-            use a2a_types::rt::rest::{rest_reason, HttpReply};
+            use a2a_types::rt::client::HttpReply;
+            use a2a_types::rt::rest::rest_reason;
             use a2a_types::$module::{
-                decode_rest_reply, method, A2aError, CallError, MethodName, RestStreamDecoder,
-                StreamResponse,
+                method, A2aError, CallError, Decoder, MethodName, StreamResponse,
             };
 
             /// The reason naming a typed error: its row's, or for the catch-all the first
@@ -251,12 +249,17 @@ macro_rules! rest_decoders {
                         content_type,
                         body: &body,
                     };
-                    return match decode_rest_reply::<method::SendStreamingMessage>(&reply) {
+                    return match Decoder::new()
+                        .binding(a2a_types::rt::Binding::HttpJson)
+                        .decode_http::<StreamResponse>(&reply)
+                    {
                         Ok(_) => (1, None),
                         Err(e) => (0, Some(failure(e, status))),
                     };
                 }
-                let mut decoder = RestStreamDecoder::<StreamResponse>::new();
+                let mut decoder = Decoder::new()
+                    .binding(a2a_types::rt::Binding::HttpJson)
+                    .stream::<StreamResponse>();
                 let mut events = 0;
                 for chunk in chunks {
                     for item in decoder.feed(chunk) {
@@ -359,7 +362,7 @@ fn classify_rest(spec: Spec, case: &Map<String, Value>) -> Result<Value, String>
     };
     if !streamed {
         let body = chunks.concat();
-        let reply = a2a_types::rt::rest::HttpReply {
+        let reply = a2a_types::rt::client::HttpReply {
             status,
             content_type,
             body: &body,

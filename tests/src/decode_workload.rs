@@ -5,22 +5,21 @@
 //!
 //! | case              | body                                   | a2a-types                        | baselines                                                            |
 //! |-------------------|----------------------------------------|----------------------------------|----------------------------------------------------------------------|
-//! | `task_2kb`        | a `Task` reply of about 2 KB           | `decode_response::<Task>`        | [`plain`]: `from_slice` into `{result: Task}`; [`via_value`]          |
-//! | `task_200kb`      | a `Task` reply of about 200 KB         | `decode_response::<Task>`        | the same                                                             |
-//! | `task_2kb_rest`   | the 2 KB reply's `Task`, bare (REST)   | [`ours_rest`]: `decode_rest_reply::<method::GetTask>` at 200 | [`plain_bare`]: `from_slice::<Task>`; [`via_value_bare`]  |
-//! | `error_reply`     | an error object with extra members     | `decode_response::<Task>`        | [`plain_error`]: `code`, `message`, `data` only                      |
+//! | `task_2kb`        | a `Task` reply of about 2 KB           | `Decoder::decode::<Task>`        | [`plain`]: `from_slice` into `{result: Task}`; [`via_value`]          |
+//! | `task_200kb`      | a `Task` reply of about 200 KB         | `Decoder::decode::<Task>`        | the same                                                             |
+//! | `task_2kb_rest`   | the 2 KB reply's `Task`, bare (REST)   | [`ours_rest`]: `Decoder::decode_http::<Task>` over HTTP+JSON at 200 | [`plain_bare`]: `from_slice::<Task>`; [`via_value_bare`]  |
+//! | `error_reply`     | an error object with extra members     | `Decoder::decode::<Task>`        | [`plain_error`]: `code`, `message`, `data` only                      |
 //! | `sse_1000_events` | an SSE stream of 1000 JSON-RPC replies | [`ours_stream`], 4 KiB chunks    | [`naive_stream`]: split on `"\n\n"`, strip `"data: "`, `from_str` each |
 //!
 //! The bodies are built in code, deterministically (fixed seed), in the shapes of captured
 //! traffic: camelCase ProtoJSON, multi-paragraph text with quotes, newlines and non-ASCII.
 
+use a2a_types::rt::Binding;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use a2a_types::rt::rest::HttpReply;
-use a2a_types::v1::{
-    decode_response, decode_rest_reply, method, CallError, StreamDecoder, StreamResponse, Task,
-};
+use a2a_types::rt::client::HttpReply;
+use a2a_types::v1::{CallError, Decoder, StreamResponse, Task};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -74,11 +73,13 @@ pub fn via_value<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, serde
 /// a2a-types on a REST reply: the bare `Task` at HTTP 200, through the binding's choke point
 /// (status check, BOM and whitespace trim, size limit, the result's `Deserialize`).
 pub fn ours_rest(body: &[u8]) -> Result<Task, CallError> {
-    decode_rest_reply::<method::GetTask>(&HttpReply {
-        status: 200,
-        content_type: Some("application/json"),
-        body,
-    })
+    Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&HttpReply {
+            status: 200,
+            content_type: Some("application/json"),
+            body,
+        })
 }
 
 /// The REST success baseline: `from_slice` straight into the result type.
@@ -93,7 +94,7 @@ pub fn via_value_bare<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, 
 
 /// a2a-types on a whole stream: feed it in chunks, count the decoded events.
 pub fn ours_stream(body: &[u8]) -> (usize, Result<(), CallError>) {
-    let mut decoder = StreamDecoder::<StreamResponse>::new();
+    let mut decoder = Decoder::new().stream::<StreamResponse>();
     let mut ok = 0;
     for chunk in body.chunks(CHUNK) {
         ok += decoder
@@ -396,7 +397,8 @@ impl Bodies {
             ("task_2kb", &self.task_2kb),
             ("task_200kb", &self.task_200kb),
         ] {
-            let ours = decode_response::<Task>(body)
+            let ours = Decoder::new()
+                .decode::<Task>(body)
                 .map_err(|e| format!("{name}: a2a-types failed: {e:?}"))?;
             if plain::<Task>(body).ok().as_ref() != Some(&ours) {
                 return Err(format!("{name}: a2a-types and plain serde_json differ"));
@@ -414,11 +416,11 @@ impl Bodies {
         if via_value_bare::<Task>(&self.task_2kb_rest).ok().as_ref() != Some(&rest) {
             return Err("task_2kb_rest: a2a-types and via Value differ".into());
         }
-        if decode_response::<Task>(&self.task_2kb).ok() != Some(rest) {
+        if Decoder::new().decode::<Task>(&self.task_2kb).ok() != Some(rest) {
             return Err("task_2kb_rest: not the Task of task_2kb".into());
         }
 
-        let ours = match decode_response::<Task>(&self.error) {
+        let ours = match Decoder::new().decode::<Task>(&self.error) {
             Err(CallError::Agent(ours)) => ours,
             other => {
                 return Err(format!(
@@ -439,7 +441,7 @@ impl Bodies {
             ));
         }
 
-        let mut decoder = StreamDecoder::<StreamResponse>::new();
+        let mut decoder = Decoder::new().stream::<StreamResponse>();
         let mut items = Vec::new();
         for chunk in self.stream.as_bytes().chunks(CHUNK) {
             items.extend(decoder.feed(chunk));
@@ -495,12 +497,12 @@ impl Bodies {
             _ => None,
         };
         Some(match (task_body, case, decoder) {
-            (Some(body), _, "a2a_types") => decode_response::<Task>(body).is_ok(),
+            (Some(body), _, "a2a_types") => Decoder::new().decode::<Task>(body).is_ok(),
             (Some(body), _, "plain_serde_json") => plain::<Task>(body).is_ok(),
             (Some(body), _, "via_value") => via_value::<Task>(body).is_ok(),
             (None, "error_reply", "a2a_types") => {
                 matches!(
-                    decode_response::<Task>(&self.error),
+                    Decoder::new().decode::<Task>(&self.error),
                     Err(CallError::Agent(_))
                 )
             }

@@ -1,4 +1,4 @@
-//! The reqwest client of a2a-runtime's transport layer (`transport::client`, feature `client`),
+//! The reqwest client of a2a-runtime's transport layer (`client`, feature `client`),
 //! against real HTTP on 127.0.0.1 only: a tiny axum agent answering with bodies the generated
 //! server side writes (`encode_result`, `encode_rest_result`, `encode_event`, ...), called over
 //! both bindings; typed agent errors; streams read as they arrive; cards of both versions; and
@@ -8,10 +8,10 @@
 //! Every test is bounded ([`bounded`]); the timeouts exercised are against a server that never
 //! answers, so their outcome does not depend on timing.
 
-use a2a_types::rt::call::Binding;
 use a2a_types::rt::client::CallError as RtCallError;
-use a2a_types::rt::rest::RestResponse;
-use a2a_types::rt::transport::client::{BuildError, Client, HeaderName, HeaderValue};
+use a2a_types::rt::client::{BuildError, Client, HeaderName, HeaderValue};
+use a2a_types::rt::rest::server::RestResponse;
+use a2a_types::rt::Binding;
 use a2a_types::rt::{ClientErrorKind, Limits, RequestId};
 use a2a_types::v1::{
     self, method, A2aError, AgentCard, AgentInterface, CallError, CancelTaskRequest,
@@ -310,7 +310,7 @@ fn jsonrpc(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
         v1::Request::SendStreamingMessage(_) => {
             let events = stream_events()
                 .iter()
-                .map(|e| v1::encode_event::<method::SendStreamingMessage>(&id, Ok(e)))
+                .map(|e| v1::encode_event::<method::SendStreamingMessage>(&id, Ok(e)).to_bytes())
                 .collect();
             return gated_stream(fixture, events);
         }
@@ -337,7 +337,7 @@ fn rest(fixture: &Arc<Fixture>, verb: &str, path: &str, query: &str, body: &[u8]
         v1::Request::SendStreamingMessage(_) => {
             let events = stream_events()
                 .iter()
-                .map(|e| v1::encode_rest_event::<method::SendStreamingMessage>(Ok(e)))
+                .map(|e| v1::encode_rest_event::<method::SendStreamingMessage>(Ok(e)).to_bytes())
                 .collect();
             return gated_stream(fixture, events);
         }
@@ -389,7 +389,9 @@ fn jsonrpc_v0_3(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
             ];
             let events = events
                 .iter()
-                .map(|e| v03::encode_event::<v03::method::SendStreamingMessage>(&id, Ok(e)))
+                .map(|e| {
+                    v03::encode_event::<v03::method::SendStreamingMessage>(&id, Ok(e)).to_bytes()
+                })
                 .collect();
             return gated_stream(fixture, events);
         }
@@ -405,6 +407,7 @@ fn jsonrpc_v0_3(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
 /// One JSON-RPC stream event carrying the first of [`stream_events`].
 fn first_event() -> Vec<u8> {
     v1::encode_event::<method::SendStreamingMessage>(&RequestId::from(1), Ok(&stream_events()[0]))
+        .to_bytes()
 }
 
 /// What a faulty server or proxy does, by name; `rest` paths below the name are ignored.
@@ -1184,9 +1187,9 @@ fn calls_and_streams_are_send_so_they_can_be_spawned() {
 
 // ----- the module docs' example ------------------------------------------------------------
 
-/// The example of `a2a_runtime::transport::client`'s module docs, as written there.
+/// The example of `a2a_runtime::client`'s module docs, as written there.
 mod module_example {
-    use a2a_runtime::transport::client::{Client, HeaderValue};
+    use a2a_runtime::client::{Client, HeaderValue};
     use a2a_types::rt as a2a_runtime;
     use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
     use a2a_types::v1::{Protocol, Role, SendMessageRequest, StreamResponse};

@@ -4,11 +4,10 @@
 //! client's decoders.
 
 use a2a_types::rt::custom::{from_reason, FIELDS_TYPE_PREFIX};
-use a2a_types::rt::server::RequestId;
 use a2a_types::rt::ErrorRow;
+use a2a_types::rt::RequestId;
 use a2a_types::v1::{
-    decode_response, decode_response_with, encode_error, encode_event, method, A2aError, CallError,
-    StreamDecoder, StreamResponse, Task,
+    encode_error, encode_event, method, A2aError, CallError, Decoder, StreamResponse, Task,
 };
 use a2a_types::AgentError;
 use serde_json::{json, Value};
@@ -436,7 +435,9 @@ fn a_custom_error_comes_back_typed_through_the_wire() {
     assert_eq!(wire["error"]["data"], quota().data());
 
     assert_eq!(
-        decode_response_with::<Task, BillingError>(&body),
+        Decoder::new()
+            .custom_errors::<BillingError>()
+            .decode::<Task>(&body),
         Err(CallError::Custom {
             error: quota(),
             message: "quota exceeded".into()
@@ -444,7 +445,10 @@ fn a_custom_error_comes_back_typed_through_the_wire() {
     );
     for error in every_billing_error() {
         let body = error_body(&A2aError::from_custom(&error));
-        match decode_response_with::<Task, BillingError>(&body) {
+        match Decoder::new()
+            .custom_errors::<BillingError>()
+            .decode::<Task>(&body)
+        {
             Err(CallError::Custom {
                 error: back,
                 message,
@@ -456,7 +460,7 @@ fn a_custom_error_comes_back_typed_through_the_wire() {
         }
     }
     // Without the type, the same body is the catch-all with everything intact.
-    match decode_response::<Task>(&body) {
+    match Decoder::new().decode::<Task>(&body) {
         Err(CallError::Agent(A2aError::Other {
             code,
             message,
@@ -478,18 +482,27 @@ fn a_custom_error_comes_back_typed_through_the_wire() {
 #[test]
 fn standard_unknown_and_undecodable_codes_stay_agent_errors() {
     let not_found = A2aError::from_code(-32001, None, None);
-    match decode_response_with::<Task, BillingError>(&error_body(&not_found)) {
+    match Decoder::new()
+        .custom_errors::<BillingError>()
+        .decode::<Task>(&error_body(&not_found))
+    {
         Err(CallError::Agent(A2aError::TaskNotFound { .. })) => {}
         other => panic!("{other:?}"),
     }
     let unknown = A2aError::from_code(43, Some("no such thing".into()), None);
-    match decode_response_with::<Task, BillingError>(&error_body(&unknown)) {
+    match Decoder::new()
+        .custom_errors::<BillingError>()
+        .decode::<Task>(&error_body(&unknown))
+    {
         Err(CallError::Agent(A2aError::Other { code: 43, .. })) => {}
         other => panic!("{other:?}"),
     }
     // One of the type's codes without its fields object.
     let bare = A2aError::from_code(-32050, None, None);
-    match decode_response_with::<Task, BillingError>(&error_body(&bare)) {
+    match Decoder::new()
+        .custom_errors::<BillingError>()
+        .decode::<Task>(&error_body(&bare))
+    {
         Err(CallError::Agent(A2aError::Other { code: -32050, .. })) => {}
         other => panic!("{other:?}"),
     }
@@ -499,8 +512,10 @@ fn standard_unknown_and_undecodable_codes_stay_agent_errors() {
 fn a_stream_event_carries_the_custom_error() {
     let id = RequestId::from(1);
     let error = A2aError::from_custom(&invoice());
-    let event = encode_event::<method::SendStreamingMessage>(&id, Err(&error));
-    let mut decoder = StreamDecoder::<StreamResponse, BillingError>::new();
+    let event = encode_event::<method::SendStreamingMessage>(&id, Err(&error)).to_bytes();
+    let mut decoder = Decoder::new()
+        .custom_errors::<BillingError>()
+        .stream::<StreamResponse>();
     let items = decoder.feed(&event);
     assert_eq!(
         items,
@@ -565,7 +580,10 @@ fn an_error_info_of_another_domain_is_not_read_as_ours() {
             {"@type": "type.a2a-codegen/BillingError.QuotaExceeded", "retryAfterSecs": 30}
         ]}}))
     .unwrap();
-    match decode_response_with::<Task, BillingError>(&other) {
+    match Decoder::new()
+        .custom_errors::<BillingError>()
+        .decode::<Task>(&other)
+    {
         Err(CallError::Agent(A2aError::Other { code, message, .. })) => {
             assert_eq!((code, message.as_str()), (-32050, "their quota"));
         }
@@ -578,7 +596,9 @@ fn an_error_info_of_another_domain_is_not_read_as_ours() {
         ]}}))
     .unwrap();
     assert!(matches!(
-        decode_response_with::<Task, BillingError>(&ours),
+        Decoder::new()
+            .custom_errors::<BillingError>()
+            .decode::<Task>(&ours),
         Err(CallError::Custom {
             error: BillingError::QuotaExceeded {
                 retry_after_secs: 30
@@ -588,7 +608,9 @@ fn an_error_info_of_another_domain_is_not_read_as_ours() {
     ));
     let bare = br#"{"jsonrpc":"2.0","id":1,"error":{"code":42,"message":"expired"}}"#;
     assert!(matches!(
-        decode_response_with::<Task, BillingError>(bare),
+        Decoder::new()
+            .custom_errors::<BillingError>()
+            .decode::<Task>(bare),
         Err(CallError::Custom {
             error: BillingError::PlanExpired,
             ..

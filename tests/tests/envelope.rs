@@ -2,8 +2,7 @@
 //! typed `A2aError`) or malformed (a `ClientError` with a reason), and never panics.
 
 use a2a_types::v1::{
-    decode_reply, decode_response, method, A2aError, CallError, MethodName, Reply, Task,
-    ERROR_TABLE,
+    decode_reply, method, A2aError, CallError, Decoder, MethodName, Reply, Task, ERROR_TABLE,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -13,14 +12,14 @@ fn error_reply(error: Value) -> Vec<u8> {
 }
 
 fn agent_error(body: &[u8]) -> A2aError {
-    match decode_response::<Task>(body) {
+    match Decoder::new().decode::<Task>(body) {
         Err(CallError::Agent(e)) => e,
         other => panic!("expected an agent error, got {other:?}"),
     }
 }
 
 fn malformed(body: &[u8]) -> String {
-    match decode_response::<Task>(body) {
+    match Decoder::new().decode::<Task>(body) {
         Err(CallError::Malformed(e)) => e.reason().to_string(),
         other => panic!("expected malformed, got {other:?}"),
     }
@@ -156,7 +155,7 @@ fn falsy_error_beside_a_result_is_success_and_null_error_alone_is_malformed() {
     for falsy in ["null", "false", "0", "\"\"", "[]"] {
         let body = format!(r#"{{"jsonrpc":"2.0","id":1,"error":{falsy},"result":{task}}}"#);
         assert_eq!(
-            decode_response::<Task>(body.as_bytes()).unwrap().id,
+            Decoder::new().decode::<Task>(body.as_bytes()).unwrap().id,
             "t",
             "{falsy}"
         );
@@ -191,9 +190,12 @@ fn odd_bytes_get_clean_answers() {
             .contains("number out of range")
     );
     // An unknown member is skipped without being converted, so even an out-of-range number there is fine.
-    assert!(decode_response::<Task>(br#"{"result":{"id":"t","status":{},"n":1e999}}"#).is_ok());
+    assert!(Decoder::new()
+        .decode::<Task>(br#"{"result":{"id":"t","status":{},"n":1e999}}"#)
+        .is_ok());
     assert_eq!(
-        decode_response::<Task>(b"\xEF\xBB\xBF{\"result\":{\"id\":\"t\",\"status\":{}}}")
+        Decoder::new()
+            .decode::<Task>(b"\xEF\xBB\xBF{\"result\":{\"id\":\"t\",\"status\":{}}}")
             .unwrap()
             .id,
         "t"
@@ -205,7 +207,12 @@ fn odd_bytes_get_clean_answers() {
 fn typed_and_dynamic_method_decoding_agree() {
     let body = br#"{"jsonrpc":"2.0","id":1,"result":{"tasks":[],"totalSize":0}}"#;
     let typed = decode_reply::<method::ListTasks>(body).unwrap();
-    let dynamic = Reply::decode(MethodName::from_name("ListTasks").unwrap(), body).unwrap();
+    let dynamic = Reply::decode(
+        MethodName::from_name("ListTasks").unwrap(),
+        body,
+        &Decoder::new(),
+    )
+    .unwrap();
     assert_eq!(dynamic, Reply::ListTasks(typed));
     assert_eq!(dynamic.type_name(), "ListTasksResponse");
     assert_eq!(MethodName::ALL.len(), 11);
@@ -222,7 +229,7 @@ macro_rules! unary_captures_test {
         $(#[$doc])*
         #[test]
         fn $name() {
-            use a2a_types::$module::{CallError, MethodName, Reply, ERROR_TABLE};
+            use a2a_types::$module::{CallError, Decoder, MethodName, Reply, ERROR_TABLE};
             let Some(dir) = a2a_tests::shared_path("unary wire captures", "wire-captures/a2a-sdk-1.3.0")
             else {
                 return;
@@ -253,7 +260,7 @@ macro_rules! unary_captures_test {
                     .unwrap_or(MethodName::GetTask);
                 let outcome = &meta["client_outcome"];
                 let sent: Value = serde_json::from_slice(&body).unwrap();
-                match Reply::decode(method, &body) {
+                match Reply::decode(method, &body, &Decoder::new()) {
                     Ok(reply) => assert!(
                         outcome.get("returned").is_some() && sent.get("result").is_some(),
                         "{name}: {reply:?}"
@@ -299,7 +306,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         for method in MethodName::ALL {
-            let _ = Reply::decode(method, &bytes);
+            let _ = Reply::decode(method, &bytes, &Decoder::new());
         }
     }
 
@@ -313,7 +320,7 @@ proptest! {
         };
         let bytes = serde_json::to_vec(&body).unwrap();
         for method in MethodName::ALL {
-            let outcome = Reply::decode(method, &bytes);
+            let outcome = Reply::decode(method, &bytes, &Decoder::new());
             if let Err(CallError::Malformed(e)) = &outcome {
                 prop_assert!(!e.reason().is_empty() && !e.reason().contains('\n'));
             }
@@ -346,12 +353,18 @@ fn json_value() -> impl Strategy<Value = Value> {
 #[test]
 fn limits_on_size_and_depth_are_clean_failures() {
     use a2a_types::rt::limits::Limits;
-    use a2a_types::v1::{decode_request_limited, decode_response_limited, StreamResponse};
+    use a2a_types::v1::{decode_request_limited, Decoder, StreamResponse};
     let task = br#"{"jsonrpc":"2.0","id":1,"result":{"id":"t","status":{"state":"TASK_STATE_WORKING"},"metadata":{"a":{"b":[1]}}}}"#;
-    assert!(decode_response_limited::<a2a_types::v1::Task>(task, &Limits::default()).is_ok());
+    assert!(Decoder::new()
+        .limits(Limits::default())
+        .decode::<a2a_types::v1::Task>(task)
+        .is_ok());
 
     let small = Limits::default().with_max_body_bytes(32);
-    match decode_response_limited::<a2a_types::v1::Task>(task, &small) {
+    match Decoder::new()
+        .limits(small)
+        .decode::<a2a_types::v1::Task>(task)
+    {
         Err(a2a_types::v1::CallError::Malformed(e)) => {
             assert_eq!(
                 e.reason(),
@@ -361,7 +374,10 @@ fn limits_on_size_and_depth_are_clean_failures() {
         other => panic!("{other:?}"),
     }
     let shallow = Limits::default().with_max_depth(3);
-    match decode_response_limited::<a2a_types::v1::Task>(task, &shallow) {
+    match Decoder::new()
+        .limits(shallow)
+        .decode::<a2a_types::v1::Task>(task)
+    {
         Err(a2a_types::v1::CallError::Malformed(e)) => {
             assert_eq!(e.reason(), "the body nests deeper than the limit of 3")
         }
@@ -370,16 +386,21 @@ fn limits_on_size_and_depth_are_clean_failures() {
 
     // Streams: the size is bounded while framing, the depth per event.
     let event = b"data: {\"result\":{\"statusUpdate\":{\"taskId\":\"t\",\"contextId\":\"c\",\"status\":{}}}}\n\n";
-    let mut decoder = a2a_types::v1::StreamDecoder::<StreamResponse>::with_limits(shallow);
+    let mut decoder = a2a_types::v1::Decoder::new()
+        .limits(shallow)
+        .stream::<StreamResponse>();
     let items = decoder.feed(event);
     assert!(
         matches!(&items[..], [Err(a2a_types::v1::CallError::Malformed(e))] if e.reason() == "an event's data nests deeper than the limit of 3"),
         "{items:?}"
     );
-    let mut decoder = a2a_types::v1::StreamDecoder::<StreamResponse>::with_limits(small);
+    let mut decoder = a2a_types::v1::Decoder::new()
+        .limits(small)
+        .stream::<StreamResponse>();
     let items = decoder.feed(event);
     assert!(matches!(&items[..], [Err(_)]), "{items:?}");
-    assert!(a2a_types::v1::StreamDecoder::<StreamResponse>::new()
+    assert!(a2a_types::v1::Decoder::new()
+        .stream::<StreamResponse>()
         .feed(event)
         .iter()
         .all(Result::is_ok));

@@ -1,15 +1,17 @@
-//! The HTTP+JSON (REST) binding of A2A v1: every method's request through `encode_rest_request`
+//! The HTTP+JSON (REST) binding of A2A v1: every method's request through `encode_call`
 //! and back through `decode_rest_request` (with and without a tenant), query parameters of every
 //! kind, the refusals (404, 405, 400 naming the parameter), and replies: results, errors named by
 //! their ErrorInfo reason for every row of the table, the catch-all for the rest, custom errors,
 //! problem+json and non-JSON bodies, and streams.
 
-use a2a_types::rt::rest::{rest_reason, HttpReply, RestStreamDecoder};
+use a2a_types::rt::client::{HttpReply, HttpRequest};
+use a2a_types::rt::rest::rest_reason;
+use a2a_types::rt::Binding;
 use a2a_types::rt::Method;
 use a2a_types::v1::{
-    decode_rest_reply, decode_rest_reply_with, decode_rest_request, encode_rest_custom_error,
-    encode_rest_error, encode_rest_event, encode_rest_request, encode_rest_result, method,
-    A2aError, CallError, Request, StreamResponse, Task, TaskState, ERROR_TABLE,
+    decode_rest_request, encode_call, encode_rest_custom_error, encode_rest_error,
+    encode_rest_event, encode_rest_result, method, A2aError, CallError, Decoder, Request,
+    StreamResponse, Task, TaskState, ERROR_TABLE,
 };
 use a2a_types::AgentError;
 use serde::de::DeserializeOwned;
@@ -25,13 +27,14 @@ pub enum BillingError {
 }
 
 /// Sends `params` of method `M` through the client encoder and the server decoder.
-fn round_trip<M>(params: Value) -> (a2a_types::rt::rest::HttpRequest, Request)
+fn round_trip<M>(params: Value) -> (HttpRequest, Request)
 where
     M: a2a_types::rt::rest::RestMethod,
     M::Params: Serialize + DeserializeOwned,
 {
     let params: M::Params = serde_json::from_value(params).unwrap();
-    let request = encode_rest_request::<M>(&params).unwrap();
+    let request =
+        encode_call::<M>(Binding::HttpJson, &a2a_types::rt::RequestId::Null, &params).unwrap();
     let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
     let body = request.body.clone().unwrap_or_default();
     let decoded = decode_rest_request(request.verb, path, query, &body)
@@ -221,12 +224,14 @@ fn reply(status: u16, content_type: &'static str, body: &'static [u8]) -> HttpRe
 
 #[test]
 fn success_replies_are_the_bare_result() {
-    let task: Task = decode_rest_reply::<method::GetTask>(&reply(
-        200,
-        "application/json",
-        br#"{"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}, "extra": 1}"#,
-    ))
-    .unwrap();
+    let task: Task = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(
+            200,
+            "application/json",
+            br#"{"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}, "extra": 1}"#,
+        ))
+        .unwrap();
     assert_eq!(task.status.state, TaskState::Working);
     // Delete returns Empty: `{}` or no body at all.
     for body in [&b"{}"[..], b"", b"  \n"] {
@@ -235,9 +240,12 @@ fn success_replies_are_the_bare_result() {
             content_type: None,
             body,
         };
-        decode_rest_reply::<method::DeleteTaskPushNotificationConfig>(&r).unwrap();
+        Decoder::new().binding(Binding::HttpJson).decode_http::<<method::DeleteTaskPushNotificationConfig as a2a_types::rt::Method>::Result>(&r).unwrap();
     }
-    let e = decode_rest_reply::<method::GetTask>(&reply(200, "application/json", b"")).unwrap_err();
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(200, "application/json", b""))
+        .unwrap_err();
     assert!(
         matches!(&e, CallError::Malformed(m) if m.reason().contains("empty body")),
         "{e:?}"
@@ -252,9 +260,10 @@ fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
         let response = encode_rest_error(&error);
         assert_eq!(response.status, row.http, "{}", row.name);
         let body: &'static [u8] = Box::leak(response.body.into_boxed_slice());
-        let decoded =
-            decode_rest_reply::<method::GetTask>(&reply(response.status, "application/json", body))
-                .unwrap_err();
+        let decoded = Decoder::new()
+            .binding(Binding::HttpJson)
+            .decode_http::<Task>(&reply(response.status, "application/json", body))
+            .unwrap_err();
         match rest_reason(row) {
             Some(reason) => {
                 named += 1;
@@ -293,9 +302,14 @@ fn the_standard_errors_are_named_by_the_reasons_a2a_sdk_writes() {
             {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": reason,
              "domain": "a2a-protocol.org", "metadata": {}}]}})
         .to_string();
-        let e =
-            decode_rest_reply::<method::SendMessage>(&reply(http, "application/json", leak(body)))
-                .unwrap_err();
+        let e = Decoder::new()
+            .binding(Binding::HttpJson)
+            .decode_http::<a2a_types::v1::SendMessageResponse>(&reply(
+                http,
+                "application/json",
+                leak(body),
+            ))
+            .unwrap_err();
         let CallError::Agent(e) = e else {
             panic!("{reason}: {e:?}")
         };
@@ -321,12 +335,10 @@ fn an_error_info_without_a_domain_is_read_as_a2a_s() {
             info["domain"] = domain;
         }
         let body = json!({"error": {"code": 404, "message": "gone", "details": [info]}});
-        decode_rest_reply::<method::GetTask>(&reply(
-            404,
-            "application/json",
-            leak(body.to_string()),
-        ))
-        .unwrap_err()
+        Decoder::new()
+            .binding(Binding::HttpJson)
+            .decode_http::<Task>(&reply(404, "application/json", leak(body.to_string())))
+            .unwrap_err()
     };
     for domain in [Value::Null, json!(""), json!(7)] {
         let e = with_domain(domain.clone());
@@ -347,14 +359,16 @@ fn an_error_info_without_a_domain_is_read_as_a2a_s() {
 /// (as a2a-sdk reads it, and as the JSON-RPC side does), results and errors alike.
 #[test]
 fn a_leading_bom_is_ignored_in_rest_bodies() {
-    let task = decode_rest_reply::<method::GetTask>(&reply(
-        200,
-        "application/json",
-        b"\xEF\xBB\xBF {\"id\": \"t-1\", \"status\": {}}",
-    ))
-    .unwrap();
+    let task = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(
+            200,
+            "application/json",
+            b"\xEF\xBB\xBF {\"id\": \"t-1\", \"status\": {}}",
+        ))
+        .unwrap();
     assert_eq!(task.id, "t-1");
-    let e = decode_rest_reply::<method::GetTask>(&reply(
+    let e = Decoder::new().binding(Binding::HttpJson).decode_http::<Task>(&reply(
         404,
         "application/json",
         b"\xEF\xBB\xBF{\"error\": {\"code\": 404, \"details\": [{\"@type\": \"type.googleapis.com/google.rpc.ErrorInfo\", \"reason\": \"TASK_NOT_FOUND\", \"domain\": \"a2a-protocol.org\"}]}}",
@@ -372,8 +386,10 @@ fn a_bare_status_names_its_error() {
     let body = br#"{"code": 5, "message": "no task t-9", "details": [
         {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND",
          "domain": "a2a-protocol.org"}]}"#;
-    let e =
-        decode_rest_reply::<method::GetTask>(&reply(404, "application/json", body)).unwrap_err();
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(404, "application/json", body))
+        .unwrap_err();
     let CallError::Agent(e) = e else {
         panic!("{e:?}")
     };
@@ -389,7 +405,9 @@ fn rest_streams_skip_empty_events_and_give_error_events_their_own_status() {
     let body = b"data:\n\ndata: {\"task\": {\"id\": \"t-1\"}}\n\ndata:\n\n\
         event: error\ndata: {\"error\": {\"code\": 503, \"message\": \"busy\"}}\n\n\
         event: error\ndata: {\"error\": {\"message\": \"no code\"}}\n\n";
-    let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+    let mut decoder = Decoder::new()
+        .binding(Binding::HttpJson)
+        .stream::<StreamResponse>();
     let items = decoder.feed(body);
     decoder.finish().unwrap();
     assert_eq!(items.len(), 3, "{items:?}");
@@ -409,8 +427,10 @@ fn errors_without_a_known_reason_are_the_catch_all_keeping_everything() {
     // No ErrorInfo: the HTTP status is the code, the Status is the data.
     let body =
         br#"{"error": {"code": 404, "status": "NOT_FOUND", "message": "gone", "details": []}}"#;
-    let e =
-        decode_rest_reply::<method::GetTask>(&reply(404, "application/json", body)).unwrap_err();
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(404, "application/json", body))
+        .unwrap_err();
     let CallError::Agent(A2aError::Other {
         code,
         message,
@@ -425,8 +445,10 @@ fn errors_without_a_known_reason_are_the_catch_all_keeping_everything() {
     let body = br#"{"error": {"code": 409, "status": "ABORTED", "message": "later",
         "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "SOMETHING_NEW",
                      "domain": "a2a-protocol.org"}]}}"#;
-    let e =
-        decode_rest_reply::<method::GetTask>(&reply(409, "application/json", body)).unwrap_err();
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(409, "application/json", body))
+        .unwrap_err();
     let CallError::Agent(e) = e else {
         panic!("{e:?}")
     };
@@ -436,16 +458,19 @@ fn errors_without_a_known_reason_are_the_catch_all_keeping_everything() {
     let body =
         br#"{"type": "https://a2a-protocol.org/errors/task-not-found", "title": "Task not found",
         "status": 404, "detail": "no task t-9"}"#;
-    let e = decode_rest_reply::<method::GetTask>(&reply(404, "application/problem+json", body))
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(404, "application/problem+json", body))
         .unwrap_err();
     let CallError::Agent(A2aError::Other { code, message, .. }) = e else {
         panic!("{e:?}")
     };
     assert_eq!((code, message.as_str()), (404, "no task t-9"));
     // A proxy's HTML page: malformed, its status kept.
-    let e =
-        decode_rest_reply::<method::GetTask>(&reply(502, "text/html", b"<html>Bad gateway</html>"))
-            .unwrap_err();
+    let e = Decoder::new()
+        .binding(Binding::HttpJson)
+        .decode_http::<Task>(&reply(502, "text/html", b"<html>Bad gateway</html>"))
+        .unwrap_err();
     let CallError::Malformed(m) = e else {
         panic!("{e:?}")
     };
@@ -465,11 +490,11 @@ fn custom_errors_travel_over_rest_by_their_reason() {
     let response = encode_rest_custom_error(&error, Some("slow down"));
     assert_eq!(response.status, 429);
     let body: &'static [u8] = Box::leak(response.body.into_boxed_slice());
-    let decoded = decode_rest_reply_with::<method::GetTask, BillingError>(
-        &reply(429, "application/json", body),
-        &Default::default(),
-    )
-    .unwrap_err();
+    let decoded = Decoder::new()
+        .binding(Binding::HttpJson)
+        .custom_errors::<BillingError>()
+        .decode_http::<Task>(&reply(429, "application/json", body))
+        .unwrap_err();
     assert_eq!(
         decoded,
         CallError::Custom {
@@ -485,12 +510,18 @@ fn rest_streams_decode_in_any_chunking_and_carry_errors_as_events() {
         serde_json::from_value(json!({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
             .unwrap();
     let mut body =
-        encode_rest_event::<method::SendStreamingMessage>(Ok(&StreamResponse::Task(task.clone())));
-    body.extend(encode_rest_event::<method::SendStreamingMessage>(Err(
-        &A2aError::from_code(-32001, None, None),
-    )));
+        encode_rest_event::<method::SendStreamingMessage>(Ok(&StreamResponse::Task(task.clone())))
+            .to_bytes();
+    body.extend(
+        encode_rest_event::<method::SendStreamingMessage>(Err(&A2aError::from_code(
+            -32001, None, None,
+        )))
+        .to_bytes(),
+    );
     for size in [1, 2, 3, 7, body.len()] {
-        let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+        let mut decoder = Decoder::new()
+            .binding(Binding::HttpJson)
+            .stream::<StreamResponse>();
         let items: Vec<_> = body.chunks(size).flat_map(|c| decoder.feed(c)).collect();
         decoder.finish().unwrap();
         assert_eq!(items.len(), 2, "chunks of {size}");
@@ -521,8 +552,8 @@ proptest::proptest! {
     ) {
         let _ = decode_rest_request(&verb, &path, &query, &body);
         let r = HttpReply { status, content_type: None, body: &body };
-        let _ = decode_rest_reply::<method::GetTask>(&r);
-        let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+        let _ = Decoder::new().binding(Binding::HttpJson).decode_http::<Task>(&r);
+        let mut decoder = Decoder::new().binding(Binding::HttpJson).stream::<StreamResponse>();
         let _ = decoder.feed(&body);
         let _ = decoder.finish();
     }
@@ -557,23 +588,40 @@ fn paths_match_their_templates_segment_by_segment() {
 /// config's `taskId`); google.api.http's `*` is every field *not* bound by the path.
 #[test]
 fn a_star_body_leaves_out_the_fields_the_path_binds() {
-    let body = |request: a2a_types::rt::rest::HttpRequest| -> Value {
-        serde_json::from_slice(&request.body.unwrap()).unwrap()
-    };
+    let body =
+        |request: HttpRequest| -> Value { serde_json::from_slice(&request.body.unwrap()).unwrap() };
     let message = json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]});
     let send = serde_json::from_value(json!({"tenant": "acme", "message": message})).unwrap();
-    let request = encode_rest_request::<method::SendMessage>(&send).unwrap();
+    let request = encode_call::<method::SendMessage>(
+        Binding::HttpJson,
+        &a2a_types::rt::RequestId::Null,
+        &send,
+    )
+    .unwrap();
     assert_eq!(request.path, "/acme/message:send");
     let sent = body(request);
     assert_eq!(sent.get("tenant"), None, "{sent}");
     assert_eq!(sent["message"]["messageId"], "m-1");
     let cancel = serde_json::from_value(json!({"id": "t-1", "metadata": {"k": 1}})).unwrap();
-    let sent = body(encode_rest_request::<method::CancelTask>(&cancel).unwrap());
+    let sent = body(
+        encode_call::<method::CancelTask>(
+            Binding::HttpJson,
+            &a2a_types::rt::RequestId::Null,
+            &cancel,
+        )
+        .unwrap(),
+    );
     assert_eq!(sent, json!({"metadata": {"k": 1}}));
     let push =
         serde_json::from_value(json!({"taskId": "t-1", "url": "https://h.example/"})).unwrap();
-    let sent =
-        body(encode_rest_request::<method::CreateTaskPushNotificationConfig>(&push).unwrap());
+    let sent = body(
+        encode_call::<method::CreateTaskPushNotificationConfig>(
+            Binding::HttpJson,
+            &a2a_types::rt::RequestId::Null,
+            &push,
+        )
+        .unwrap(),
+    );
     assert_eq!(sent.get("taskId"), None, "{sent}");
     assert_eq!(sent["url"], "https://h.example/");
 }
@@ -596,7 +644,12 @@ fn subscribe_is_served_under_post_too() {
         }
     }
     let params = serde_json::from_value(json!({"id": "t-1"})).unwrap();
-    let request = encode_rest_request::<method::SubscribeToTask>(&params).unwrap();
+    let request = encode_call::<method::SubscribeToTask>(
+        Binding::HttpJson,
+        &a2a_types::rt::RequestId::Null,
+        &params,
+    )
+    .unwrap();
     assert_eq!((request.verb, request.body), ("GET", None));
     // Other verbs are still refused with 405.
     let e = decode_rest_request("DELETE", "/tasks/t-1:subscribe", "", b"").unwrap_err();
@@ -610,7 +663,10 @@ fn subscribe_is_served_under_post_too() {
 #[test]
 fn the_sdks_reasons_for_the_standard_errors_name_them() {
     let sdk = |status: u16, body: &'static [u8]| {
-        decode_rest_reply::<method::GetTask>(&reply(status, "application/json", body)).unwrap_err()
+        Decoder::new()
+            .binding(Binding::HttpJson)
+            .decode_http::<Task>(&reply(status, "application/json", body))
+            .unwrap_err()
     };
     let e = sdk(
         400,
@@ -676,7 +732,9 @@ fn the_sdks_reasons_for_the_standard_errors_name_them() {
 #[test]
 fn an_error_event_keeps_the_status_code_it_carries() {
     let body = b"data: {\"task\": {\"id\": \"t-1\"}}\r\n\r\nevent: error\r\ndata: {\"error\": {\"code\": 503, \"status\": \"UNAVAILABLE\", \"message\": \"later\"}}\r\n\r\nevent: error\ndata: {\"error\": {\"message\": \"no code\"}}\n\n";
-    let mut decoder = RestStreamDecoder::<StreamResponse, A2aError>::new();
+    let mut decoder = Decoder::new()
+        .binding(Binding::HttpJson)
+        .stream::<StreamResponse>();
     let items = decoder.feed(body);
     decoder.finish().unwrap();
     assert!(matches!(items[0], Ok(StreamResponse::Task(_))), "{items:?}");
@@ -700,12 +758,11 @@ fn an_error_event_keeps_the_status_code_it_carries() {
 /// either binding's replies and streams.
 #[test]
 fn one_call_api_over_both_bindings_from_the_agent_card() {
-    use a2a_types::rt::call::Binding;
-    use a2a_types::rt::server::RequestId;
     use a2a_types::rt::version::pick_interface;
+    use a2a_types::rt::RequestId;
     use a2a_types::v1::{
-        decode_call, decode_request, encode_call, encode_error, encode_event, encode_result,
-        CallStreamDecoder, GetTaskRequest,
+        decode_request, encode_call, encode_error, encode_event, encode_result, Decoder,
+        GetTaskRequest,
     };
 
     let card = json!({"supportedInterfaces": [
@@ -716,10 +773,10 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
         serde_json::from_value(json!({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
             .unwrap();
     let id = RequestId::Number(7.into());
-    for preferred in ["HTTP+JSON", "JSONRPC"] {
+    for preferred in [Binding::HttpJson, Binding::JsonRpc] {
         let interface = pick_interface(&card, &[preferred]).unwrap();
-        let binding = Binding::of(&interface.binding).unwrap();
-        assert_eq!(binding.name(), preferred);
+        let binding = interface.binding;
+        assert_eq!(binding, preferred);
         let params = GetTaskRequest {
             id: "t-1".into(),
             ..Default::default()
@@ -757,14 +814,11 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
             }
         };
         let reply = |status, body: &[u8]| -> Result<Task, CallError> {
-            decode_call::<method::GetTask>(
-                binding,
-                &HttpReply {
-                    status,
-                    content_type: None,
-                    body,
-                },
-            )
+            Decoder::new().binding(binding).decode_http(&HttpReply {
+                status,
+                content_type: None,
+                body,
+            })
         };
         assert_eq!(reply(200, &ok), Ok(task.clone()));
         assert!(matches!(
@@ -774,10 +828,14 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
         // And so do their streams.
         let event = StreamResponse::Task(task.clone());
         let body = match binding {
-            Binding::JsonRpc => encode_event::<method::SendStreamingMessage>(&id, Ok(&event)),
-            Binding::HttpJson => encode_rest_event::<method::SendStreamingMessage>(Ok(&event)),
+            Binding::JsonRpc => {
+                encode_event::<method::SendStreamingMessage>(&id, Ok(&event)).to_bytes()
+            }
+            Binding::HttpJson => {
+                encode_rest_event::<method::SendStreamingMessage>(Ok(&event)).to_bytes()
+            }
         };
-        let mut decoder = CallStreamDecoder::<StreamResponse>::new(binding);
+        let mut decoder = Decoder::new().binding(binding).stream::<StreamResponse>();
         let items: Vec<_> = body.chunks(5).flat_map(|c| decoder.feed(c)).collect();
         decoder.finish().unwrap();
         assert_eq!(items, vec![Ok(event)]);

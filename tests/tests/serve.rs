@@ -1,10 +1,10 @@
-//! The transport's server (`a2a_runtime::transport::server`, feature `server`) on real HTTP over
+//! The transport's server (`a2a_runtime::server`, feature `server`) on real HTTP over
 //! loopback: a service written against `a2a_types::v1::A2aService` (and one against `v0_3`),
 //! served by `AgentRouter`, called with a plain HTTP client. Each test starts its own server on a
 //! free 127.0.0.1 port, and every wait is bounded.
 
+use a2a_types::rt::server::{self, AgentRouter};
 use a2a_types::rt::service::events;
-use a2a_types::rt::transport::server::{self, AgentRouter};
 use a2a_types::rt::Limits;
 use a2a_types::v0_3;
 use a2a_types::v1::{
@@ -794,7 +794,7 @@ async fn a_shared_service_is_served_beside_the_user_s_own_routes() {
     // The application's own handle calls the same service directly.
     let cx = RequestContext::new(
         a2a_types::version::ProtocolVersion::V1_0,
-        a2a_types::rt::call::Binding::JsonRpc,
+        a2a_types::rt::Binding::JsonRpc,
         "GetTask",
     );
     let task = shared

@@ -2,11 +2,12 @@
 //! of requests, results, errors and stream events through the client-side decoders.
 
 use a2a_tests::{arbitrary_json, shared_path, strip_protojson_defaults, SAMPLES};
-use a2a_types::rt::detail::{ErrorDetail, A2A_DOMAIN, BAD_REQUEST_TYPE};
-use a2a_types::rt::server::{encode_request, RequestId};
+use a2a_types::rt::jsonrpc::client::encode_request;
+use a2a_types::rt::wire::{ErrorDetail, A2A_DOMAIN, BAD_REQUEST_TYPE};
+use a2a_types::rt::RequestId;
 use a2a_types::v1::{
-    decode_request, decode_response, encode_error, encode_event, encode_result, method, A2aError,
-    CallError, MethodName, Reply, Request, StreamDecoder, StreamResponse, Task,
+    decode_request, encode_error, encode_event, encode_result, method, A2aError, CallError,
+    Decoder, MethodName, Reply, Request, StreamResponse, Task,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -147,7 +148,7 @@ fn each_standard_error_is_produced_for_its_cause() {
         let value: Value = serde_json::from_slice(&response).unwrap();
         assert_eq!(value["id"], serde_json::to_value(&r.id).unwrap());
         assert_eq!(value["jsonrpc"], "2.0");
-        match decode_response::<Task>(&response) {
+        match Decoder::new().decode::<Task>(&response) {
             Err(CallError::Agent(e)) => assert_eq!(e, r.error, "{what}"),
             other => panic!("{what}: {other:?}"),
         }
@@ -344,7 +345,7 @@ fn every_error_row_round_trips_with_and_without_details() {
         for error in [bare, with_details, with_any_data] {
             let id = RequestId::from("r");
             let body = encode_error(&id, &error);
-            match decode_response::<Task>(&body) {
+            match Decoder::new().decode::<Task>(&body) {
                 Err(CallError::Agent(back)) => assert_eq!(back, error),
                 other => panic!("{code}: {other:?}"),
             }
@@ -378,15 +379,19 @@ fn every_result_type_round_trips_through_a_success_response() {
         assert!(!samples.is_empty(), "no sample of {}", method.result_type());
         for text in samples {
             let body = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{text}}}"#);
-            let reply = Reply::decode(method, body.as_bytes()).unwrap();
+            let reply = Reply::decode(method, body.as_bytes(), &Decoder::new()).unwrap();
             let encoded = reply.encode(&RequestId::from(1));
-            assert_eq!(Reply::decode(method, &encoded).unwrap(), reply, "{method}");
+            assert_eq!(
+                Reply::decode(method, &encoded, &Decoder::new()).unwrap(),
+                reply,
+                "{method}"
+            );
         }
     }
     // And through the method-typed encoder.
     let task: Task = serde_json::from_value(sample("Task")).unwrap();
     let body = encode_result::<method::GetTask>(&RequestId::from("x"), &task);
-    assert_eq!(decode_response::<Task>(&body).unwrap(), task);
+    assert_eq!(Decoder::new().decode::<Task>(&body).unwrap(), task);
 }
 
 #[test]
@@ -400,12 +405,9 @@ fn stream_events_round_trip_through_the_stream_decoder_in_any_chunking() {
     let failure = A2aError::from_code(-32603, Some("agent crashed\u{2028}hard".into()), None);
     let mut body = Vec::new();
     for event in &events {
-        body.extend(encode_event::<method::SendStreamingMessage>(&id, Ok(event)));
+        body.extend(encode_event::<method::SendStreamingMessage>(&id, Ok(event)).to_bytes());
     }
-    body.extend(encode_event::<method::SendStreamingMessage>(
-        &id,
-        Err(&failure),
-    ));
+    body.extend(encode_event::<method::SendStreamingMessage>(&id, Err(&failure)).to_bytes());
 
     let expected: Vec<Result<StreamResponse, CallError>> = events
         .iter()
@@ -414,7 +416,7 @@ fn stream_events_round_trip_through_the_stream_decoder_in_any_chunking() {
         .chain([Err(CallError::Agent(failure.clone()))])
         .collect();
     for chunk in [1, 2, 3, 7, 64, body.len()] {
-        let mut decoder = StreamDecoder::<StreamResponse>::new();
+        let mut decoder = Decoder::new().stream::<StreamResponse>();
         let mut items = Vec::new();
         for piece in body.chunks(chunk) {
             items.extend(decoder.feed(piece));
@@ -458,7 +460,7 @@ proptest! {
                     prop_assert_eq!(back.request.encode(&back.reply_id()), again);
                 }
                 Err(r) => {
-                    let back = decode_response::<Task>(&r.to_response());
+                    let back = Decoder::new().decode::<Task>(&r.to_response());
                     prop_assert_eq!(back, Err(CallError::Agent(r.error)));
                 }
             }

@@ -2,13 +2,13 @@
 //! contract, in any chunking; capture 013 (U+2028/U+2029/U+0085 in the text, which breaks the
 //! Python client) gives all four events.
 
-use a2a_types::v1::{decode_response, A2aError, CallError, StreamDecoder, StreamResponse};
+use a2a_types::v1::{A2aError, CallError, Decoder, StreamResponse};
 use proptest::prelude::*;
 
 type Item = Result<StreamResponse, CallError>;
 
 fn decode_in_chunks(body: &[u8], cuts: &[usize]) -> (Vec<Item>, Result<(), CallError>) {
-    let mut decoder = StreamDecoder::<StreamResponse>::new();
+    let mut decoder = Decoder::new().stream::<StreamResponse>();
     let mut items = Vec::new();
     let mut start = 0;
     let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (body.len() + 1)).collect();
@@ -91,7 +91,7 @@ fn a_plain_json_answer_to_a_streaming_call_is_one_typed_item() {
         ),
     ] {
         let Some(body) = capture(name) else { return };
-        match decode_response::<StreamResponse>(&body) {
+        match Decoder::new().decode::<StreamResponse>(&body) {
             Err(CallError::Agent(e)) => assert_eq!(e.name(), variant, "{name}"),
             other => panic!("{name}: {other:?}"),
         }
@@ -175,7 +175,7 @@ fn the_stream_captures_decode_the_same_under_the_v1_1_draft() {
         "016-send-streaming-message-agent-raises.response.sse",
     ] {
         let Some(body) = capture(name) else { return };
-        let mut decoder = draft::StreamDecoder::<draft::StreamResponse>::new();
+        let mut decoder = draft::Decoder::new().stream::<draft::StreamResponse>();
         let ours: Vec<Result<Option<String>, (i64, &str)>> = decoder
             .feed(&body)
             .into_iter()

@@ -3,7 +3,7 @@
 //! written as decimal strings; a bad one is a decode error naming the field; -32010 is the typed
 //! `TaskGenerationMismatch`; and v1 peers and draft peers read each other.
 
-use a2a_types::rt::server::RequestId;
+use a2a_types::rt::RequestId;
 use a2a_types::v1_1_draft::{
     decode_reply, decode_request, encode_error, encode_result, method, A2aError, CallError,
     GetTaskRequest, Request, SendMessageConfiguration, StreamResponse, Task,
@@ -131,7 +131,7 @@ fn a_bad_generation_is_malformed_naming_the_field_and_why() {
     let body = reply(
         json!({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {}, "generation": "x"}}),
     );
-    match a2a_types::v1_1_draft::decode_response::<StreamResponse>(&body) {
+    match a2a_types::v1_1_draft::Decoder::new().decode::<StreamResponse>(&body) {
         Err(CallError::Malformed(e)) => assert!(
             e.reason().contains("statusUpdate.generation"),
             "{}",

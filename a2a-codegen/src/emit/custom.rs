@@ -34,7 +34,7 @@ pub fn emit_custom_errors(table: &CustomErrors, label: &str, opts: &EmitOptions)
     let rows = table.rows.iter().map(|e| super::errors::error_row(e, rt));
     let enum_doc = format!(
         " The agent's own errors, generated from `{label}`: one variant per row. Send one with \
-         `A2aError::from_custom`; decode replies with `decode_response_with::<T, {}>`.",
+         `A2aError::from_custom`; decode replies with `Decoder::new().custom_errors::<{}>().decode::<T>`.",
         table.enum_name
     );
 

@@ -80,7 +80,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
         quote! {
             #[doc = #doc]
             pub fn #f() -> Self {
-                #rt::table::standard(#code)
+                #rt::__private::standard_error(#code)
             }
         }
     });
@@ -177,7 +177,7 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
             }
         }
 
-        #rt::error_api!(A2aError);
+        #rt::__private::error_api!(A2aError);
     }
 }
 

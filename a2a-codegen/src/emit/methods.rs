@@ -1,13 +1,14 @@
 //! Emission of the method table: one unit type per JSON-RPC method (implementing the runtime's
-//! `Method` trait), a `MethodName` enum for run-time dispatch, and typed reply decoding.
+//! `Method` trait), a `MethodName` enum for run-time dispatch, typed reply decoding, and the
+//! typed request enum both sides share.
 
 use super::{doc_attrs, EmitOptions};
-use crate::ir::Model;
+use crate::ir::{MethodDef, Model, Presence, TypeKind, TypeRef};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// Emits `methods.rs` for the table. Refers to the model's types and to `CallError` and
-/// `decode_response` of `errors.rs` through the parent module.
+/// Emits `methods.rs` for the table: the method types, `MethodName`, `Reply` and `Request`. Refers
+/// to the model's types and to `CallError` and `Decoder` of `errors.rs` through the parent module.
 pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
     let methods = &model.methods;
     let rt = &opts.runtime;
@@ -25,6 +26,17 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
     let results_names: Vec<&str> = methods.iter().map(|m| m.result.as_str()).collect();
     let streaming: Vec<bool> = methods.iter().map(|m| m.streaming).collect();
     let n = methods.len();
+    let params: Vec<Ident> = methods
+        .iter()
+        .map(|m| Ident::new(&m.params, Span::call_site()))
+        .collect();
+    let request_docs = methods.iter().map(|m| {
+        doc_attrs(&format!(
+            "A `{}` call: {}",
+            m.name,
+            super::server::lowercase_first(&m.doc)
+        ))
+    });
 
     let unit_types = methods.iter().zip(&names).map(|(m, name)| {
         // (`name` is the Rust ident; `m.name` the wire name, used in docs and NAME.)
@@ -43,6 +55,26 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
             m.streaming,
             &m.name,
         );
+        let tenant = tenant_field(model, m).map(|(field, optional)| {
+            let (read, fill) = match optional {
+                true => (
+                    quote!(params.#field.as_deref().filter(|__t| !__t.is_empty())),
+                    quote!(params.#field = ::core::option::Option::Some(::std::string::String::from(tenant))),
+                ),
+                false => (
+                    quote!(::core::option::Option::Some(params.#field.as_str()).filter(|__t| !__t.is_empty())),
+                    quote!(params.#field = ::std::string::String::from(tenant)),
+                ),
+            };
+            quote! {
+                fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+                    #read
+                }
+                fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+                    #fill;
+                }
+            }
+        });
         quote! {
             #docs
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -52,6 +84,7 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
                 const STREAMING: bool = #s;
                 type Params = super::super::#p;
                 type Result = super::super::#r;
+                #tenant
             }
         }
     });
@@ -115,10 +148,12 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
         }
 
         impl Reply {
-            /// `Reply::decode` for an agent with its own errors `E`.
-            pub fn decode_with<E: #rt::custom::AgentError>(method: MethodName, body: &[u8]) -> ::core::result::Result<Self, super::CallError<E>> {
+            /// Decodes `body` as the reply of `method`, as `decoder` reads replies (its binding,
+            /// limits and the agent's own errors `E`): `Reply::decode(method, body,
+            /// &Decoder::new())`.
+            pub fn decode<E: #rt::custom::AgentError>(method: MethodName, body: &[u8], decoder: &super::Decoder<E>) -> ::core::result::Result<Self, super::CallError<E>> {
                 match method {
-                    #(MethodName::#names => super::decode_response_with(body).map(Self::#names),)*
+                    #(MethodName::#names => decoder.decode(body).map(Self::#names),)*
                 }
             }
 
@@ -129,6 +164,50 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
 
         }
 
-        #rt::client_api!();
+        /// A JSON-RPC request an agent received: one variant per method, holding its params.
+        ///
+        /// A server decodes one with `decode_request`; a client writes one with [`Request::encode`].
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum Request {
+            #(#request_docs #names(super::#params),)*
+        }
+
+        impl Request {
+            /// The method called.
+            pub fn method(&self) -> MethodName {
+                match self { #(Self::#names(_) => MethodName::#names,)* }
+            }
+
+            /// The JSON-RPC request body for this call with this id.
+            pub fn encode(&self, id: &#rt::RequestId) -> ::std::vec::Vec<u8> {
+                #rt::jsonrpc::client::encode_request(id, self.method().as_str(), self)
+            }
+        }
+
+        /// Writes the params.
+        impl ::serde::Serialize for Request {
+            fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                match self { #(Self::#names(__p) => ::serde::Serialize::serialize(__p, __serializer),)* }
+            }
+        }
+
+        #rt::__private::client_api!();
     }
+}
+
+/// The `tenant` text field of a method's params (its ident, and whether it is optional);
+/// `None` when the params type has none.
+pub(super) fn tenant_field(model: &Model, m: &MethodDef) -> Option<(Ident, bool)> {
+    let TypeKind::Struct(s) = &model.types.get(&m.params)?.kind else {
+        return None;
+    };
+    let field = s
+        .fields
+        .iter()
+        .find(|f| f.json_name == "tenant" && matches!(model.resolve(&f.ty), TypeRef::String))?;
+    Some((
+        Ident::new(&field.rust_name, Span::call_site()),
+        matches!(field.presence, Presence::Optional),
+    ))
 }

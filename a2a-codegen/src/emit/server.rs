@@ -1,6 +1,7 @@
 //! Emission of the agent's side of the method table: a typed request enum decoded from JSON-RPC
 //! request bodies, the rejection that carries the error to answer with, and typed encoders for
-//! responses and stream events. The rules live in the runtime (`rt::server`); this file only maps
+//! responses and stream events. The rules live in the runtime (`rt::jsonrpc::server`,
+//! `rt::rest::server`); this file only maps
 //! method names to params types, so the generated code stays a table.
 
 use super::{doc_attrs, EmitOptions};
@@ -17,10 +18,6 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
     let names: Vec<Ident> = methods
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
-        .collect();
-    let params: Vec<Ident> = methods
-        .iter()
-        .map(|m| Ident::new(&m.params, Span::call_site()))
         .collect();
     // One check function per distinct (params type, requires list), named for the first method
     // that has it: SendMessage and SendStreamingMessage share theirs.
@@ -54,19 +51,24 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
         .map(|((m, name), check)| {
             let arm = quote!(::core::option::Option::Some(super::MethodName::#name));
             match check {
-                None => quote!(#arm => Request::#name(raw.params()?),),
+                None => quote!(#arm => super::Request::#name(raw.params()?),),
                 Some(check) => {
                     let method = &m.name;
                     quote! {
                         #arm => {
                             let __p = raw.params()?;
                             raw.require(#method, &#check(&__p))?;
-                            Request::#name(__p)
+                            super::Request::#name(__p)
                         }
                     }
                 }
             }
         });
+    // The `A2A-Version` a client of this table sends: none for 0.3 (its absence means 0.3).
+    let version = match model.protocol_version.as_deref() {
+        None | Some("0.3") => quote!(::core::option::Option::None),
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+    };
     let rest = super::rest::has_routes(model).then(|| {
         let arms = methods
             .iter()
@@ -77,17 +79,17 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
                 let method = &m.name;
                 let check = check
                     .as_ref()
-                    .map(|check| quote!(#rt::rest::require(#method, &#check(&__p))?;));
+                    .map(|check| quote!(#rt::__private::rest_require(#method, &#check(&__p))?;));
                 quote! {
-                    if let ::core::option::Option::Some((__route, __captures)) = #rt::rest::find_route::<super::method::#name>(verb, path, &mut __other_verb) {
-                        let __p = #rt::rest::decode_rest_params::<super::method::#name>(__route, __captures, query, body)?;
+                    if let ::core::option::Option::Some((__route, __captures)) = #rt::__private::find_route::<super::method::#name>(verb, path, &mut __other_verb) {
+                        let __p = #rt::__private::decode_rest_params::<super::method::#name>(__route, __captures, query, body)?;
                         #check
-                        return ::core::result::Result::Ok(Request::#name(__p));
+                        return ::core::result::Result::Ok(super::Request::#name(__p));
                     }
                 }
             });
         quote! {
-            #rt::rest_api!(error = super::A2aError);
+            #rt::__private::rest_api!(error = super::A2aError, version = #version);
 
             /// Decodes an HTTP+JSON (REST) request into the typed call, or the rejection to answer
             /// with: 404 for a path no route has, 405 for a verb its routes do not take, 400 with
@@ -98,53 +100,22 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
             /// string without `?`. Unknown query parameters and members are ignored. Never panics,
             /// whatever the bytes.
             #[allow(clippy::result_large_err)]
-            pub fn decode_rest_request(verb: &str, path: &str, query: &str, body: &[u8]) -> ::core::result::Result<Request, RestRejection> {
+            pub fn decode_rest_request(verb: &str, path: &str, query: &str, body: &[u8]) -> ::core::result::Result<super::Request, RestRejection> {
                 let mut __other_verb = false;
                 #(#arms)*
                 ::core::result::Result::Err(RestRejection::no_route(verb, path, __other_verb))
             }
         }
     });
-    let request_docs = methods
-        .iter()
-        .map(|m| doc_attrs(&format!("A `{}` call: {}", m.name, lowercase_first(&m.doc))));
 
     quote! {
-        /// A JSON-RPC request an agent received: one variant per method, holding its params.
-        ///
-        /// Decode one with [`decode_request`]; a client writes one with [`Request::encode`].
-        #[derive(Clone, Debug, PartialEq)]
-        #[allow(clippy::large_enum_variant)]
-        pub enum Request {
-            #(#request_docs #names(super::#params),)*
-        }
-
-        impl Request {
-            /// The method called.
-            pub fn method(&self) -> super::MethodName {
-                match self { #(Self::#names(_) => super::MethodName::#names,)* }
-            }
-
-            /// The JSON-RPC request body for this call with this id.
-            pub fn encode(&self, id: &#rt::RequestId) -> ::std::vec::Vec<u8> {
-                #rt::server::encode_request(id, self.method().as_str(), self)
-            }
-        }
-
-        /// Writes the params.
-        impl ::serde::Serialize for Request {
-            fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                match self { #(Self::#names(__p) => ::serde::Serialize::serialize(__p, __serializer),)* }
-            }
-        }
-
-        #rt::server_api!(request = Request, error = super::A2aError, reply = super::Reply);
+        #rt::__private::server_api!(request = super::Request, error = super::A2aError, reply = super::Reply);
 
         /// `decode_request` under these limits: a body over them is rejected as an invalid
         /// request (-32600) saying which limit, before any parsing.
         #[allow(clippy::result_large_err)]
         pub fn decode_request_limited(body: &[u8], limits: &#rt::limits::Limits) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-            let raw = #rt::RawRequest::parse_limited(body, limits)?;
+            let raw = #rt::__private::RawRequest::parse_limited(body, limits)?;
             let request = match super::MethodName::from_name(raw.method()) {
                 #(#decode_arms)*
                 ::core::option::Option::None => return ::core::result::Result::Err(raw.unknown_method().into()),
@@ -218,11 +189,11 @@ fn missing_expr(steps: &[Step], rt: &TokenStream) -> TokenStream {
     // An open enum's empty string decodes as an unrecognized value, but says no more than an
     // absent one (protobuf reads both as 0): missing too.
     let leaf = |v: TokenStream| match (last.optional, last.open_enum) {
-        (false, false) => quote!(#rt::server::is_unset(&#v.#f)),
-        (true, false) => quote!(#v.#f.as_ref().is_none_or(#rt::server::is_unset)),
-        (false, true) => quote!(#rt::server::is_unset(&#v.#f) || #v.#f.as_str().is_empty()),
+        (false, false) => quote!(#rt::__private::is_unset(&#v.#f)),
+        (true, false) => quote!(#v.#f.as_ref().is_none_or(#rt::__private::is_unset)),
+        (false, true) => quote!(#rt::__private::is_unset(&#v.#f) || #v.#f.as_str().is_empty()),
         (true, true) => quote! {
-            #v.#f.as_ref().is_none_or(|__e| #rt::server::is_unset(__e) || __e.as_str().is_empty())
+            #v.#f.as_ref().is_none_or(|__e| #rt::__private::is_unset(__e) || __e.as_str().is_empty())
         },
     };
     if optional {
@@ -242,7 +213,7 @@ fn field_ident(name: &str) -> Ident {
 }
 
 /// "Fetch a task." -> "fetch a task." for use after a colon; acronyms ("SSE ...") are left alone.
-fn lowercase_first(doc: &str) -> String {
+pub(super) fn lowercase_first(doc: &str) -> String {
     let mut chars = doc.chars();
     match (chars.next(), chars.next()) {
         (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {

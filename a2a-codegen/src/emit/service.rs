@@ -5,7 +5,7 @@
 //! (the aliases, the `A2aServer` type itself) are the runtime's `service_api!`.
 
 use super::{doc_attrs, EmitOptions};
-use crate::ir::{MethodDef, Model, Presence, TypeKind, TypeRef};
+use crate::ir::{MethodDef, Model};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -65,7 +65,7 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
     );
     let trait_doc = doc_attrs(&trait_doc);
     quote! {
-        #rt::service_api!(error = super::A2aError);
+        #rt::__private::service_api!(error = super::A2aError);
 
         #trait_doc
         pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
@@ -118,26 +118,9 @@ fn trait_fn(model: &Model, m: &MethodDef, f: &Ident, rt: &TokenStream) -> TokenS
             params: #params,
         ) -> impl ::core::future::Future<Output = ::core::result::Result<#out, ServiceError>>
                + ::core::marker::Send {
-            #rt::service::not_served(cx, params, #code, #wire)
+            #rt::__private::not_served(cx, params, #code, #wire)
         }
     }
-}
-
-/// The expression giving the tenant a method's params `__p` name (`Option<&str>`, empty as
-/// `None`); `None` when the params type has no `tenant` text field.
-fn tenant_of(model: &Model, m: &MethodDef) -> Option<TokenStream> {
-    let TypeKind::Struct(s) = &model.types.get(&m.params)?.kind else {
-        return None;
-    };
-    let field = s
-        .fields
-        .iter()
-        .find(|f| f.json_name == "tenant" && matches!(model.resolve(&f.ty), TypeRef::String))?;
-    let name = Ident::new(&field.rust_name, Span::call_site());
-    Some(match field.presence {
-        Presence::Optional => quote!(__p.#name.as_deref().filter(|__t| !__t.is_empty())),
-        _ => quote!(::core::option::Option::Some(__p.#name.as_str()).filter(|__t| !__t.is_empty())),
-    })
 }
 
 /// `Protocol` and the `Dispatch` impl of `A2aServer<S>`.
@@ -153,16 +136,17 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
     } else {
         quote! {
             let _ = (query, body);
-            ::core::result::Result::Err(#rt::rest::RestRejection::no_route(verb, path, false))
+            ::core::result::Result::Err(#rt::rest::server::RestRejection::no_route(verb, path, false))
         }
     };
-    let tenants = methods
-        .iter()
-        .zip(&names)
-        .map(|(m, name)| match tenant_of(model, m) {
-            Some(tenant) => quote!(super::Request::#name(__p) => #tenant,),
+    let tenants = methods.iter().zip(&names).map(|(m, name)| {
+        match super::methods::tenant_field(model, m) {
+            Some(_) => quote! {
+                super::Request::#name(__p) => <super::method::#name as #rt::Method>::tenant(__p),
+            },
             None => quote!(super::Request::#name(_) => ::core::option::Option::None,),
-        });
+        }
+    });
     let arms = methods.iter().zip(&names).zip(fns).map(|((m, name), f)| {
         let answer = match m.streaming {
             true => quote!(streamed),
@@ -170,7 +154,7 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
         };
         quote! {
             super::Request::#name(__p) => {
-                #rt::service::#answer(service.#f(cx, __p), super::Reply::#name).await
+                #rt::__private::#answer(service.#f(cx, __p), super::Reply::#name).await
             }
         }
     });
@@ -199,7 +183,7 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
                 path: &str,
                 query: &str,
                 body: &[u8],
-            ) -> ::core::result::Result<super::Request, #rt::rest::RestRejection<super::A2aError>> {
+            ) -> ::core::result::Result<super::Request, #rt::rest::server::RestRejection<super::A2aError>> {
                 #decode_rest
             }
 

@@ -1,5 +1,5 @@
 //! `client_load`: our client's half of the client load bench (issue 20, item 6): SendMessage
-//! calls through `a2a_runtime::transport::client::Client` (reqwest) on `a2a_types::v1::Protocol`,
+//! calls through `a2a_runtime::client::Client` (reqwest) on `a2a_types::v1::Protocol`,
 //! at a fixed concurrency, against one agent; what `bench/python/client_bench.py` does with
 //! a2a-sdk's own client, for `bench/serve-bench.sh` to set side by side.
 //!
@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use a2a_types::rt::call::Binding;
-use a2a_types::rt::transport::client::Client;
+use a2a_types::rt::client::Client;
+use a2a_types::rt::Binding;
 use a2a_types::v1::{
     method, CallError, Message, Part, PartContent, Protocol, Role, SendMessageRequest,
     SendMessageResponse, TaskState,

@@ -1,7 +1,7 @@
 //! `echo-agent [--listen 127.0.0.1:3000]`: serves the echo agent over HTTP (JSON-RPC at `/`,
 //! HTTP+JSON below it, the card at `/.well-known/agent-card.json`) until Ctrl-C.
 
-use a2a_runtime::transport::server::{serve, AgentRouter};
+use a2a_runtime::server::{serve, AgentRouter};
 use echo_agent::a2a::A2aServer;
 use echo_agent::{card, Echo};
 use std::process::ExitCode;

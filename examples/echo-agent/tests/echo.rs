@@ -1,9 +1,9 @@
 //! The echo agent's service, called directly (no HTTP): its answers and its own errors, typed.
 //! (`tests/http.rs` serves it and calls it over both bindings.)
 
-use a2a_runtime::call::Binding;
 use a2a_runtime::service::ServiceError;
 use a2a_runtime::version::ProtocolVersion;
+use a2a_runtime::Binding;
 use echo_agent::a2a::{
     A2aError, A2aService, EchoError, GetTaskRequest, Message, Part, PartContent, RequestContext,
     Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskState,

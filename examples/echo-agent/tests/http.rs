@@ -1,9 +1,9 @@
 //! The echo agent served over HTTP on 127.0.0.1 (as `src/main.rs` serves it) and called with
 //! a2a-runtime's client over both bindings: results, streams and the agent's own errors typed.
 
-use a2a_runtime::call::Binding;
-use a2a_runtime::transport::client::Client;
-use a2a_runtime::transport::server::{serve, AgentRouter};
+use a2a_runtime::client::Client;
+use a2a_runtime::server::{serve, AgentRouter};
+use a2a_runtime::Binding;
 use echo_agent::a2a::{
     method, A2aError, A2aServer, CallError, EchoError, GetTaskRequest, Message, Part, PartContent,
     Protocol, Role, SendMessageRequest, SendMessageResponse, StreamResponse, TaskState,

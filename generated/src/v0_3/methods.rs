@@ -317,43 +317,38 @@ pub enum Reply {
     GetExtendedAgentCard(super::AgentCard),
 }
 impl Reply {
-    /// `Reply::decode` for an agent with its own errors `E`.
-    pub fn decode_with<E: crate::rt::custom::AgentError>(
+    /// Decodes `body` as the reply of `method`, as `decoder` reads replies (its binding,
+    /// limits and the agent's own errors `E`): `Reply::decode(method, body,
+    /// &Decoder::new())`.
+    pub fn decode<E: crate::rt::custom::AgentError>(
         method: MethodName,
         body: &[u8],
+        decoder: &super::Decoder<E>,
     ) -> ::core::result::Result<Self, super::CallError<E>> {
         match method {
-            MethodName::SendMessage => {
-                super::decode_response_with(body).map(Self::SendMessage)
-            }
+            MethodName::SendMessage => decoder.decode(body).map(Self::SendMessage),
             MethodName::SendStreamingMessage => {
-                super::decode_response_with(body).map(Self::SendStreamingMessage)
+                decoder.decode(body).map(Self::SendStreamingMessage)
             }
-            MethodName::GetTask => super::decode_response_with(body).map(Self::GetTask),
-            MethodName::CancelTask => {
-                super::decode_response_with(body).map(Self::CancelTask)
-            }
+            MethodName::GetTask => decoder.decode(body).map(Self::GetTask),
+            MethodName::CancelTask => decoder.decode(body).map(Self::CancelTask),
             MethodName::SetTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::SetTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::SetTaskPushNotificationConfig)
             }
             MethodName::GetTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::GetTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::GetTaskPushNotificationConfig)
             }
             MethodName::ListTaskPushNotificationConfigs => {
-                super::decode_response_with(body)
-                    .map(Self::ListTaskPushNotificationConfigs)
+                decoder.decode(body).map(Self::ListTaskPushNotificationConfigs)
             }
             MethodName::DeleteTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::DeleteTaskPushNotificationConfig)
             }
             MethodName::SubscribeToTask => {
-                super::decode_response_with(body).map(Self::SubscribeToTask)
+                decoder.decode(body).map(Self::SubscribeToTask)
             }
             MethodName::GetExtendedAgentCard => {
-                super::decode_response_with(body).map(Self::GetExtendedAgentCard)
+                decoder.decode(body).map(Self::GetExtendedAgentCard)
             }
         }
     }
@@ -381,4 +376,94 @@ impl Reply {
         }
     }
 }
-crate::rt::client_api!();
+/// A JSON-RPC request an agent received: one variant per method, holding its params.
+///
+/// A server decodes one with `decode_request`; a client writes one with [`Request::encode`].
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Request {
+    /// A `message/send` call: hand a message to the agent; the answer is the task it started or updated, or a direct message.
+    SendMessage(super::MessageSendParams),
+    /// A `message/stream` call: hand a message to the agent and follow the work as a stream of task, message and update events.
+    SendStreamingMessage(super::MessageSendParams),
+    /// A `tasks/get` call: fetch the current state of one task, with as much history as asked for.
+    GetTask(super::TaskQueryParams),
+    /// A `tasks/cancel` call: ask the agent to stop working on a task; the answer is the task as it now stands.
+    CancelTask(super::TaskIdParams),
+    /// A `tasks/pushNotificationConfig/set` call: register or replace a webhook that the agent calls with updates about a task.
+    SetTaskPushNotificationConfig(super::TaskPushNotificationConfig),
+    /// A `tasks/pushNotificationConfig/get` call: read back a webhook registration of a task.
+    GetTaskPushNotificationConfig(super::GetTaskPushNotificationConfigParams),
+    /// A `tasks/pushNotificationConfig/list` call: list every webhook registration of a task.
+    ListTaskPushNotificationConfigs(super::ListTaskPushNotificationConfigParams),
+    /// A `tasks/pushNotificationConfig/delete` call: remove a webhook registration of a task; the result is null.
+    DeleteTaskPushNotificationConfig(super::DeleteTaskPushNotificationConfigParams),
+    /// A `tasks/resubscribe` call: reattach to a running task, for example after a dropped connection, and receive its further events as a stream.
+    SubscribeToTask(super::TaskIdParams),
+    /// A `agent/getAuthenticatedExtendedCard` call: fetch the fuller agent card that is shown only to authenticated clients; the request carries no params.
+    GetExtendedAgentCard(super::GetAuthenticatedExtendedCardParams),
+}
+impl Request {
+    /// The method called.
+    pub fn method(&self) -> MethodName {
+        match self {
+            Self::SendMessage(_) => MethodName::SendMessage,
+            Self::SendStreamingMessage(_) => MethodName::SendStreamingMessage,
+            Self::GetTask(_) => MethodName::GetTask,
+            Self::CancelTask(_) => MethodName::CancelTask,
+            Self::SetTaskPushNotificationConfig(_) => {
+                MethodName::SetTaskPushNotificationConfig
+            }
+            Self::GetTaskPushNotificationConfig(_) => {
+                MethodName::GetTaskPushNotificationConfig
+            }
+            Self::ListTaskPushNotificationConfigs(_) => {
+                MethodName::ListTaskPushNotificationConfigs
+            }
+            Self::DeleteTaskPushNotificationConfig(_) => {
+                MethodName::DeleteTaskPushNotificationConfig
+            }
+            Self::SubscribeToTask(_) => MethodName::SubscribeToTask,
+            Self::GetExtendedAgentCard(_) => MethodName::GetExtendedAgentCard,
+        }
+    }
+    /// The JSON-RPC request body for this call with this id.
+    pub fn encode(&self, id: &crate::rt::RequestId) -> ::std::vec::Vec<u8> {
+        crate::rt::jsonrpc::client::encode_request(id, self.method().as_str(), self)
+    }
+}
+/// Writes the params.
+impl ::serde::Serialize for Request {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        __serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::SendMessage(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::SendStreamingMessage(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::CancelTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::SetTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::ListTaskPushNotificationConfigs(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::DeleteTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::SubscribeToTask(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetExtendedAgentCard(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+        }
+    }
+}
+crate::rt::__private::client_api!();

@@ -4,97 +4,9 @@
 // input: spec/v0_3/a2a.schema.json sha256:37a1dad191ccc1cc9cad1e566896b5db1bcb81e6a8654ff281f4921cb489c392
 // input: spec/v0_3/errors.toml sha256:20b488dede7475b29cd79d39e717af13bca77c5309539f40d4f0f9a46f2a69bb
 
-/// A JSON-RPC request an agent received: one variant per method, holding its params.
-///
-/// Decode one with [`decode_request`]; a client writes one with [`Request::encode`].
-#[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Request {
-    /// A `message/send` call: hand a message to the agent; the answer is the task it started or updated, or a direct message.
-    SendMessage(super::MessageSendParams),
-    /// A `message/stream` call: hand a message to the agent and follow the work as a stream of task, message and update events.
-    SendStreamingMessage(super::MessageSendParams),
-    /// A `tasks/get` call: fetch the current state of one task, with as much history as asked for.
-    GetTask(super::TaskQueryParams),
-    /// A `tasks/cancel` call: ask the agent to stop working on a task; the answer is the task as it now stands.
-    CancelTask(super::TaskIdParams),
-    /// A `tasks/pushNotificationConfig/set` call: register or replace a webhook that the agent calls with updates about a task.
-    SetTaskPushNotificationConfig(super::TaskPushNotificationConfig),
-    /// A `tasks/pushNotificationConfig/get` call: read back a webhook registration of a task.
-    GetTaskPushNotificationConfig(super::GetTaskPushNotificationConfigParams),
-    /// A `tasks/pushNotificationConfig/list` call: list every webhook registration of a task.
-    ListTaskPushNotificationConfigs(super::ListTaskPushNotificationConfigParams),
-    /// A `tasks/pushNotificationConfig/delete` call: remove a webhook registration of a task; the result is null.
-    DeleteTaskPushNotificationConfig(super::DeleteTaskPushNotificationConfigParams),
-    /// A `tasks/resubscribe` call: reattach to a running task, for example after a dropped connection, and receive its further events as a stream.
-    SubscribeToTask(super::TaskIdParams),
-    /// A `agent/getAuthenticatedExtendedCard` call: fetch the fuller agent card that is shown only to authenticated clients; the request carries no params.
-    GetExtendedAgentCard(super::GetAuthenticatedExtendedCardParams),
-}
-impl Request {
-    /// The method called.
-    pub fn method(&self) -> super::MethodName {
-        match self {
-            Self::SendMessage(_) => super::MethodName::SendMessage,
-            Self::SendStreamingMessage(_) => super::MethodName::SendStreamingMessage,
-            Self::GetTask(_) => super::MethodName::GetTask,
-            Self::CancelTask(_) => super::MethodName::CancelTask,
-            Self::SetTaskPushNotificationConfig(_) => {
-                super::MethodName::SetTaskPushNotificationConfig
-            }
-            Self::GetTaskPushNotificationConfig(_) => {
-                super::MethodName::GetTaskPushNotificationConfig
-            }
-            Self::ListTaskPushNotificationConfigs(_) => {
-                super::MethodName::ListTaskPushNotificationConfigs
-            }
-            Self::DeleteTaskPushNotificationConfig(_) => {
-                super::MethodName::DeleteTaskPushNotificationConfig
-            }
-            Self::SubscribeToTask(_) => super::MethodName::SubscribeToTask,
-            Self::GetExtendedAgentCard(_) => super::MethodName::GetExtendedAgentCard,
-        }
-    }
-    /// The JSON-RPC request body for this call with this id.
-    pub fn encode(&self, id: &crate::rt::RequestId) -> ::std::vec::Vec<u8> {
-        crate::rt::server::encode_request(id, self.method().as_str(), self)
-    }
-}
-/// Writes the params.
-impl ::serde::Serialize for Request {
-    fn serialize<__S: ::serde::Serializer>(
-        &self,
-        __serializer: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        match self {
-            Self::SendMessage(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::SendStreamingMessage(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::CancelTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::SetTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::ListTaskPushNotificationConfigs(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::DeleteTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::SubscribeToTask(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetExtendedAgentCard(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-        }
-    }
-}
-crate::rt::server_api!(request = Request, error = super::A2aError, reply = super::Reply);
+crate::rt::__private::server_api!(
+    request = super::Request, error = super::A2aError, reply = super::Reply
+);
 /// `decode_request` under these limits: a body over them is rejected as an invalid
 /// request (-32600) saying which limit, before any parsing.
 #[allow(clippy::result_large_err)]
@@ -102,27 +14,27 @@ pub fn decode_request_limited(
     body: &[u8],
     limits: &crate::rt::limits::Limits,
 ) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-    let raw = crate::rt::RawRequest::parse_limited(body, limits)?;
+    let raw = crate::rt::__private::RawRequest::parse_limited(body, limits)?;
     let request = match super::MethodName::from_name(raw.method()) {
         ::core::option::Option::Some(super::MethodName::SendMessage) => {
             let __p = raw.params()?;
             raw.require("message/send", &required_send_message(&__p))?;
-            Request::SendMessage(__p)
+            super::Request::SendMessage(__p)
         }
         ::core::option::Option::Some(super::MethodName::SendStreamingMessage) => {
             let __p = raw.params()?;
             raw.require("message/stream", &required_send_message(&__p))?;
-            Request::SendStreamingMessage(__p)
+            super::Request::SendStreamingMessage(__p)
         }
         ::core::option::Option::Some(super::MethodName::GetTask) => {
             let __p = raw.params()?;
             raw.require("tasks/get", &required_get_task(&__p))?;
-            Request::GetTask(__p)
+            super::Request::GetTask(__p)
         }
         ::core::option::Option::Some(super::MethodName::CancelTask) => {
             let __p = raw.params()?;
             raw.require("tasks/cancel", &required_cancel_task(&__p))?;
-            Request::CancelTask(__p)
+            super::Request::CancelTask(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::SetTaskPushNotificationConfig,
@@ -132,7 +44,7 @@ pub fn decode_request_limited(
                 "tasks/pushNotificationConfig/set",
                 &required_set_task_push_notification_config(&__p),
             )?;
-            Request::SetTaskPushNotificationConfig(__p)
+            super::Request::SetTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::GetTaskPushNotificationConfig,
@@ -142,7 +54,7 @@ pub fn decode_request_limited(
                 "tasks/pushNotificationConfig/get",
                 &required_get_task_push_notification_config(&__p),
             )?;
-            Request::GetTaskPushNotificationConfig(__p)
+            super::Request::GetTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::ListTaskPushNotificationConfigs,
@@ -152,7 +64,7 @@ pub fn decode_request_limited(
                 "tasks/pushNotificationConfig/list",
                 &required_list_task_push_notification_configs(&__p),
             )?;
-            Request::ListTaskPushNotificationConfigs(__p)
+            super::Request::ListTaskPushNotificationConfigs(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::DeleteTaskPushNotificationConfig,
@@ -162,15 +74,15 @@ pub fn decode_request_limited(
                 "tasks/pushNotificationConfig/delete",
                 &required_delete_task_push_notification_config(&__p),
             )?;
-            Request::DeleteTaskPushNotificationConfig(__p)
+            super::Request::DeleteTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::Some(super::MethodName::SubscribeToTask) => {
             let __p = raw.params()?;
             raw.require("tasks/resubscribe", &required_cancel_task(&__p))?;
-            Request::SubscribeToTask(__p)
+            super::Request::SubscribeToTask(__p)
         }
         ::core::option::Option::Some(super::MethodName::GetExtendedAgentCard) => {
-            Request::GetExtendedAgentCard(raw.params()?)
+            super::Request::GetExtendedAgentCard(raw.params()?)
         }
         ::core::option::Option::None => {
             return ::core::result::Result::Err(raw.unknown_method().into());
@@ -184,19 +96,19 @@ pub fn decode_request_limited(
 /// The `requires` of `message/send` in the method table: each field with whether `__p` lacks it.
 fn required_send_message(__p: &super::MessageSendParams) -> [(&'static str, bool); 5] {
     [
-        ("params.message", crate::rt::server::is_unset(&__p.message)),
+        ("params.message", crate::rt::__private::is_unset(&__p.message)),
         (
             "params.message.messageId",
-            crate::rt::server::is_unset(&__p.message.message_id),
+            crate::rt::__private::is_unset(&__p.message.message_id),
         ),
-        ("params.message.parts", crate::rt::server::is_unset(&__p.message.parts)),
+        ("params.message.parts", crate::rt::__private::is_unset(&__p.message.parts)),
         (
             "params.configuration.pushNotificationConfig.url",
             __p
                 .configuration
                 .as_ref()
                 .and_then(|__v| __v.push_notification_config.as_ref())
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.url)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.url)),
         ),
         (
             "params.configuration.pushNotificationConfig.authentication.schemes",
@@ -205,31 +117,31 @@ fn required_send_message(__p: &super::MessageSendParams) -> [(&'static str, bool
                 .as_ref()
                 .and_then(|__v| __v.push_notification_config.as_ref())
                 .and_then(|__v| __v.authentication.as_ref())
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.schemes)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.schemes)),
         ),
     ]
 }
 /// The `requires` of `tasks/get` in the method table: each field with whether `__p` lacks it.
 fn required_get_task(__p: &super::TaskQueryParams) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/cancel` in the method table: each field with whether `__p` lacks it.
 fn required_cancel_task(__p: &super::TaskIdParams) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/pushNotificationConfig/set` in the method table: each field with whether `__p` lacks it.
 fn required_set_task_push_notification_config(
     __p: &super::TaskPushNotificationConfig,
 ) -> [(&'static str, bool); 4] {
     [
-        ("params.taskId", crate::rt::server::is_unset(&__p.task_id)),
+        ("params.taskId", crate::rt::__private::is_unset(&__p.task_id)),
         (
             "params.pushNotificationConfig",
-            crate::rt::server::is_unset(&__p.push_notification_config),
+            crate::rt::__private::is_unset(&__p.push_notification_config),
         ),
         (
             "params.pushNotificationConfig.url",
-            crate::rt::server::is_unset(&__p.push_notification_config.url),
+            crate::rt::__private::is_unset(&__p.push_notification_config.url),
         ),
         (
             "params.pushNotificationConfig.authentication.schemes",
@@ -237,7 +149,7 @@ fn required_set_task_push_notification_config(
                 .push_notification_config
                 .authentication
                 .as_ref()
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.schemes)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.schemes)),
         ),
     ]
 }
@@ -246,13 +158,13 @@ fn required_get_task_push_notification_config(
     __p: &super::GetTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 2] {
     [
-        ("params.id", crate::rt::server::is_unset(&__p.id)),
+        ("params.id", crate::rt::__private::is_unset(&__p.id)),
         (
             "params.pushNotificationConfigId",
             __p
                 .push_notification_config_id
                 .as_ref()
-                .is_none_or(crate::rt::server::is_unset),
+                .is_none_or(crate::rt::__private::is_unset),
         ),
     ]
 }
@@ -260,17 +172,17 @@ fn required_get_task_push_notification_config(
 fn required_list_task_push_notification_configs(
     __p: &super::ListTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/pushNotificationConfig/delete` in the method table: each field with whether `__p` lacks it.
 fn required_delete_task_push_notification_config(
     __p: &super::DeleteTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 2] {
     [
-        ("params.id", crate::rt::server::is_unset(&__p.id)),
+        ("params.id", crate::rt::__private::is_unset(&__p.id)),
         (
             "params.pushNotificationConfigId",
-            crate::rt::server::is_unset(&__p.push_notification_config_id),
+            crate::rt::__private::is_unset(&__p.push_notification_config_id),
         ),
     ]
 }

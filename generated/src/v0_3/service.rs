@@ -4,7 +4,7 @@
 // input: spec/v0_3/a2a.schema.json sha256:37a1dad191ccc1cc9cad1e566896b5db1bcb81e6a8654ff281f4921cb489c392
 // input: spec/v0_3/errors.toml sha256:20b488dede7475b29cd79d39e717af13bca77c5309539f40d4f0f9a46f2a69bb
 
-crate::rt::service_api!(error = super::A2aError);
+crate::rt::__private::service_api!(error = super::A2aError);
 /// The agent's side of this module's methods, as a trait: one `async fn` per method of the table, taking the call's [`RequestContext`] and its typed params, returning its result or a [`ServiceError`] (a standard error of [`A2aError`](super::A2aError), or one of the agent's own through `ServiceError::custom`).
 ///
 /// Streaming methods return an [`EventStream`], a boxed `Stream` of events (boxed, so one method may return different streams); an error item ends the stream as its last event.
@@ -23,7 +23,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResult, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "message/send")
+        crate::rt::__private::not_served(cx, params, -32004i64, "message/send")
     }
     /// Hand a message to the agent and follow the work as a stream of task, message and update events.
     ///
@@ -35,7 +35,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamEvent>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "message/stream")
+        crate::rt::__private::not_served(cx, params, -32004i64, "message/stream")
     }
     /// Fetch the current state of one task, with as much history as asked for.
     ///
@@ -47,7 +47,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "tasks/get")
+        crate::rt::__private::not_served(cx, params, -32001i64, "tasks/get")
     }
     /// Ask the agent to stop working on a task; the answer is the task as it now stands.
     ///
@@ -59,7 +59,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "tasks/cancel")
+        crate::rt::__private::not_served(cx, params, -32001i64, "tasks/cancel")
     }
     /// Register or replace a webhook that the agent calls with updates about a task.
     ///
@@ -71,7 +71,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -88,7 +88,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -108,7 +108,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -128,7 +128,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -145,7 +145,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamEvent>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "tasks/resubscribe")
+        crate::rt::__private::not_served(cx, params, -32004i64, "tasks/resubscribe")
     }
     /// Fetch the fuller agent card that is shown only to authenticated clients; the request carries no params.
     ///
@@ -157,7 +157,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32007i64,
@@ -188,11 +188,11 @@ impl crate::rt::service::Protocol for Protocol {
         body: &[u8],
     ) -> ::core::result::Result<
         super::Request,
-        crate::rt::rest::RestRejection<super::A2aError>,
+        crate::rt::rest::server::RestRejection<super::A2aError>,
     > {
         let _ = (query, body);
         ::core::result::Result::Err(
-            crate::rt::rest::RestRejection::no_route(verb, path, false),
+            crate::rt::rest::server::RestRejection::no_route(verb, path, false),
         )
     }
     fn method_name(request: &super::Request) -> &'static str {
@@ -237,70 +237,70 @@ impl<S: A2aService> crate::rt::service::Dispatch for A2aServer<S> {
         ::std::boxed::Box::pin(async move {
             match request {
                 super::Request::SendMessage(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.send_message(cx, __p),
                             super::Reply::SendMessage,
                         )
                         .await
                 }
                 super::Request::SendStreamingMessage(__p) => {
-                    crate::rt::service::streamed(
+                    crate::rt::__private::streamed(
                             service.send_streaming_message(cx, __p),
                             super::Reply::SendStreamingMessage,
                         )
                         .await
                 }
                 super::Request::GetTask(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_task(cx, __p),
                             super::Reply::GetTask,
                         )
                         .await
                 }
                 super::Request::CancelTask(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.cancel_task(cx, __p),
                             super::Reply::CancelTask,
                         )
                         .await
                 }
                 super::Request::SetTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.set_task_push_notification_config(cx, __p),
                             super::Reply::SetTaskPushNotificationConfig,
                         )
                         .await
                 }
                 super::Request::GetTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_task_push_notification_config(cx, __p),
                             super::Reply::GetTaskPushNotificationConfig,
                         )
                         .await
                 }
                 super::Request::ListTaskPushNotificationConfigs(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.list_task_push_notification_configs(cx, __p),
                             super::Reply::ListTaskPushNotificationConfigs,
                         )
                         .await
                 }
                 super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.delete_task_push_notification_config(cx, __p),
                             super::Reply::DeleteTaskPushNotificationConfig,
                         )
                         .await
                 }
                 super::Request::SubscribeToTask(__p) => {
-                    crate::rt::service::streamed(
+                    crate::rt::__private::streamed(
                             service.subscribe_to_task(cx, __p),
                             super::Reply::SubscribeToTask,
                         )
                         .await
                 }
                 super::Request::GetExtendedAgentCard(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_extended_agent_card(cx, __p),
                             super::Reply::GetExtendedAgentCard,
                         )

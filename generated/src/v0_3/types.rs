@@ -69,7 +69,7 @@ impl ::core::fmt::Display for APIKeyLocation {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for APIKeyLocation {
+impl crate::rt::__private::OpenEnum for APIKeyLocation {
     const EXPECTING: &'static str = "a APIKeyLocation name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -92,14 +92,14 @@ impl ::serde::Serialize for APIKeyLocation {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for APIKeyLocation {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }
 /// Authentication with an API key sent in a header, query parameter or cookie.
@@ -138,15 +138,15 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for APIKeySecurityScheme {
     const NAME: &'static str = "APIKeySecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "in", "name", "type"],
             false,
         );
@@ -155,18 +155,18 @@ impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "APIKeySecurityScheme",
                         "type",
-                        crate::rt::codec::Const::Str("apiKey"),
+                        crate::rt::__private::Const::Str("apiKey"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(APIKeySecurityScheme {
@@ -222,15 +222,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
+impl<'de> crate::rt::__private::Object<'de> for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "streaming",
                 "pushNotifications",
@@ -247,11 +247,11 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
         let mut __f3: ::core::option::Option<::std::vec::Vec<AgentExtension>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3 | 4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3 | 4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCapabilities {
@@ -422,15 +422,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCard {
+impl<'de> crate::rt::__private::Object<'de> for AgentCard {
     const NAME: &'static str = "AgentCard";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "protocolVersion",
                 "protocol_version",
@@ -491,25 +491,25 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCard {
         let mut __f17: ::core::option::Option<::std::vec::Vec<AgentCardSignature>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5 | 6) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7 | 8) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9 | 10) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(11) => __f7 = __map.next_value()?,
-                crate::rt::codec::Key::Known(12) => __f8 = __map.next_value()?,
-                crate::rt::codec::Key::Known(13 | 14) => __f9 = __map.next_value()?,
-                crate::rt::codec::Key::Known(15) => __f10 = __map.next_value()?,
-                crate::rt::codec::Key::Known(16 | 17) => __f11 = __map.next_value()?,
-                crate::rt::codec::Key::Known(18) => __f12 = __map.next_value()?,
-                crate::rt::codec::Key::Known(19 | 20) => __f13 = __map.next_value()?,
-                crate::rt::codec::Key::Known(21 | 22) => __f14 = __map.next_value()?,
-                crate::rt::codec::Key::Known(23) => __f15 = __map.next_value()?,
-                crate::rt::codec::Key::Known(24 | 25) => __f16 = __map.next_value()?,
-                crate::rt::codec::Key::Known(26) => __f17 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5 | 6) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7 | 8) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9 | 10) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(11) => __f7 = __map.next_value()?,
+                crate::rt::__private::Key::Known(12) => __f8 = __map.next_value()?,
+                crate::rt::__private::Key::Known(13 | 14) => __f9 = __map.next_value()?,
+                crate::rt::__private::Key::Known(15) => __f10 = __map.next_value()?,
+                crate::rt::__private::Key::Known(16 | 17) => __f11 = __map.next_value()?,
+                crate::rt::__private::Key::Known(18) => __f12 = __map.next_value()?,
+                crate::rt::__private::Key::Known(19 | 20) => __f13 = __map.next_value()?,
+                crate::rt::__private::Key::Known(21 | 22) => __f14 = __map.next_value()?,
+                crate::rt::__private::Key::Known(23) => __f15 = __map.next_value()?,
+                crate::rt::__private::Key::Known(24 | 25) => __f16 = __map.next_value()?,
+                crate::rt::__private::Key::Known(26) => __f17 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCard {
@@ -572,15 +572,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
+impl<'de> crate::rt::__private::Object<'de> for AgentCardSignature {
     const NAME: &'static str = "AgentCardSignature";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["protected", "signature", "header"],
             false,
         );
@@ -591,10 +591,10 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCardSignature {
@@ -650,15 +650,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
+impl<'de> crate::rt::__private::Object<'de> for AgentExtension {
     const NAME: &'static str = "AgentExtension";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["uri", "description", "required", "params"],
             false,
         );
@@ -670,11 +670,11 @@ impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentExtension {
@@ -713,15 +713,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
+impl<'de> crate::rt::__private::Object<'de> for AgentInterface {
     const NAME: &'static str = "AgentInterface";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["url", "transport"],
             false,
         );
@@ -729,9 +729,9 @@ impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentInterface {
@@ -768,15 +768,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
+impl<'de> crate::rt::__private::Object<'de> for AgentProvider {
     const NAME: &'static str = "AgentProvider";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["organization", "url"],
             false,
         );
@@ -784,9 +784,9 @@ impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentProvider {
@@ -866,15 +866,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
+impl<'de> crate::rt::__private::Object<'de> for AgentSkill {
     const NAME: &'static str = "AgentSkill";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "name",
@@ -906,15 +906,15 @@ impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5 | 6) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7 | 8) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9) => __f7 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5 | 6) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7 | 8) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9) => __f7 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentSkill {
@@ -987,15 +987,15 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Artifact {
+impl<'de> crate::rt::__private::Object<'de> for Artifact {
     const NAME: &'static str = "Artifact";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "artifactId",
                 "artifact_id",
@@ -1017,13 +1017,13 @@ impl<'de> crate::rt::codec::Object<'de> for Artifact {
         let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Artifact {
@@ -1079,15 +1079,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for AuthorizationCodeOAuthFlow {
     const NAME: &'static str = "AuthorizationCodeOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationUrl",
                 "authorization_url",
@@ -1107,11 +1107,11 @@ impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
@@ -1160,15 +1160,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for ClientCredentialsOAuthFlow {
     const NAME: &'static str = "ClientCredentialsOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
             false,
         );
@@ -1179,10 +1179,10 @@ impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
@@ -1225,15 +1225,15 @@ impl<'de> ::serde::Deserialize<'de> for DataPart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for DataPart {
+impl<'de> crate::rt::__private::Object<'de> for DataPart {
     const NAME: &'static str = "DataPart";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["data", "metadata", "kind"],
             false,
         );
@@ -1245,17 +1245,17 @@ impl<'de> crate::rt::codec::Object<'de> for DataPart {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "DataPart",
                         "kind",
-                        crate::rt::codec::Const::Str("data"),
+                        crate::rt::__private::Const::Str("data"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(DataPart {
@@ -1305,15 +1305,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigParams {
+impl<'de> crate::rt::__private::Object<'de> for DeleteTaskPushNotificationConfigParams {
     const NAME: &'static str = "DeleteTaskPushNotificationConfigParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "pushNotificationConfigId",
@@ -1329,10 +1329,10 @@ impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigPara
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(DeleteTaskPushNotificationConfigParams {
@@ -1383,15 +1383,15 @@ impl<'de> ::serde::Deserialize<'de> for FileContent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for FileContent {
+impl<'de> crate::rt::__private::Object<'de> for FileContent {
     const NAME: &'static str = "FileContent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["name", "mimeType", "mime_type", "bytes", "uri"],
             true,
         );
@@ -1401,13 +1401,13 @@ impl<'de> crate::rt::codec::Object<'de> for FileContent {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -1418,11 +1418,11 @@ impl<'de> crate::rt::codec::Object<'de> for FileContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(4) => {
+                crate::rt::__private::Key::Known(4) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -1433,15 +1433,15 @@ impl<'de> crate::rt::codec::Object<'de> for FileContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -1511,15 +1511,15 @@ impl<'de> ::serde::Deserialize<'de> for FileContentSource {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for FileContentSource {
+impl<'de> crate::rt::__private::Object<'de> for FileContentSource {
     const NAME: &'static str = "FileContent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["bytes", "uri"],
             true,
         );
@@ -1527,11 +1527,11 @@ impl<'de> crate::rt::codec::Object<'de> for FileContentSource {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => {
+                crate::rt::__private::Key::Known(0) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -1542,11 +1542,11 @@ impl<'de> crate::rt::codec::Object<'de> for FileContentSource {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(1) => {
+                crate::rt::__private::Key::Known(1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -1557,15 +1557,15 @@ impl<'de> crate::rt::codec::Object<'de> for FileContentSource {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -1611,15 +1611,15 @@ impl<'de> ::serde::Deserialize<'de> for FilePart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for FilePart {
+impl<'de> crate::rt::__private::Object<'de> for FilePart {
     const NAME: &'static str = "FilePart";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["file", "metadata", "kind"],
             false,
         );
@@ -1629,17 +1629,17 @@ impl<'de> crate::rt::codec::Object<'de> for FilePart {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "FilePart",
                         "kind",
-                        crate::rt::codec::Const::Str("file"),
+                        crate::rt::__private::Const::Str("file"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(FilePart {
@@ -1665,21 +1665,21 @@ impl<'de> ::serde::Deserialize<'de> for GetAuthenticatedExtendedCardParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for GetAuthenticatedExtendedCardParams {
+impl<'de> crate::rt::__private::Object<'de> for GetAuthenticatedExtendedCardParams {
     const NAME: &'static str = "GetAuthenticatedExtendedCardParams";
     const VOID: bool = true;
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[],
             false,
         );
         while __map.next_key_seed(__MEMBERS)?.is_some() {
-            crate::rt::codec::skip(&mut __map)?;
+            crate::rt::__private::skip(&mut __map)?;
         }
         ::core::result::Result::Ok(GetAuthenticatedExtendedCardParams {
         })
@@ -1724,15 +1724,15 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigParams {
+impl<'de> crate::rt::__private::Object<'de> for GetTaskPushNotificationConfigParams {
     const NAME: &'static str = "GetTaskPushNotificationConfigParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "pushNotificationConfigId",
@@ -1748,10 +1748,10 @@ impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigParams 
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(GetTaskPushNotificationConfigParams {
@@ -1799,15 +1799,15 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for HTTPAuthSecurityScheme {
     const NAME: &'static str = "HTTPAuthSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "scheme", "bearerFormat", "bearer_format", "type"],
             false,
         );
@@ -1816,18 +1816,18 @@ impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "HTTPAuthSecurityScheme",
                         "type",
-                        crate::rt::codec::Const::Str("http"),
+                        crate::rt::__private::Const::Str("http"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(HTTPAuthSecurityScheme {
@@ -1875,15 +1875,15 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for ImplicitOAuthFlow {
     const NAME: &'static str = "ImplicitOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationUrl",
                 "authorization_url",
@@ -1900,10 +1900,10 @@ impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ImplicitOAuthFlow {
@@ -1945,15 +1945,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigParams {
+impl<'de> crate::rt::__private::Object<'de> for ListTaskPushNotificationConfigParams {
     const NAME: &'static str = "ListTaskPushNotificationConfigParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["id", "metadata"],
             false,
         );
@@ -1963,9 +1963,9 @@ impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigParams
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ListTaskPushNotificationConfigParams {
@@ -2045,15 +2045,15 @@ impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Message {
+impl<'de> crate::rt::__private::Object<'de> for Message {
     const NAME: &'static str = "Message";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "role",
                 "parts",
@@ -2083,23 +2083,23 @@ impl<'de> crate::rt::codec::Object<'de> for Message {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8 | 9) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(10) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(11) => __f7 = __map.next_value()?,
-                crate::rt::codec::Key::Known(12) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8 | 9) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(10) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(11) => __f7 = __map.next_value()?,
+                crate::rt::__private::Key::Known(12) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "Message",
                         "kind",
-                        crate::rt::codec::Const::Str("message"),
+                        crate::rt::__private::Const::Str("message"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Message {
@@ -2160,15 +2160,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendConfiguration {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for MessageSendConfiguration {
+impl<'de> crate::rt::__private::Object<'de> for MessageSendConfiguration {
     const NAME: &'static str = "MessageSendConfiguration";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "acceptedOutputModes",
                 "accepted_output_modes",
@@ -2186,17 +2186,17 @@ impl<'de> crate::rt::codec::Object<'de> for MessageSendConfiguration {
         let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => {
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => {
                     __f1 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI64>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI64>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(MessageSendConfiguration {
@@ -2246,15 +2246,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageSendParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for MessageSendParams {
+impl<'de> crate::rt::__private::Object<'de> for MessageSendParams {
     const NAME: &'static str = "MessageSendParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["message", "configuration", "metadata"],
             false,
         );
@@ -2265,10 +2265,10 @@ impl<'de> crate::rt::codec::Object<'de> for MessageSendParams {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(MessageSendParams {
@@ -2304,31 +2304,31 @@ impl<'de> ::serde::Deserialize<'de> for MutualTLSSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for MutualTLSSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for MutualTLSSecurityScheme {
     const NAME: &'static str = "MutualTLSSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "type"],
             false,
         );
         let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "MutualTLSSecurityScheme",
                         "type",
-                        crate::rt::codec::Const::Str("mutualTLS"),
+                        crate::rt::__private::Const::Str("mutualTLS"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(MutualTLSSecurityScheme {
@@ -2374,15 +2374,15 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for OAuth2SecurityScheme {
     const NAME: &'static str = "OAuth2SecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "description",
                 "flows",
@@ -2397,18 +2397,18 @@ impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "OAuth2SecurityScheme",
                         "type",
-                        crate::rt::codec::Const::Str("oauth2"),
+                        crate::rt::__private::Const::Str("oauth2"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(OAuth2SecurityScheme {
@@ -2464,15 +2464,15 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
+impl<'de> crate::rt::__private::Object<'de> for OAuthFlows {
     const NAME: &'static str = "OAuthFlows";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationCode",
                 "authorization_code",
@@ -2489,11 +2489,11 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
         let mut __f3: ::core::option::Option<PasswordOAuthFlow> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(OAuthFlows {
@@ -2535,15 +2535,15 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for OpenIdConnectSecurityScheme {
     const NAME: &'static str = "OpenIdConnectSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "openIdConnectUrl", "open_id_connect_url", "type"],
             false,
         );
@@ -2551,17 +2551,17 @@ impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "OpenIdConnectSecurityScheme",
                         "type",
-                        crate::rt::codec::Const::Str("openIdConnect"),
+                        crate::rt::__private::Const::Str("openIdConnect"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
@@ -2641,37 +2641,37 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+        const __UNION: crate::rt::__private::Union = crate::rt::__private::Union {
             name: "Part",
             tag: "kind",
             tag_alias: ::core::option::Option::None,
             shapes: &[
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "text",
                     required: &[&["text"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "file",
                     required: &[&["file"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "data",
                     required: &[&["data"]],
                 },
             ],
             keep_unknown: false,
         };
-        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
-            crate::rt::codec::Tagged::Known(0, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Text)
+        match crate::rt::__private::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::__private::Tagged::Known(0, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Text)
             }
-            crate::rt::codec::Tagged::Known(1, __o) => {
-                crate::rt::codec::variant(__o).map(Self::File)
+            crate::rt::__private::Tagged::Known(1, __o) => {
+                crate::rt::__private::variant(__o).map(Self::File)
             }
-            crate::rt::codec::Tagged::Known(_, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Data)
+            crate::rt::__private::Tagged::Known(_, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Data)
             }
-            crate::rt::codec::Tagged::Unknown(__u) => {
+            crate::rt::__private::Tagged::Unknown(__u) => {
                 ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
@@ -2715,15 +2715,15 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for PasswordOAuthFlow {
     const NAME: &'static str = "PasswordOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
             false,
         );
@@ -2734,10 +2734,10 @@ impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(PasswordOAuthFlow {
@@ -2777,15 +2777,15 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationAuthenticationInfo {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for PushNotificationAuthenticationInfo {
+impl<'de> crate::rt::__private::Object<'de> for PushNotificationAuthenticationInfo {
     const NAME: &'static str = "PushNotificationAuthenticationInfo";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["schemes", "credentials"],
             false,
         );
@@ -2793,9 +2793,9 @@ impl<'de> crate::rt::codec::Object<'de> for PushNotificationAuthenticationInfo {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(PushNotificationAuthenticationInfo {
@@ -2848,15 +2848,15 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for PushNotificationConfig {
+impl<'de> crate::rt::__private::Object<'de> for PushNotificationConfig {
     const NAME: &'static str = "PushNotificationConfig";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["id", "url", "token", "authentication"],
             false,
         );
@@ -2866,11 +2866,11 @@ impl<'de> crate::rt::codec::Object<'de> for PushNotificationConfig {
         let mut __f3: ::core::option::Option<PushNotificationAuthenticationInfo> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(PushNotificationConfig {
@@ -2942,7 +2942,7 @@ impl ::core::fmt::Display for Role {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for Role {
+impl crate::rt::__private::OpenEnum for Role {
     const EXPECTING: &'static str = "a Role name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -2965,14 +2965,14 @@ impl ::serde::Serialize for Role {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }
 /// An authentication scheme an agent accepts, told apart by `type`.
@@ -3070,51 +3070,51 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+        const __UNION: crate::rt::__private::Union = crate::rt::__private::Union {
             name: "SecurityScheme",
             tag: "type",
             tag_alias: ::core::option::Option::None,
             shapes: &[
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "apiKey",
                     required: &[&["in"], &["name"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "http",
                     required: &[&["scheme"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "oauth2",
                     required: &[&["flows"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "openIdConnect",
                     required: &[&["openIdConnectUrl", "open_id_connect_url"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "mutualTLS",
                     required: &[],
                 },
             ],
             keep_unknown: false,
         };
-        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
-            crate::rt::codec::Tagged::Known(0, __o) => {
-                crate::rt::codec::variant(__o).map(Self::ApiKey)
+        match crate::rt::__private::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::__private::Tagged::Known(0, __o) => {
+                crate::rt::__private::variant(__o).map(Self::ApiKey)
             }
-            crate::rt::codec::Tagged::Known(1, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Http)
+            crate::rt::__private::Tagged::Known(1, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Http)
             }
-            crate::rt::codec::Tagged::Known(2, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Oauth2)
+            crate::rt::__private::Tagged::Known(2, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Oauth2)
             }
-            crate::rt::codec::Tagged::Known(3, __o) => {
-                crate::rt::codec::variant(__o).map(Self::OpenIdConnect)
+            crate::rt::__private::Tagged::Known(3, __o) => {
+                crate::rt::__private::variant(__o).map(Self::OpenIdConnect)
             }
-            crate::rt::codec::Tagged::Known(_, __o) => {
-                crate::rt::codec::variant(__o).map(Self::MutualTls)
+            crate::rt::__private::Tagged::Known(_, __o) => {
+                crate::rt::__private::variant(__o).map(Self::MutualTls)
             }
-            crate::rt::codec::Tagged::Unknown(__u) => {
+            crate::rt::__private::Tagged::Unknown(__u) => {
                 ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
@@ -3182,30 +3182,30 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResult {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+        const __UNION: crate::rt::__private::Union = crate::rt::__private::Union {
             name: "SendMessageResult",
             tag: "kind",
             tag_alias: ::core::option::Option::None,
             shapes: &[
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "task",
                     required: &[&["id"], &["contextId", "context_id"], &["status"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "message",
                     required: &[&["role"], &["parts"], &["messageId", "message_id"]],
                 },
             ],
             keep_unknown: false,
         };
-        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
-            crate::rt::codec::Tagged::Known(0, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Task)
+        match crate::rt::__private::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::__private::Tagged::Known(0, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Task)
             }
-            crate::rt::codec::Tagged::Known(_, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Message)
+            crate::rt::__private::Tagged::Known(_, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Message)
             }
-            crate::rt::codec::Tagged::Unknown(__u) => {
+            crate::rt::__private::Tagged::Unknown(__u) => {
                 ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
@@ -3296,20 +3296,20 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        const __UNION: crate::rt::codec::Union = crate::rt::codec::Union {
+        const __UNION: crate::rt::__private::Union = crate::rt::__private::Union {
             name: "StreamEvent",
             tag: "kind",
             tag_alias: ::core::option::Option::None,
             shapes: &[
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "task",
                     required: &[&["id"], &["contextId", "context_id"], &["status"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "message",
                     required: &[&["role"], &["parts"], &["messageId", "message_id"]],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "status-update",
                     required: &[
                         &["taskId", "task_id"],
@@ -3318,7 +3318,7 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
                         &["final"],
                     ],
                 },
-                crate::rt::oneof::Shape {
+                crate::rt::__private::Shape {
                     tag: "artifact-update",
                     required: &[
                         &["taskId", "task_id"],
@@ -3329,20 +3329,20 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
             ],
             keep_unknown: false,
         };
-        match crate::rt::codec::read_tagged(__deserializer, &__UNION)? {
-            crate::rt::codec::Tagged::Known(0, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Task)
+        match crate::rt::__private::read_tagged(__deserializer, &__UNION)? {
+            crate::rt::__private::Tagged::Known(0, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Task)
             }
-            crate::rt::codec::Tagged::Known(1, __o) => {
-                crate::rt::codec::variant(__o).map(Self::Message)
+            crate::rt::__private::Tagged::Known(1, __o) => {
+                crate::rt::__private::variant(__o).map(Self::Message)
             }
-            crate::rt::codec::Tagged::Known(2, __o) => {
-                crate::rt::codec::variant(__o).map(Self::StatusUpdate)
+            crate::rt::__private::Tagged::Known(2, __o) => {
+                crate::rt::__private::variant(__o).map(Self::StatusUpdate)
             }
-            crate::rt::codec::Tagged::Known(_, __o) => {
-                crate::rt::codec::variant(__o).map(Self::ArtifactUpdate)
+            crate::rt::__private::Tagged::Known(_, __o) => {
+                crate::rt::__private::variant(__o).map(Self::ArtifactUpdate)
             }
-            crate::rt::codec::Tagged::Unknown(__u) => {
+            crate::rt::__private::Tagged::Unknown(__u) => {
                 ::core::result::Result::Ok(Self::Unknown(__u))
             }
         }
@@ -3405,15 +3405,15 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Task {
+impl<'de> crate::rt::__private::Object<'de> for Task {
     const NAME: &'static str = "Task";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "contextId",
@@ -3436,21 +3436,21 @@ impl<'de> crate::rt::codec::Object<'de> for Task {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "Task",
                         "kind",
-                        crate::rt::codec::Const::Str("task"),
+                        crate::rt::__private::Const::Str("task"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Task {
@@ -3520,15 +3520,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
+impl<'de> crate::rt::__private::Object<'de> for TaskArtifactUpdateEvent {
     const NAME: &'static str = "TaskArtifactUpdateEvent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "taskId",
                 "task_id",
@@ -3553,21 +3553,21 @@ impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "TaskArtifactUpdateEvent",
                         "kind",
-                        crate::rt::codec::Const::Str("artifact-update"),
+                        crate::rt::__private::Const::Str("artifact-update"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskArtifactUpdateEvent {
@@ -3612,15 +3612,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskIdParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskIdParams {
+impl<'de> crate::rt::__private::Object<'de> for TaskIdParams {
     const NAME: &'static str = "TaskIdParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["id", "metadata"],
             false,
         );
@@ -3630,9 +3630,9 @@ impl<'de> crate::rt::codec::Object<'de> for TaskIdParams {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskIdParams {
@@ -3669,15 +3669,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
+impl<'de> crate::rt::__private::Object<'de> for TaskPushNotificationConfig {
     const NAME: &'static str = "TaskPushNotificationConfig";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["taskId", "task_id", "pushNotificationConfig", "push_notification_config"],
             false,
         );
@@ -3685,9 +3685,9 @@ impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
         let mut __f1: ::core::option::Option<PushNotificationConfig> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskPushNotificationConfig {
@@ -3737,15 +3737,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskQueryParams {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskQueryParams {
+impl<'de> crate::rt::__private::Object<'de> for TaskQueryParams {
     const NAME: &'static str = "TaskQueryParams";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["id", "historyLength", "history_length", "metadata"],
             false,
         );
@@ -3756,16 +3756,16 @@ impl<'de> crate::rt::codec::Object<'de> for TaskQueryParams {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => {
                     __f1 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI64>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI64>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskQueryParams {
@@ -3888,7 +3888,7 @@ impl ::core::fmt::Display for TaskState {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for TaskState {
+impl crate::rt::__private::OpenEnum for TaskState {
     const EXPECTING: &'static str = "a TaskState name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -3911,14 +3911,14 @@ impl ::serde::Serialize for TaskState {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TaskState {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }
 /// A task's state at one moment, optionally with a message explaining it.
@@ -3958,15 +3958,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
+impl<'de> crate::rt::__private::Object<'de> for TaskStatus {
     const NAME: &'static str = "TaskStatus";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["state", "message", "timestamp"],
             false,
         );
@@ -3975,10 +3975,10 @@ impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskStatus {
@@ -4036,15 +4036,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
+impl<'de> crate::rt::__private::Object<'de> for TaskStatusUpdateEvent {
     const NAME: &'static str = "TaskStatusUpdateEvent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "taskId",
                 "task_id",
@@ -4066,20 +4066,20 @@ impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "TaskStatusUpdateEvent",
                         "kind",
-                        crate::rt::codec::Const::Str("status-update"),
+                        crate::rt::__private::Const::Str("status-update"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskStatusUpdateEvent {
@@ -4124,15 +4124,15 @@ impl<'de> ::serde::Deserialize<'de> for TextPart {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TextPart {
+impl<'de> crate::rt::__private::Object<'de> for TextPart {
     const NAME: &'static str = "TextPart";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["text", "metadata", "kind"],
             false,
         );
@@ -4142,17 +4142,17 @@ impl<'de> crate::rt::codec::Object<'de> for TextPart {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => {
-                    crate::rt::codec::const_member(
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => {
+                    crate::rt::__private::const_member(
                         &mut __map,
                         "TextPart",
                         "kind",
-                        crate::rt::codec::Const::Str("text"),
+                        crate::rt::__private::Const::Str("text"),
                     )?
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TextPart {
@@ -4228,7 +4228,7 @@ impl ::core::fmt::Display for TransportProtocol {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for TransportProtocol {
+impl crate::rt::__private::OpenEnum for TransportProtocol {
     const EXPECTING: &'static str = "a TransportProtocol name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -4251,13 +4251,13 @@ impl ::serde::Serialize for TransportProtocol {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransportProtocol {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }

@@ -17,6 +17,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::SendMessageRequest;
         type Result = super::super::SendMessageResponse;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Hand a message to the agent and follow its progress as a stream of events.
     ///
@@ -28,6 +36,14 @@ pub mod method {
         const STREAMING: bool = true;
         type Params = super::super::SendMessageRequest;
         type Result = super::super::StreamResponse;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Fetch the current state of one task.
     ///
@@ -39,6 +55,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::GetTaskRequest;
         type Result = super::super::Task;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Page through the tasks visible to the caller, optionally filtered.
     ///
@@ -50,6 +74,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::ListTasksRequest;
         type Result = super::super::ListTasksResponse;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Ask the agent to stop working on a task.
     ///
@@ -61,6 +93,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::CancelTaskRequest;
         type Result = super::super::Task;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Attach to a task that is still running and receive its further events as a stream.
     ///
@@ -72,6 +112,14 @@ pub mod method {
         const STREAMING: bool = true;
         type Params = super::super::SubscribeToTaskRequest;
         type Result = super::super::StreamResponse;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Register a webhook that the agent calls with updates about a task.
     ///
@@ -83,6 +131,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::TaskPushNotificationConfig;
         type Result = super::super::TaskPushNotificationConfig;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Read back one webhook registration of a task.
     ///
@@ -94,6 +150,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::GetTaskPushNotificationConfigRequest;
         type Result = super::super::TaskPushNotificationConfig;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Page through the webhook registrations of a task.
     ///
@@ -105,6 +169,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::ListTaskPushNotificationConfigsRequest;
         type Result = super::super::ListTaskPushNotificationConfigsResponse;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Fetch the fuller agent card that is only shown to authenticated clients.
     ///
@@ -116,6 +188,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::GetExtendedAgentCardRequest;
         type Result = super::super::AgentCard;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     /// Remove one webhook registration of a task.
     ///
@@ -127,6 +207,14 @@ pub mod method {
         const STREAMING: bool = false;
         type Params = super::super::DeleteTaskPushNotificationConfigRequest;
         type Result = super::super::Empty;
+        fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+            params.tenant.as_deref().filter(|__t| !__t.is_empty())
+        }
+        fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+            params.tenant = ::core::option::Option::Some(
+                ::std::string::String::from(tenant),
+            );
+        }
     }
     impl crate::rt::rest::RestMethod for SendMessage {
         const ROUTES: &'static [crate::rt::rest::Route] = &[
@@ -684,46 +772,39 @@ pub enum Reply {
     DeleteTaskPushNotificationConfig(super::Empty),
 }
 impl Reply {
-    /// `Reply::decode` for an agent with its own errors `E`.
-    pub fn decode_with<E: crate::rt::custom::AgentError>(
+    /// Decodes `body` as the reply of `method`, as `decoder` reads replies (its binding,
+    /// limits and the agent's own errors `E`): `Reply::decode(method, body,
+    /// &Decoder::new())`.
+    pub fn decode<E: crate::rt::custom::AgentError>(
         method: MethodName,
         body: &[u8],
+        decoder: &super::Decoder<E>,
     ) -> ::core::result::Result<Self, super::CallError<E>> {
         match method {
-            MethodName::SendMessage => {
-                super::decode_response_with(body).map(Self::SendMessage)
-            }
+            MethodName::SendMessage => decoder.decode(body).map(Self::SendMessage),
             MethodName::SendStreamingMessage => {
-                super::decode_response_with(body).map(Self::SendStreamingMessage)
+                decoder.decode(body).map(Self::SendStreamingMessage)
             }
-            MethodName::GetTask => super::decode_response_with(body).map(Self::GetTask),
-            MethodName::ListTasks => {
-                super::decode_response_with(body).map(Self::ListTasks)
-            }
-            MethodName::CancelTask => {
-                super::decode_response_with(body).map(Self::CancelTask)
-            }
+            MethodName::GetTask => decoder.decode(body).map(Self::GetTask),
+            MethodName::ListTasks => decoder.decode(body).map(Self::ListTasks),
+            MethodName::CancelTask => decoder.decode(body).map(Self::CancelTask),
             MethodName::SubscribeToTask => {
-                super::decode_response_with(body).map(Self::SubscribeToTask)
+                decoder.decode(body).map(Self::SubscribeToTask)
             }
             MethodName::CreateTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::CreateTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::CreateTaskPushNotificationConfig)
             }
             MethodName::GetTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::GetTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::GetTaskPushNotificationConfig)
             }
             MethodName::ListTaskPushNotificationConfigs => {
-                super::decode_response_with(body)
-                    .map(Self::ListTaskPushNotificationConfigs)
+                decoder.decode(body).map(Self::ListTaskPushNotificationConfigs)
             }
             MethodName::GetExtendedAgentCard => {
-                super::decode_response_with(body).map(Self::GetExtendedAgentCard)
+                decoder.decode(body).map(Self::GetExtendedAgentCard)
             }
             MethodName::DeleteTaskPushNotificationConfig => {
-                super::decode_response_with(body)
-                    .map(Self::DeleteTaskPushNotificationConfig)
+                decoder.decode(body).map(Self::DeleteTaskPushNotificationConfig)
             }
         }
     }
@@ -752,4 +833,98 @@ impl Reply {
         }
     }
 }
-crate::rt::client_api!();
+/// A JSON-RPC request an agent received: one variant per method, holding its params.
+///
+/// A server decodes one with `decode_request`; a client writes one with [`Request::encode`].
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Request {
+    /// A `SendMessage` call: hand a message to the agent and get back either the resulting task or a direct reply.
+    SendMessage(super::SendMessageRequest),
+    /// A `SendStreamingMessage` call: hand a message to the agent and follow its progress as a stream of events.
+    SendStreamingMessage(super::SendMessageRequest),
+    /// A `GetTask` call: fetch the current state of one task.
+    GetTask(super::GetTaskRequest),
+    /// A `ListTasks` call: page through the tasks visible to the caller, optionally filtered.
+    ListTasks(super::ListTasksRequest),
+    /// A `CancelTask` call: ask the agent to stop working on a task.
+    CancelTask(super::CancelTaskRequest),
+    /// A `SubscribeToTask` call: attach to a task that is still running and receive its further events as a stream.
+    SubscribeToTask(super::SubscribeToTaskRequest),
+    /// A `CreateTaskPushNotificationConfig` call: register a webhook that the agent calls with updates about a task.
+    CreateTaskPushNotificationConfig(super::TaskPushNotificationConfig),
+    /// A `GetTaskPushNotificationConfig` call: read back one webhook registration of a task.
+    GetTaskPushNotificationConfig(super::GetTaskPushNotificationConfigRequest),
+    /// A `ListTaskPushNotificationConfigs` call: page through the webhook registrations of a task.
+    ListTaskPushNotificationConfigs(super::ListTaskPushNotificationConfigsRequest),
+    /// A `GetExtendedAgentCard` call: fetch the fuller agent card that is only shown to authenticated clients.
+    GetExtendedAgentCard(super::GetExtendedAgentCardRequest),
+    /// A `DeleteTaskPushNotificationConfig` call: remove one webhook registration of a task.
+    DeleteTaskPushNotificationConfig(super::DeleteTaskPushNotificationConfigRequest),
+}
+impl Request {
+    /// The method called.
+    pub fn method(&self) -> MethodName {
+        match self {
+            Self::SendMessage(_) => MethodName::SendMessage,
+            Self::SendStreamingMessage(_) => MethodName::SendStreamingMessage,
+            Self::GetTask(_) => MethodName::GetTask,
+            Self::ListTasks(_) => MethodName::ListTasks,
+            Self::CancelTask(_) => MethodName::CancelTask,
+            Self::SubscribeToTask(_) => MethodName::SubscribeToTask,
+            Self::CreateTaskPushNotificationConfig(_) => {
+                MethodName::CreateTaskPushNotificationConfig
+            }
+            Self::GetTaskPushNotificationConfig(_) => {
+                MethodName::GetTaskPushNotificationConfig
+            }
+            Self::ListTaskPushNotificationConfigs(_) => {
+                MethodName::ListTaskPushNotificationConfigs
+            }
+            Self::GetExtendedAgentCard(_) => MethodName::GetExtendedAgentCard,
+            Self::DeleteTaskPushNotificationConfig(_) => {
+                MethodName::DeleteTaskPushNotificationConfig
+            }
+        }
+    }
+    /// The JSON-RPC request body for this call with this id.
+    pub fn encode(&self, id: &crate::rt::RequestId) -> ::std::vec::Vec<u8> {
+        crate::rt::jsonrpc::client::encode_request(id, self.method().as_str(), self)
+    }
+}
+/// Writes the params.
+impl ::serde::Serialize for Request {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        __serializer: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::SendMessage(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::SendStreamingMessage(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::ListTasks(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::CancelTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
+            Self::SubscribeToTask(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::CreateTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::ListTaskPushNotificationConfigs(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::GetExtendedAgentCard(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+            Self::DeleteTaskPushNotificationConfig(__p) => {
+                ::serde::Serialize::serialize(__p, __serializer)
+            }
+        }
+    }
+}
+crate::rt::__private::client_api!();

@@ -4,7 +4,7 @@
 // input: spec/v1/a2a.schema.json sha256:648bbe84d46548740239ef8ddc3683385c09cc976ed264c37964bbd8a2e455d7
 // input: spec/v1/errors.toml sha256:441083b49ee2efb8a5ba0cb670218ab3849de0d785793cfda433308e861a2a71
 
-crate::rt::service_api!(error = super::A2aError);
+crate::rt::__private::service_api!(error = super::A2aError);
 /// The agent's side of this module's methods, as a trait: one `async fn` per method of the table, taking the call's [`RequestContext`] and its typed params, returning its result or a [`ServiceError`] (a standard error of [`A2aError`](super::A2aError), or one of the agent's own through `ServiceError::custom`).
 ///
 /// Streaming methods return an [`EventStream`], a boxed `Stream` of events (boxed, so one method may return different streams); an error item ends the stream as its last event.
@@ -23,7 +23,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResponse, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SendMessage")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SendMessage")
     }
     /// Hand a message to the agent and follow its progress as a stream of events.
     ///
@@ -35,7 +35,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SendStreamingMessage")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SendStreamingMessage")
     }
     /// Fetch the current state of one task.
     ///
@@ -47,7 +47,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "GetTask")
+        crate::rt::__private::not_served(cx, params, -32001i64, "GetTask")
     }
     /// Page through the tasks visible to the caller, optionally filtered.
     ///
@@ -59,7 +59,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::ListTasksResponse, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "ListTasks")
+        crate::rt::__private::not_served(cx, params, -32004i64, "ListTasks")
     }
     /// Ask the agent to stop working on a task.
     ///
@@ -71,7 +71,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "CancelTask")
+        crate::rt::__private::not_served(cx, params, -32001i64, "CancelTask")
     }
     /// Attach to a task that is still running and receive its further events as a stream.
     ///
@@ -83,7 +83,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SubscribeToTask")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SubscribeToTask")
     }
     /// Register a webhook that the agent calls with updates about a task.
     ///
@@ -95,7 +95,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -112,7 +112,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -132,7 +132,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -149,7 +149,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
+        crate::rt::__private::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
     }
     /// Remove one webhook registration of a task.
     ///
@@ -161,7 +161,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Empty, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -192,7 +192,7 @@ impl crate::rt::service::Protocol for Protocol {
         body: &[u8],
     ) -> ::core::result::Result<
         super::Request,
-        crate::rt::rest::RestRejection<super::A2aError>,
+        crate::rt::rest::server::RestRejection<super::A2aError>,
     > {
         super::decode_rest_request(verb, path, query, body)
     }
@@ -202,37 +202,45 @@ impl crate::rt::service::Protocol for Protocol {
     fn tenant(request: &super::Request) -> ::core::option::Option<&str> {
         match request {
             super::Request::SendMessage(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::SendMessage as crate::rt::Method>::tenant(__p)
             }
             super::Request::SendStreamingMessage(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::SendStreamingMessage as crate::rt::Method>::tenant(__p)
             }
             super::Request::GetTask(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::GetTask as crate::rt::Method>::tenant(__p)
             }
             super::Request::ListTasks(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::ListTasks as crate::rt::Method>::tenant(__p)
             }
             super::Request::CancelTask(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::CancelTask as crate::rt::Method>::tenant(__p)
             }
             super::Request::SubscribeToTask(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::SubscribeToTask as crate::rt::Method>::tenant(__p)
             }
             super::Request::CreateTaskPushNotificationConfig(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::CreateTaskPushNotificationConfig as crate::rt::Method>::tenant(
+                    __p,
+                )
             }
             super::Request::GetTaskPushNotificationConfig(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::GetTaskPushNotificationConfig as crate::rt::Method>::tenant(
+                    __p,
+                )
             }
             super::Request::ListTaskPushNotificationConfigs(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::ListTaskPushNotificationConfigs as crate::rt::Method>::tenant(
+                    __p,
+                )
             }
             super::Request::GetExtendedAgentCard(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::GetExtendedAgentCard as crate::rt::Method>::tenant(__p)
             }
             super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                __p.tenant.as_deref().filter(|__t| !__t.is_empty())
+                <super::method::DeleteTaskPushNotificationConfig as crate::rt::Method>::tenant(
+                    __p,
+                )
             }
         }
     }
@@ -253,77 +261,77 @@ impl<S: A2aService> crate::rt::service::Dispatch for A2aServer<S> {
         ::std::boxed::Box::pin(async move {
             match request {
                 super::Request::SendMessage(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.send_message(cx, __p),
                             super::Reply::SendMessage,
                         )
                         .await
                 }
                 super::Request::SendStreamingMessage(__p) => {
-                    crate::rt::service::streamed(
+                    crate::rt::__private::streamed(
                             service.send_streaming_message(cx, __p),
                             super::Reply::SendStreamingMessage,
                         )
                         .await
                 }
                 super::Request::GetTask(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_task(cx, __p),
                             super::Reply::GetTask,
                         )
                         .await
                 }
                 super::Request::ListTasks(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.list_tasks(cx, __p),
                             super::Reply::ListTasks,
                         )
                         .await
                 }
                 super::Request::CancelTask(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.cancel_task(cx, __p),
                             super::Reply::CancelTask,
                         )
                         .await
                 }
                 super::Request::SubscribeToTask(__p) => {
-                    crate::rt::service::streamed(
+                    crate::rt::__private::streamed(
                             service.subscribe_to_task(cx, __p),
                             super::Reply::SubscribeToTask,
                         )
                         .await
                 }
                 super::Request::CreateTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.create_task_push_notification_config(cx, __p),
                             super::Reply::CreateTaskPushNotificationConfig,
                         )
                         .await
                 }
                 super::Request::GetTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_task_push_notification_config(cx, __p),
                             super::Reply::GetTaskPushNotificationConfig,
                         )
                         .await
                 }
                 super::Request::ListTaskPushNotificationConfigs(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.list_task_push_notification_configs(cx, __p),
                             super::Reply::ListTaskPushNotificationConfigs,
                         )
                         .await
                 }
                 super::Request::GetExtendedAgentCard(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.get_extended_agent_card(cx, __p),
                             super::Reply::GetExtendedAgentCard,
                         )
                         .await
                 }
                 super::Request::DeleteTaskPushNotificationConfig(__p) => {
-                    crate::rt::service::unary(
+                    crate::rt::__private::unary(
                             service.delete_task_push_notification_config(cx, __p),
                             super::Reply::DeleteTaskPushNotificationConfig,
                         )

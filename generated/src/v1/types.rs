@@ -37,15 +37,15 @@ impl<'de> ::serde::Deserialize<'de> for APIKeySecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for APIKeySecurityScheme {
     const NAME: &'static str = "APIKeySecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "location", "name"],
             false,
         );
@@ -54,10 +54,10 @@ impl<'de> crate::rt::codec::Object<'de> for APIKeySecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(APIKeySecurityScheme {
@@ -113,15 +113,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
+impl<'de> crate::rt::__private::Object<'de> for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "streaming",
                 "pushNotifications",
@@ -138,11 +138,11 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCapabilities {
         let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCapabilities {
@@ -256,15 +256,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCard {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCard {
+impl<'de> crate::rt::__private::Object<'de> for AgentCard {
     const NAME: &'static str = "AgentCard";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "name",
                 "description",
@@ -308,21 +308,21 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCard {
         let mut __f13: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6 | 7) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9 | 10) => __f7 = __map.next_value()?,
-                crate::rt::codec::Key::Known(11 | 12) => __f8 = __map.next_value()?,
-                crate::rt::codec::Key::Known(13 | 14) => __f9 = __map.next_value()?,
-                crate::rt::codec::Key::Known(15 | 16) => __f10 = __map.next_value()?,
-                crate::rt::codec::Key::Known(17) => __f11 = __map.next_value()?,
-                crate::rt::codec::Key::Known(18) => __f12 = __map.next_value()?,
-                crate::rt::codec::Key::Known(19 | 20) => __f13 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6 | 7) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9 | 10) => __f7 = __map.next_value()?,
+                crate::rt::__private::Key::Known(11 | 12) => __f8 = __map.next_value()?,
+                crate::rt::__private::Key::Known(13 | 14) => __f9 = __map.next_value()?,
+                crate::rt::__private::Key::Known(15 | 16) => __f10 = __map.next_value()?,
+                crate::rt::__private::Key::Known(17) => __f11 = __map.next_value()?,
+                crate::rt::__private::Key::Known(18) => __f12 = __map.next_value()?,
+                crate::rt::__private::Key::Known(19 | 20) => __f13 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCard {
@@ -380,15 +380,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentCardSignature {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
+impl<'de> crate::rt::__private::Object<'de> for AgentCardSignature {
     const NAME: &'static str = "AgentCardSignature";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["protected", "signature", "header"],
             false,
         );
@@ -399,10 +399,10 @@ impl<'de> crate::rt::codec::Object<'de> for AgentCardSignature {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentCardSignature {
@@ -460,15 +460,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentExtension {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
+impl<'de> crate::rt::__private::Object<'de> for AgentExtension {
     const NAME: &'static str = "AgentExtension";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["uri", "description", "required", "params"],
             false,
         );
@@ -480,11 +480,11 @@ impl<'de> crate::rt::codec::Object<'de> for AgentExtension {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentExtension {
@@ -535,15 +535,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentInterface {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
+impl<'de> crate::rt::__private::Object<'de> for AgentInterface {
     const NAME: &'static str = "AgentInterface";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "url",
                 "protocolBinding",
@@ -560,11 +560,11 @@ impl<'de> crate::rt::codec::Object<'de> for AgentInterface {
         let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentInterface {
@@ -603,15 +603,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentProvider {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
+impl<'de> crate::rt::__private::Object<'de> for AgentProvider {
     const NAME: &'static str = "AgentProvider";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["url", "organization"],
             false,
         );
@@ -619,9 +619,9 @@ impl<'de> crate::rt::codec::Object<'de> for AgentProvider {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentProvider {
@@ -696,15 +696,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentSkill {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
+impl<'de> crate::rt::__private::Object<'de> for AgentSkill {
     const NAME: &'static str = "AgentSkill";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "name",
@@ -730,15 +730,15 @@ impl<'de> crate::rt::codec::Object<'de> for AgentSkill {
         let mut __f7: ::core::option::Option<::std::vec::Vec<SecurityRequirement>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5 | 6) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7 | 8) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9 | 10) => __f7 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5 | 6) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7 | 8) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9 | 10) => __f7 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AgentSkill {
@@ -811,15 +811,15 @@ impl<'de> ::serde::Deserialize<'de> for Artifact {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Artifact {
+impl<'de> crate::rt::__private::Object<'de> for Artifact {
     const NAME: &'static str = "Artifact";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "artifactId",
                 "artifact_id",
@@ -841,13 +841,13 @@ impl<'de> crate::rt::codec::Object<'de> for Artifact {
         let mut __f5: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Artifact {
@@ -890,15 +890,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticationInfo {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AuthenticationInfo {
+impl<'de> crate::rt::__private::Object<'de> for AuthenticationInfo {
     const NAME: &'static str = "AuthenticationInfo";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["scheme", "credentials"],
             false,
         );
@@ -906,9 +906,9 @@ impl<'de> crate::rt::codec::Object<'de> for AuthenticationInfo {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AuthenticationInfo {
@@ -967,15 +967,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthorizationCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for AuthorizationCodeOAuthFlow {
     const NAME: &'static str = "AuthorizationCodeOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationUrl",
                 "authorization_url",
@@ -998,12 +998,12 @@ impl<'de> crate::rt::codec::Object<'de> for AuthorizationCodeOAuthFlow {
         let mut __f4: ::core::option::Option<bool> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7 | 8) => __f4 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7 | 8) => __f4 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(AuthorizationCodeOAuthFlow {
@@ -1054,15 +1054,15 @@ impl<'de> ::serde::Deserialize<'de> for CancelTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for CancelTaskRequest {
+impl<'de> crate::rt::__private::Object<'de> for CancelTaskRequest {
     const NAME: &'static str = "CancelTaskRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "id", "metadata"],
             false,
         );
@@ -1073,10 +1073,10 @@ impl<'de> crate::rt::codec::Object<'de> for CancelTaskRequest {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(CancelTaskRequest {
@@ -1124,15 +1124,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientCredentialsOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for ClientCredentialsOAuthFlow {
     const NAME: &'static str = "ClientCredentialsOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
             false,
         );
@@ -1143,10 +1143,10 @@ impl<'de> crate::rt::codec::Object<'de> for ClientCredentialsOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ClientCredentialsOAuthFlow {
@@ -1191,15 +1191,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteTaskPushNotificationConfigRequest 
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigRequest {
+impl<'de> crate::rt::__private::Object<'de> for DeleteTaskPushNotificationConfigRequest {
     const NAME: &'static str = "DeleteTaskPushNotificationConfigRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "taskId", "task_id", "id"],
             false,
         );
@@ -1208,10 +1208,10 @@ impl<'de> crate::rt::codec::Object<'de> for DeleteTaskPushNotificationConfigRequ
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(DeleteTaskPushNotificationConfigRequest {
@@ -1264,15 +1264,15 @@ impl<'de> ::serde::Deserialize<'de> for DeviceCodeOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for DeviceCodeOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for DeviceCodeOAuthFlow {
     const NAME: &'static str = "DeviceCodeOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "deviceAuthorizationUrl",
                 "device_authorization_url",
@@ -1292,11 +1292,11 @@ impl<'de> crate::rt::codec::Object<'de> for DeviceCodeOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(DeviceCodeOAuthFlow {
@@ -1324,21 +1324,21 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Empty {
+impl<'de> crate::rt::__private::Object<'de> for Empty {
     const NAME: &'static str = "Empty";
     const VOID: bool = true;
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[],
             false,
         );
         while __map.next_key_seed(__MEMBERS)?.is_some() {
-            crate::rt::codec::skip(&mut __map)?;
+            crate::rt::__private::skip(&mut __map)?;
         }
         ::core::result::Result::Ok(Empty {})
     }
@@ -1368,23 +1368,23 @@ impl<'de> ::serde::Deserialize<'de> for GetExtendedAgentCardRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for GetExtendedAgentCardRequest {
+impl<'de> crate::rt::__private::Object<'de> for GetExtendedAgentCardRequest {
     const NAME: &'static str = "GetExtendedAgentCardRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant"],
             false,
         );
         let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(GetExtendedAgentCardRequest {
@@ -1427,15 +1427,15 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskPushNotificationConfigRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigRequest {
+impl<'de> crate::rt::__private::Object<'de> for GetTaskPushNotificationConfigRequest {
     const NAME: &'static str = "GetTaskPushNotificationConfigRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "taskId", "task_id", "id"],
             false,
         );
@@ -1444,10 +1444,10 @@ impl<'de> crate::rt::codec::Object<'de> for GetTaskPushNotificationConfigRequest
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(GetTaskPushNotificationConfigRequest {
@@ -1494,15 +1494,15 @@ impl<'de> ::serde::Deserialize<'de> for GetTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for GetTaskRequest {
+impl<'de> crate::rt::__private::Object<'de> for GetTaskRequest {
     const NAME: &'static str = "GetTaskRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "id", "historyLength", "history_length"],
             false,
         );
@@ -1511,16 +1511,16 @@ impl<'de> crate::rt::codec::Object<'de> for GetTaskRequest {
         let mut __f2: ::core::option::Option<i32> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => {
                     __f2 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(GetTaskRequest {
@@ -1567,15 +1567,15 @@ impl<'de> ::serde::Deserialize<'de> for HTTPAuthSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for HTTPAuthSecurityScheme {
     const NAME: &'static str = "HTTPAuthSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "scheme", "bearerFormat", "bearer_format"],
             false,
         );
@@ -1584,10 +1584,10 @@ impl<'de> crate::rt::codec::Object<'de> for HTTPAuthSecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(HTTPAuthSecurityScheme {
@@ -1639,15 +1639,15 @@ impl<'de> ::serde::Deserialize<'de> for ImplicitOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for ImplicitOAuthFlow {
     const NAME: &'static str = "ImplicitOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationUrl",
                 "authorization_url",
@@ -1664,10 +1664,10 @@ impl<'de> crate::rt::codec::Object<'de> for ImplicitOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ImplicitOAuthFlow {
@@ -1721,15 +1721,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsRequest {
+impl<'de> crate::rt::__private::Object<'de> for ListTaskPushNotificationConfigsRequest {
     const NAME: &'static str = "ListTaskPushNotificationConfigsRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "tenant",
                 "taskId",
@@ -1747,17 +1747,17 @@ impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsReque
         let mut __f3: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3 | 4) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3 | 4) => {
                     __f2 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(5 | 6) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(5 | 6) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ListTaskPushNotificationConfigsRequest {
@@ -1800,15 +1800,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTaskPushNotificationConfigsResponse 
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsResponse {
+impl<'de> crate::rt::__private::Object<'de> for ListTaskPushNotificationConfigsResponse {
     const NAME: &'static str = "ListTaskPushNotificationConfigsResponse";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["configs", "nextPageToken", "next_page_token"],
             false,
         );
@@ -1818,9 +1818,9 @@ impl<'de> crate::rt::codec::Object<'de> for ListTaskPushNotificationConfigsRespo
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ListTaskPushNotificationConfigsResponse {
@@ -1903,15 +1903,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ListTasksRequest {
+impl<'de> crate::rt::__private::Object<'de> for ListTasksRequest {
     const NAME: &'static str = "ListTasksRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "tenant",
                 "contextId",
@@ -1940,27 +1940,27 @@ impl<'de> crate::rt::codec::Object<'de> for ListTasksRequest {
         let mut __f7: ::core::option::Option<bool> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => {
                     __f3 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8 | 9) => {
+                crate::rt::__private::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8 | 9) => {
                     __f5 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(10 | 11) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(12 | 13) => __f7 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(10 | 11) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(12 | 13) => __f7 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ListTasksRequest {
@@ -2013,15 +2013,15 @@ impl<'de> ::serde::Deserialize<'de> for ListTasksResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for ListTasksResponse {
+impl<'de> crate::rt::__private::Object<'de> for ListTasksResponse {
     const NAME: &'static str = "ListTasksResponse";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "tasks",
                 "nextPageToken",
@@ -2039,23 +2039,23 @@ impl<'de> crate::rt::codec::Object<'de> for ListTasksResponse {
         let mut __f3: ::core::option::Option<i32> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3 | 4) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3 | 4) => {
                     __f2 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(5 | 6) => {
+                crate::rt::__private::Key::Known(5 | 6) => {
                     __f3 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(ListTasksResponse {
@@ -2136,15 +2136,15 @@ impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Message {
+impl<'de> crate::rt::__private::Object<'de> for Message {
     const NAME: &'static str = "Message";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "messageId",
                 "message_id",
@@ -2173,15 +2173,15 @@ impl<'de> crate::rt::codec::Object<'de> for Message {
         let mut __f7: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(7) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
-                crate::rt::codec::Key::Known(9) => __f6 = __map.next_value()?,
-                crate::rt::codec::Key::Known(10 | 11) => __f7 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(7) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8) => __f5 = __map.next_value()?,
+                crate::rt::__private::Key::Known(9) => __f6 = __map.next_value()?,
+                crate::rt::__private::Key::Known(10 | 11) => __f7 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Message {
@@ -2221,23 +2221,23 @@ impl<'de> ::serde::Deserialize<'de> for MutualTlsSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for MutualTlsSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for MutualTlsSecurityScheme {
     const NAME: &'static str = "MutualTlsSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description"],
             false,
         );
         let mut __f0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(MutualTlsSecurityScheme {
@@ -2282,15 +2282,15 @@ impl<'de> ::serde::Deserialize<'de> for OAuth2SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for OAuth2SecurityScheme {
     const NAME: &'static str = "OAuth2SecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "flows", "oauth2MetadataUrl", "oauth2_metadata_url"],
             false,
         );
@@ -2299,10 +2299,10 @@ impl<'de> crate::rt::codec::Object<'de> for OAuth2SecurityScheme {
         let mut __f2: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(OAuth2SecurityScheme {
@@ -2397,15 +2397,15 @@ impl<'de> ::serde::Deserialize<'de> for OAuthFlows {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
+impl<'de> crate::rt::__private::Object<'de> for OAuthFlows {
     const NAME: &'static str = "OAuthFlows";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "authorizationCode",
                 "authorization_code",
@@ -2422,13 +2422,13 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => {
+                crate::rt::__private::Key::Known(0 | 1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<
                             ::core::option::Option<AuthorizationCodeOAuthFlow>,
                         >()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2439,13 +2439,13 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(2 | 3) => {
+                crate::rt::__private::Key::Known(2 | 3) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<
                             ::core::option::Option<ClientCredentialsOAuthFlow>,
                         >()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2456,11 +2456,11 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(4) => {
+                crate::rt::__private::Key::Known(4) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<ImplicitOAuthFlow>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2471,11 +2471,11 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(5) => {
+                crate::rt::__private::Key::Known(5) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<PasswordOAuthFlow>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2486,11 +2486,11 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(6 | 7) => {
+                crate::rt::__private::Key::Known(6 | 7) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<DeviceCodeOAuthFlow>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2501,15 +2501,15 @@ impl<'de> crate::rt::codec::Object<'de> for OAuthFlows {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -2552,15 +2552,15 @@ impl<'de> ::serde::Deserialize<'de> for OpenIdConnectSecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for OpenIdConnectSecurityScheme {
     const NAME: &'static str = "OpenIdConnectSecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["description", "openIdConnectUrl", "open_id_connect_url"],
             false,
         );
@@ -2568,9 +2568,9 @@ impl<'de> crate::rt::codec::Object<'de> for OpenIdConnectSecurityScheme {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(OpenIdConnectSecurityScheme {
@@ -2629,15 +2629,15 @@ impl<'de> ::serde::Deserialize<'de> for Part {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Part {
+impl<'de> crate::rt::__private::Object<'de> for Part {
     const NAME: &'static str = "Part";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "metadata",
                 "filename",
@@ -2659,14 +2659,14 @@ impl<'de> crate::rt::codec::Object<'de> for Part {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => {
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2677,11 +2677,11 @@ impl<'de> crate::rt::codec::Object<'de> for Part {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(5) => {
+                crate::rt::__private::Key::Known(5) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<crate::rt::Bytes>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2692,11 +2692,11 @@ impl<'de> crate::rt::codec::Object<'de> for Part {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(6) => {
+                crate::rt::__private::Key::Known(6) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2707,11 +2707,11 @@ impl<'de> crate::rt::codec::Object<'de> for Part {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(7) => {
+                crate::rt::__private::Key::Known(7) => {
                     if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
                         __map.next_value::<::serde_json::Value>()?,
                     ) {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2722,15 +2722,15 @@ impl<'de> crate::rt::codec::Object<'de> for Part {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -2813,15 +2813,15 @@ impl<'de> ::serde::Deserialize<'de> for PartContent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for PartContent {
+impl<'de> crate::rt::__private::Object<'de> for PartContent {
     const NAME: &'static str = "Part";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["text", "raw", "url", "data"],
             true,
         );
@@ -2829,11 +2829,11 @@ impl<'de> crate::rt::codec::Object<'de> for PartContent {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => {
+                crate::rt::__private::Key::Known(0) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2844,11 +2844,11 @@ impl<'de> crate::rt::codec::Object<'de> for PartContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(1) => {
+                crate::rt::__private::Key::Known(1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<crate::rt::Bytes>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2859,11 +2859,11 @@ impl<'de> crate::rt::codec::Object<'de> for PartContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(2) => {
+                crate::rt::__private::Key::Known(2) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<::std::string::String>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2874,11 +2874,11 @@ impl<'de> crate::rt::codec::Object<'de> for PartContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(3) => {
+                crate::rt::__private::Key::Known(3) => {
                     if let ::core::option::Option::Some(__v) = ::core::option::Option::Some(
                         __map.next_value::<::serde_json::Value>()?,
                     ) {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -2889,15 +2889,15 @@ impl<'de> crate::rt::codec::Object<'de> for PartContent {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -2952,15 +2952,15 @@ impl<'de> ::serde::Deserialize<'de> for PasswordOAuthFlow {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
+impl<'de> crate::rt::__private::Object<'de> for PasswordOAuthFlow {
     const NAME: &'static str = "PasswordOAuthFlow";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tokenUrl", "token_url", "refreshUrl", "refresh_url", "scopes"],
             false,
         );
@@ -2971,10 +2971,10 @@ impl<'de> crate::rt::codec::Object<'de> for PasswordOAuthFlow {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(PasswordOAuthFlow {
@@ -3051,7 +3051,7 @@ impl ::core::fmt::Display for Role {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for Role {
+impl crate::rt::__private::OpenEnum for Role {
     const EXPECTING: &'static str = "a Role name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -3074,14 +3074,14 @@ impl ::serde::Serialize for Role {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }
 /// One acceptable combination of security schemes, each with the scopes it needs.
@@ -3109,15 +3109,15 @@ impl<'de> ::serde::Deserialize<'de> for SecurityRequirement {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SecurityRequirement {
+impl<'de> crate::rt::__private::Object<'de> for SecurityRequirement {
     const NAME: &'static str = "SecurityRequirement";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["schemes"],
             false,
         );
@@ -3126,8 +3126,8 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityRequirement {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(SecurityRequirement {
@@ -3228,15 +3228,15 @@ impl<'de> ::serde::Deserialize<'de> for SecurityScheme {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
+impl<'de> crate::rt::__private::Object<'de> for SecurityScheme {
     const NAME: &'static str = "SecurityScheme";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "apiKeySecurityScheme",
                 "api_key_security_scheme",
@@ -3255,11 +3255,11 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => {
+                crate::rt::__private::Key::Known(0 | 1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<APIKeySecurityScheme>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3270,11 +3270,11 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(2 | 3) => {
+                crate::rt::__private::Key::Known(2 | 3) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<HTTPAuthSecurityScheme>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3285,11 +3285,11 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(4 | 5) => {
+                crate::rt::__private::Key::Known(4 | 5) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<OAuth2SecurityScheme>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3300,13 +3300,13 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(6 | 7) => {
+                crate::rt::__private::Key::Known(6 | 7) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<
                             ::core::option::Option<OpenIdConnectSecurityScheme>,
                         >()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3317,11 +3317,11 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(8 | 9) => {
+                crate::rt::__private::Key::Known(8 | 9) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<MutualTlsSecurityScheme>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3332,15 +3332,15 @@ impl<'de> crate::rt::codec::Object<'de> for SecurityScheme {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -3401,15 +3401,15 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageConfiguration {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SendMessageConfiguration {
+impl<'de> crate::rt::__private::Object<'de> for SendMessageConfiguration {
     const NAME: &'static str = "SendMessageConfiguration";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "acceptedOutputModes",
                 "accepted_output_modes",
@@ -3428,17 +3428,17 @@ impl<'de> crate::rt::codec::Object<'de> for SendMessageConfiguration {
         let mut __f3: ::core::option::Option<bool> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4 | 5) => {
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4 | 5) => {
                     __f2 = __map
                         .next_value::<
-                            ::core::option::Option<crate::rt::num::ProtoI32>,
+                            ::core::option::Option<crate::rt::wire::num::ProtoI32>,
                         >()?
                         .map(|__w| __w.0);
                 }
-                crate::rt::codec::Key::Known(6 | 7) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(6 | 7) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(SendMessageConfiguration {
@@ -3495,15 +3495,15 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SendMessageRequest {
+impl<'de> crate::rt::__private::Object<'de> for SendMessageRequest {
     const NAME: &'static str = "SendMessageRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "message", "configuration", "metadata"],
             false,
         );
@@ -3515,11 +3515,11 @@ impl<'de> crate::rt::codec::Object<'de> for SendMessageRequest {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(SendMessageRequest {
@@ -3585,15 +3585,15 @@ impl<'de> ::serde::Deserialize<'de> for SendMessageResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SendMessageResponse {
+impl<'de> crate::rt::__private::Object<'de> for SendMessageResponse {
     const NAME: &'static str = "SendMessageResponse";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["task", "message"],
             true,
         );
@@ -3601,11 +3601,11 @@ impl<'de> crate::rt::codec::Object<'de> for SendMessageResponse {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => {
+                crate::rt::__private::Key::Known(0) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<Task>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3616,11 +3616,11 @@ impl<'de> crate::rt::codec::Object<'de> for SendMessageResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(1) => {
+                crate::rt::__private::Key::Known(1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<Message>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3631,15 +3631,15 @@ impl<'de> crate::rt::codec::Object<'de> for SendMessageResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -3719,15 +3719,15 @@ impl<'de> ::serde::Deserialize<'de> for StreamResponse {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
+impl<'de> crate::rt::__private::Object<'de> for StreamResponse {
     const NAME: &'static str = "StreamResponse";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "task",
                 "message",
@@ -3742,11 +3742,11 @@ impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
         let mut __first_unknown: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => {
+                crate::rt::__private::Key::Known(0) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<Task>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3757,11 +3757,11 @@ impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(1) => {
+                crate::rt::__private::Key::Known(1) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<Message>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3772,11 +3772,11 @@ impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(2 | 3) => {
+                crate::rt::__private::Key::Known(2 | 3) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<TaskStatusUpdateEvent>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3787,11 +3787,11 @@ impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Known(4 | 5) => {
+                crate::rt::__private::Key::Known(4 | 5) => {
                     if let ::core::option::Option::Some(__v) = __map
                         .next_value::<::core::option::Option<TaskArtifactUpdateEvent>>()?
                     {
-                        crate::rt::codec::set_oneof::<
+                        crate::rt::__private::set_oneof::<
                             _,
                             __A::Error,
                         >(
@@ -3802,15 +3802,15 @@ impl<'de> crate::rt::codec::Object<'de> for StreamResponse {
                         )?;
                     }
                 }
-                crate::rt::codec::Key::Unknown(__name) => {
+                crate::rt::__private::Key::Unknown(__name) => {
                     if __first_unknown.is_none() {
                         __first_unknown = ::core::option::Option::Some(
                             ::std::clone::Clone::clone(&__name),
                         );
                     }
-                    crate::rt::codec::skip(&mut __map)?;
+                    crate::rt::__private::skip(&mut __map)?;
                 }
-                _ => crate::rt::codec::skip(&mut __map)?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         let __oneof = __oneof
@@ -3848,23 +3848,23 @@ impl<'de> ::serde::Deserialize<'de> for StringList {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for StringList {
+impl<'de> crate::rt::__private::Object<'de> for StringList {
     const NAME: &'static str = "StringList";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["list"],
             false,
         );
         let mut __f0: ::core::option::Option<::std::vec::Vec<::std::string::String>> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(StringList {
@@ -3904,15 +3904,15 @@ impl<'de> ::serde::Deserialize<'de> for SubscribeToTaskRequest {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for SubscribeToTaskRequest {
+impl<'de> crate::rt::__private::Object<'de> for SubscribeToTaskRequest {
     const NAME: &'static str = "SubscribeToTaskRequest";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "id"],
             false,
         );
@@ -3920,9 +3920,9 @@ impl<'de> crate::rt::codec::Object<'de> for SubscribeToTaskRequest {
         let mut __f1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(SubscribeToTaskRequest {
@@ -3989,15 +3989,15 @@ impl<'de> ::serde::Deserialize<'de> for Task {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for Task {
+impl<'de> crate::rt::__private::Object<'de> for Task {
     const NAME: &'static str = "Task";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "id",
                 "contextId",
@@ -4019,13 +4019,13 @@ impl<'de> crate::rt::codec::Object<'de> for Task {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1 | 2) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1 | 2) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(Task {
@@ -4094,15 +4094,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskArtifactUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
+impl<'de> crate::rt::__private::Object<'de> for TaskArtifactUpdateEvent {
     const NAME: &'static str = "TaskArtifactUpdateEvent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &[
                 "taskId",
                 "task_id",
@@ -4126,13 +4126,13 @@ impl<'de> crate::rt::codec::Object<'de> for TaskArtifactUpdateEvent {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6 | 7) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(8) => __f5 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6 | 7) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(8) => __f5 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskArtifactUpdateEvent {
@@ -4203,15 +4203,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskPushNotificationConfig {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
+impl<'de> crate::rt::__private::Object<'de> for TaskPushNotificationConfig {
     const NAME: &'static str = "TaskPushNotificationConfig";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["tenant", "id", "taskId", "task_id", "url", "token", "authentication"],
             false,
         );
@@ -4223,13 +4223,13 @@ impl<'de> crate::rt::codec::Object<'de> for TaskPushNotificationConfig {
         let mut __f5: ::core::option::Option<AuthenticationInfo> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f3 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f4 = __map.next_value()?,
-                crate::rt::codec::Key::Known(6) => __f5 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f3 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f4 = __map.next_value()?,
+                crate::rt::__private::Key::Known(6) => __f5 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskPushNotificationConfig {
@@ -4359,7 +4359,7 @@ impl ::core::fmt::Display for TaskState {
         __f.write_str(self.as_str())
     }
 }
-impl crate::rt::codec::OpenEnum for TaskState {
+impl crate::rt::__private::OpenEnum for TaskState {
     const EXPECTING: &'static str = "a TaskState name or number";
     fn from_number(number: i64) -> Self {
         Self::from_number(number)
@@ -4382,14 +4382,14 @@ impl ::serde::Serialize for TaskState {
         &self,
         __serializer: __S,
     ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        crate::rt::codec::serialize_open_enum(self, __serializer)
+        crate::rt::__private::serialize_open_enum(self, __serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TaskState {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::open_enum(__deserializer)
+        crate::rt::__private::open_enum(__deserializer)
     }
 }
 /// Snapshot of a task's state, with an optional accompanying message and the time it was taken.
@@ -4429,15 +4429,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatus {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
+impl<'de> crate::rt::__private::Object<'de> for TaskStatus {
     const NAME: &'static str = "TaskStatus";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["state", "message", "timestamp"],
             false,
         );
@@ -4446,10 +4446,10 @@ impl<'de> crate::rt::codec::Object<'de> for TaskStatus {
         let mut __f2: ::core::option::Option<crate::rt::Timestamp> = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(1) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2) => __f2 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(1) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2) => __f2 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskStatus {
@@ -4501,15 +4501,15 @@ impl<'de> ::serde::Deserialize<'de> for TaskStatusUpdateEvent {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         __deserializer: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        crate::rt::codec::object(__deserializer)
+        crate::rt::__private::object(__deserializer)
     }
 }
-impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
+impl<'de> crate::rt::__private::Object<'de> for TaskStatusUpdateEvent {
     const NAME: &'static str = "TaskStatusUpdateEvent";
     fn visit_map<__A: ::serde::de::MapAccess<'de>>(
         mut __map: __A,
     ) -> ::core::result::Result<Self, __A::Error> {
-        const __MEMBERS: crate::rt::codec::Members = crate::rt::codec::Members::new(
+        const __MEMBERS: crate::rt::__private::Members = crate::rt::__private::Members::new(
             &["taskId", "task_id", "contextId", "context_id", "status", "metadata"],
             false,
         );
@@ -4521,11 +4521,11 @@ impl<'de> crate::rt::codec::Object<'de> for TaskStatusUpdateEvent {
         > = ::core::option::Option::None;
         while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
             match __key {
-                crate::rt::codec::Key::Known(0 | 1) => __f0 = __map.next_value()?,
-                crate::rt::codec::Key::Known(2 | 3) => __f1 = __map.next_value()?,
-                crate::rt::codec::Key::Known(4) => __f2 = __map.next_value()?,
-                crate::rt::codec::Key::Known(5) => __f3 = __map.next_value()?,
-                _ => crate::rt::codec::skip(&mut __map)?,
+                crate::rt::__private::Key::Known(0 | 1) => __f0 = __map.next_value()?,
+                crate::rt::__private::Key::Known(2 | 3) => __f1 = __map.next_value()?,
+                crate::rt::__private::Key::Known(4) => __f2 = __map.next_value()?,
+                crate::rt::__private::Key::Known(5) => __f3 = __map.next_value()?,
+                _ => crate::rt::__private::skip(&mut __map)?,
             }
         }
         ::core::result::Result::Ok(TaskStatusUpdateEvent {

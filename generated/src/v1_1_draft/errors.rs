@@ -326,63 +326,63 @@ pub const ERROR_TABLE: [crate::rt::ErrorRow; 15usize] = [
 impl A2aError {
     /// `TaskNotFound` (-32001) with the table's message "Task not found", and its `google.rpc.ErrorInfo` (reason `TASK_NOT_FOUND`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn task_not_found() -> Self {
-        crate::rt::table::standard(-32001)
+        crate::rt::__private::standard_error(-32001)
     }
     /// `TaskNotCancelable` (-32002) with the table's message "Task cannot be canceled", and its `google.rpc.ErrorInfo` (reason `TASK_NOT_CANCELABLE`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn task_not_cancelable() -> Self {
-        crate::rt::table::standard(-32002)
+        crate::rt::__private::standard_error(-32002)
     }
     /// `PushNotificationNotSupported` (-32003) with the table's message "Push Notification is not supported", and its `google.rpc.ErrorInfo` (reason `PUSH_NOTIFICATION_NOT_SUPPORTED`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn push_notification_not_supported() -> Self {
-        crate::rt::table::standard(-32003)
+        crate::rt::__private::standard_error(-32003)
     }
     /// `UnsupportedOperation` (-32004) with the table's message "This operation is not supported", and its `google.rpc.ErrorInfo` (reason `UNSUPPORTED_OPERATION`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn unsupported_operation() -> Self {
-        crate::rt::table::standard(-32004)
+        crate::rt::__private::standard_error(-32004)
     }
     /// `ContentTypeNotSupported` (-32005) with the table's message "Incompatible content types", and its `google.rpc.ErrorInfo` (reason `CONTENT_TYPE_NOT_SUPPORTED`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn content_type_not_supported() -> Self {
-        crate::rt::table::standard(-32005)
+        crate::rt::__private::standard_error(-32005)
     }
     /// `InvalidAgentResponse` (-32006) with the table's message "Invalid agent response", and its `google.rpc.ErrorInfo` (reason `INVALID_AGENT_RESPONSE`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn invalid_agent_response() -> Self {
-        crate::rt::table::standard(-32006)
+        crate::rt::__private::standard_error(-32006)
     }
     /// `ExtendedAgentCardNotConfigured` (-32007) with the table's message "Authenticated Extended Card is not configured", and its `google.rpc.ErrorInfo` (reason `EXTENDED_AGENT_CARD_NOT_CONFIGURED`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn extended_agent_card_not_configured() -> Self {
-        crate::rt::table::standard(-32007)
+        crate::rt::__private::standard_error(-32007)
     }
     /// `ExtensionSupportRequired` (-32008) with the table's message "Extension support required", and its `google.rpc.ErrorInfo` (reason `EXTENSION_SUPPORT_REQUIRED`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn extension_support_required() -> Self {
-        crate::rt::table::standard(-32008)
+        crate::rt::__private::standard_error(-32008)
     }
     /// `VersionNotSupported` (-32009) with the table's message "Version not supported", and its `google.rpc.ErrorInfo` (reason `VERSION_NOT_SUPPORTED`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn version_not_supported() -> Self {
-        crate::rt::table::standard(-32009)
+        crate::rt::__private::standard_error(-32009)
     }
     /// `TaskGenerationMismatch` (-32010) with the table's message "Task generation mismatch", and its `google.rpc.ErrorInfo` (reason `TASK_GENERATION_MISMATCH`) as `data`, on both bindings alike. `with_message` and `with_info` adjust it.
     pub fn task_generation_mismatch() -> Self {
-        crate::rt::table::standard(-32010)
+        crate::rt::__private::standard_error(-32010)
     }
     /// `JsonParse` (-32700) with the table's message "Invalid JSON payload". `with_message` and `with_info` adjust it.
     pub fn json_parse() -> Self {
-        crate::rt::table::standard(-32700)
+        crate::rt::__private::standard_error(-32700)
     }
     /// `InvalidRequest` (-32600) with the table's message "Request payload validation error". `with_message` and `with_info` adjust it.
     pub fn invalid_request() -> Self {
-        crate::rt::table::standard(-32600)
+        crate::rt::__private::standard_error(-32600)
     }
     /// `MethodNotFound` (-32601) with the table's message "Method not found". `with_message` and `with_info` adjust it.
     pub fn method_not_found() -> Self {
-        crate::rt::table::standard(-32601)
+        crate::rt::__private::standard_error(-32601)
     }
     /// `InvalidParams` (-32602) with the table's message "Invalid parameters". `with_message` and `with_info` adjust it.
     pub fn invalid_params() -> Self {
-        crate::rt::table::standard(-32602)
+        crate::rt::__private::standard_error(-32602)
     }
     /// `Internal` (-32603) with the table's message "Internal error". `with_message` and `with_info` adjust it.
     pub fn internal() -> Self {
-        crate::rt::table::standard(-32603)
+        crate::rt::__private::standard_error(-32603)
     }
 }
 /// Whether `code` is taken: used by a row of the error table, or inside the JSON-RPC reserved block -32768..=-32100 (which holds the five standard codes). Custom agent errors must use another code.
@@ -669,4 +669,4 @@ impl crate::rt::table::ErrorTable for A2aError {
         is_code_taken(code)
     }
 }
-crate::rt::error_api!(A2aError);
+crate::rt::__private::error_api!(A2aError);

@@ -4,101 +4,9 @@
 // input: spec/v1_1_draft/a2a.schema.json sha256:e7f6912ddcde05d52c9e16ff576a100609cccd20bae06fa1994db44319e900f6
 // input: spec/v1_1_draft/errors.toml sha256:0e32da1a18a834659461e213050b3c149e2df9e58c6f4462d1142a6ecbe9458a
 
-/// A JSON-RPC request an agent received: one variant per method, holding its params.
-///
-/// Decode one with [`decode_request`]; a client writes one with [`Request::encode`].
-#[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum Request {
-    /// A `SendMessage` call: hand a message to the agent and get back either the resulting task or a direct reply.
-    SendMessage(super::SendMessageRequest),
-    /// A `SendStreamingMessage` call: hand a message to the agent and follow its progress as a stream of events.
-    SendStreamingMessage(super::SendMessageRequest),
-    /// A `GetTask` call: fetch the current state of one task.
-    GetTask(super::GetTaskRequest),
-    /// A `ListTasks` call: page through the tasks visible to the caller, optionally filtered.
-    ListTasks(super::ListTasksRequest),
-    /// A `CancelTask` call: ask the agent to stop working on a task.
-    CancelTask(super::CancelTaskRequest),
-    /// A `SubscribeToTask` call: attach to a task that is still running and receive its further events as a stream.
-    SubscribeToTask(super::SubscribeToTaskRequest),
-    /// A `CreateTaskPushNotificationConfig` call: register a webhook that the agent calls with updates about a task.
-    CreateTaskPushNotificationConfig(super::TaskPushNotificationConfig),
-    /// A `GetTaskPushNotificationConfig` call: read back one webhook registration of a task.
-    GetTaskPushNotificationConfig(super::GetTaskPushNotificationConfigRequest),
-    /// A `ListTaskPushNotificationConfigs` call: page through the webhook registrations of a task.
-    ListTaskPushNotificationConfigs(super::ListTaskPushNotificationConfigsRequest),
-    /// A `GetExtendedAgentCard` call: fetch the fuller agent card that is only shown to authenticated clients.
-    GetExtendedAgentCard(super::GetExtendedAgentCardRequest),
-    /// A `DeleteTaskPushNotificationConfig` call: remove one webhook registration of a task.
-    DeleteTaskPushNotificationConfig(super::DeleteTaskPushNotificationConfigRequest),
-}
-impl Request {
-    /// The method called.
-    pub fn method(&self) -> super::MethodName {
-        match self {
-            Self::SendMessage(_) => super::MethodName::SendMessage,
-            Self::SendStreamingMessage(_) => super::MethodName::SendStreamingMessage,
-            Self::GetTask(_) => super::MethodName::GetTask,
-            Self::ListTasks(_) => super::MethodName::ListTasks,
-            Self::CancelTask(_) => super::MethodName::CancelTask,
-            Self::SubscribeToTask(_) => super::MethodName::SubscribeToTask,
-            Self::CreateTaskPushNotificationConfig(_) => {
-                super::MethodName::CreateTaskPushNotificationConfig
-            }
-            Self::GetTaskPushNotificationConfig(_) => {
-                super::MethodName::GetTaskPushNotificationConfig
-            }
-            Self::ListTaskPushNotificationConfigs(_) => {
-                super::MethodName::ListTaskPushNotificationConfigs
-            }
-            Self::GetExtendedAgentCard(_) => super::MethodName::GetExtendedAgentCard,
-            Self::DeleteTaskPushNotificationConfig(_) => {
-                super::MethodName::DeleteTaskPushNotificationConfig
-            }
-        }
-    }
-    /// The JSON-RPC request body for this call with this id.
-    pub fn encode(&self, id: &crate::rt::RequestId) -> ::std::vec::Vec<u8> {
-        crate::rt::server::encode_request(id, self.method().as_str(), self)
-    }
-}
-/// Writes the params.
-impl ::serde::Serialize for Request {
-    fn serialize<__S: ::serde::Serializer>(
-        &self,
-        __serializer: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        match self {
-            Self::SendMessage(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::SendStreamingMessage(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::ListTasks(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::CancelTask(__p) => ::serde::Serialize::serialize(__p, __serializer),
-            Self::SubscribeToTask(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::CreateTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::ListTaskPushNotificationConfigs(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::GetExtendedAgentCard(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-            Self::DeleteTaskPushNotificationConfig(__p) => {
-                ::serde::Serialize::serialize(__p, __serializer)
-            }
-        }
-    }
-}
-crate::rt::server_api!(request = Request, error = super::A2aError, reply = super::Reply);
+crate::rt::__private::server_api!(
+    request = super::Request, error = super::A2aError, reply = super::Reply
+);
 /// `decode_request` under these limits: a body over them is rejected as an invalid
 /// request (-32600) saying which limit, before any parsing.
 #[allow(clippy::result_large_err)]
@@ -106,35 +14,35 @@ pub fn decode_request_limited(
     body: &[u8],
     limits: &crate::rt::limits::Limits,
 ) -> ::core::result::Result<IncomingRequest, RejectedRequest> {
-    let raw = crate::rt::RawRequest::parse_limited(body, limits)?;
+    let raw = crate::rt::__private::RawRequest::parse_limited(body, limits)?;
     let request = match super::MethodName::from_name(raw.method()) {
         ::core::option::Option::Some(super::MethodName::SendMessage) => {
             let __p = raw.params()?;
             raw.require("SendMessage", &required_send_message(&__p))?;
-            Request::SendMessage(__p)
+            super::Request::SendMessage(__p)
         }
         ::core::option::Option::Some(super::MethodName::SendStreamingMessage) => {
             let __p = raw.params()?;
             raw.require("SendStreamingMessage", &required_send_message(&__p))?;
-            Request::SendStreamingMessage(__p)
+            super::Request::SendStreamingMessage(__p)
         }
         ::core::option::Option::Some(super::MethodName::GetTask) => {
             let __p = raw.params()?;
             raw.require("GetTask", &required_get_task(&__p))?;
-            Request::GetTask(__p)
+            super::Request::GetTask(__p)
         }
         ::core::option::Option::Some(super::MethodName::ListTasks) => {
-            Request::ListTasks(raw.params()?)
+            super::Request::ListTasks(raw.params()?)
         }
         ::core::option::Option::Some(super::MethodName::CancelTask) => {
             let __p = raw.params()?;
             raw.require("CancelTask", &required_cancel_task(&__p))?;
-            Request::CancelTask(__p)
+            super::Request::CancelTask(__p)
         }
         ::core::option::Option::Some(super::MethodName::SubscribeToTask) => {
             let __p = raw.params()?;
             raw.require("SubscribeToTask", &required_subscribe_to_task(&__p))?;
-            Request::SubscribeToTask(__p)
+            super::Request::SubscribeToTask(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::CreateTaskPushNotificationConfig,
@@ -144,7 +52,7 @@ pub fn decode_request_limited(
                 "CreateTaskPushNotificationConfig",
                 &required_create_task_push_notification_config(&__p),
             )?;
-            Request::CreateTaskPushNotificationConfig(__p)
+            super::Request::CreateTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::GetTaskPushNotificationConfig,
@@ -154,7 +62,7 @@ pub fn decode_request_limited(
                 "GetTaskPushNotificationConfig",
                 &required_get_task_push_notification_config(&__p),
             )?;
-            Request::GetTaskPushNotificationConfig(__p)
+            super::Request::GetTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::Some(
             super::MethodName::ListTaskPushNotificationConfigs,
@@ -164,10 +72,10 @@ pub fn decode_request_limited(
                 "ListTaskPushNotificationConfigs",
                 &required_list_task_push_notification_configs(&__p),
             )?;
-            Request::ListTaskPushNotificationConfigs(__p)
+            super::Request::ListTaskPushNotificationConfigs(__p)
         }
         ::core::option::Option::Some(super::MethodName::GetExtendedAgentCard) => {
-            Request::GetExtendedAgentCard(raw.params()?)
+            super::Request::GetExtendedAgentCard(raw.params()?)
         }
         ::core::option::Option::Some(
             super::MethodName::DeleteTaskPushNotificationConfig,
@@ -177,7 +85,7 @@ pub fn decode_request_limited(
                 "DeleteTaskPushNotificationConfig",
                 &required_delete_task_push_notification_config(&__p),
             )?;
-            Request::DeleteTaskPushNotificationConfig(__p)
+            super::Request::DeleteTaskPushNotificationConfig(__p)
         }
         ::core::option::Option::None => {
             return ::core::result::Result::Err(raw.unknown_method().into());
@@ -191,24 +99,24 @@ pub fn decode_request_limited(
 /// The `requires` of `SendMessage` in the method table: each field with whether `__p` lacks it.
 fn required_send_message(__p: &super::SendMessageRequest) -> [(&'static str, bool); 6] {
     [
-        ("params.message", crate::rt::server::is_unset(&__p.message)),
+        ("params.message", crate::rt::__private::is_unset(&__p.message)),
         (
             "params.message.messageId",
-            crate::rt::server::is_unset(&__p.message.message_id),
+            crate::rt::__private::is_unset(&__p.message.message_id),
         ),
         (
             "params.message.role",
-            crate::rt::server::is_unset(&__p.message.role)
+            crate::rt::__private::is_unset(&__p.message.role)
                 || __p.message.role.as_str().is_empty(),
         ),
-        ("params.message.parts", crate::rt::server::is_unset(&__p.message.parts)),
+        ("params.message.parts", crate::rt::__private::is_unset(&__p.message.parts)),
         (
             "params.configuration.taskPushNotificationConfig.url",
             __p
                 .configuration
                 .as_ref()
                 .and_then(|__v| __v.task_push_notification_config.as_ref())
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.url)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.url)),
         ),
         (
             "params.configuration.taskPushNotificationConfig.authentication.scheme",
@@ -217,36 +125,36 @@ fn required_send_message(__p: &super::SendMessageRequest) -> [(&'static str, boo
                 .as_ref()
                 .and_then(|__v| __v.task_push_notification_config.as_ref())
                 .and_then(|__v| __v.authentication.as_ref())
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.scheme)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.scheme)),
         ),
     ]
 }
 /// The `requires` of `GetTask` in the method table: each field with whether `__p` lacks it.
 fn required_get_task(__p: &super::GetTaskRequest) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `CancelTask` in the method table: each field with whether `__p` lacks it.
 fn required_cancel_task(__p: &super::CancelTaskRequest) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `SubscribeToTask` in the method table: each field with whether `__p` lacks it.
 fn required_subscribe_to_task(
     __p: &super::SubscribeToTaskRequest,
 ) -> [(&'static str, bool); 1] {
-    [("params.id", crate::rt::server::is_unset(&__p.id))]
+    [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `CreateTaskPushNotificationConfig` in the method table: each field with whether `__p` lacks it.
 fn required_create_task_push_notification_config(
     __p: &super::TaskPushNotificationConfig,
 ) -> [(&'static str, bool); 2] {
     [
-        ("params.url", crate::rt::server::is_unset(&__p.url)),
+        ("params.url", crate::rt::__private::is_unset(&__p.url)),
         (
             "params.authentication.scheme",
             __p
                 .authentication
                 .as_ref()
-                .is_some_and(|__v| crate::rt::server::is_unset(&__v.scheme)),
+                .is_some_and(|__v| crate::rt::__private::is_unset(&__v.scheme)),
         ),
     ]
 }
@@ -255,26 +163,28 @@ fn required_get_task_push_notification_config(
     __p: &super::GetTaskPushNotificationConfigRequest,
 ) -> [(&'static str, bool); 2] {
     [
-        ("params.taskId", crate::rt::server::is_unset(&__p.task_id)),
-        ("params.id", crate::rt::server::is_unset(&__p.id)),
+        ("params.taskId", crate::rt::__private::is_unset(&__p.task_id)),
+        ("params.id", crate::rt::__private::is_unset(&__p.id)),
     ]
 }
 /// The `requires` of `ListTaskPushNotificationConfigs` in the method table: each field with whether `__p` lacks it.
 fn required_list_task_push_notification_configs(
     __p: &super::ListTaskPushNotificationConfigsRequest,
 ) -> [(&'static str, bool); 1] {
-    [("params.taskId", crate::rt::server::is_unset(&__p.task_id))]
+    [("params.taskId", crate::rt::__private::is_unset(&__p.task_id))]
 }
 /// The `requires` of `DeleteTaskPushNotificationConfig` in the method table: each field with whether `__p` lacks it.
 fn required_delete_task_push_notification_config(
     __p: &super::DeleteTaskPushNotificationConfigRequest,
 ) -> [(&'static str, bool); 2] {
     [
-        ("params.taskId", crate::rt::server::is_unset(&__p.task_id)),
-        ("params.id", crate::rt::server::is_unset(&__p.id)),
+        ("params.taskId", crate::rt::__private::is_unset(&__p.task_id)),
+        ("params.id", crate::rt::__private::is_unset(&__p.id)),
     ]
 }
-crate::rt::rest_api!(error = super::A2aError);
+crate::rt::__private::rest_api!(
+    error = super::A2aError, version = ::core::option::Option::Some("1.1")
+);
 /// Decodes an HTTP+JSON (REST) request into the typed call, or the rejection to answer
 /// with: 404 for a path no route has, 405 for a verb its routes do not take, 400 with
 /// a `google.rpc.BadRequest` naming the parameter or field for a query value or body
@@ -289,119 +199,129 @@ pub fn decode_rest_request(
     path: &str,
     query: &str,
     body: &[u8],
-) -> ::core::result::Result<Request, RestRejection> {
+) -> ::core::result::Result<super::Request, RestRejection> {
     let mut __other_verb = false;
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::SendMessage,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::SendMessage,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require("SendMessage", &required_send_message(&__p))?;
-        return ::core::result::Result::Ok(Request::SendMessage(__p));
+        crate::rt::__private::rest_require("SendMessage", &required_send_message(&__p))?;
+        return ::core::result::Result::Ok(super::Request::SendMessage(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::SendStreamingMessage,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::SendStreamingMessage,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require("SendStreamingMessage", &required_send_message(&__p))?;
-        return ::core::result::Result::Ok(Request::SendStreamingMessage(__p));
+        crate::rt::__private::rest_require(
+            "SendStreamingMessage",
+            &required_send_message(&__p),
+        )?;
+        return ::core::result::Result::Ok(super::Request::SendStreamingMessage(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::GetTask,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::GetTask,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require("GetTask", &required_get_task(&__p))?;
-        return ::core::result::Result::Ok(Request::GetTask(__p));
+        crate::rt::__private::rest_require("GetTask", &required_get_task(&__p))?;
+        return ::core::result::Result::Ok(super::Request::GetTask(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::ListTasks,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::ListTasks,
         >(__route, __captures, query, body)?;
-        return ::core::result::Result::Ok(Request::ListTasks(__p));
+        return ::core::result::Result::Ok(super::Request::ListTasks(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::CancelTask,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::CancelTask,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require("CancelTask", &required_cancel_task(&__p))?;
-        return ::core::result::Result::Ok(Request::CancelTask(__p));
+        crate::rt::__private::rest_require("CancelTask", &required_cancel_task(&__p))?;
+        return ::core::result::Result::Ok(super::Request::CancelTask(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::SubscribeToTask,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::SubscribeToTask,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require("SubscribeToTask", &required_subscribe_to_task(&__p))?;
-        return ::core::result::Result::Ok(Request::SubscribeToTask(__p));
+        crate::rt::__private::rest_require(
+            "SubscribeToTask",
+            &required_subscribe_to_task(&__p),
+        )?;
+        return ::core::result::Result::Ok(super::Request::SubscribeToTask(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::CreateTaskPushNotificationConfig,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::CreateTaskPushNotificationConfig,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require(
+        crate::rt::__private::rest_require(
             "CreateTaskPushNotificationConfig",
             &required_create_task_push_notification_config(&__p),
         )?;
         return ::core::result::Result::Ok(
-            Request::CreateTaskPushNotificationConfig(__p),
+            super::Request::CreateTaskPushNotificationConfig(__p),
         );
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::GetTaskPushNotificationConfig,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::GetTaskPushNotificationConfig,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require(
+        crate::rt::__private::rest_require(
             "GetTaskPushNotificationConfig",
             &required_get_task_push_notification_config(&__p),
         )?;
-        return ::core::result::Result::Ok(Request::GetTaskPushNotificationConfig(__p));
+        return ::core::result::Result::Ok(
+            super::Request::GetTaskPushNotificationConfig(__p),
+        );
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::ListTaskPushNotificationConfigs,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::ListTaskPushNotificationConfigs,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require(
+        crate::rt::__private::rest_require(
             "ListTaskPushNotificationConfigs",
             &required_list_task_push_notification_configs(&__p),
         )?;
-        return ::core::result::Result::Ok(Request::ListTaskPushNotificationConfigs(__p));
+        return ::core::result::Result::Ok(
+            super::Request::ListTaskPushNotificationConfigs(__p),
+        );
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::GetExtendedAgentCard,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::GetExtendedAgentCard,
         >(__route, __captures, query, body)?;
-        return ::core::result::Result::Ok(Request::GetExtendedAgentCard(__p));
+        return ::core::result::Result::Ok(super::Request::GetExtendedAgentCard(__p));
     }
-    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::rest::find_route::<
+    if let ::core::option::Option::Some((__route, __captures)) = crate::rt::__private::find_route::<
         super::method::DeleteTaskPushNotificationConfig,
     >(verb, path, &mut __other_verb) {
-        let __p = crate::rt::rest::decode_rest_params::<
+        let __p = crate::rt::__private::decode_rest_params::<
             super::method::DeleteTaskPushNotificationConfig,
         >(__route, __captures, query, body)?;
-        crate::rt::rest::require(
+        crate::rt::__private::rest_require(
             "DeleteTaskPushNotificationConfig",
             &required_delete_task_push_notification_config(&__p),
         )?;
         return ::core::result::Result::Ok(
-            Request::DeleteTaskPushNotificationConfig(__p),
+            super::Request::DeleteTaskPushNotificationConfig(__p),
         );
     }
     ::core::result::Result::Err(RestRejection::no_route(verb, path, __other_verb))

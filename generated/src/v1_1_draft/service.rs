@@ -4,7 +4,7 @@
 // input: spec/v1_1_draft/a2a.schema.json sha256:e7f6912ddcde05d52c9e16ff576a100609cccd20bae06fa1994db44319e900f6
 // input: spec/v1_1_draft/errors.toml sha256:0e32da1a18a834659461e213050b3c149e2df9e58c6f4462d1142a6ecbe9458a
 
-crate::rt::service_api!(error = super::A2aError);
+crate::rt::__private::service_api!(error = super::A2aError);
 /// The agent's side of this module's methods, as a trait: one `async fn` per method of the table, taking the call's [`RequestContext`] and its typed params, returning its result or a [`ServiceError`] (a standard error of [`A2aError`](super::A2aError), or one of the agent's own through `ServiceError::custom`).
 ///
 /// Streaming methods return an [`EventStream`], a boxed `Stream` of events (boxed, so one method may return different streams); an error item ends the stream as its last event.
@@ -21,7 +21,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::SendMessageResponse, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SendMessage")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SendMessage")
     }
     /// Hand a message to the agent and follow its progress as a stream of events.
     ///
@@ -33,7 +33,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SendStreamingMessage")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SendStreamingMessage")
     }
     /// Fetch the current state of one task.
     ///
@@ -45,7 +45,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "GetTask")
+        crate::rt::__private::not_served(cx, params, -32001i64, "GetTask")
     }
     /// Page through the tasks visible to the caller, optionally filtered.
     ///
@@ -57,7 +57,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::ListTasksResponse, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "ListTasks")
+        crate::rt::__private::not_served(cx, params, -32004i64, "ListTasks")
     }
     /// Ask the agent to stop working on a task.
     ///
@@ -69,7 +69,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Task, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32001i64, "CancelTask")
+        crate::rt::__private::not_served(cx, params, -32001i64, "CancelTask")
     }
     /// Attach to a task that is still running and receive its further events as a stream.
     ///
@@ -81,7 +81,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<EventStream<super::StreamResponse>, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32004i64, "SubscribeToTask")
+        crate::rt::__private::not_served(cx, params, -32004i64, "SubscribeToTask")
     }
     /// Register a webhook that the agent calls with updates about a task.
     ///
@@ -93,7 +93,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -110,7 +110,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::TaskPushNotificationConfig, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -130,7 +130,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
             ServiceError,
         >,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,
@@ -147,7 +147,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::AgentCard, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
+        crate::rt::__private::not_served(cx, params, -32007i64, "GetExtendedAgentCard")
     }
     /// Remove one webhook registration of a task.
     ///
@@ -159,7 +159,7 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<super::Empty, ServiceError>,
     > + ::core::marker::Send {
-        crate::rt::service::not_served(
+        crate::rt::__private::not_served(
             cx,
             params,
             -32003i64,

@@ -1,12 +1,13 @@
-//! What the clients share besides `a2a_runtime::transport::client::Client`, through which they
+//! What the clients share besides `a2a_runtime::client::Client`, through which they
 //! make every call: the runtime they block on, the fallback when the card step fails, and one raw
 //! HTTP request for the steps that must go around `Client` on purpose (a call without
 //! `A2A-Version`, a route no method has). Those raw replies are still read by the a2a-types
 //! decoders.
 
-use a2a_types::rt::rest::HttpReply;
+use a2a_types::rt::client::HttpReply;
+use a2a_types::rt::client::{reqwest, Client};
 use a2a_types::rt::service::Protocol;
-use a2a_types::rt::transport::client::{reqwest, Client};
+use a2a_types::rt::Binding;
 use a2a_types::version::ProtocolVersion;
 use std::fmt::Debug;
 use std::time::Duration;
@@ -30,7 +31,8 @@ pub fn runtime() -> tokio::runtime::Runtime {
 
 /// A client of `P` on a card naming only `url` over `binding`, in `P`'s version: what the steps
 /// after a failed card step call, so that they still run and say what they see.
-pub fn fallback_client<P: Protocol>(url: &str, binding: &str) -> Client<P> {
+pub fn fallback_client<P: Protocol>(url: &str, binding: Binding) -> Client<P> {
+    let binding = binding.name();
     let card = serde_json::json!({
         "name": "fallback",
         "supportedInterfaces": [

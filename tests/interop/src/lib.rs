@@ -3,7 +3,7 @@
 //! programs, installs the SDK into a virtualenv, and starts and stops every process:
 //!
 //! - `interop-client URL` drives a real a2a-sdk agent (`py/agent.py`) over JSON-RPC with
-//!   a2a-runtime's reqwest client (`transport::client::Client`) on `a2a_types::v1::Protocol`,
+//!   a2a-runtime's reqwest client (`client::Client`) on `a2a_types::v1::Protocol`,
 //!   every call and reply, SSE included, through it;
 //! - `interop-client-v0-3 URL` drives the same agent in A2A 0.3, the same client on
 //!   `a2a_types::v0_3::Protocol` only;

@@ -1,11 +1,11 @@
 //! The agent side's start-up, shared by the v1 and the v0.3 agent: binding a free loopback port,
 //! telling run.sh the port, and serving the agent's card and service with a2a-runtime's server
-//! (`a2a_types::rt::transport::server`). Routing, SSE, version negotiation and the card endpoint
+//! (`a2a_types::rt::server`). Routing, SSE, version negotiation and the card endpoint
 //! are the server's; what goes into the bodies is the job of the a2a-types module the agent's
 //! service is written against.
 
+use a2a_types::rt::server::{self, AgentRouter};
 use a2a_types::rt::service::Dispatch;
-use a2a_types::rt::transport::server::{self, AgentRouter};
 use std::time::Duration;
 
 /// The pause between two streamed events, so the client reads them as they happen: 20 ms, or

@@ -94,7 +94,7 @@ impl Cx<'_> {
                     __f.write_str(self.as_str())
                 }
             }
-            impl #rt::codec::OpenEnum for #name {
+            impl #rt::__private::OpenEnum for #name {
                 const EXPECTING: &'static str = #expecting;
                 fn from_number(number: i64) -> Self {
                     Self::from_number(number)
@@ -114,12 +114,12 @@ impl Cx<'_> {
             }
             impl ::serde::Serialize for #name {
                 fn serialize<__S: ::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    #rt::codec::serialize_open_enum(self, __serializer)
+                    #rt::__private::serialize_open_enum(self, __serializer)
                 }
             }
             impl<'de> ::serde::Deserialize<'de> for #name {
                 fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                    #rt::codec::open_enum(__deserializer)
+                    #rt::__private::open_enum(__deserializer)
                 }
             }
         }

@@ -107,7 +107,7 @@ impl Cx<'_> {
         let number = |wrapper: &str| {
             let wrapper = format_ident!("{}", wrapper);
             Wire {
-                ty: quote!(#rt::num::#wrapper),
+                ty: quote!(#rt::wire::num::#wrapper),
                 convert: Some(Box::new(|v| quote!(#v.0))),
             }
         };
@@ -177,7 +177,7 @@ impl Cx<'_> {
     fn encoded(&self, ty: &TypeRef, value: TokenStream) -> TokenStream {
         if self.is_wide(ty) {
             let rt = &self.opts.runtime;
-            quote!(&#rt::num::Decimal(#value))
+            quote!(&#rt::wire::num::Decimal(#value))
         } else {
             value
         }

@@ -57,7 +57,7 @@ impl Cx<'_> {
                 .required_names(&v.ty)
                 .into_iter()
                 .map(|names| quote!(&[#(#names),*]));
-            quote!(#rt::oneof::Shape { tag: #value, required: &[#(#required),*] })
+            quote!(#rt::__private::Shape { tag: #value, required: &[#(#required),*] })
         });
         let keep_unknown = self.opts.preserve_unknown;
         let from_impls = t.variants.iter().map(|v| {
@@ -80,7 +80,7 @@ impl Cx<'_> {
                 let i = proc_macro2::Literal::usize_unsuffixed(i);
                 quote!(#i)
             };
-            quote!(#rt::codec::Tagged::Known(#index, __o) => #rt::codec::variant(__o).map(Self::#variant),)
+            quote!(#rt::__private::Tagged::Known(#index, __o) => #rt::__private::variant(__o).map(Self::#variant),)
         });
         // The tag's snake_case proto name is accepted too, as for every member of the variant.
         let tag_alias = match Some(crate::naming::snake_case(tag)).filter(|a| a != tag) {
@@ -129,16 +129,16 @@ impl Cx<'_> {
             }
             impl<'de> ::serde::Deserialize<'de> for #name {
                 fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                    const __UNION: #rt::codec::Union = #rt::codec::Union {
+                    const __UNION: #rt::__private::Union = #rt::__private::Union {
                         name: #type_name,
                         tag: #tag,
                         tag_alias: #tag_alias,
                         shapes: &[#(#shapes),*],
                         keep_unknown: #keep_unknown,
                     };
-                    match #rt::codec::read_tagged(__deserializer, &__UNION)? {
+                    match #rt::__private::read_tagged(__deserializer, &__UNION)? {
                         #(#de_arms)*
-                        #rt::codec::Tagged::Unknown(__u) => ::core::result::Result::Ok(Self::Unknown(__u)),
+                        #rt::__private::Tagged::Unknown(__u) => ::core::result::Result::Ok(Self::Unknown(__u)),
                     }
                 }
             }

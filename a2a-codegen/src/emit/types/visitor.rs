@@ -23,7 +23,7 @@ impl Table {
                 proc_macro2::Literal::usize_unsuffixed(self.names.len() - 1)
             })
             .collect();
-        quote!(#rt::codec::Key::Known(#(#indices)|*))
+        quote!(#rt::__private::Key::Known(#(#indices)|*))
     }
 }
 
@@ -87,7 +87,7 @@ impl Cx<'_> {
                 Literal::Number(n) => quote!(Num(#n)),
             };
             arms.push(quote! {
-                #key => #rt::codec::const_member(&mut __map, #type_name, #json_name, #rt::codec::Const::#expected)?,
+                #key => #rt::__private::const_member(&mut __map, #type_name, #json_name, #rt::__private::Const::#expected)?,
             });
         }
         // Oneof members: a second different known member is an error; the same one twice, last wins.
@@ -109,7 +109,7 @@ impl Cx<'_> {
                 arms.push(quote! {
                     #key => {
                         if let ::core::option::Option::Some(__v) = #read {
-                            #rt::codec::set_oneof::<_, __A::Error>(&mut __oneof, #ename::#variant(__v), #ename::member_name, #conflict)?;
+                            #rt::__private::set_oneof::<_, __A::Error>(&mut __oneof, #ename::#variant(__v), #ename::member_name, #conflict)?;
                         }
                     }
                 });
@@ -131,30 +131,30 @@ impl Cx<'_> {
         let note_first = track_first.then_some(note_first);
         if extras {
             arms.push(quote! {
-                #rt::codec::Key::Unknown(__name) => {
+                #rt::__private::Key::Unknown(__name) => {
                     #note_first
                     __unknown.insert(__name, __map.next_value()?);
                 }
             });
         } else if keep_first_value {
             arms.push(quote! {
-                #rt::codec::Key::Unknown(__name) if __first_unknown.is_none() => {
+                #rt::__private::Key::Unknown(__name) if __first_unknown.is_none() => {
                     __unknown.insert(::std::clone::Clone::clone(&__name), __map.next_value()?);
                     __first_unknown = ::core::option::Option::Some(__name);
                 }
             });
         } else if track_first {
             arms.push(quote! {
-                #rt::codec::Key::Unknown(__name) => {
+                #rt::__private::Key::Unknown(__name) => {
                     #note_first
-                    #rt::codec::skip(&mut __map)?;
+                    #rt::__private::skip(&mut __map)?;
                 }
             });
         }
         let read_members = if arms.is_empty() {
             quote! {
                 while __map.next_key_seed(__MEMBERS)?.is_some() {
-                    #rt::codec::skip(&mut __map)?;
+                    #rt::__private::skip(&mut __map)?;
                 }
             }
         } else {
@@ -162,7 +162,7 @@ impl Cx<'_> {
                 while let ::core::option::Option::Some(__key) = __map.next_key_seed(__MEMBERS)? {
                     match __key {
                         #(#arms)*
-                        _ => #rt::codec::skip(&mut __map)?,
+                        _ => #rt::__private::skip(&mut __map)?,
                     }
                 }
             }
@@ -221,14 +221,14 @@ impl Cx<'_> {
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #target {
                 fn deserialize<__D: ::serde::Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                    #rt::codec::object(__deserializer)
+                    #rt::__private::object(__deserializer)
                 }
             }
-            impl<'de> #rt::codec::Object<'de> for #target {
+            impl<'de> #rt::__private::Object<'de> for #target {
                 const NAME: &'static str = #type_name;
                 #void
                 fn visit_map<__A: ::serde::de::MapAccess<'de>>(mut __map: __A) -> ::core::result::Result<Self, __A::Error> {
-                    const __MEMBERS: #rt::codec::Members = #rt::codec::Members::new(&[#(#names),*], #keep_names);
+                    const __MEMBERS: #rt::__private::Members = #rt::__private::Members::new(&[#(#names),*], #keep_names);
                     #(#slots)*
                     #read_members
                     #group_value

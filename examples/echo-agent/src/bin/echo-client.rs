@@ -2,7 +2,7 @@
 //! with a2a-runtime's client: reads its card, sends TEXT (default "hello") once as a message and
 //! once as a stream, and prints what comes back, the agent's own errors by name.
 
-use a2a_runtime::transport::client::Client;
+use a2a_runtime::client::Client;
 use echo_agent::a2a::{
     method, CallError, EchoError, Message, Part, PartContent, Protocol, Role, SendMessageRequest,
 };

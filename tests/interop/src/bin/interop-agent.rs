@@ -1,5 +1,5 @@
 //! `interop-agent PORT_FILE`: an A2A v1 agent written as `a2a_types::v1::A2aService` and served by
-//! a2a-runtime's server (`transport::server::AgentRouter`), for a2a-sdk 1.3.0's own Python client
+//! a2a-runtime's server (`server::AgentRouter`), for a2a-sdk 1.3.0's own Python client
 //! to call (tests/interop/py/client.py), over JSON-RPC and over the HTTP+JSON (REST) binding.
 //!
 //! It binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and serves until killed:
@@ -26,6 +26,7 @@
 
 use a2a_interop::serve::{paced, serve};
 use a2a_interop::{text_of, text_part, InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
+use a2a_types::rt::Binding;
 use a2a_types::v1::{
     A2aError, A2aServer, A2aService, AgentCapabilities, AgentCard, AgentInterface, AgentSkill,
     Artifact, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, Empty, EventStream,
@@ -36,7 +37,6 @@ use a2a_types::v1::{
     TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
 };
-use a2a_types::version::binding;
 use std::sync::{Mutex, MutexGuard};
 
 /// The agent: its address, the tasks it has made (in order) and the push-notification configs
@@ -78,11 +78,11 @@ impl Agent {
             },
             description: "An a2a-types agent that greets whoever calls it".to_string(),
             // JSON-RPC first, the agent's preferred interface; the REST routes at the same base.
-            supported_interfaces: [binding::JSONRPC, binding::HTTP_JSON]
+            supported_interfaces: [Binding::JsonRpc, Binding::HttpJson]
                 .into_iter()
                 .map(|binding| AgentInterface {
                     url: format!("http://127.0.0.1:{}/", self.port),
-                    protocol_binding: binding.to_string(),
+                    protocol_binding: binding.name().to_string(),
                     protocol_version: PROTOCOL_VERSION.to_string(),
                     tenant: None,
                 })

@@ -1,27 +1,27 @@
 //! `interop-client-rest URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) over
 //! the HTTP+JSON (REST) binding of A2A v1, through every method, its error replies, a live stream
-//! and a tenant's routes, with `a2a_runtime::transport::client::Client` on
+//! and a tenant's routes, with `a2a_runtime::client::Client` on
 //! `a2a_types::v1::Protocol`, asked for HTTP+JSON: the client takes the card's REST interface,
 //! encodes every call on its route and decodes every reply and stream with `a2a_types::v1`,
 //! each with `A2A-Version: 1.0`. Two steps send a raw request on purpose, one without
 //! `A2A-Version` and one on a route no method has, and decode the reply with
-//! `decode_rest_reply`.
+//! `Decoder::decode_http`.
 //!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
 use a2a_interop::http::{context, fallback_client, raw, runtime, TIMEOUT};
 use a2a_interop::{ensure, text_of, user_text, Steps, WEBHOOK_URL};
-use a2a_types::rt::call::Binding;
+use a2a_types::rt::client::Client;
 use a2a_types::rt::rest::RestMethod;
-use a2a_types::rt::transport::client::Client;
+use a2a_types::rt::Binding;
 use a2a_types::v1::{
-    decode_rest_reply, encode_rest_request, method, A2aError, AgentCard, CallError,
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    encode_call, method, A2aError, AgentCard, CallError, CancelTaskRequest, Decoder,
+    DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTasksRequest, Message, Protocol, SendMessageRequest, SendMessageResponse, StreamResponse,
     SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
-use a2a_types::version::{binding, ProtocolVersion};
+use a2a_types::version::ProtocolVersion;
 use serde::Serialize;
 
 /// The tenant of the tenant steps (the SDK's REST server mounts every route under `/{tenant}`).
@@ -31,13 +31,13 @@ const TENANT: &str = "acme";
 const FAIL_TRIGGER: &str = "fail while working";
 
 /// `VERB /path` of the request the client sends for `params` of method `M` (the same
-/// `encode_rest_request` the client calls), for what a step saw.
+/// `encode_call` the client calls), for what a step saw.
 fn route<M>(params: &M::Params) -> String
 where
     M: RestMethod,
     M::Params: Serialize,
 {
-    match encode_rest_request::<M>(params) {
+    match encode_call::<M>(Binding::HttpJson, &a2a_types::rt::RequestId::Null, params) {
         Ok(request) => format!("{} {}", request.verb, request.path),
         Err(e) => format!("{}: {e}", M::NAME),
     }
@@ -110,7 +110,7 @@ fn main() {
             .map_err(|e| format!("not a v1 AgentCard: {e}"))?;
         let interface = client.interface().clone();
         ensure(
-            interface.binding == binding::HTTP_JSON && interface.version == ProtocolVersion::V1_0,
+            interface.binding == Binding::HttpJson && interface.version == ProtocolVersion::V1_0,
             || format!("the client took {interface:?}, expected HTTP+JSON 1.0"),
         )?;
         ensure(card.capabilities.streaming == Some(true), || {
@@ -131,7 +131,7 @@ fn main() {
         ))
     });
     let client =
-        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::HTTP_JSON));
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), Binding::HttpJson));
     let endpoint = client.interface().url.trim_end_matches('/').to_owned();
 
     let mut first_task = String::new();
@@ -263,7 +263,10 @@ fn main() {
         // SDK's answer to none (it reads a missing header as 0.3, which its v1 routes refuse).
         let url = format!("{endpoint}/tasks/{first_task}");
         let reply = rt.block_on(raw("GET", &url, None))?;
-        match decode_rest_reply::<method::GetTask>(&reply.http()) {
+        match Decoder::new()
+            .binding(Binding::HttpJson)
+            .decode_http::<Task>(&reply.http())
+        {
             Err(CallError::Agent(error @ A2aError::VersionNotSupported { .. })) => Ok(format!(
                 "GET {url} -> {}: {}",
                 reply.status,
@@ -280,7 +283,10 @@ fn main() {
             // answers a plain-text 404.
             let url = format!("{endpoint}/tasks/{first_task}");
             let reply = rt.block_on(raw("DELETE", &url, Some(ProtocolVersion::V1_0)))?;
-            match decode_rest_reply::<method::GetTask>(&reply.http()) {
+            match Decoder::new()
+                .binding(Binding::HttpJson)
+                .decode_http::<Task>(&reply.http())
+            {
                 Err(CallError::Malformed(e)) if e.http_status() == Some(404) => Ok(format!(
                     "DELETE {url} -> {}: ClientError {:?}",
                     reply.status,
@@ -570,7 +576,7 @@ fn stream<M>(
 ) -> (Vec<Result<StreamResponse, CallError>>, String)
 where
     M: RestMethod<Result = StreamResponse>,
-    M::Params: Serialize + serde::de::DeserializeOwned,
+    M::Params: Serialize + Clone,
 {
     let items = rt.block_on(async {
         let mut stream = client.stream::<M>(params);

@@ -1,5 +1,5 @@
 //! `interop-client-v0-3 URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every A2A 0.3 method, with `a2a_runtime::transport::client::Client` on
+//! every A2A 0.3 method, with `a2a_runtime::client::Client` on
 //! `a2a_types::v0_3::Protocol` only: the client takes the card's 0.3 interface (the SDK's card
 //! lists 1.0 beside it), writes the calls and reads the replies with `a2a_types::v0_3`, and, like
 //! a v0.3 client, sends no `A2A-Version` header, which the SDK's server reads as 0.3.
@@ -9,7 +9,8 @@
 use a2a_interop::http::{fallback_client, runtime, TIMEOUT};
 use a2a_interop::v0_3::{text_of, user_text};
 use a2a_interop::{ensure, Steps, WEBHOOK_URL};
-use a2a_types::rt::transport::client::Client;
+use a2a_types::rt::client::Client;
+use a2a_types::rt::Binding;
 use a2a_types::v0_3::{
     method, A2aError, AgentCard, CallError, DeleteTaskPushNotificationConfigParams,
     GetAuthenticatedExtendedCardParams, GetTaskPushNotificationConfigParams,
@@ -17,7 +18,7 @@ use a2a_types::v0_3::{
     SendMessageResult, StreamEvent, Task, TaskIdParams, TaskPushNotificationConfig,
     TaskQueryParams, TaskState,
 };
-use a2a_types::version::{binding, ProtocolVersion};
+use a2a_types::version::ProtocolVersion;
 
 fn completed_hello(task: &Task) -> Result<(), String> {
     ensure(task.status.state == TaskState::Completed, || {
@@ -73,7 +74,7 @@ fn main() {
         )?;
         let interface = client.interface().clone();
         ensure(
-            interface.binding == binding::JSONRPC && interface.version == ProtocolVersion::V0_3,
+            interface.binding == Binding::JsonRpc && interface.version == ProtocolVersion::V0_3,
             || format!("the client took {interface:?}, expected JSON-RPC 0.3"),
         )?;
         connected = Some(client);
@@ -88,7 +89,7 @@ fn main() {
         ))
     });
     let client =
-        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::JSONRPC));
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), Binding::JsonRpc));
 
     let mut first_task = String::new();
     steps.step("message/send", || {

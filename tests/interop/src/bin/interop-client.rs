@@ -1,5 +1,5 @@
 //! `interop-client URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every A2A v1 method over JSON-RPC, with `a2a_runtime::transport::client::Client` on
+//! every A2A v1 method over JSON-RPC, with `a2a_runtime::client::Client` on
 //! `a2a_types::v1::Protocol`: the client picks the JSON-RPC 1.0 interface from the card, sends
 //! every call with `A2A-Version: 1.0`, and decodes every reply and stream with `a2a_types::v1`.
 //!
@@ -7,8 +7,8 @@
 
 use a2a_interop::http::{fallback_client, runtime, TIMEOUT};
 use a2a_interop::{ensure, text_of, user_text, Steps, WEBHOOK_URL};
-use a2a_types::rt::call::Binding;
-use a2a_types::rt::transport::client::Client;
+use a2a_types::rt::client::Client;
+use a2a_types::rt::Binding;
 use a2a_types::v1::{
     method, A2aError, AgentCard, CallError, CancelTaskRequest,
     DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
@@ -16,7 +16,7 @@ use a2a_types::v1::{
     ListTasksRequest, Protocol, SendMessageRequest, SendMessageResponse, StreamResponse,
     SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
-use a2a_types::version::{binding, ProtocolVersion};
+use a2a_types::version::ProtocolVersion;
 
 fn completed_hello(task: &Task) -> Result<(), String> {
     ensure(task.status.state == TaskState::Completed, || {
@@ -65,7 +65,7 @@ fn main() {
         // The SDK's card lists its v0.3 interface too; this client speaks 1.0.
         let interface = client.interface().clone();
         ensure(
-            interface.binding == binding::JSONRPC && interface.version == ProtocolVersion::V1_0,
+            interface.binding == Binding::JsonRpc && interface.version == ProtocolVersion::V1_0,
             || format!("the client took {interface:?}, expected JSON-RPC 1.0"),
         )?;
         ensure(card.capabilities.push_notifications == Some(true), || {
@@ -84,7 +84,7 @@ fn main() {
         ))
     });
     let client =
-        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), binding::JSONRPC));
+        connected.unwrap_or_else(|| fallback_client(&format!("{base}/"), Binding::JsonRpc));
 
     let hello = user_text("rust-msg-1", "hi from Rust");
     let mut first_task = String::new();

@@ -1,132 +1,13 @@
-//! The reqwest client (feature `client`): typed A2A calls to an agent, from its card, over
-//! JSON-RPC or HTTP+JSON.
-//!
-//! A [`Client<P>`] speaks the protocol version of one generated module `P` (the module's unit
-//! type `Protocol`: `a2a_types::v1::Protocol` for A2A 1.0, `a2a_types::v0_3::Protocol` for 0.3).
-//! It is built from the agent's card, fetched ([`Client::connect`]) or already in hand
-//! ([`Client::from_card`]); the card's interface is picked with
-//! [`pick_interface_in`], among the interfaces of `P`'s
-//! version only, by the caller's order of bindings (JSON-RPC, then HTTP+JSON, unless
-//! [`ClientBuilder::bindings`] says otherwise). Then [`Client::call`] calls any method of the
-//! module and [`Client::stream`] any streaming one, with the same outcomes as the codec's
-//! decoders: the method's typed result, the agent's typed error, or a [`ClientError`] saying what
-//! went wrong.
-//!
-//! Every byte on the wire is written and read by the sans-IO layer
-//! ([`encode_call`], [`decode_call`], [`CallStreamDecoder`]); this module only moves them, on
-//! reqwest (rustls) and tokio.
-//!
-//! A call of A2A 1.0 with a bearer token, an error matched by its type, and a stream (an
-//! `ignore`d block only because `a2a-types` is not a dependency of this crate: the workspace's
-//! tests compile and run it, as written, against a local agent):
-//!
-//! ```ignore
-//! use a2a_runtime::transport::client::{Client, HeaderValue};
-//! use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
-//! use a2a_types::v1::{Protocol, Role, SendMessageRequest, StreamResponse};
-//! use std::time::Duration;
-//!
-//! async fn talk(base_url: &str, token: &str) -> Result<(), Box<dyn std::error::Error>> {
-//!     let bearer = HeaderValue::try_from(format!("Bearer {token}"))?;
-//!     let client = Client::<Protocol>::builder()
-//!         .request_timeout(Duration::from_secs(30))
-//!         .stream_idle_timeout(Duration::from_secs(60))
-//!         .auth(move |headers| {
-//!             headers.insert("authorization", bearer.clone());
-//!         })
-//!         .connect(base_url) // GET <base_url>/.well-known/agent-card.json
-//!         .await?;
-//!
-//!     let message = Message {
-//!         message_id: "m-1".into(),
-//!         role: Role::User,
-//!         parts: vec![Part {
-//!             content: PartContent::Text("hi".into()),
-//!             ..Default::default()
-//!         }],
-//!         ..Default::default()
-//!     };
-//!     let params = SendMessageRequest {
-//!         message,
-//!         ..Default::default()
-//!     };
-//!     let reply = client.call::<method::SendMessage>(&params).await?;
-//!     println!("{reply:?}");
-//!
-//!     let missing = GetTaskRequest {
-//!         id: "t-404".into(),
-//!         ..Default::default()
-//!     };
-//!     match client.call::<method::GetTask>(&missing).await {
-//!         Ok(task) => println!("{:?}", task.status.state),
-//!         Err(CallError::Agent(A2aError::TaskNotFound { .. })) => println!("no such task"),
-//!         Err(CallError::Agent(other)) => {
-//!             println!("the agent said {} ({})", other.message(), other.code())
-//!         }
-//!         Err(CallError::Malformed(e)) => println!("{:?}: {}", e.kind(), e.reason()),
-//!     }
-//!
-//!     let mut events = client.stream::<method::SendStreamingMessage>(&params);
-//!     while let Some(event) = events.next().await {
-//!         match event? {
-//!             StreamResponse::StatusUpdate(update) => println!("{:?}", update.status.state),
-//!             other => println!("{other:?}"),
-//!         }
-//!     }
-//!     Ok(())
-//! }
-//! ```
-//!
-//! # What goes on the wire
-//!
-//! - JSON-RPC: every call a `POST` of the request object to the interface's URL, with
-//!   `Content-Type: application/json` and a fresh numeric `id`. HTTP+JSON: the method's route
-//!   below the interface's URL ([`encode_call`]), `Content-Type: application/json` when there is
-//!   a body.
-//! - `A2A-Version: <P::VERSION>` on every call, except for the v0.3 module, which sends none, as
-//!   v0.3 clients do (an agent reads a missing header as 0.3).
-//! - `Accept: application/json` for a call, `Accept: text/event-stream` for a stream.
-//! - `A2A-Extensions` with the URIs of [`ClientBuilder::extension`], comma-separated; then the
-//!   headers of [`ClientBuilder::header`]; then whatever the [`ClientBuilder::auth`] hook adds
-//!   (last, so it may replace any of them).
-//! - The tenant: when the card's interface names one and the params leave `tenant` empty, the
-//!   call carries the interface's tenant (the spec's `AgentInterface.tenant`: "to be set in the
-//!   request when calling the agent"); a tenant the params name is sent as it is.
-//!
-//! # Failures
-//!
-//! A call that got no reply to decode is a `CallError::Malformed` too, whose
-//! [`ClientError::kind`] says why and whose reason says where: [`ClientErrorKind::Connect`]
-//! (refused, no such host, TLS), [`ClientErrorKind::ConnectTimeout`],
-//! [`ClientErrorKind::RequestTimeout`], [`ClientErrorKind::IdleTimeout`] (a stream),
-//! [`ClientErrorKind::Interrupted`] (the connection broke off, or a stream ended inside an
-//! event), [`ClientErrorKind::Request`] (the params fill no route of the method). A reply that
-//! broke the contract is [`ClientErrorKind::Malformed`], with its HTTP status
-//! ([`ClientError::http_status`]) over either binding: a proxy's HTML 502, a body over the
-//! [`Limits`] (refused as soon as it grows past them, never read whole). Nothing panics.
-//!
-//! # Timeouts
-//!
-//! - Connect ([`ClientBuilder::connect_timeout`], 10 s by default): the TCP and TLS handshake.
-//!   Set on the reqwest client this module builds; a client of your own
-//!   ([`ClientBuilder::http_client`]) keeps its own settings.
-//! - Request ([`ClientBuilder::request_timeout`], 60 s by default): from sending a call to the
-//!   last byte of its reply; for a stream, to its response headers (or, when the agent answers
-//!   with one JSON body instead, to that body's last byte).
-//! - Stream idle ([`ClientBuilder::stream_idle_timeout`], 60 s by default): the longest a
-//!   stream may go without a single byte arriving. Any bytes count, an SSE comment too (servers
-//!   send them as keep-alives: sse-starlette, under a2a-sdk, every 15 s), so a long task that
-//!   streams slowly is never cut off while its agent is alive. A stream has no total timeout.
-
-use crate::call::{decode_call, encode_call, Binding, CallStreamDecoder};
-use crate::client::CallError;
+use crate::body::excerpt;
+use crate::client::StreamDecoder;
+use crate::client::{encode_call, CallError, ClientError, ClientErrorKind, Decoder, HttpReply};
 use crate::custom::{AgentError, NoCustomErrors};
-use crate::envelope::{ClientError, ClientErrorKind};
+use crate::jsonrpc::RequestId;
 use crate::limits::Limits;
-use crate::rest::{excerpt, HttpReply, RestMethod};
-use crate::server::RequestId;
+use crate::rest::RestMethod;
 use crate::service::{Protocol, Stream, EXTENSIONS_HEADER};
-use crate::version::{interfaces, pick_interface_in, Interface, ProtocolVersion};
+use crate::table::Method;
+use crate::version::{interfaces, pick_interface_in, Binding, Interface, ProtocolVersion};
 pub use http::{HeaderMap, HeaderName, HeaderValue};
 /// The reqwest this module is built on, for a [`reqwest::Client`] of your own
 /// ([`ClientBuilder::http_client`]) of the same version.
@@ -159,7 +40,7 @@ pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
 /// interface of an agent's card. Cheap to clone (the clones share the connection pool); every
 /// method takes `&self`, so one client serves concurrent calls.
 ///
-/// See the [module docs](self) for an example and the rules.
+/// See the [module docs](crate::client) for the rules.
 pub struct Client<P> {
     inner: Arc<Inner>,
     protocol: PhantomData<fn() -> P>,
@@ -173,8 +54,6 @@ struct Inner {
     card: Value,
     interface: Interface,
     binding: Binding,
-    /// `Some` for a version that sends `A2A-Version` (not 0.3).
-    version_header: Option<HeaderValue>,
     /// `A2A-Extensions` and the caller's headers, in that order.
     headers: HeaderMap,
     auth: Option<AuthHook>,
@@ -208,12 +87,12 @@ impl<P> fmt::Debug for Client<P> {
 ///
 /// ```no_run
 /// # use a2a_runtime::service::Protocol;
-/// use a2a_runtime::call::Binding;
-/// use a2a_runtime::transport::client::{Client, HeaderName, HeaderValue};
+/// use a2a_runtime::Binding;
+/// use a2a_runtime::client::{Client, HeaderName, HeaderValue};
 /// use a2a_runtime::Limits;
 /// use std::time::Duration;
 ///
-/// # async fn build<P: Protocol>() -> Result<Client<P>, a2a_runtime::transport::client::BuildError> {
+/// # async fn build<P: Protocol>() -> Result<Client<P>, a2a_runtime::client::BuildError> {
 /// // `P` is a generated module's `Protocol`: `a2a_types::v1::Protocol`.
 /// let client = Client::<P>::builder()
 ///     .bindings([Binding::HttpJson, Binding::JsonRpc]) // REST if the card offers it
@@ -383,7 +262,10 @@ impl<P: Protocol> ClientBuilder<P> {
     async fn fetch_card(&self, http: &reqwest::Client, url: &str) -> Result<Value, BuildError> {
         let what = format!("GET {url} (the agent card)");
         let mut headers = HeaderMap::new();
-        headers.insert(http::header::ACCEPT, HeaderValue::from_static(JSON));
+        headers.insert(
+            http::header::ACCEPT,
+            HeaderValue::from_static(crate::jsonrpc::CONTENT_TYPE),
+        );
         for (name, value) in &self.headers {
             headers.append(name, value.clone());
         }
@@ -451,17 +333,12 @@ impl<P: Protocol> ClientBuilder<P> {
         for (name, value) in &self.headers {
             headers.append(name, value.clone());
         }
-        let version_header = match P::VERSION {
-            ProtocolVersion::V0_3 => None,
-            version => Some(HeaderValue::from_static(version.as_str())),
-        };
         Ok(Client {
             inner: Arc::new(Inner {
                 http,
                 card,
                 interface,
                 binding,
-                version_header,
                 headers,
                 auth: self.auth,
                 limits: self.limits,
@@ -498,16 +375,15 @@ fn choose<P: Protocol>(
             Binding::JsonRpc.name()
         )));
     }
-    let names: Vec<&str> = usable.iter().map(|b| b.name()).collect();
-    if let Some(interface) = pick_interface_in(card, &names, P::VERSION) {
-        if let Some(binding) = Binding::of(&interface.binding) {
-            return Ok((interface, binding));
-        }
+    if let Some(interface) = pick_interface_in(card, &usable, P::VERSION) {
+        let binding = interface.binding;
+        return Ok((interface, binding));
     }
+    let names: Vec<&str> = usable.iter().map(|b| b.name()).collect();
     let offered = interfaces(card);
     let mut versions: Vec<ProtocolVersion> = offered
         .iter()
-        .filter(|i| names.iter().any(|n| n.eq_ignore_ascii_case(&i.binding)))
+        .filter(|i| usable.contains(&i.binding))
         .map(|i| i.version)
         .collect();
     versions.sort_unstable_by(|a, b| b.cmp(a));
@@ -519,9 +395,9 @@ fn choose<P: Protocol>(
             bindings: usable,
         });
     }
-    let listed: Vec<String> = offered
+    let listed: Vec<String> = crate::version::offered_as_written(card)
         .iter()
-        .map(|i| format!("{} {} at {}", i.binding, i.version, i.url))
+        .map(|(url, binding, version, _)| format!("{binding} {version} at {url}"))
         .collect();
     Err(BuildError::NoInterface(format!(
         "the card offers no {} interface; it offers {}",
@@ -627,13 +503,13 @@ impl<P: Protocol> Client<P> {
     }
 
     /// Calls method `M` with `params`: the method's result, the agent's typed error, or a
-    /// [`ClientError`] (see the [module docs](self#failures)). `M` is one of the module's method
+    /// [`ClientError`] (see the [module docs](crate::client#failures)). `M` is one of the module's method
     /// types (`a2a_types::v1::method::GetTask`); a streaming method is called with
     /// [`Client::stream`].
     pub async fn call<M>(&self, params: &M::Params) -> Result<M::Result, CallError<P::Error>>
     where
         M: RestMethod,
-        M::Params: Serialize + DeserializeOwned,
+        M::Params: Serialize + Clone,
         M::Result: DeserializeOwned,
     {
         self.call_with::<M, NoCustomErrors>(params).await
@@ -647,7 +523,7 @@ impl<P: Protocol> Client<P> {
     ) -> Result<M::Result, CallError<P::Error, E>>
     where
         M: RestMethod,
-        M::Params: Serialize + DeserializeOwned,
+        M::Params: Serialize + Clone,
         M::Result: DeserializeOwned,
         E: AgentError,
     {
@@ -661,9 +537,7 @@ impl<P: Protocol> Client<P> {
                 .with_kind(ClientErrorKind::Request),
             ));
         }
-        let prepared = self
-            .prepare::<M>(params, JSON)
-            .map_err(CallError::Malformed)?;
+        let prepared = self.prepare::<M>(params).map_err(CallError::Malformed)?;
         let (status, content_type, body) = read_reply(
             prepared.request,
             &prepared.what,
@@ -677,7 +551,7 @@ impl<P: Protocol> Client<P> {
             content_type: content_type.as_deref(),
             body: &body,
         };
-        decode_call(inner.binding, &reply, &inner.limits)
+        inner.decoder::<P::Error, E>().decode_http(&reply)
     }
 
     /// Calls streaming method `M` with `params`: its events as they arrive, each the method's
@@ -690,7 +564,7 @@ impl<P: Protocol> Client<P> {
     pub fn stream<M>(&self, params: &M::Params) -> CallStream<M::Result, P::Error>
     where
         M: RestMethod,
-        M::Params: Serialize + DeserializeOwned,
+        M::Params: Serialize + Clone,
         M::Result: DeserializeOwned + Send + 'static,
     {
         self.stream_with::<M, NoCustomErrors>(params)
@@ -700,7 +574,7 @@ impl<P: Protocol> Client<P> {
     pub fn stream_with<M, E>(&self, params: &M::Params) -> CallStream<M::Result, P::Error, E>
     where
         M: RestMethod,
-        M::Params: Serialize + DeserializeOwned,
+        M::Params: Serialize + Clone,
         M::Result: DeserializeOwned + Send + 'static,
         E: AgentError + Send + 'static,
     {
@@ -712,7 +586,7 @@ impl<P: Protocol> Client<P> {
                 ))
                 .with_kind(ClientErrorKind::Request),
             ),
-            true => match self.prepare::<M>(params, EVENT_STREAM) {
+            true => match self.prepare::<M>(params) {
                 Ok(prepared) => Phase::Send(prepared),
                 Err(e) => Phase::Failed(e),
             },
@@ -737,16 +611,29 @@ impl<P: Protocol> Client<P> {
     }
 
     /// The HTTP request for a call of `M`, ready to send.
-    fn prepare<M>(&self, params: &M::Params, accept: &'static str) -> Result<Prepared, ClientError>
+    fn prepare<M>(&self, params: &M::Params) -> Result<Prepared, ClientError>
     where
         M: RestMethod,
-        M::Params: Serialize + DeserializeOwned,
+        M::Params: Serialize + Clone,
     {
         let inner = &*self.inner;
-        let filled = self.with_interface_tenant(params);
+        // The interface's tenant, when it names one and the params leave theirs empty.
+        let filled = match inner.interface.tenant.as_deref() {
+            Some(tenant) if <M as Method>::tenant(params).is_none() => {
+                let mut filled = params.clone();
+                <M as Method>::fill_tenant(&mut filled, tenant);
+                Some(filled)
+            }
+            _ => None,
+        };
         let params = filled.as_ref().unwrap_or(params);
         let id = RequestId::from(inner.next_id.fetch_add(1, Ordering::Relaxed));
-        let request = encode_call::<M>(inner.binding, &id, params).map_err(|e| {
+        let version = match P::VERSION {
+            // A v0.3 client sends no `A2A-Version`: its absence means 0.3 (§3.6).
+            ProtocolVersion::V0_3 => None,
+            version => Some(version.as_str()),
+        };
+        let request = encode_call::<M>(inner.binding, version, &id, params).map_err(|e| {
             ClientError::new(format!("{} cannot be sent: {e}", M::NAME))
                 .with_kind(ClientErrorKind::Request)
         })?;
@@ -763,12 +650,8 @@ impl<P: Protocol> Client<P> {
             ClientError::new(format!("{what}: {e}")).with_kind(ClientErrorKind::Request)
         })?;
         let mut headers = HeaderMap::new();
-        headers.insert(http::header::ACCEPT, HeaderValue::from_static(accept));
-        if request.body.is_some() {
-            headers.insert(http::header::CONTENT_TYPE, HeaderValue::from_static(JSON));
-        }
-        if let Some(version) = &inner.version_header {
-            headers.insert(ProtocolVersion::HEADER, version.clone());
+        for (name, value) in &request.headers {
+            headers.insert(*name, HeaderValue::from_static(value));
         }
         for (name, value) in &inner.headers {
             headers.append(name, value.clone());
@@ -785,26 +668,18 @@ impl<P: Protocol> Client<P> {
             what,
         })
     }
+}
 
-    /// `params` with the interface's tenant, when the interface names one and the params leave
-    /// their `tenant` empty; `None` to send them as they are.
-    fn with_interface_tenant<T: Serialize + DeserializeOwned>(&self, params: &T) -> Option<T> {
-        let tenant = self.inner.interface.tenant.as_deref()?;
-        let mut value = serde_json::to_value(params).ok()?;
-        let object = value.as_object_mut()?;
-        if object
-            .get("tenant")
-            .and_then(Value::as_str)
-            .is_some_and(|t| !t.is_empty())
-        {
-            return None;
-        }
-        object.insert("tenant".to_owned(), Value::String(tenant.to_owned()));
-        serde_json::from_value(value).ok()
+impl Inner {
+    /// How this client's replies decode: its binding and limits, errors of `A` and `E`.
+    fn decoder<A, E>(&self) -> Decoder<A, E> {
+        Decoder::new()
+            .binding(self.binding)
+            .limits(self.limits)
+            .custom_errors::<E>()
     }
 }
 
-const JSON: &str = "application/json";
 const EVENT_STREAM: &str = "text/event-stream";
 
 /// A request ready to send, and how failures name it (`POST http://a/ (GetTask)`).
@@ -1000,7 +875,7 @@ enum Phase<T, A, E> {
     Send(Prepared),
     Body {
         response: reqwest::Response,
-        decoder: CallStreamDecoder<T, A, E>,
+        decoder: StreamDecoder<T, A, E>,
         what: String,
     },
     Done,
@@ -1113,7 +988,7 @@ where
         if is_sse && (200..300).contains(&status) {
             return Ok(Phase::Body {
                 response,
-                decoder: CallStreamDecoder::with_limits(inner.binding, inner.limits),
+                decoder: inner.decoder::<A, E>().stream(),
                 what,
             });
         }
@@ -1139,7 +1014,7 @@ where
                     content_type: content_type.as_deref(),
                     body: &body,
                 };
-                decode_call(inner.binding, &reply, &inner.limits)
+                inner.decoder::<A, E>().decode_http(&reply)
             }
             Err(e) => Err(CallError::Malformed(e)),
         })

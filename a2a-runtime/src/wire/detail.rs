@@ -21,7 +21,7 @@ pub const A2A_DOMAIN: &str = "a2a-protocol.org";
 /// One entry of a v1 error's `data` array: an object with an `@type` and any other members.
 ///
 /// ```
-/// use a2a_runtime::detail::{ErrorDetail, A2A_DOMAIN};
+/// use a2a_runtime::wire::{ErrorDetail, A2A_DOMAIN};
 ///
 /// let info = ErrorDetail::error_info("TASK_NOT_FOUND", A2A_DOMAIN, [("taskId", "t-1")]);
 /// let json = serde_json::to_value(&info).unwrap();

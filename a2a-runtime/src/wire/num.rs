@@ -339,7 +339,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_runtime::num::ProtoI32;
+    /// use a2a_runtime::wire::num::ProtoI32;
     ///
     /// let read = |json| serde_json::from_str::<ProtoI32>(json).map(|n| n.0);
     /// assert_eq!(read("42").unwrap(), 42);
@@ -356,7 +356,7 @@ proto_int! {
     expecting: "an int32",
     visitor: I32Visitor,
     /// Deserializes a ProtoJSON `int32` (see [`ProtoI32`]); for
-    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_i32")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::wire::num::deserialize_i32")]`.
     ///
     /// # Errors
     ///
@@ -368,7 +368,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Page {
-    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_i32")]
+    ///     #[serde(deserialize_with = "a2a_runtime::wire::num::deserialize_i32")]
     ///     size: i32,
     /// }
     ///
@@ -385,7 +385,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_runtime::num::ProtoI64;
+    /// use a2a_runtime::wire::num::ProtoI64;
     ///
     /// let read = |json| serde_json::from_str::<ProtoI64>(json).map(|n| n.0);
     /// assert_eq!(read(r#""-9223372036854775808""#).unwrap(), i64::MIN);
@@ -397,7 +397,7 @@ proto_int! {
     expecting: "an int64",
     visitor: I64Visitor,
     /// Deserializes a ProtoJSON `int64` (see [`ProtoI64`]); for
-    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_i64")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::wire::num::deserialize_i64")]`.
     ///
     /// # Errors
     ///
@@ -409,7 +409,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Usage {
-    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_i64")]
+    ///     #[serde(deserialize_with = "a2a_runtime::wire::num::deserialize_i64")]
     ///     tokens: i64,
     /// }
     ///
@@ -426,7 +426,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_runtime::num::ProtoU32;
+    /// use a2a_runtime::wire::num::ProtoU32;
     ///
     /// let read = |json| serde_json::from_str::<ProtoU32>(json).map(|n| n.0);
     /// assert_eq!(read("4294967295").unwrap(), u32::MAX);
@@ -441,7 +441,7 @@ proto_int! {
     expecting: "a uint32",
     visitor: U32Visitor,
     /// Deserializes a ProtoJSON `uint32` (see [`ProtoU32`]); for
-    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_u32")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::wire::num::deserialize_u32")]`.
     ///
     /// # Errors
     ///
@@ -453,7 +453,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Retry {
-    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_u32")]
+    ///     #[serde(deserialize_with = "a2a_runtime::wire::num::deserialize_u32")]
     ///     attempts: u32,
     /// }
     ///
@@ -470,7 +470,7 @@ proto_int! {
     /// # Examples
     ///
     /// ```
-    /// use a2a_runtime::num::ProtoU64;
+    /// use a2a_runtime::wire::num::ProtoU64;
     ///
     /// let read = |json| serde_json::from_str::<ProtoU64>(json).map(|n| n.0);
     /// assert_eq!(read(r#""18446744073709551615""#).unwrap(), u64::MAX);
@@ -481,7 +481,7 @@ proto_int! {
     expecting: "a uint64",
     visitor: U64Visitor,
     /// Deserializes a ProtoJSON `uint64` (see [`ProtoU64`]); for
-    /// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_u64")]`.
+    /// `#[serde(deserialize_with = "::a2a_runtime::wire::num::deserialize_u64")]`.
     ///
     /// # Errors
     ///
@@ -493,7 +493,7 @@ proto_int! {
     /// ```
     /// #[derive(serde::Deserialize)]
     /// struct Blob {
-    ///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_u64")]
+    ///     #[serde(deserialize_with = "a2a_runtime::wire::num::deserialize_u64")]
     ///     size: u64,
     /// }
     ///
@@ -510,7 +510,7 @@ proto_int! {
 /// # Examples
 ///
 /// ```
-/// use a2a_runtime::num::ProtoF64;
+/// use a2a_runtime::wire::num::ProtoF64;
 ///
 /// let read = |json| serde_json::from_str::<ProtoF64>(json).map(|n| n.0);
 /// assert_eq!(read("1.5").unwrap(), 1.5);
@@ -596,7 +596,7 @@ impl Visitor<'_> for F64Visitor {
 }
 
 /// Deserializes a ProtoJSON `double` (see [`ProtoF64`]); for
-/// `#[serde(deserialize_with = "::a2a_runtime::num::deserialize_f64")]`.
+/// `#[serde(deserialize_with = "::a2a_runtime::wire::num::deserialize_f64")]`.
 ///
 /// # Errors
 ///
@@ -608,7 +608,7 @@ impl Visitor<'_> for F64Visitor {
 /// ```
 /// #[derive(serde::Deserialize)]
 /// struct Score {
-///     #[serde(deserialize_with = "a2a_runtime::num::deserialize_f64")]
+///     #[serde(deserialize_with = "a2a_runtime::wire::num::deserialize_f64")]
 ///     value: f64,
 /// }
 ///
@@ -621,7 +621,7 @@ pub fn deserialize_f64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64
 
 /// Serializes an `i64` as a decimal JSON string, as ProtoJSON writes
 /// `int64`; for
-/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_i64_as_string")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::wire::num::serialize_i64_as_string")]`.
 ///
 /// # Errors
 ///
@@ -632,7 +632,7 @@ pub fn deserialize_f64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Usage {
-///     #[serde(serialize_with = "a2a_runtime::num::serialize_i64_as_string")]
+///     #[serde(serialize_with = "a2a_runtime::wire::num::serialize_i64_as_string")]
 ///     tokens: i64,
 /// }
 ///
@@ -650,7 +650,7 @@ pub fn serialize_i64_as_string<S: Serializer>(
 
 /// Serializes a `u64` as a decimal JSON string, as ProtoJSON writes
 /// `uint64`; for
-/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_u64_as_string")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::wire::num::serialize_u64_as_string")]`.
 ///
 /// # Errors
 ///
@@ -661,7 +661,7 @@ pub fn serialize_i64_as_string<S: Serializer>(
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Blob {
-///     #[serde(serialize_with = "a2a_runtime::num::serialize_u64_as_string")]
+///     #[serde(serialize_with = "a2a_runtime::wire::num::serialize_u64_as_string")]
 ///     size: u64,
 /// }
 ///
@@ -685,7 +685,7 @@ pub fn serialize_u64_as_string<S: Serializer>(
 /// # Examples
 ///
 /// ```
-/// use a2a_runtime::num::Decimal;
+/// use a2a_runtime::wire::num::Decimal;
 /// use std::collections::BTreeMap;
 ///
 /// assert_eq!(serde_json::to_string(&Decimal(&i64::MIN)).unwrap(), r#""-9223372036854775808""#);
@@ -741,7 +741,7 @@ where
 /// Serializes an `f64` as ProtoJSON writes a `double`: a JSON number when
 /// finite, else the string `"NaN"`, `"Infinity"` or `"-Infinity"` (plain
 /// `serde_json` would write `null`, which reads back as "absent"); for
-/// `#[serde(serialize_with = "::a2a_runtime::num::serialize_f64")]`.
+/// `#[serde(serialize_with = "::a2a_runtime::wire::num::serialize_f64")]`.
 ///
 /// # Errors
 ///
@@ -752,7 +752,7 @@ where
 /// ```
 /// #[derive(serde::Serialize)]
 /// struct Score {
-///     #[serde(serialize_with = "a2a_runtime::num::serialize_f64")]
+///     #[serde(serialize_with = "a2a_runtime::wire::num::serialize_f64")]
 ///     value: f64,
 /// }
 ///

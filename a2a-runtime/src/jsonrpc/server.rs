@@ -1,4 +1,5 @@
-//! The agent's side of JSON-RPC 2.0: reading a request, writing responses and stream events.
+//! The agent's side of JSON-RPC 2.0: reading a request, writing responses and stream events
+//! (sent as the [module above](super) says: `200 OK`, [`CONTENT_TYPE`](super::CONTENT_TYPE)).
 //!
 //! Generated code builds its typed request enum on [`RawRequest`]: [`RawRequest::parse`] checks
 //! the request object, the generated code looks the method up in its table and decodes the
@@ -24,132 +25,18 @@
 //! The encoders write compact JSON. They cannot fail: a result whose `Serialize` fails becomes an
 //! internal error (-32603) response saying so, which is what the client should see anyway.
 
-use super::detail::ErrorDetail;
-use super::envelope::{describe, not_json_reason};
-use super::limits::Limits;
-use super::table::ErrorTable;
+use super::{codes, RequestId};
+use crate::body::{describe, not_json_reason};
+use crate::limits::Limits;
+use crate::server::Fault;
+use crate::sse::ServerEvent;
+use crate::table::ErrorTable;
+use crate::wire::ErrorDetail;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
-use serde_json::{Number, Value};
+use serde_json::Value;
 use std::fmt;
-
-/// The JSON-RPC 2.0 error codes the request side produces itself. They are fixed by JSON-RPC 2.0,
-/// not by A2A; the generated error table gives each its variant and default message.
-pub mod codes {
-    /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = a2a_facts::jsonrpc::PARSE_ERROR;
-    /// The body is JSON but not a valid request object.
-    pub const INVALID_REQUEST: i64 = a2a_facts::jsonrpc::INVALID_REQUEST;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = a2a_facts::jsonrpc::METHOD_NOT_FOUND;
-    /// The params do not fit the method.
-    pub const INVALID_PARAMS: i64 = a2a_facts::jsonrpc::INVALID_PARAMS;
-    /// The server failed.
-    pub const INTERNAL_ERROR: i64 = a2a_facts::jsonrpc::INTERNAL_ERROR;
-}
-
-/// A request `id`: a string, a number or `null`, echoed unchanged in the response.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RequestId {
-    /// A numeric id (kept as sent: integer or not).
-    Number(Number),
-    /// A string id.
-    String(String),
-    /// `null`: what a response carries when the request's id could not be read.
-    Null,
-}
-
-impl From<i64> for RequestId {
-    fn from(n: i64) -> Self {
-        RequestId::Number(n.into())
-    }
-}
-
-impl From<&str> for RequestId {
-    fn from(s: &str) -> Self {
-        RequestId::String(s.to_string())
-    }
-}
-
-impl From<String> for RequestId {
-    fn from(s: String) -> Self {
-        RequestId::String(s)
-    }
-}
-
-impl fmt::Display for RequestId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RequestId::Number(n) => write!(f, "{n}"),
-            RequestId::String(s) => write!(f, "{}", Value::String(s.clone())),
-            RequestId::Null => f.write_str("null"),
-        }
-    }
-}
-
-impl Serialize for RequestId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            RequestId::Number(n) => n.serialize(serializer),
-            RequestId::String(s) => serializer.serialize_str(s),
-            RequestId::Null => serializer.serialize_unit(),
-        }
-    }
-}
-
-/// A string, a number or `null`; anything else is an error.
-impl<'de> Deserialize<'de> for RequestId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Number(n) => Ok(RequestId::Number(n)),
-            Value::String(s) => Ok(RequestId::String(s)),
-            Value::Null => Ok(RequestId::Null),
-            other => Err(de::Error::custom(format!(
-                "`id` is {}; it must be a string, a number or null",
-                describe(&other)
-            ))),
-        }
-    }
-}
-
-/// Why a request cannot be served, and what to answer: the JSON-RPC code, the id to echo, one
-/// line saying what was wrong, and error details for the response's `data` (v1 §9.5).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fault {
-    /// The id to answer with (`null` when the request's id could not be read).
-    pub id: RequestId,
-    /// One of the [`codes`].
-    pub code: i64,
-    /// What was wrong, in one line, for the error message.
-    pub detail: String,
-    /// Structured details: a `google.rpc.BadRequest` for params that do not decode.
-    pub details: Vec<ErrorDetail>,
-    /// Whether the request was a notification (a valid request object without `id`): JSON-RPC
-    /// 2.0 §4.1 says the server must not answer it, even with an error. A body whose envelope is
-    /// broken is never one (its id cannot be told), and is answered with id `null`.
-    pub notification: bool,
-}
-
-impl Fault {
-    pub(crate) fn new(id: RequestId, code: i64, detail: impl Into<String>) -> Self {
-        Fault {
-            id,
-            code,
-            detail: detail.into(),
-            details: Vec::new(),
-            notification: false,
-        }
-    }
-
-    /// An invalid-params fault naming `field`, with a `google.rpc.BadRequest` violation for it.
-    pub(crate) fn bad_field(id: RequestId, field: String, reason: String) -> Self {
-        Fault {
-            details: vec![ErrorDetail::bad_request([(field.clone(), reason.clone())])],
-            ..Fault::new(id, codes::INVALID_PARAMS, format!("`{field}`: {reason}"))
-        }
-    }
-}
 
 /// A JSON-RPC request object whose envelope is valid; `params` not decoded yet.
 #[derive(Clone, Debug)]
@@ -164,7 +51,7 @@ impl<'a> RawRequest<'a> {
     /// BOM is ignored.
     ///
     /// ```
-    /// use a2a_runtime::server::{codes, RawRequest, RequestId};
+    /// use a2a_runtime::jsonrpc::{codes, server::RawRequest, RequestId};
     ///
     /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"t"}}"#).unwrap();
     /// assert_eq!((raw.method(), raw.id()), ("GetTask", Some(&RequestId::from(7))));
@@ -186,7 +73,7 @@ impl<'a> RawRequest<'a> {
                 reason.replace("the body", "the request"),
             ));
         }
-        let body = crate::envelope::without_bom(body);
+        let body = crate::body::without_bom(body);
         let members = match serde_json::from_slice::<Members<'a>>(body) {
             Ok(members) => members,
             Err(e) if e.is_data() => {
@@ -278,12 +165,12 @@ impl<'a> RawRequest<'a> {
 
     /// Refuses params that lack what the method cannot run without: `checks` pairs each required
     /// field (`params.message.parts`) with whether it is missing in the decoded params (see
-    /// [`is_unset`]). The fault is an invalid-params one naming the first missing field, with a
+    /// `is_unset`). The fault is an invalid-params one naming the first missing field, with a
     /// `google.rpc.BadRequest` violation for each; a field below one already named is left out
     /// (without `message`, its `parts` go without saying).
     ///
     /// ```
-    /// use a2a_runtime::server::{codes, RawRequest};
+    /// use a2a_runtime::jsonrpc::{codes, server::RawRequest};
     ///
     /// let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{}}"#).unwrap();
     /// let fault = raw.require("GetTask", &[("params.id", true)]).unwrap_err();
@@ -382,21 +269,6 @@ pub(crate) fn missing_fields(
             .map(|field| (field.to_string(), reason.clone())),
     )];
     Some((format!("`{first}`: {reason}{more}"), details))
-}
-
-/// Whether a decoded field is unset, the way protobuf sees it: equal to its type's default (`""`,
-/// `[]`, `0`, `false`, an enum's `*_UNSPECIFIED` value, a message with nothing set, `None`). A
-/// required field the request left out, sent as `null` or sent empty decodes to exactly that, so
-/// this is the check behind [`RawRequest::require`], made on the params already decoded.
-///
-/// ```
-/// use a2a_runtime::server::is_unset;
-///
-/// assert!(is_unset(&String::new()) && is_unset(&Vec::<u8>::new()) && is_unset(&0_i32));
-/// assert!(!is_unset(&"t-1".to_string()));
-/// ```
-pub fn is_unset<T: Default + PartialEq>(value: &T) -> bool {
-    *value == T::default()
 }
 
 /// A JSON string member, or a description of what it was instead.
@@ -540,35 +412,6 @@ impl<A: std::error::Error + 'static> std::error::Error for RejectedRequest<A> {
     }
 }
 
-/// A JSON-RPC request body: `{"jsonrpc":"2.0","id":..,"method":..,"params":..}`.
-pub fn encode_request<P: Serialize + ?Sized>(id: &RequestId, method: &str, params: &P) -> Vec<u8> {
-    struct Request<'a, P: ?Sized> {
-        id: &'a RequestId,
-        method: &'a str,
-        params: &'a P,
-    }
-    impl<P: Serialize + ?Sized> Serialize for Request<'_, P> {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            let mut map = serializer.serialize_map(Some(4))?;
-            map.serialize_entry("jsonrpc", "2.0")?;
-            map.serialize_entry("id", self.id)?;
-            map.serialize_entry("method", self.method)?;
-            map.serialize_entry("params", self.params)?;
-            map.end()
-        }
-    }
-    // A request's params that cannot be written are the caller's bug, but a panic is not ours to
-    // raise: write `{}` params, which the agent will reject with a clear invalid-params error.
-    serde_json::to_vec(&Request { id, method, params }).unwrap_or_else(|_| {
-        serde_json::to_vec(&Request {
-            id,
-            method,
-            params: &serde_json::Map::new(),
-        })
-        .unwrap_or_default()
-    })
-}
-
 /// A success response body: `{"jsonrpc":"2.0","id":..,"result":..}`.
 pub fn encode_result<T: Serialize + ?Sized>(id: &RequestId, result: &T) -> Vec<u8> {
     match serde_json::to_vec(&Response {
@@ -595,16 +438,17 @@ pub fn encode_error<E: Serialize + ?Sized>(id: &RequestId, error: &E) -> Vec<u8>
 }
 
 /// One SSE event of a stream answering a streaming call: a result or an error (the generated
-/// error enum), as a JSON-RPC response in one `data:` line.
+/// error enum), as a JSON-RPC response in its data (one line). [`ServerEvent::to_bytes`] frames
+/// it; a framework's SSE type takes its data as it is.
 pub fn encode_event<T: Serialize + ?Sized, E: Serialize + ?Sized>(
     id: &RequestId,
     item: Result<&T, &E>,
-) -> Vec<u8> {
+) -> ServerEvent {
     let body = match item {
         Ok(result) => encode_result(id, result),
         Err(error) => encode_error(id, error),
     };
-    sse_event(&body)
+    ServerEvent::json(None, body)
 }
 
 /// An internal error saying that the response could not be written. Built from strings only, so
@@ -640,44 +484,13 @@ impl<T: Serialize + ?Sized> Serialize for Response<'_, T> {
     }
 }
 
-/// Frames one SSE event whose data is `data`: one `data:` line per line of it, then a blank line.
-/// The JSON the encoders write has no line breaks (strings escape them), so a response is one line.
-///
-/// ```
-/// use a2a_runtime::server::sse_event;
-///
-/// assert_eq!(sse_event(b"{\"a\":1}"), b"data: {\"a\":1}\n\n");
-/// assert_eq!(sse_event(b"x\r\ny"), b"data: x\ndata: y\n\n");
-/// ```
-pub fn sse_event(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + 8);
-    let mut rest = data;
-    loop {
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .unwrap_or(rest.len());
-        out.extend_from_slice(b"data: ");
-        out.extend_from_slice(&rest[..end]);
-        out.push(b'\n');
-        if end == rest.len() {
-            break;
-        }
-        let skip = if rest[end..].starts_with(b"\r\n") {
-            2
-        } else {
-            1
-        };
-        rest = &rest[end + skip..];
-    }
-    out.push(b'\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jsonrpc::client::encode_request;
+    use crate::sse::frame as sse_event;
     use serde_json::json;
+    use serde_json::Number;
 
     fn fault(body: &[u8]) -> Fault {
         RawRequest::parse(body).unwrap_err()
@@ -809,7 +622,7 @@ mod tests {
         assert_eq!(
             ErrorDetail::list_to_data(f.details),
             json!([{
-                "@type": super::super::detail::BAD_REQUEST_TYPE,
+                "@type": crate::wire::detail::BAD_REQUEST_TYPE,
                 "fieldViolations": [{"field": "params.id", "description": "invalid type: map, expected a string"}]
             }])
         );
@@ -842,7 +655,7 @@ mod tests {
         assert_eq!(
             ErrorDetail::list_to_data(f.details),
             json!([{
-                "@type": super::super::detail::BAD_REQUEST_TYPE,
+                "@type": crate::wire::detail::BAD_REQUEST_TYPE,
                 "fieldViolations": [
                     {"field": "params.message", "description": reason},
                     {"field": "params.messages", "description": reason},
@@ -907,7 +720,7 @@ mod tests {
             sse_event(b"a\rb\nc\r\n"),
             b"data: a\ndata: b\ndata: c\ndata: \n\n"
         );
-        let mut decoder = super::super::sse::SseDecoder::new();
+        let mut decoder = crate::sse::SseDecoder::new();
         let mut events = Vec::new();
         decoder.feed_into(&sse_event("one\r\ntwo\u{2028}".as_bytes()), &mut events);
         let event = events.pop().unwrap().unwrap();

@@ -1,6 +1,7 @@
-//! The JSON-RPC 2.0 response envelope: the one choke point every reply body goes through.
+//! The client's side of JSON-RPC 2.0: requests ([`encode_request`]), and the response envelope,
+//! the one choke point every reply body goes through.
 //!
-//! [`decode_response`] returns exactly one of three outcomes for any bytes:
+//! [`decode_envelope`] returns exactly one of three outcomes for any bytes:
 //!
 //! 1. `Ok(Envelope::Result(T))`: the reply's `result`, decoded as the method's result type;
 //! 2. `Ok(Envelope::Error(RawError))`: a well-formed JSON-RPC error object (the agent said no);
@@ -26,103 +27,17 @@
 //! - `jsonrpc` and `id` are not checked: a client matches replies to requests by transport, and a
 //!   wrong version string is no reason to lose an otherwise clear answer.
 
-use super::limits::Limits;
+use super::RequestId;
+use crate::body::{describe, not_json_reason, short_type_name, without_bom};
+use crate::client::events::Events;
+use crate::client::ClientError;
+use crate::limits::Limits;
 use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
-
-/// A reply that breaks the JSON-RPC envelope or the method's result type: what was wrong, in one
-/// line. The client error of the A2A decoding contract.
-///
-/// A transport (the reqwest client of `a2a_runtime::transport::client`) reports a call that got
-/// no reply to decode the same way, with a [`ClientErrorKind`] other than `Malformed` saying why
-/// (no connection, which timeout, a connection that broke off), so that a caller can tell what
-/// is worth retrying without reading the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClientError {
-    reason: String,
-    http_status: Option<u16>,
-    kind: ClientErrorKind,
-}
-
-/// What kind of failure a [`ClientError`] is: a reply that broke the contract (what the decoders
-/// report), or a call that got no reply to decode (what a transport reports).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ClientErrorKind {
-    /// The reply broke the contract: not JSON, not the method's result type, over a limit, an
-    /// SSE stream that is not well framed. What every decoder reports.
-    #[default]
-    Malformed,
-    /// The call could not be made: the params fill no route of the method, a header is not a
-    /// valid header value, the URL is not one.
-    Request,
-    /// No connection could be made (refused, no such host, TLS).
-    Connect,
-    /// The connect timeout elapsed before a connection was made.
-    ConnectTimeout,
-    /// The request timeout elapsed before the reply was complete (for a stream: before its
-    /// headers arrived).
-    RequestTimeout,
-    /// A stream was idle (no bytes at all) for longer than its idle timeout.
-    IdleTimeout,
-    /// The connection broke while the request was sent or the reply read, or a stream ended in
-    /// the middle of an event: the reply is truncated.
-    Interrupted,
-}
-
-impl ClientError {
-    /// A client error with this reason.
-    pub fn new(reason: impl Into<String>) -> Self {
-        ClientError {
-            reason: reason.into(),
-            http_status: None,
-            kind: ClientErrorKind::Malformed,
-        }
-    }
-
-    /// This error, of this kind.
-    pub fn with_kind(mut self, kind: ClientErrorKind) -> Self {
-        self.kind = kind;
-        self
-    }
-
-    /// What kind of failure this is; [`ClientErrorKind::Malformed`] unless a transport said
-    /// otherwise.
-    pub fn kind(&self) -> ClientErrorKind {
-        self.kind
-    }
-
-    /// This error, for a reply that came with this HTTP status (the REST binding keeps it).
-    pub fn with_http_status(mut self, status: u16) -> Self {
-        self.http_status = Some(status);
-        self
-    }
-
-    /// The HTTP status of the malformed reply, when the binding reported one (REST replies: a
-    /// proxy's HTML 502 is malformed, and its status says what happened).
-    pub fn http_status(&self) -> Option<u16> {
-        self.http_status
-    }
-
-    /// What was wrong, as one line.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            ClientErrorKind::Malformed => write!(f, "malformed reply: {}", self.reason),
-            _ => write!(f, "call failed: {}", self.reason),
-        }
-    }
-}
-
-impl std::error::Error for ClientError {}
 
 /// A JSON-RPC error object as received: `code` is always present; `message` is `None` when it was
 /// missing or not a string (callers fall back to their table's default message).
@@ -148,23 +63,23 @@ pub enum Envelope<T> {
 /// Decodes one JSON-RPC response body. See the [module docs](self) for the rules.
 ///
 /// ```
-/// use a2a_runtime::envelope::{decode_response, Envelope};
+/// use a2a_runtime::jsonrpc::client::{decode_envelope, Envelope};
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found","x":1}}"#;
-/// match decode_response::<serde_json::Value>(body) {
+/// match decode_envelope::<serde_json::Value>(body) {
 ///     Ok(Envelope::Error(e)) => assert_eq!(e.code, -32001),
 ///     other => panic!("{other:?}"),
 /// }
-/// let err = decode_response::<serde_json::Value>(b"[1, 2]").unwrap_err();
+/// let err = decode_envelope::<serde_json::Value>(b"[1, 2]").unwrap_err();
 /// assert_eq!(err.reason(), "the body is a JSON array, not an object");
 /// ```
-pub fn decode_response<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientError> {
-    decode_response_limited(body, &Limits::DEFAULT)
+pub fn decode_envelope<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientError> {
+    decode_envelope_limited(body, &Limits::DEFAULT)
 }
 
-/// [`decode_response`] under these [`Limits`]: a body over them is malformed, with the reason,
+/// [`decode_envelope`] under these [`Limits`]: a body over them is malformed, with the reason,
 /// before any parsing.
-pub fn decode_response_limited<T: DeserializeOwned>(
+pub fn decode_envelope_limited<T: DeserializeOwned>(
     body: &[u8],
     limits: &Limits,
 ) -> Result<Envelope<T>, ClientError> {
@@ -176,9 +91,9 @@ pub fn decode_response_limited<T: DeserializeOwned>(
     }
 }
 
-/// [`decode_response`] for a body already known to be UTF-8 (an SSE event's data, say): the
+/// [`decode_envelope`] for a body already known to be UTF-8 (an SSE event's data, say): the
 /// same rules and answers, without checking the UTF-8 a second time.
-pub fn decode_response_str<T: DeserializeOwned>(body: &str) -> Result<Envelope<T>, ClientError> {
+pub fn decode_envelope_str<T: DeserializeOwned>(body: &str) -> Result<Envelope<T>, ClientError> {
     let body = body.strip_prefix('\u{FEFF}').unwrap_or(body);
     match serde_json::from_str::<Fast<T>>(body) {
         Ok(fast) => fast.finish(),
@@ -441,47 +356,6 @@ fn slow_path<T: DeserializeOwned>(body: &[u8]) -> Result<Envelope<T>, ClientErro
     Err(ClientError::new(reason))
 }
 
-/// The body without one leading UTF-8 BOM (RFC 8259 §8.1 lets a reader ignore it; a2a-sdk's
-/// does), for every reader of a body: replies of both bindings and requests.
-pub(crate) fn without_bom(body: &[u8]) -> &[u8] {
-    body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body)
-}
-
-pub(crate) fn not_json_reason(body: &[u8], e: &serde_json::Error) -> String {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return "the body is empty".to_string();
-    }
-    let text = e.to_string();
-    if text.contains("recursion limit") {
-        return format!("the body nests too deeply to decode ({text})");
-    }
-    if std::str::from_utf8(body).is_err() && text.contains("invalid unicode") {
-        return format!("the body is not valid UTF-8 ({text})");
-    }
-    format!("the body is not valid JSON: {text}")
-}
-
-/// `a2a_types::v1::types::Task` -> `Task` (generic arguments kept).
-pub(crate) fn short_type_name<T>() -> &'static str {
-    let full = std::any::type_name::<T>();
-    let head = full.split('<').next().unwrap_or(full);
-    let start = head.rfind("::").map_or(0, |i| i + 2);
-    &full[start..]
-}
-
-/// "a JSON array", "the string \"boom\"", ... for messages.
-pub(crate) fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) if s.chars().count() > 40 => "a JSON string".to_string(),
-        Value::String(s) => format!("the string {}", Value::String(s.clone())),
-        Value::Array(_) => "a JSON array".to_string(),
-        Value::Object(_) => "a JSON object".to_string(),
-    }
-}
-
 /// Lenient, like the envelope: `code` must be an integer; a missing or non-string `message` is
 /// `None`; `data` is kept; other members are ignored.
 impl<'de> Deserialize<'de> for RawError {
@@ -496,9 +370,98 @@ impl<'de> Deserialize<'de> for RawError {
     }
 }
 
+/// A JSON-RPC request body: `{"jsonrpc":"2.0","id":..,"method":..,"params":..}`.
+pub fn encode_request<P: Serialize + ?Sized>(id: &RequestId, method: &str, params: &P) -> Vec<u8> {
+    struct Request<'a, P: ?Sized> {
+        id: &'a RequestId,
+        method: &'a str,
+        params: &'a P,
+    }
+    impl<P: Serialize + ?Sized> Serialize for Request<'_, P> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(Some(4))?;
+            map.serialize_entry("jsonrpc", "2.0")?;
+            map.serialize_entry("id", self.id)?;
+            map.serialize_entry("method", self.method)?;
+            map.serialize_entry("params", self.params)?;
+            map.end()
+        }
+    }
+    // A request's params that cannot be written are the caller's bug, but a panic is not ours to
+    // raise: write `{}` params, which the agent will reject with a clear invalid-params error.
+    serde_json::to_vec(&Request { id, method, params }).unwrap_or_else(|_| {
+        serde_json::to_vec(&Request {
+            id,
+            method,
+            params: &serde_json::Map::new(),
+        })
+        .unwrap_or_default()
+    })
+}
+
+// ----- streamed replies -----------------------------------------------------------------------
+
+/// Incremental decoder of a streamed reply: feed bytes as they arrive, in any chunking.
+///
+/// ```
+/// use a2a_runtime::jsonrpc::client::Envelope;
+/// use a2a_runtime::jsonrpc::client::EventStream;
+///
+/// let mut stream = EventStream::<serde_json::Value>::new();
+/// let mut items = stream.feed(b"data: {\"result\": {\"a\"");
+/// items.extend(stream.feed(b": 1}}\n\ndata: {\"error\": {\"code\": -32603}}\n\n"));
+/// assert!(matches!(items[0], Ok(Envelope::Result(_))));
+/// assert!(matches!(items[1], Ok(Envelope::Error(_))));
+/// assert!(stream.finish().is_ok());
+/// ```
+#[derive(Debug, Default)]
+pub struct EventStream<T> {
+    events: Events,
+    result: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> EventStream<T> {
+    /// A decoder for a new stream.
+    pub fn new() -> Self {
+        EventStream::with_limits(Limits::DEFAULT)
+    }
+
+    /// A decoder whose events may be at most `limits.max_body_bytes()` long (counted as the SSE
+    /// framing buffers them) and nest at most `limits.max_depth()` deep.
+    pub fn with_limits(limits: Limits) -> Self {
+        EventStream {
+            events: Events::with_limits(limits),
+            result: PhantomData,
+        }
+    }
+
+    /// Feeds the next bytes; returns the items of every event they complete, in order.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<Envelope<T>, ClientError>> {
+        self.feed_map(chunk, |item| item)
+    }
+
+    /// Like [`EventStream::feed`], passing each item through `f` on the way out, so that a caller
+    /// converting items (generated code maps them to its typed errors) allocates one list, not two.
+    pub fn feed_map<U>(
+        &mut self,
+        chunk: &[u8],
+        mut f: impl FnMut(Result<Envelope<T>, ClientError>) -> U,
+    ) -> Vec<U> {
+        self.events.feed_map(chunk, |event| {
+            f(event.and_then(|e| decode_envelope_str(&e.data)))
+        })
+    }
+
+    /// Ends the stream: an error when it stopped in the middle of an event.
+    pub fn finish(&mut self) -> Result<(), ClientError> {
+        self.events.finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::ClientErrorKind;
 
     #[test]
     fn a_client_error_is_malformed_unless_a_transport_says_otherwise() {
@@ -519,7 +482,7 @@ mod tests {
     }
 
     fn reason(body: &[u8]) -> String {
-        match decode_response::<std::collections::BTreeMap<String, Value>>(body) {
+        match decode_envelope::<std::collections::BTreeMap<String, Value>>(body) {
             Err(e) => e.reason().to_string(),
             Ok(other) => panic!("expected malformed, got {other:?}"),
         }
@@ -578,7 +541,7 @@ mod tests {
             inner: Vec<Inner>,
         }
         let err =
-            decode_response::<Outer>(br#"{"result":{"inner":[{"n":1},{"n":300}]}}"#).unwrap_err();
+            decode_envelope::<Outer>(br#"{"result":{"inner":[{"n":1},{"n":300}]}}"#).unwrap_err();
         assert!(
             err.reason()
                 .starts_with("`result` does not decode as Outer at `result.inner[1].n`"),
@@ -593,7 +556,7 @@ mod tests {
             let body = format!(r#"{{"error":{error},"result":{{"a":1}}}}"#);
             assert!(
                 matches!(
-                    decode_response::<Value>(body.as_bytes()),
+                    decode_envelope::<Value>(body.as_bytes()),
                     Ok(Envelope::Result(_))
                 ),
                 "{error}"
@@ -608,7 +571,7 @@ mod tests {
             r#"{"error":{"code":1},"result":{}}"#,
         ] {
             assert!(matches!(
-                decode_response::<Value>(body.as_bytes()),
+                decode_envelope::<Value>(body.as_bytes()),
                 Ok(Envelope::Error(RawError { code: 1, .. }))
             ));
         }
@@ -618,7 +581,7 @@ mod tests {
     fn error_objects_are_lenient_about_message_and_extras() {
         let body =
             br#"{"error":{"code":-32001,"message":7,"data":[{"@type":"x"}],"reason":"expired"}}"#;
-        let Ok(Envelope::Error(raw)) = decode_response::<Value>(body) else {
+        let Ok(Envelope::Error(raw)) = decode_envelope::<Value>(body) else {
             panic!()
         };
         assert_eq!(
@@ -635,12 +598,12 @@ mod tests {
     fn an_error_object_wins_even_when_the_result_beside_it_is_broken() {
         let body = br#"{"result":{"inner":"not a list"},"error":{"code":-32603}}"#;
         assert!(matches!(
-            decode_response::<Vec<u8>>(body),
+            decode_envelope::<Vec<u8>>(body),
             Ok(Envelope::Error(RawError { code: -32603, .. }))
         ));
         let body = br#"{"result":null,"error":{"code":-32603}}"#;
         assert!(matches!(
-            decode_response::<Vec<u8>>(body),
+            decode_envelope::<Vec<u8>>(body),
             Ok(Envelope::Error(_))
         ));
     }
@@ -648,7 +611,7 @@ mod tests {
     #[test]
     fn a_leading_bom_is_ignored() {
         assert!(matches!(
-            decode_response::<Value>(b"\xEF\xBB\xBF{\"result\":1}"),
+            decode_envelope::<Value>(b"\xEF\xBB\xBF{\"result\":1}"),
             Ok(Envelope::Result(_))
         ));
     }

@@ -42,7 +42,8 @@ use serde_json::{Map, Value};
 
 /// A oneof member or union variant this version of the schema does not know, or none at all.
 ///
-/// See the [module docs](self) for when it appears and how it encodes.
+/// It appears where a oneof or a tagged union meets a member this version does not know; it
+/// re-encodes as it came when unknown members are preserved.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UnknownMember {
     name: Option<String>,

@@ -1,52 +1,10 @@
-//! The axum server (feature `server`): serves a generated module's service over JSON-RPC and
-//! HTTP+JSON, with the agent card, from one [`AgentRouter`].
-//!
-//! Given the agent card and one service per protocol version (a generated module's
-//! `A2aServer::new(agent)`), [`AgentRouter::into_router`] gives an [`axum::Router`] that serves:
-//!
-//! - the card at `/.well-known/agent-card.json`, with `Cache-Control: public, max-age=…`, an
-//!   `ETag` (`304 Not Modified` on a matching `If-None-Match`) and `Last-Modified`; when a v0.3
-//!   service is served too, the card carries v0.3's members beside v1's (`url`,
-//!   `protocolVersion`, `preferredTransport`, `additionalInterfaces`,
-//!   `supportsAuthenticatedExtendedCard`), as a2a-sdk serves it, so a v0.3 client finds its
-//!   transport declared;
-//! - JSON-RPC (a `POST` at the path of each `JSONRPC` interface of the card's
-//!   `supportedInterfaces`) and the HTTP+JSON routes (below the path of each `HTTP+JSON`
-//!   interface, tenant routes included), decoded and answered by the generated module's own
-//!   decoders and encoders;
-//! - `A2A-Version` negotiation (the header, or a query parameter of that name): the version picks
-//!   the service; a version no service speaks gets `VersionNotSupported` on either binding. A
-//!   request without it is 0.3 (spec §3.6), served when a v0.3 service is given (a2a-sdk's
-//!   `enable_v0_3_compat`) and refused with `VersionNotSupported` when not;
-//! - streams as SSE (`text/event-stream`): one event per item, a keep-alive comment on an idle
-//!   stream, an error item as the stream's last event (JSON-RPC: an error response; HTTP+JSON: an
-//!   event named `error` carrying the Status), and the end of the response when the stream ends.
-//!   A streaming call refused before its stream begins gets one JSON reply, not a stream;
-//! - content types: a body that says it is not JSON gets `ContentTypeNotSupported` (JSON-RPC:
-//!   -32005 in an error response; HTTP+JSON: 415), a body over the limit the binding's invalid
-//!   request (HTTP+JSON: 413), a JSON-RPC notification `204 No Content`;
-//! - a method that panics answers `InternalError` (-32603; HTTP 500), and the server keeps
-//!   serving; a stream that panics ends with the error event.
-//!
-//! The router is a plain `axum::Router`: add the tower layers you need (authentication, tracing,
-//! CORS) with `.layer(..)`, merge your own routes with `.merge(..)`. What a layer puts in the
-//! request's extensions reaches the service in [`RequestContext::extensions`]. Serve it with
-//! `axum::serve`, or [`serve`] for graceful shutdown with a bounded grace period.
-//!
-//! ```no_run
-//! # #[cfg(any())] mod hidden {
-//! use a2a_types::v1::{self, A2aServer, A2aService, RequestContext, ServiceError};
-//! # }
-//! // (a complete agent: see the a2a-types crate docs and examples/echo-agent)
-//! ```
-
-use crate::call::Binding;
+use crate::jsonrpc::server::RawRequest;
+use crate::jsonrpc::{codes, RequestId};
 use crate::limits::Limits;
-use crate::rest::RestResponse;
-use crate::server::{codes, RawRequest, RequestId};
+use crate::rest::server::RestResponse;
 use crate::service::{Dispatch, Outcome, Protocol, RequestContext, ServiceError};
 use crate::table::ErrorTable;
-use crate::version::{binding as binding_name, ProtocolVersion};
+use crate::version::{Binding, ProtocolVersion};
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -88,7 +46,7 @@ impl fmt::Display for ServerError {
 impl std::error::Error for ServerError {}
 
 /// Builds the [`axum::Router`] that serves an agent: its card, and one service per protocol
-/// version over the bindings the card declares. See the [module docs](self).
+/// version over the bindings the card declares. See the [module docs](crate::server).
 pub struct AgentRouter {
     card: serde_json::Map<String, Value>,
     endpoints: Vec<Arc<dyn Endpoint>>,
@@ -121,7 +79,7 @@ impl AgentRouter {
             Ok(other) => {
                 return Err(ServerError(format!(
                     "the agent card must be a JSON object, not {}",
-                    crate::envelope::describe(&other)
+                    crate::body::describe(&other)
                 )))
             }
             Err(e) => return Err(ServerError(format!("the agent card does not encode: {e}"))),
@@ -192,11 +150,10 @@ impl AgentRouter {
         }
         // Every interface the card offers, in either version's shape, that binds JSON-RPC or
         // HTTP+JSON, by its path.
-        let interfaces: Vec<(Binding, String)> =
-            crate::version::interfaces(&Value::Object(self.card.clone()))
-                .into_iter()
-                .filter_map(|i| Some((Binding::of(&i.binding)?, url_path(&i.url))))
-                .collect();
+        let interfaces: Vec<(Binding, String)> = crate::version::interfaces(&self.card)
+            .into_iter()
+            .map(|i| (i.binding, url_path(&i.url)))
+            .collect();
         if interfaces.is_empty() {
             return Err(ServerError(
                 "the agent card declares no interface this server serves: add a \
@@ -389,7 +346,7 @@ fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
     };
     let main = listed
         .iter()
-        .find(|(_, b)| b.eq_ignore_ascii_case(binding_name::JSONRPC))
+        .find(|(_, b)| b.eq_ignore_ascii_case(Binding::JsonRpc.name()))
         .or(listed.first())
         .cloned();
     if let Some((url, binding)) = main {
@@ -761,7 +718,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
         json_response(
             StatusCode::OK,
             JSONRPC_CONTENT_TYPE,
-            crate::server::encode_error(&id, error.error()),
+            crate::jsonrpc::server::encode_error(&id, error.error()),
         )
     }
 
@@ -806,13 +763,13 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 Ok(Outcome::Unary(reply)) => json_response(
                     StatusCode::OK,
                     JSONRPC_CONTENT_TYPE,
-                    crate::server::encode_result(&id, &reply),
+                    crate::jsonrpc::server::encode_result(&id, &reply),
                 ),
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream)).map(move |item| {
                         let body = match item {
-                            Ok(reply) => crate::server::encode_result(&id, &reply),
-                            Err(error) => crate::server::encode_error(&id, error.error()),
+                            Ok(reply) => crate::jsonrpc::server::encode_result(&id, &reply),
+                            Err(error) => crate::jsonrpc::server::encode_error(&id, error.error()),
                         };
                         Event::default().data(String::from_utf8_lossy(&body))
                     });
@@ -821,7 +778,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 Err(error) => json_response(
                     StatusCode::OK,
                     JSONRPC_CONTENT_TYPE,
-                    crate::server::encode_error(&id, error.error()),
+                    crate::jsonrpc::server::encode_error(&id, error.error()),
                 ),
             }
         })
@@ -848,7 +805,9 @@ impl<D: Dispatch> Endpoint for Served<D> {
         let future = Self::call(&self.0, cx, request);
         Box::pin(async move {
             match future.await {
-                Ok(Outcome::Unary(reply)) => rest_response(crate::rest::encode_rest_result(&reply)),
+                Ok(Outcome::Unary(reply)) => {
+                    rest_response(crate::rest::server::encode_rest_result(&reply))
+                }
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream)).map(|item| match item {
                         Ok(reply) => Event::default()

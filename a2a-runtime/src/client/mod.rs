@@ -1,0 +1,549 @@
+//! The client's side, whatever the binding: encode a call ([`encode_call`]), decode what came
+//! back ([`Decoder`], the one entry point, for unary replies and streams over either binding),
+//! and get one typed outcome: the method's result, the agent's error ([`CallError::Agent`], or
+//! one of its own errors, [`CallError::Custom`]), or the client error saying what was wrong
+//! ([`ClientError`]). Behind the `client` feature, [`Client`] does all of it over HTTP from an
+//! agent card.
+//!
+//! Everything here is generic over a generated error enum (`A`, which implements
+//! [`ErrorTable`]) and an agent's own errors (`E`, [`AgentError`]). A generated module names
+//! these with its error enum filled in, so its users write `v1::Decoder`, `v1::CallError` and
+//! `v1::StreamDecoder<T>`:
+//!
+//! ```text
+//! let task: Task = Decoder::new().decode(body)?;                        // a JSON-RPC body
+//! let task: Task = Decoder::new().binding(Binding::HttpJson).decode_http(&reply)?;
+//! let mut events = Decoder::new().binding(binding).stream::<StreamResponse>();
+//! let billing = Decoder::new().custom_errors::<BillingError>();        // CallError<BillingError>
+//! ```
+//!
+//! Words: a server writes a *response*; a client reads a *reply* (the same message, seen from
+//! the side that decodes it).
+//!
+//! # The HTTP client (feature `client`)
+//!
+//! The reqwest client (feature `client`): typed A2A calls to an agent, from its card, over
+//! JSON-RPC or HTTP+JSON.
+//!
+//! A [`Client<P>`] speaks the protocol version of one generated module `P` (the module's unit
+//! type `Protocol`: `a2a_types::v1::Protocol` for A2A 1.0, `a2a_types::v0_3::Protocol` for 0.3).
+//! It is built from the agent's card, fetched ([`Client::connect`]) or already in hand
+//! ([`Client::from_card`]); the card's interface is picked with
+//! [`pick_interface_in`](crate::version::pick_interface_in), among the interfaces of `P`'s
+//! version only, by the caller's order of bindings (JSON-RPC, then HTTP+JSON, unless
+//! [`ClientBuilder::bindings`] says otherwise). Then [`Client::call`] calls any method of the
+//! module and [`Client::stream`] any streaming one, with the same outcomes as the codec's
+//! decoders: the method's typed result, the agent's typed error, or a [`ClientError`] saying what
+//! went wrong.
+//!
+//! Every byte on the wire is written and read by the sans-IO layer
+//! ([`encode_call`], [`Decoder`]); this module only moves them, on
+//! reqwest (rustls) and tokio.
+//!
+//! A call of A2A 1.0 with a bearer token, an error matched by its type, and a stream (an
+//! `ignore`d block only because `a2a-types` is not a dependency of this crate: the workspace's
+//! tests compile and run it, as written, against a local agent):
+//!
+//! ```ignore
+//! use a2a_runtime::client::{Client, HeaderValue};
+//! use a2a_types::v1::{method, A2aError, CallError, GetTaskRequest, Message, Part, PartContent};
+//! use a2a_types::v1::{Protocol, Role, SendMessageRequest, StreamResponse};
+//! use std::time::Duration;
+//!
+//! async fn talk(base_url: &str, token: &str) -> Result<(), Box<dyn std::error::Error>> {
+//!     let bearer = HeaderValue::try_from(format!("Bearer {token}"))?;
+//!     let client = Client::<Protocol>::builder()
+//!         .request_timeout(Duration::from_secs(30))
+//!         .stream_idle_timeout(Duration::from_secs(60))
+//!         .auth(move |headers| {
+//!             headers.insert("authorization", bearer.clone());
+//!         })
+//!         .connect(base_url) // GET <base_url>/.well-known/agent-card.json
+//!         .await?;
+//!
+//!     let message = Message {
+//!         message_id: "m-1".into(),
+//!         role: Role::User,
+//!         parts: vec![Part {
+//!             content: PartContent::Text("hi".into()),
+//!             ..Default::default()
+//!         }],
+//!         ..Default::default()
+//!     };
+//!     let params = SendMessageRequest {
+//!         message,
+//!         ..Default::default()
+//!     };
+//!     let reply = client.call::<method::SendMessage>(&params).await?;
+//!     println!("{reply:?}");
+//!
+//!     let missing = GetTaskRequest {
+//!         id: "t-404".into(),
+//!         ..Default::default()
+//!     };
+//!     match client.call::<method::GetTask>(&missing).await {
+//!         Ok(task) => println!("{:?}", task.status.state),
+//!         Err(CallError::Agent(A2aError::TaskNotFound { .. })) => println!("no such task"),
+//!         Err(CallError::Agent(other)) => {
+//!             println!("the agent said {} ({})", other.message(), other.code())
+//!         }
+//!         Err(CallError::Malformed(e)) => println!("{:?}: {}", e.kind(), e.reason()),
+//!     }
+//!
+//!     let mut events = client.stream::<method::SendStreamingMessage>(&params);
+//!     while let Some(event) = events.next().await {
+//!         match event? {
+//!             StreamResponse::StatusUpdate(update) => println!("{:?}", update.status.state),
+//!             other => println!("{other:?}"),
+//!         }
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! ## What goes on the wire
+//!
+//! - JSON-RPC: every call a `POST` of the request object to the interface's URL, with
+//!   `Content-Type: application/json` and a fresh numeric `id`. HTTP+JSON: the method's route
+//!   below the interface's URL ([`encode_call`]), `Content-Type: application/json` when there is
+//!   a body.
+//! - `A2A-Version: <P::VERSION>` on every call, except for the v0.3 module, which sends none, as
+//!   v0.3 clients do (an agent reads a missing header as 0.3).
+//! - `Accept: application/json` for a call, `Accept: text/event-stream` for a stream.
+//! - `A2A-Extensions` with the URIs of [`ClientBuilder::extension`], comma-separated; then the
+//!   headers of [`ClientBuilder::header`]; then whatever the [`ClientBuilder::auth`] hook adds
+//!   (last, so it may replace any of them).
+//! - The tenant: when the card's interface names one and the params leave `tenant` empty, the
+//!   call carries the interface's tenant (the spec's `AgentInterface.tenant`: "to be set in the
+//!   request when calling the agent"); a tenant the params name is sent as it is.
+//!
+//! ## Failures
+//!
+//! A call that got no reply to decode is a `CallError::Malformed` too, whose
+//! [`ClientError::kind`] says why and whose reason says where: [`ClientErrorKind::Connect`]
+//! (refused, no such host, TLS), [`ClientErrorKind::ConnectTimeout`],
+//! [`ClientErrorKind::RequestTimeout`], [`ClientErrorKind::IdleTimeout`] (a stream),
+//! [`ClientErrorKind::Interrupted`] (the connection broke off, or a stream ended inside an
+//! event), [`ClientErrorKind::Request`] (the params fill no route of the method). A reply that
+//! broke the contract is [`ClientErrorKind::Malformed`], with its HTTP status
+//! ([`ClientError::http_status`]) over either binding: a proxy's HTML 502, a body over the
+//! [`Limits`] (refused as soon as it grows past them, never read whole). Nothing panics.
+//!
+//! ## Timeouts
+//!
+//! - Connect ([`ClientBuilder::connect_timeout`], 10 s by default): the TCP and TLS handshake.
+//!   Set on the reqwest client this module builds; a client of your own
+//!   ([`ClientBuilder::http_client`]) keeps its own settings.
+//! - Request ([`ClientBuilder::request_timeout`], 60 s by default): from sending a call to the
+//!   last byte of its reply; for a stream, to its response headers (or, when the agent answers
+//!   with one JSON body instead, to that body's last byte).
+//! - Stream idle ([`ClientBuilder::stream_idle_timeout`], 60 s by default): the longest a
+//!   stream may go without a single byte arriving. Any bytes count, an SSE comment too (servers
+//!   send them as keep-alives: sse-starlette, under a2a-sdk, every 15 s), so a long task that
+//!   streams slowly is never cut off while its agent is alive. A stream has no total timeout.
+
+use crate::custom::{domain_matches, AgentError, NoCustomErrors};
+use crate::jsonrpc::client::{decode_envelope_limited, Envelope, EventStream};
+use crate::jsonrpc::RequestId;
+use crate::limits::Limits;
+use crate::rest::RestMethod;
+use crate::table::{ErrorTable, Method};
+use crate::version::{Binding, ProtocolVersion};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt;
+use std::marker::PhantomData;
+
+mod error;
+pub(crate) mod events;
+#[cfg(feature = "client")]
+mod http;
+
+pub use error::{ClientError, ClientErrorKind};
+#[cfg(feature = "client")]
+pub use http::*;
+
+/// Why a call failed: the agent answered with an error (a standard one `A`, from the generated
+/// error table, or one of the agent's own errors `E`), or the reply broke the contract.
+///
+/// `E` defaults to [`NoCustomErrors`], which has no values: then `Custom` cannot occur and a
+/// `match` need not name it. Generated modules fix `A` (`v1::CallError<E>`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallError<A, E = NoCustomErrors> {
+    /// The agent sent a well-formed error: a row of the table, or the table's catch-all
+    /// (`Other`) for a code neither the table nor `E` names.
+    Agent(A),
+    /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
+    Custom {
+        /// The error, with its fields.
+        error: E,
+        /// The message the agent sent, or the row's default when it sent none.
+        message: String,
+    },
+    /// The reply was malformed, or no reply came; the reason says how, the kind says which.
+    Malformed(ClientError),
+}
+
+impl<A: fmt::Display, E: AgentError> fmt::Display for CallError<A, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Agent(e) => fmt::Display::fmt(e, f),
+            Self::Custom { error, message } => {
+                write!(f, "{} ({}): {}", error.row().name, error.code(), message)
+            }
+            Self::Malformed(e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+impl<A, E> std::error::Error for CallError<A, E>
+where
+    A: std::error::Error + 'static,
+    E: AgentError + fmt::Debug,
+{
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Agent(e) => Some(e),
+            Self::Custom { .. } => None,
+            Self::Malformed(e) => Some(e),
+        }
+    }
+}
+
+/// One decoded JSON-RPC envelope as the call's outcome: the result, the agent's error (one of
+/// `E`'s when its code and domain say so, else `A`'s), or the client error.
+pub(crate) fn call_result<T, A: ErrorTable, E: AgentError>(
+    item: Result<Envelope<T>, ClientError>,
+) -> Result<T, CallError<A, E>> {
+    match item {
+        Ok(Envelope::Result(t)) => Ok(t),
+        Ok(Envelope::Error(raw)) => {
+            // Custom codes never collide with the table (the derive checks at compile time), so
+            // only a code the table does not take can be one of `E`'s, and only when its
+            // ErrorInfo, if it has one, names `E`'s domain (another agent's -32050 is not ours).
+            let data = raw.data.as_ref();
+            let custom = match !A::is_code_taken(raw.code) && domain_matches::<E>(data) {
+                true => E::from_code_and_data(raw.code, data),
+                false => None,
+            };
+            if let Some(error) = custom {
+                let message = raw.message.unwrap_or_else(|| String::from(error.message()));
+                return Err(CallError::Custom { error, message });
+            }
+            Err(CallError::Agent(A::from_raw(raw)))
+        }
+        Err(e) => Err(CallError::Malformed(e)),
+    }
+}
+
+// ----- decoding ------------------------------------------------------------------------------------
+
+/// An HTTP reply as a client received it: what [`Decoder::decode_http`] reads.
+#[derive(Clone, Copy, Debug)]
+pub struct HttpReply<'a> {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Content-Type` header, when there was one.
+    pub content_type: Option<&'a str>,
+    /// The body.
+    pub body: &'a [u8],
+}
+
+/// How to decode replies: the one entry point of the client's decoding, for unary replies
+/// ([`decode`](Decoder::decode), [`decode_http`](Decoder::decode_http)) and streams
+/// ([`stream`](Decoder::stream)), over either binding, with the same outcomes. Options are
+/// builder methods; the defaults are JSON-RPC, [`Limits::DEFAULT`] and no errors of the
+/// agent's own. A `Decoder` is `Copy`: build it once, use it for every call.
+///
+/// A generated module names it with its error table filled in (`v1::Decoder`).
+///
+/// Never panics, whatever the bytes: a reply that breaks the contract is
+/// [`CallError::Malformed`] with the reason (and the JSON path when the result does not decode).
+/// The rules are those of the bindings' modules: [`crate::jsonrpc::client`] (the envelope) and
+/// [`crate::rest`] (status and `google.rpc.Status`).
+pub struct Decoder<A, E = NoCustomErrors> {
+    binding: Binding,
+    limits: Limits,
+    errors: PhantomData<fn() -> (A, E)>,
+}
+
+impl<A> Decoder<A, NoCustomErrors> {
+    /// A decoder of JSON-RPC replies under the default limits, for an agent without errors of
+    /// its own.
+    pub const fn new() -> Self {
+        Decoder {
+            binding: Binding::JsonRpc,
+            limits: Limits::DEFAULT,
+            errors: PhantomData,
+        }
+    }
+}
+
+impl<A> Default for Decoder<A, NoCustomErrors> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A, E> Clone for Decoder<A, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A, E> Copy for Decoder<A, E> {}
+
+impl<A, E> fmt::Debug for Decoder<A, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoder")
+            .field("binding", &self.binding)
+            .field("limits", &self.limits)
+            .field("custom_errors", &std::any::type_name::<E>())
+            .finish()
+    }
+}
+
+impl<A, E> Decoder<A, E> {
+    /// Replies over `binding`: JSON-RPC (an envelope in the body, whatever the HTTP status) or
+    /// HTTP+JSON (the bare result at a 2xx status, else a `google.rpc.Status`).
+    pub const fn binding(mut self, binding: Binding) -> Self {
+        self.binding = binding;
+        self
+    }
+
+    /// Replies and events at most this large and this deeply nested (the defaults are 16 MiB
+    /// and serde_json's depth of 128): one over them is malformed, with the reason, before any
+    /// parsing.
+    pub const fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Reads errors of the agent's own type `E2` (a `#[derive(AgentError)]` enum) as
+    /// [`CallError::Custom`], with the variant's fields.
+    pub const fn custom_errors<E2>(self) -> Decoder<A, E2> {
+        Decoder {
+            binding: self.binding,
+            limits: self.limits,
+            errors: PhantomData,
+        }
+    }
+
+    /// The binding the replies come over.
+    pub const fn binding_of(&self) -> Binding {
+        self.binding
+    }
+}
+
+impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
+    /// Decodes a reply body: for JSON-RPC the response envelope, for HTTP+JSON the bare result
+    /// (a body alone is read as a `200 OK` reply; use [`decode_http`](Self::decode_http) when the
+    /// status is known).
+    ///
+    /// ```
+    /// use a2a_runtime::client::{CallError, Decoder};
+    /// # use a2a_runtime::table::{ErrorTable, ErrorRow};
+    /// # #[derive(Debug)] struct Err0(i64, Option<String>, Option<serde_json::Value>);
+    /// # impl ErrorTable for Err0 {
+    /// #     fn from_code(c: i64, m: Option<String>, d: Option<serde_json::Value>) -> Self { Err0(c, m, d) }
+    /// #     fn code(&self) -> i64 { self.0 }
+    /// #     fn message(&self) -> &str { self.1.as_deref().unwrap_or("") }
+    /// #     fn data(&self) -> Option<&serde_json::Value> { self.2.as_ref() }
+    /// #     fn data_mut(&mut self) -> &mut Option<serde_json::Value> { &mut self.2 }
+    /// #     fn row(&self) -> Option<&'static ErrorRow> { None }
+    /// #     fn rows() -> &'static [ErrorRow] { &[] }
+    /// #     fn is_code_taken(_: i64) -> bool { false }
+    /// # }
+    /// // `Err0` stands for a generated error enum (`a2a_types::v1::A2aError`).
+    /// let decoder = Decoder::<Err0>::new();
+    /// let n: u32 = decoder.decode(br#"{"jsonrpc":"2.0","id":1,"result":7}"#).unwrap();
+    /// assert_eq!(n, 7);
+    /// match decoder.decode::<u32>(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001}}"#) {
+    ///     Err(CallError::Agent(e)) => assert_eq!(e.code(), -32001),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(matches!(decoder.decode::<u32>(b"<html>"), Err(CallError::Malformed(_))));
+    /// ```
+    pub fn decode<T: DeserializeOwned>(&self, body: &[u8]) -> Result<T, CallError<A, E>> {
+        match self.binding {
+            Binding::JsonRpc => call_result(decode_envelope_limited(body, &self.limits)),
+            Binding::HttpJson => self.decode_http(&HttpReply {
+                status: 200,
+                content_type: None,
+                body,
+            }),
+        }
+    }
+
+    /// Decodes an HTTP reply (status, content type, body). Over either binding a malformed reply
+    /// keeps its HTTP status ([`ClientError::http_status`]), and one that is not a success says
+    /// it (a proxy's HTML 502 in front of a JSON-RPC agent, say).
+    pub fn decode_http<T: DeserializeOwned>(
+        &self,
+        reply: &HttpReply<'_>,
+    ) -> Result<T, CallError<A, E>> {
+        match self.binding {
+            Binding::JsonRpc => call_result(decode_envelope_limited(reply.body, &self.limits))
+                .map_err(|e| match e {
+                    CallError::Malformed(e) if e.http_status().is_none() => {
+                        CallError::Malformed(with_status(e, reply))
+                    }
+                    other => other,
+                }),
+            Binding::HttpJson => crate::rest::client::decode(reply, &self.limits),
+        }
+    }
+
+    /// A decoder for one streamed reply (SSE, `text/event-stream`), fed in chunks split
+    /// anywhere: each event the typed result or the typed error, as [`decode`](Self::decode)
+    /// gives them.
+    ///
+    /// An agent may answer a streaming call with one plain JSON body instead (typically an
+    /// error, before the stream began): decode that with [`decode_http`](Self::decode_http),
+    /// which gives the one item of such a stream.
+    pub fn stream<T: DeserializeOwned>(&self) -> StreamDecoder<T, A, E> {
+        StreamDecoder {
+            inner: match self.binding {
+                Binding::JsonRpc => Inner::JsonRpc(EventStream::with_limits(self.limits)),
+                Binding::HttpJson => {
+                    Inner::HttpJson(crate::rest::client::EventDecoder::with_limits(self.limits))
+                }
+            },
+            errors: PhantomData,
+        }
+    }
+}
+
+/// A JSON-RPC body's client error with the reply's HTTP status, named in the reason when it is
+/// not a success (the envelope decoder reads bodies only).
+fn with_status(e: ClientError, reply: &HttpReply<'_>) -> ClientError {
+    let status = reply.status;
+    let e = match (200..300).contains(&status) {
+        true => e,
+        false => ClientError::new(format!(
+            "HTTP {status} ({}): {}",
+            reply.content_type.unwrap_or("no content type"),
+            e.reason()
+        ))
+        .with_kind(e.kind()),
+    };
+    e.with_http_status(status)
+}
+
+/// Decodes one streamed reply incrementally (from [`Decoder::stream`]): feed bytes as they
+/// arrive, split anywhere; each completed event is the typed result or the typed error.
+#[derive(Debug)]
+pub struct StreamDecoder<T, A, E = NoCustomErrors> {
+    inner: Inner<T>,
+    errors: PhantomData<fn() -> (A, E)>,
+}
+
+#[derive(Debug)]
+enum Inner<T> {
+    /// Events that are JSON-RPC responses.
+    JsonRpc(EventStream<T>),
+    /// Events that are bare results (an event named `error` carrying a Status).
+    HttpJson(crate::rest::client::EventDecoder<T>),
+}
+
+impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
+    /// Feeds the next bytes; returns one item per event they complete, in order.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Result<T, CallError<A, E>>> {
+        match &mut self.inner {
+            Inner::JsonRpc(d) => d.feed_map(chunk, call_result::<T, A, E>),
+            Inner::HttpJson(d) => d.feed(chunk),
+        }
+    }
+
+    /// Ends the stream: an error when it stopped in the middle of an event.
+    pub fn finish(&mut self) -> Result<(), CallError<A, E>> {
+        match &mut self.inner {
+            Inner::JsonRpc(d) => d.finish(),
+            Inner::HttpJson(d) => d.finish(),
+        }
+        .map_err(CallError::Malformed)
+    }
+}
+
+// ----- encoding ------------------------------------------------------------------------------------
+
+/// An HTTP request calling a method, ready to send: relative to the interface's URL, with the
+/// headers the binding asks for. What [`encode_call`] gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// The HTTP method.
+    pub verb: &'static str,
+    /// The path below the interface's URL, with the query string when there is one
+    /// (`/tasks/t-1?historyLength=2`); empty for JSON-RPC, which posts to the URL itself.
+    pub path: String,
+    /// The headers to send: `Content-Type` when there is a body, `Accept` (`text/event-stream`
+    /// for a streaming method, else `application/json`) and `A2A-Version`.
+    pub headers: Vec<(&'static str, &'static str)>,
+    /// The JSON body, for JSON-RPC and for a REST route whose request is the body.
+    pub body: Option<Vec<u8>>,
+}
+
+impl HttpRequest {
+    /// The value of header `name` (compared ignoring ASCII case), if the request has it.
+    pub fn header(&self, name: &str) -> Option<&'static str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Why params cannot be sent over a method's routes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteError(pub(crate) String);
+
+impl fmt::Display for RouteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RouteError {}
+
+/// The HTTP request calling method `M` with `params` over `binding`, in protocol `version` (sent
+/// as `A2A-Version`; `None` for 0.3, whose clients send none: its absence means 0.3): for JSON-RPC a POST of the request object (with `id`) to the interface's
+/// URL itself (`path` is empty); for HTTP+JSON the method's route below it (`id` is not sent;
+/// see [`crate::rest`] for the routes). A generated module stamps its version in
+/// (`v1::encode_call::<method::GetTask>(binding, &id, &params)`).
+///
+/// An error when no REST route can carry the params (a path field is missing or empty).
+pub fn encode_call<M>(
+    binding: Binding,
+    version: Option<&'static str>,
+    id: &RequestId,
+    params: &M::Params,
+) -> Result<HttpRequest, RouteError>
+where
+    M: RestMethod,
+    M::Params: Serialize,
+{
+    let mut request = match binding {
+        Binding::JsonRpc => HttpRequest {
+            verb: "POST",
+            path: String::new(),
+            headers: Vec::new(),
+            body: Some(crate::jsonrpc::client::encode_request(id, M::NAME, params)),
+        },
+        Binding::HttpJson => crate::rest::client::encode_request::<M>(params)?,
+    };
+    // `application/json` on both bindings: every server reads it (a2a-sdk 1.3.0's among them),
+    // while `application/a2a+json` (§11.1's SHOULD for HTTP+JSON) is not read by all of them.
+    let json = crate::jsonrpc::CONTENT_TYPE;
+    if request.body.is_some() {
+        request.headers.push(("Content-Type", json));
+    }
+    let accept = match <M as Method>::STREAMING {
+        true => crate::sse::CONTENT_TYPE,
+        false => json,
+    };
+    request.headers.push(("Accept", accept));
+    if let Some(version) = version {
+        request.headers.push((ProtocolVersion::HEADER, version));
+    }
+    Ok(request)
+}
