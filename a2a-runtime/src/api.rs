@@ -277,7 +277,7 @@ macro_rules! client_api {
 macro_rules! server_api {
     (request = $request:ty, error = $error:ty, reply = $reply:ty) => {
         /// A decoded request with its id (`a2a_runtime`'s `server::IncomingRequest` over this
-        /// module's `Request`): `id`, `request`, `reply_id()`, `is_notification()`.
+        /// module's `Request`): `id`, `request`, `response_id()`, `is_notification()`.
         pub type IncomingRequest = $crate::jsonrpc::server::IncomingRequest<$request>;
 
         /// A request that cannot be served: the id to answer with and the error to answer

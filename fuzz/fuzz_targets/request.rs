@@ -7,13 +7,13 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(incoming) = a2a_types::v1::decode_request(data) {
-        let again = incoming.request.encode(&incoming.reply_id());
+        let again = incoming.request.encode(&incoming.response_id());
         let back = a2a_types::v1::decode_request(&again).expect("a re-encoded request decodes");
-        assert_eq!(back.request.encode(&back.reply_id()), again, "re-encoding is not stable");
+        assert_eq!(back.request.encode(&back.response_id()), again, "re-encoding is not stable");
     }
     if let Ok(incoming) = a2a_types::v0_3::decode_request(data) {
-        let again = incoming.request.encode(&incoming.reply_id());
+        let again = incoming.request.encode(&incoming.response_id());
         let back = a2a_types::v0_3::decode_request(&again).expect("a re-encoded request decodes");
-        assert_eq!(back.request.encode(&back.reply_id()), again, "re-encoding is not stable");
+        assert_eq!(back.request.encode(&back.response_id()), again, "re-encoding is not stable");
     }
 });

@@ -292,7 +292,7 @@ fn jsonrpc(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
         Ok(incoming) => incoming,
         Err(rejected) => return json_response(200, rejected.response().unwrap_or_default()),
     };
-    let id = incoming.reply_id();
+    let id = incoming.response_id();
     let body = match incoming.request {
         v1::Request::SendMessage(p) => {
             let task = task(TaskState::Completed, Some(&p.message), p.tenant.as_deref());
@@ -354,7 +354,7 @@ fn jsonrpc_v0_3(fixture: &Arc<Fixture>, body: &[u8]) -> Response {
         Ok(incoming) => incoming,
         Err(rejected) => return json_response(200, rejected.response().unwrap_or_default()),
     };
-    let id = incoming.reply_id();
+    let id = incoming.response_id();
     let task = |state, history: Vec<v03::Message>| v03::Task {
         id: "t-03".to_owned(),
         context_id: "c-03".to_owned(),

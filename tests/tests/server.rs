@@ -111,7 +111,7 @@ fn a_notification_has_no_id_and_answers_with_null() {
     let incoming =
         decode_request(br#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":"t"}}"#).unwrap();
     assert_eq!(incoming.id, None);
-    assert_eq!(incoming.reply_id(), RequestId::Null);
+    assert_eq!(incoming.response_id(), RequestId::Null);
 }
 
 /// Each standard JSON-RPC error, produced for its cause, answered as a response the client side
@@ -453,11 +453,11 @@ proptest! {
                     // Decoding drops what this version does not know (an unknown oneof member
                     // keeps only its name), so the property is on the wire: one re-encoding is a
                     // fixpoint that decodes again.
-                    let again = incoming.request.encode(&incoming.reply_id());
+                    let again = incoming.request.encode(&incoming.response_id());
                     let back = decode_request(&again);
                     prop_assert!(back.is_ok(), "{:?}", back);
                     let back = back.unwrap();
-                    prop_assert_eq!(back.request.encode(&back.reply_id()), again);
+                    prop_assert_eq!(back.request.encode(&back.response_id()), again);
                 }
                 Err(r) => {
                     let back = Decoder::new().decode::<Task>(&r.to_response());

@@ -114,9 +114,9 @@ impl<'a> RawRequest<'a> {
                 }
             },
         };
-        let reply_id = id.clone().unwrap_or(RequestId::Null);
+        let response_id = id.clone().unwrap_or(RequestId::Null);
         let invalid =
-            |detail: String| Err(Fault::new(reply_id.clone(), codes::INVALID_REQUEST, detail));
+            |detail: String| Err(Fault::new(response_id.clone(), codes::INVALID_REQUEST, detail));
         match members.jsonrpc.map(string_member) {
             Some(Ok(version)) if version == "2.0" => {}
             Some(Ok(version)) => {
@@ -144,7 +144,7 @@ impl<'a> RawRequest<'a> {
     }
 
     /// The id to put in a response: the request's, or `null` for a notification.
-    pub fn reply_id(&self) -> RequestId {
+    pub fn response_id(&self) -> RequestId {
         self.id.clone().unwrap_or(RequestId::Null)
     }
 
@@ -194,7 +194,7 @@ impl<'a> RawRequest<'a> {
     fn fault(&self, code: i64, detail: impl Into<String>) -> Fault {
         Fault {
             notification: self.is_notification(),
-            ..Fault::new(self.reply_id(), code, detail)
+            ..Fault::new(self.response_id(), code, detail)
         }
     }
 
@@ -229,7 +229,7 @@ impl<'a> RawRequest<'a> {
         };
         Fault {
             notification: self.is_notification(),
-            ..Fault::bad_field(self.reply_id(), field, reason)
+            ..Fault::bad_field(self.response_id(), field, reason)
         }
     }
 }
@@ -348,7 +348,7 @@ pub struct IncomingRequest<R> {
 
 impl<R> IncomingRequest<R> {
     /// The id to answer with: the request's, or `null` for a notification.
-    pub fn reply_id(&self) -> RequestId {
+    pub fn response_id(&self) -> RequestId {
         self.id.clone().unwrap_or(RequestId::Null)
     }
 
@@ -580,12 +580,12 @@ mod tests {
             let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"M"}}"#);
             let raw = RawRequest::parse(body.as_bytes()).unwrap();
             assert_eq!(raw.id(), Some(&expected));
-            let reply = encode_result(&raw.reply_id(), &json!({}));
+            let reply = encode_result(&raw.response_id(), &json!({}));
             let back: Value = serde_json::from_slice(&reply).unwrap();
             assert_eq!(back["id"], serde_json::to_value(&expected).unwrap());
         }
         let raw = RawRequest::parse(br#"{"jsonrpc":"2.0","method":"M"}"#).unwrap();
-        assert_eq!((raw.id(), raw.reply_id()), (None, RequestId::Null));
+        assert_eq!((raw.id(), raw.response_id()), (None, RequestId::Null));
     }
 
     #[test]

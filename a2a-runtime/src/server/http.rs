@@ -541,7 +541,7 @@ fn content_type_of(headers: &HeaderMap) -> String {
 /// The request id to answer a refused request with: the body's, when its envelope reads.
 fn request_id(body: &[u8]) -> RequestId {
     match RawRequest::parse(body) {
-        Ok(raw) => raw.reply_id(),
+        Ok(raw) => raw.response_id(),
         Err(fault) => fault.id,
     }
 }
@@ -754,7 +754,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
             // JSON-RPC 2.0: a notification gets no response; A2A defines none, so nothing runs.
             return Box::pin(std::future::ready(StatusCode::NO_CONTENT.into_response()));
         }
-        let id = incoming.reply_id();
+        let id = incoming.response_id();
         let cx = Self::context(parts, Binding::JsonRpc, &incoming.request);
         let keep_alive = settings.keep_alive;
         let future = Self::call(&self.0, cx, incoming.request);
