@@ -31,10 +31,37 @@
 //!
 //! ## Stores
 //!
-//! - [`store::MemoryStore`]: in memory, for tests and one process.
+//! - [`store::MemoryStore`]: in memory, for tests and one process (always built).
+//! - `store::SqliteStore` (feature `sqlite`): a SQLite file, for one host.
+//! - `store::PostgresStore` (feature `postgres`): PostgreSQL, for several replicas.
 //!
-//! It implements both [`store::TaskStore`] and [`store::PushConfigStore`], checked by a
-//! conformance suite (`tests/`) that any store can run.
+//! All of them implement both [`store::TaskStore`] and [`store::PushConfigStore`] with the same
+//! rules, checked by one conformance suite (`tests/`).
+//!
+//! ## Several replicas
+//!
+//! Replicas of one agent behind a load balancer must share their tasks. What that takes:
+//!
+//! 1. **One PostgreSQL database** for all of them: a `store::PostgresStore` per replica, on the
+//!    same database and `search_path`. A memory store per replica shares nothing, and a SQLite
+//!    file serves processes on one host only.
+//! 2. **The version check on every write**, which the stores do: [`store::TaskStore::update`]
+//!    is `UPDATE ... SET ..., version = version + 1 WHERE tenant = $1 AND id = $2 AND version =
+//!    $3`, checked by its affected row count. Of two replicas writing one task from the same
+//!    version, one gets [`store::StoreError::Conflict`]; it must read the task again, reapply
+//!    its change and retry. No update is lost, provided no code path writes a task without
+//!    naming the version it read (there is no unconditional write in the traits).
+//! 3. **No cached task as truth**: read the store, not a copy kept in the process, before a
+//!    change. The stores cache nothing; page tokens work on any replica.
+//!
+//! Also: the first replica to connect creates or migrates the schema while the others wait on
+//! an advisory lock, and a build that finds a newer schema than it knows refuses to start, so
+//! finish a rollout that migrates; keep the replicas' clocks in sync (a task without a status
+//! timestamp is listed by the time the writing replica's clock gave it; versions do not depend
+//! on clocks); each replica's pool (10 connections by default, or the one given to
+//! `PostgresStore::from_pool`) counts against the server's `max_connections`. What the stores
+//! do not give replicas is a way to hear of another replica's write: a stream of a task served
+//! by one replica sees updates made by another only when it reads the task again.
 
 #![deny(missing_docs)]
 

@@ -1,7 +1,12 @@
 //! Task and push-notification-config stores.
 //!
-//! Two traits, [`TaskStore`] and [`PushConfigStore`], and [`MemoryStore`], which implements both
-//! in this process's memory.
+//! Two traits, [`TaskStore`] and [`PushConfigStore`], and their implementations:
+//!
+//! | store | feature | for |
+//! |---|---|---|
+//! | [`MemoryStore`] | (always) | tests, one process, tasks that may be lost on restart |
+//! | `SqliteStore` | `sqlite` | one host: a file that survives restarts |
+//! | `PostgresStore` | `postgres` | several replicas of one agent on one shared database |
 //!
 //! # Optimistic versioning
 //!
@@ -10,8 +15,10 @@
 //! version is still the one it names; otherwise it fails with [`StoreError::Conflict`] and writes
 //! nothing. A writer that gets `Conflict` reads the task again, applies its change to what it
 //! reads, and retries. So two writers (two tasks in one process, or two replicas on one
-//! database) never overwrite each other's change unseen: a lost update is impossible. A store
-//! must do the check and the write atomically.
+//! database) never overwrite each other's change unseen: a lost update is impossible. The SQL
+//! stores do the check and the write in one statement (`UPDATE ... SET ..., version = version + 1
+//! WHERE tenant = $1 AND id = $2 AND version = $3`, then the affected row count), so it holds
+//! across connections, pools and processes.
 //!
 //! ```
 //! use a2a_agent::store::{MemoryStore, StoreError, TaskStore};
@@ -69,9 +76,19 @@ use a2a_types::rt::UnixTime;
 use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskState};
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod sql;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 mod token;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).

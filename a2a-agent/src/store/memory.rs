@@ -15,7 +15,8 @@ use super::{
 /// [`PushConfigStore`].
 ///
 /// Everything is lost when the process ends, and replicas do not share it: for tests, and
-/// agents whose tasks may be forgotten on restart.
+/// agents whose tasks may be forgotten on restart. It follows the same rules as the SQL stores
+/// (versions, tenants, order, page tokens): one conformance suite runs against all of them.
 ///
 /// One mutex guards the whole store; it is held only while a call copies data in or out, never
 /// across an `.await`, so a call's future completes on its first poll.

@@ -277,6 +277,13 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` does not exist"));
+    // Whatever version is named.
+    for version in [0, u64::MAX] {
+        assert!(matches!(
+            store.update(Some(&tenant), &task(&id), version).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
     assert!(store.get(Some(&tenant), &id).await.unwrap().is_none());
 }
 
