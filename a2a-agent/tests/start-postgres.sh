@@ -10,7 +10,7 @@
 #
 # `start` initdb's a cluster in DIR/data (once), starts it on PORT (unless it already runs),
 # creates the database `a2a_test` (unless it exists) and prints its URL, the only line on
-# stdout; everything else goes to stderr, the server's log to DIR/postgres.log. Both commands
+# stdout; everything else goes to stderr, the server's log to DIR/data/postgres.log. Both commands
 # are idempotent. Authentication is `trust`, for the loopback address only; there is no Unix
 # socket. Run as root, the server runs as the user `postgres` (created when missing), since
 # PostgreSQL refuses to run as root. The binaries are looked up on PATH, then under
@@ -31,8 +31,6 @@ if [[ "$cmd" == stop && ! -d "$dir" ]]; then
 fi
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
-data="$dir/data"
-log="$dir/postgres.log"
 db=a2a_test
 superuser=a2a
 
@@ -81,6 +79,20 @@ else
   as_owner() { "$@"; }
 fi
 
+# The cluster lives in DIR/data, unless its owner cannot reach DIR (a checkout under a directory
+# closed to other users, as /root is): then in /tmp, under a name derived from DIR, so that
+# `stop DIR` finds it again.
+if [[ "$(id -u)" -eq 0 && "$cmd" == start ]]; then
+  chown "$owner" "$dir" 2>/dev/null || true
+fi
+if as_owner test -w "$dir" -a -x "$dir"; then
+  data="$dir/data"
+else
+  data="/tmp/a2a-agent-pg-$(printf %s "$dir" | sha256sum | cut -c1-16)"
+  echo "the user $owner cannot write $dir: the cluster is in $data" >&2
+fi
+log="$data/postgres.log"
+
 running() { [[ -f "$data/PG_VERSION" ]] && as_owner "$bin/pg_ctl" status -D "$data" >/dev/null 2>&1; }
 
 case "$cmd" in
@@ -94,15 +106,11 @@ case "$cmd" in
   start)
     port="${3:-}"
     [[ "$port" =~ ^[0-9]+$ ]] || usage
-    if [[ "$(id -u)" -eq 0 ]]; then
-      chown "$owner" "$dir"
-      if ! as_owner test -w "$dir"; then
-        echo "the user $owner cannot write $dir (is a parent directory closed to it?)" >&2
-        exit 1
-      fi
-    fi
     if [[ ! -f "$data/PG_VERSION" ]]; then
-      rm -rf "$data"
+      if [[ -e "$data" ]]; then
+        # Left by an initdb that did not finish; only ever a directory this script made.
+        as_owner rm -rf "$data" 2>/dev/null || rm -rf "$data"
+      fi
       as_owner "$bin/initdb" -D "$data" -U "$superuser" --auth=trust --encoding=UTF8 \
         --no-locale >&2
     fi
