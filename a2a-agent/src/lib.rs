@@ -65,4 +65,11 @@
 
 #![deny(missing_docs)]
 
+mod executor;
+mod handler;
+pub mod lifecycle;
+pub mod push;
 pub mod store;
+
+pub use executor::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+pub use handler::{RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT};
