@@ -248,7 +248,7 @@ pub type Lookup = Pin<Box<dyn Future<Output = io::Result<Vec<IpAddr>>> + Send + 
 ///
 /// [`SystemResolver`] (the operating system's resolver, through `tokio::net::lookup_host`) is
 /// the default; implement this to use another DNS client, or a fixed table in tests. Whatever it
-/// returns is screened, and the push sender connects only to what it
+/// returns is screened, and a [`PushSender`](super::PushSender) connects only to what it
 /// returned.
 pub trait PushResolver: Send + Sync + 'static {
     /// Every address `host` (a name, never an IP literal) resolves to.
@@ -274,7 +274,7 @@ impl PushUrlPolicy {
     /// names, and the host when it is an IP literal (in any form the WHATWG parser accepts:
     /// `http://2130706433/` and `http://0x7f.1/` are 127.0.0.1). A host name passes here and is
     /// checked on resolution ([`resolve_and_screen`](Self::resolve_and_screen), and again by
-    /// the push sender when it connects).
+    /// [`PushSender`](super::PushSender) when it connects).
     pub fn screen(&self, url: &str) -> Result<Url, PushUrlError> {
         let parsed = Url::parse(url.trim()).map_err(|e| PushUrlError::Unparseable {
             reason: e.to_string(),
@@ -307,7 +307,7 @@ impl PushUrlPolicy {
     ///
     /// Use it when a config is registered, to refuse a bad URL early. It is not enough on its
     /// own: a name can resolve to something else at delivery (DNS rebinding), which is why
-    /// the push sender screens again when it connects.
+    /// [`PushSender`](super::PushSender) screens again when it connects.
     pub async fn resolve_and_screen(&self, url: &str) -> Result<ScreenedUrl, PushUrlError> {
         self.resolve_and_screen_with(url, &SystemResolver).await
     }
