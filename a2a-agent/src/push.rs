@@ -3,7 +3,7 @@
 //! A client registers a [`TaskPushNotificationConfig`](a2a_types::v1::TaskPushNotificationConfig)
 //! (`url`, optional `token` and `authentication`); on each update of the task the agent POSTs the
 //! event as a [`StreamResponse`](a2a_types::v1::StreamResponse) JSON body (`{"statusUpdate":
-//! {...}}`, `{"task": {...}}`: the shape of one streamed event) to the URL. Two layers:
+//! {...}}`, `{"task": {...}}`: the shape of one streamed event) to the URL. Three layers:
 //!
 //! - [`PushUrlPolicy`] decides which URLs the agent agrees to call. A webhook URL comes from a
 //!   client, so without screening a client could make the agent POST into the agent's own network
@@ -12,9 +12,12 @@
 //! - [`PushSender`] delivers one event to one webhook: screening (again at connection time,
 //!   against DNS rebinding), the headers the official SDK sends (`Authorization`,
 //!   `X-A2A-Notification-Token`), bounded retries with backoff.
+//! - [`PushDispatcher`] keeps one bounded queue per registration, so a task's events arrive in
+//!   order and a slow webhook holds up neither the request that produced the event nor the other
+//!   webhooks.
 //!
 //! ```no_run
-//! use a2a_agent::push::{PushSender, PushUrlPolicy};
+//! use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
 //! use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent};
 //!
 //! # async fn example(configs: Vec<TaskPushNotificationConfig>) -> Result<(), Box<dyn std::error::Error>> {
@@ -24,21 +27,23 @@
 //!     policy.resolve_and_screen(&config.url).await?;
 //! }
 //! // On each update: hand the event over and go on.
-//! let sender = PushSender::new(policy)?;
+//! let dispatcher = PushDispatcher::new(PushSender::new(policy)?);
 //! let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
 //!     task_id: "t-1".into(),
 //!     context_id: "ctx-1".into(),
 //!     status: TaskStatus { state: TaskState::Completed, ..Default::default() },
 //!     ..Default::default()
 //! });
-//! let _results = sender.spawn_deliver(configs, event);
+//! dispatcher.enqueue(configs, event);
 //! # Ok(())
 //! # }
 //! ```
 
+mod dispatch;
 mod screen;
 mod sender;
 
+pub use dispatch::{DispatchStats, PushDispatcher};
 pub use screen::{
     AddressClass, Lookup, PushResolver, PushUrlError, PushUrlPolicy, RefusedAddress, ScreenedUrl,
     SystemResolver,

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a_agent::push::{
-    AddressClass, Lookup, PushFailure, PushResolver, PushSender, PushUrlError, PushUrlPolicy,
+    AddressClass, Lookup, PushDispatcher, PushFailure, PushResolver, PushSender, PushUrlError,
+    PushUrlPolicy,
 };
 use a2a_types::v1::{
     AuthenticationInfo, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
@@ -16,6 +17,7 @@ use a2a_types::v1::{
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use tokio::sync::Semaphore;
 
 /// Every test's outer bound: far above what any of them should take.
 const TEST_BOUND: Duration = Duration::from_secs(20);
@@ -35,6 +37,10 @@ enum Answer {
     Status(u16),
     /// Never answers.
     Hang,
+    /// Waits for a permit of the webhook's gate, then answers 200.
+    Gated,
+    /// Sleeps this long, then answers 200.
+    Sleep(Duration),
 }
 
 struct Received {
@@ -50,6 +56,7 @@ struct HookState {
     answer: Answerer,
     received: Mutex<Vec<Received>>,
     hits: AtomicUsize,
+    gate: Semaphore,
 }
 
 struct Hook {
@@ -63,6 +70,7 @@ impl Hook {
             answer: Box::new(answer),
             received: Mutex::new(Vec::new()),
             hits: AtomicUsize::new(0),
+            gate: Semaphore::new(0),
         });
         let app = axum::Router::new()
             .route("/hook", axum::routing::post(hook))
@@ -84,6 +92,10 @@ impl Hook {
     fn received(&self) -> std::sync::MutexGuard<'_, Vec<Received>> {
         self.state.received.lock().unwrap()
     }
+
+    fn seqs(&self) -> Vec<u64> {
+        self.received().iter().map(|r| seq_of(&r.body)).collect()
+    }
 }
 
 async fn hook(State(state): State<Arc<HookState>>, headers: HeaderMap, body: Bytes) -> StatusCode {
@@ -97,6 +109,14 @@ async fn hook(State(state): State<Arc<HookState>>, headers: HeaderMap, body: Byt
     match answer {
         Answer::Status(code) => StatusCode::from_u16(code).unwrap(),
         Answer::Hang => std::future::pending().await,
+        Answer::Gated => {
+            state.gate.acquire().await.unwrap().forget();
+            StatusCode::OK
+        }
+        Answer::Sleep(pause) => {
+            tokio::time::sleep(pause).await;
+            StatusCode::OK
+        }
     }
 }
 
@@ -139,6 +159,13 @@ fn status_event(seq: u64) -> StreamResponse {
         },
         metadata: Some(metadata),
     })
+}
+
+fn seq_of(body: &[u8]) -> u64 {
+    match serde_json::from_slice::<StreamResponse>(body).unwrap() {
+        StreamResponse::StatusUpdate(update) => update.metadata.unwrap()["seq"].as_u64().unwrap(),
+        other => panic!("not a status update: {other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -495,6 +522,61 @@ async fn a_down_webhook_fails_with_a_clear_error_within_the_bound() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twenty_events_to_one_webhook_arrive_in_order() {
+    bounded("20 events in order", async {
+        // Early events are answered slowest: concurrent delivery would reorder them.
+        let hook =
+            Hook::start(|_, body| Answer::Sleep(Duration::from_millis(2 * (20 - seq_of(body)))))
+                .await;
+        let dispatcher = PushDispatcher::new(fast(local()));
+        let start = Instant::now();
+        for seq in 0..20 {
+            dispatcher.enqueue(vec![config(hook.url())], status_event(seq));
+        }
+        let enqueued = start.elapsed();
+        assert!(
+            enqueued < Duration::from_millis(100),
+            "enqueue held the caller: {enqueued:?}"
+        );
+        dispatcher.idle().await;
+        assert_eq!(hook.seqs(), (0..20).collect::<Vec<_>>());
+        let stats = dispatcher.stats();
+        assert_eq!((stats.delivered, stats.failed, stats.dropped), (20, 0, 0));
+        assert_eq!((stats.waiting, stats.active), (0, 0));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_drops_its_oldest_waiting_event() {
+    bounded("drop-oldest", async {
+        let hook = Hook::start(|_, _| Answer::Gated).await;
+        let dispatcher = PushDispatcher::with_capacity(
+            PushSender::builder(local())
+                .timeout(Duration::from_secs(5))
+                .build()
+                .unwrap(),
+            2,
+        );
+        dispatcher.enqueue(vec![config(hook.url())], status_event(0));
+        while hook.hits() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // Event 0 is in flight; 1..=4 arrive behind it in a queue of 2.
+        for seq in 1..=4 {
+            dispatcher.enqueue(vec![config(hook.url())], status_event(seq));
+        }
+        let stats = dispatcher.stats();
+        assert_eq!((stats.waiting, stats.active, stats.dropped), (2, 1, 2));
+        hook.state.gate.add_permits(3);
+        dispatcher.idle().await;
+        assert_eq!(hook.seqs(), vec![0, 3, 4]);
+        assert_eq!(dispatcher.stats().delivered, 3);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hanging_webhook_holds_neither_the_caller_nor_the_other_webhooks() {
     bounded("hanging beside healthy", async {
         let hanging = Hook::start(|_, _| Answer::Hang).await;
@@ -509,13 +591,31 @@ async fn a_hanging_webhook_holds_neither_the_caller_nor_the_other_webhooks() {
         // spawn_deliver: returns at once; results in the order of the configs.
         let start = Instant::now();
         let handle = sender.spawn_deliver(configs.clone(), status_event(0));
-        assert!(start.elapsed() < Duration::from_millis(50));
+        assert!(start.elapsed() < Duration::from_millis(250), "held the caller");
         let results = handle.await.unwrap();
         assert!(matches!(results[0].as_ref().unwrap_err().failure(), PushFailure::Timeout(_)));
         assert_eq!(results[1].as_ref().unwrap().status, 200);
         let healthy_after = healthy.received()[0].at - start;
         eprintln!("  spawn_deliver: healthy webhook served after {healthy_after:?}, hanging one timed out after {:?}", start.elapsed());
         assert!(healthy_after < Duration::from_millis(400), "{healthy_after:?}");
+
+        // The dispatcher: the healthy webhook's three events do not wait behind the hanging one.
+        let dispatcher = PushDispatcher::new(sender);
+        let start = Instant::now();
+        for seq in 1..=3 {
+            dispatcher.enqueue(configs.clone(), status_event(seq));
+        }
+        assert!(start.elapsed() < Duration::from_millis(250), "held the caller");
+        while healthy.hits() < 4 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let healthy_done = start.elapsed();
+        eprintln!("  dispatcher: healthy webhook had 3 events after {healthy_done:?}");
+        assert!(healthy_done < Duration::from_millis(400), "{healthy_done:?}");
+        assert_eq!(healthy.seqs(), vec![0, 1, 2, 3]);
+        dispatcher.idle().await;
+        let stats = dispatcher.stats();
+        assert_eq!((stats.delivered, stats.failed), (3, 3));
     })
     .await;
 }

@@ -419,7 +419,8 @@ impl PushSender {
     /// [`max_delivery_time`](Self::max_delivery_time)). The results come in the order of
     /// `configs`.
     ///
-    /// Two calls are not ordered against each other.
+    /// Two calls are not ordered against each other: for events that must arrive in order, use a
+    /// [`PushDispatcher`](super::PushDispatcher).
     ///
     /// # Panics
     ///
