@@ -167,10 +167,9 @@ impl TaskUpdater {
     /// Sends one event as it is (its ids must be the task's). An error when the handler no longer
     /// listens (the task already ended).
     pub async fn send(&self, event: StreamResponse) -> Result<(), ExecutorError> {
-        self.events
-            .send(event)
-            .await
-            .map_err(|_| ExecutorError::new("the task's execution has ended; the event was dropped"))
+        self.events.send(event).await.map_err(|_| {
+            ExecutorError::new("the task's execution has ended; the event was dropped")
+        })
     }
 
     /// An agent message in this task's context, with a fresh id.

@@ -11,10 +11,11 @@ use a2a_types::rt::service::RequestContext;
 use a2a_types::v1::{
     A2aError, A2aService, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     Empty, EventStream, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
-    GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Message, SendMessageConfiguration, SendMessageRequest,
-    SendMessageResponse, ServiceError, StreamResponse, SubscribeToTaskRequest, Task,
-    TaskPushNotificationConfig, TaskState, TaskStatus,
+    GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, ServiceError,
+    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    TaskStatus,
 };
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
@@ -486,12 +487,14 @@ impl<E: AgentExecutor> Execution<E> {
             None => replied,
         };
         let reason = failure.or_else(|| {
-            (!settled).then(|| {
-                "the agent ended without a final or interrupted state".to_owned()
-            })
+            (!settled).then(|| "the agent ended without a final or interrupted state".to_owned())
         });
         if let Some(reason) = reason {
-            if self.task.as_ref().is_none_or(|t| !is_terminal(&t.status.state)) {
+            if self
+                .task
+                .as_ref()
+                .is_none_or(|t| !is_terminal(&t.status.state))
+            {
                 self.fail(&task_id, &context_id, reason).await;
             }
         }
@@ -556,7 +559,9 @@ impl<E: AgentExecutor> Execution<E> {
                 // One to a waiting task joins its history; the task keeps waiting.
                 Some(mut task) => {
                     task.history.push(message.clone());
-                    self.store(task.clone()).await.map_err(|e| format!("{e:?}"))?;
+                    self.store(task.clone())
+                        .await
+                        .map_err(|e| format!("{e:?}"))?;
                     self.task = Some(task);
                 }
             }
@@ -591,7 +596,10 @@ impl<E: AgentExecutor> Execution<E> {
         }
         // Only a status this execution set settles the call: a continued task still shows the
         // interrupted state it waited in until the agent says otherwise.
-        if matches!(event, StreamResponse::StatusUpdate(_) | StreamResponse::Task(_)) {
+        if matches!(
+            event,
+            StreamResponse::StatusUpdate(_) | StreamResponse::Task(_)
+        ) {
             self.status_seen = true;
         }
         let settled = self.status_seen && is_settled(&task.status.state);
@@ -663,7 +671,12 @@ impl<E: AgentExecutor> Execution<E> {
             return;
         };
         if let Ok(page) = store
-            .list(self.tenant.as_deref(), &task.id, Some(crate::store::MAX_PAGE_SIZE), None)
+            .list(
+                self.tenant.as_deref(),
+                &task.id,
+                Some(crate::store::MAX_PAGE_SIZE),
+                None,
+            )
             .await
         {
             if !page.configs.is_empty() {
@@ -745,45 +758,48 @@ fn live_stream(
         settled,
         ended: false,
     };
-    Box::pin(futures_util::stream::unfold(state, move |mut st| async move {
-        if st.ended {
-            return None;
-        }
-        if let Some(first) = st.first.take() {
-            st.ended = ends_stream(&first);
-            return Some((Ok(trim(first)), st));
-        }
-        loop {
-            let event = match &mut st.settled {
-                Some(settled) => tokio::select! {
-                    biased;
-                    event = st.events.recv() => event,
-                    changed = settled.changed() => match changed {
-                        Ok(()) => continue,
-                        // The execution ended: what it sent is in the channel already.
-                        Err(_) => st.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
+    Box::pin(futures_util::stream::unfold(
+        state,
+        move |mut st| async move {
+            if st.ended {
+                return None;
+            }
+            if let Some(first) = st.first.take() {
+                st.ended = ends_stream(&first);
+                return Some((Ok(trim(first)), st));
+            }
+            loop {
+                let event = match &mut st.settled {
+                    Some(settled) => tokio::select! {
+                        biased;
+                        event = st.events.recv() => event,
+                        changed = settled.changed() => match changed {
+                            Ok(()) => continue,
+                            // The execution ended: what it sent is in the channel already.
+                            Err(_) => st.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
+                        },
                     },
-                },
-                None => st.events.recv().await,
-            };
-            return match event {
-                Ok(event) => {
-                    st.ended = ends_stream(&event);
-                    Some((Ok(trim(event)), st))
-                }
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    st.ended = true;
-                    Some((
-                        Err(ServiceError::internal(format!(
-                            "the stream fell {n} events behind and was closed"
-                        ))),
-                        st,
-                    ))
-                }
-                Err(broadcast::error::RecvError::Closed) => None,
-            };
-        }
-    }))
+                    None => st.events.recv().await,
+                };
+                return match event {
+                    Ok(event) => {
+                        st.ended = ends_stream(&event);
+                        Some((Ok(trim(event)), st))
+                    }
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        st.ended = true;
+                        Some((
+                            Err(ServiceError::internal(format!(
+                                "the stream fell {n} events behind and was closed"
+                            ))),
+                            st,
+                        ))
+                    }
+                    Err(broadcast::error::RecvError::Closed) => None,
+                };
+            }
+        },
+    ))
 }
 
 // ----- the service --------------------------------------------------------------------------------
@@ -810,10 +826,15 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                     .wait_for(Option::is_some)
                     .await
                     .map_err(|_| ServiceError::internal("the execution ended early"))?;
-                settled.clone().unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
+                settled
+                    .clone()
+                    .unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
             }
         };
-        Ok(SendMessageResponse::Task(with_history(task, history_length)))
+        Ok(SendMessageResponse::Task(with_history(
+            task,
+            history_length,
+        )))
     }
 
     async fn send_streaming_message(
@@ -823,7 +844,12 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
         let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
         let started = self.start(cx, params).await?;
-        Ok(live_stream(started.events, None, Some(started.settled), history_length))
+        Ok(live_stream(
+            started.events,
+            None,
+            Some(started.settled),
+            history_length,
+        ))
     }
 
     async fn get_task(
@@ -1023,7 +1049,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let task_id = params.task_id.clone().unwrap_or_default();
         self.inner.get(tenant, &task_id).await?;
         self.check_push(&Some(params.clone()))?;
-        store.set(tenant, &task_id, params).await.map_err(store_error)
+        store
+            .set(tenant, &task_id, params)
+            .await
+            .map_err(store_error)
     }
 
     async fn get_task_push_notification_config(
@@ -1060,7 +1089,9 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let size = match params.page_size {
             None | Some(0) => None,
             Some(n) => Some(u32::try_from(n).map_err(|_| {
-                invalid_params(format!("Invalid params: `pageSize` is {n}; it must not be negative"))
+                invalid_params(format!(
+                    "Invalid params: `pageSize` is {n}; it must not be negative"
+                ))
             })?),
         };
         let page = store

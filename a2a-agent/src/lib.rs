@@ -1,8 +1,45 @@
 //! # a2a-agent
 //!
-//! The agent layer of A2A on [`a2a_types`]: for now, where an agent keeps its tasks and their
-//! push-notification configs ([`store`]). The request handler, the executor an agent author
-//! writes and push delivery build on these traits.
+//! The agent layer of A2A v1 on [`a2a_types`]: what an agent author writes is an
+//! [`AgentExecutor`]; the [`RequestHandler`] serves it as the generated v1 service
+//! (`a2a_types::v1::A2aService`), keeping the spec's task lifecycle over a task store
+//! ([`store`]), with push notifications ([`push`]) when asked.
+//!
+//! A complete agent (served with `a2a_types::rt::server::AgentRouter`, feature `server` of
+//! a2a-types):
+//!
+//! ```
+//! use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+//! use a2a_types::v1::A2aServer;
+//!
+//! struct Shout;
+//!
+//! impl AgentExecutor for Shout {
+//!     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+//!         task.start_work(None).await?;
+//!         task.add_text_artifact("shout", &cx.text().to_uppercase()).await?;
+//!         task.complete(None).await
+//!     }
+//! }
+//!
+//! let service = A2aServer::new(RequestHandler::builder(Shout).build());
+//! # drop(service);
+//! ```
+//!
+//! ## The lifecycle
+//!
+//! [`RequestHandler`] documents the rules it keeps; [`lifecycle`] has them as pure functions
+//! (what an event does to a task, history lengths).
+//!
+//! ## Push notifications
+//!
+//! [`RequestHandlerBuilder::push_notifications`] turns them on: configs in a
+//! [`store::PushConfigStore`], delivered by a [`push::PushDispatcher`] (one ordered, bounded
+//! queue per registration) through a [`push::PushSender`] that screens every URL
+//! ([`push::PushUrlPolicy`]: only `https` to public addresses unless allowed) and retries with
+//! backoff. A webhook that is down or hangs never holds a request or changes a task.
+//!
+//! ## A store by itself
 //!
 //! ```
 //! use a2a_agent::store::{MemoryStore, TaskStore};

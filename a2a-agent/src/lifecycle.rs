@@ -137,7 +137,10 @@ fn check_ids(task: &Task, id: &str, context_id: Option<&str>) -> Result<(), Inva
             task.id
         )));
     }
-    match (context_id.filter(|c| !c.is_empty()), task.context_id.as_deref()) {
+    match (
+        context_id.filter(|c| !c.is_empty()),
+        task.context_id.as_deref(),
+    ) {
         (Some(c), Some(own)) if c != own => Err(InvalidEvent(format!(
             "an event in context `{c}` for task `{}` of context `{own}`",
             task.id
@@ -266,7 +269,11 @@ mod tests {
         for s in [TaskState::InputRequired, TaskState::AuthRequired] {
             assert!(is_interrupted(&s) && is_settled(&s) && !is_terminal(&s));
         }
-        for s in [TaskState::Submitted, TaskState::Working, TaskState::Unspecified] {
+        for s in [
+            TaskState::Submitted,
+            TaskState::Working,
+            TaskState::Unspecified,
+        ] {
             assert!(!is_settled(&s));
         }
     }
@@ -280,7 +287,10 @@ mod tests {
         let event = status(&task, TaskState::InputRequired, Some(reply.clone()));
         apply(&mut task, &event).unwrap();
         // The agent's message is the status message until the next exchange.
-        assert_eq!(task.status.message.as_ref().unwrap().message_id, reply.message_id);
+        assert_eq!(
+            task.status.message.as_ref().unwrap().message_id,
+            reply.message_id
+        );
         accept_message(&mut task, &user("u2"));
         let ids: Vec<&str> = task.history.iter().map(|m| m.message_id.as_str()).collect();
         assert_eq!(ids, ["u1", reply.message_id.as_str(), "u2"]);
@@ -341,10 +351,14 @@ mod tests {
         let mut task = new_task("t", "c", &user("u1"));
         accept_message(&mut task, &user("u2"));
         accept_message(&mut task, &user("u3"));
-        let ids = |t: &Task| -> Vec<String> { t.history.iter().map(|m| m.message_id.clone()).collect() };
+        let ids =
+            |t: &Task| -> Vec<String> { t.history.iter().map(|m| m.message_id.clone()).collect() };
         assert_eq!(ids(&with_history(task.clone(), None)), ["u1", "u2", "u3"]);
         assert_eq!(ids(&with_history(task.clone(), Some(2))), ["u2", "u3"]);
-        assert_eq!(ids(&with_history(task.clone(), Some(9))), ["u1", "u2", "u3"]);
+        assert_eq!(
+            ids(&with_history(task.clone(), Some(9))),
+            ["u1", "u2", "u3"]
+        );
         assert!(with_history(task.clone(), Some(0)).history.is_empty());
         let json = serde_json::to_value(with_history(task, Some(0))).unwrap();
         assert!(json.get("history").is_none(), "{json}");

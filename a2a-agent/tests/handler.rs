@@ -22,7 +22,11 @@ struct Scripted;
 
 impl AgentExecutor for Scripted {
     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
-        let id = cx.message.as_ref().map(|m| m.message_id.clone()).unwrap_or_default();
+        let id = cx
+            .message
+            .as_ref()
+            .map(|m| m.message_id.clone())
+            .unwrap_or_default();
         let say = |t: &str| Some(task.text_message(t));
         if id.starts_with("reply") {
             return task.reply(task.text_message("direct")).await;
@@ -121,13 +125,22 @@ async fn a_new_message_gets_a_task_with_fresh_ids_that_completes() {
     assert_eq!(task.history[0].task_id.as_deref(), Some(task.id.as_str()));
     assert_eq!(task.artifacts.len(), 1);
     let msg = task.status.message.as_ref().unwrap();
-    assert_eq!((msg.role.clone(), msg.context_id.as_deref()), (Role::Agent, Some(context.as_str())));
+    assert_eq!(
+        (msg.role.clone(), msg.context_id.as_deref()),
+        (Role::Agent, Some(context.as_str()))
+    );
     // The client's contextId is kept.
     let task = task_of(&h, send(message("m2", None, Some("ctx-given")))).await;
     assert_eq!(task.context_id.as_deref(), Some("ctx-given"));
     // And the task is stored.
     let got = h
-        .get_task(cx("GetTask"), GetTaskRequest { id: task.id.clone(), ..Default::default() })
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
     assert_eq!(got, task);
@@ -136,7 +149,10 @@ async fn a_new_message_gets_a_task_with_fresh_ids_that_completes() {
 #[tokio::test]
 async fn a_direct_reply_is_a_message_and_keeps_no_task() {
     let h = handler();
-    match h.send_message(cx("SendMessage"), send(message("reply-1", None, None))).await {
+    match h
+        .send_message(cx("SendMessage"), send(message("reply-1", None, None)))
+        .await
+    {
         Ok(SendMessageResponse::Message(m)) => {
             assert_eq!(m.role, Role::Agent);
             assert_eq!(m.task_id, None);
@@ -144,7 +160,10 @@ async fn a_direct_reply_is_a_message_and_keeps_no_task() {
         }
         other => panic!("{other:?}"),
     }
-    let list = h.list_tasks(cx("ListTasks"), ListTasksRequest::default()).await.unwrap();
+    let list = h
+        .list_tasks(cx("ListTasks"), ListTasksRequest::default())
+        .await
+        .unwrap();
     assert!(list.tasks.is_empty(), "{list:?}");
 }
 
@@ -160,28 +179,46 @@ async fn a_message_continues_its_task_in_the_order_exchanged() {
     assert_eq!(done.status.state, TaskState::Completed);
     let history = ids(&done);
     assert_eq!(history.len(), 3, "{history:?}");
-    assert_eq!((history[0].as_str(), history[2].as_str()), ("input-1", "m2"));
+    assert_eq!(
+        (history[0].as_str(), history[2].as_str()),
+        ("input-1", "m2")
+    );
     assert_eq!(done.history[1].role, Role::Agent); // the "more?" the agent asked
 }
 
 #[tokio::test]
 async fn messages_the_lifecycle_refuses_get_the_spec_errors() {
     let h = handler();
-    let e = h.send_message(cx("SendMessage"), send(message("m", Some("nope"), None))).await.unwrap_err();
+    let e = h
+        .send_message(cx("SendMessage"), send(message("m", Some("nope"), None)))
+        .await
+        .unwrap_err();
     assert_eq!(code(&e), -32001, "{e:?}");
     let waiting = task_of(&h, send(message("input-1", None, None))).await;
     let e = h
-        .send_message(cx("SendMessage"), send(message("m", Some(&waiting.id), Some("other-ctx"))))
+        .send_message(
+            cx("SendMessage"),
+            send(message("m", Some(&waiting.id), Some("other-ctx"))),
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&e), -32602, "{e:?}");
     let done = task_of(&h, send(message("m1", None, None))).await;
-    let e = h.send_message(cx("SendMessage"), send(message("m2", Some(&done.id), None))).await.unwrap_err();
+    let e = h
+        .send_message(cx("SendMessage"), send(message("m2", Some(&done.id), None)))
+        .await
+        .unwrap_err();
     assert_eq!(code(&e), -32004, "{e:?}");
     assert!(matches!(e.error(), A2aError::UnsupportedOperation { .. }));
     // The refused messages changed nothing.
     let again = h
-        .get_task(cx("GetTask"), GetTaskRequest { id: done.id.clone(), ..Default::default() })
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: done.id.clone(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
     assert_eq!(again, done);
@@ -191,10 +228,21 @@ async fn messages_the_lifecycle_refuses_get_the_spec_errors() {
 async fn history_length_trims_replies() {
     let h = handler();
     let first = task_of(&h, send(message("input-1", None, None))).await;
-    let config = |n| SendMessageConfiguration { history_length: Some(n), ..Default::default() };
-    let none = task_of(&h, with_config(message("input-2", Some(&first.id), None), config(0))).await;
+    let config = |n| SendMessageConfiguration {
+        history_length: Some(n),
+        ..Default::default()
+    };
+    let none = task_of(
+        &h,
+        with_config(message("input-2", Some(&first.id), None), config(0)),
+    )
+    .await;
     assert!(none.history.is_empty());
-    let get = |n: Option<i32>| GetTaskRequest { id: first.id.clone(), history_length: n, ..Default::default() };
+    let get = |n: Option<i32>| GetTaskRequest {
+        id: first.id.clone(),
+        history_length: n,
+        ..Default::default()
+    };
     let all = h.get_task(cx("GetTask"), get(None)).await.unwrap();
     assert_eq!(all.history.len(), 3);
     let two = h.get_task(cx("GetTask"), get(Some(2))).await.unwrap();
@@ -206,9 +254,16 @@ async fn history_length_trims_replies() {
 #[tokio::test]
 async fn return_immediately_does_not_wait_for_the_task_to_settle() {
     let h = handler();
-    let config = SendMessageConfiguration { return_immediately: Some(true), ..Default::default() };
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
     let task = task_of(&h, with_config(message("slow-1", None, None), config)).await;
-    assert!(!matches!(task.status.state, TaskState::Completed), "{:?}", task.status);
+    assert!(
+        !matches!(task.status.state, TaskState::Completed),
+        "{:?}",
+        task.status
+    );
     // The blocking default waits.
     let task = task_of(&h, send(message("slow-2", None, None))).await;
     assert_eq!(task.status.state, TaskState::Completed);
@@ -224,11 +279,16 @@ async fn collect(stream: a2a_types::v1::EventStream<StreamResponse>) -> Vec<Stre
 async fn a_stream_begins_with_the_task_and_ends_at_its_final_state() {
     let h = handler();
     let stream = h
-        .send_streaming_message(cx("SendStreamingMessage"), send(message("slow-1", None, None)))
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("slow-1", None, None)),
+        )
         .await
         .unwrap();
     let events = collect(stream).await;
-    let StreamResponse::Task(task) = &events[0] else { panic!("{events:?}") };
+    let StreamResponse::Task(task) = &events[0] else {
+        panic!("{events:?}")
+    };
     assert_eq!(task.status.state, TaskState::Submitted);
     let kinds: Vec<String> = events
         .iter()
@@ -249,11 +309,17 @@ async fn a_stream_begins_with_the_task_and_ends_at_its_final_state() {
     }
     // A direct reply streams as one message.
     let stream = h
-        .send_streaming_message(cx("SendStreamingMessage"), send(message("reply-1", None, None)))
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("reply-1", None, None)),
+        )
         .await
         .unwrap();
     let events = collect(stream).await;
-    assert!(matches!(&events[..], [StreamResponse::Message(_)]), "{events:?}");
+    assert!(
+        matches!(&events[..], [StreamResponse::Message(_)]),
+        "{events:?}"
+    );
 }
 
 #[tokio::test]
@@ -261,27 +327,54 @@ async fn cancel_ends_a_waiting_or_running_task_and_refuses_a_finished_one() {
     let h = handler();
     let waiting = task_of(&h, send(message("input-1", None, None))).await;
     let canceled = h
-        .cancel_task(cx("CancelTask"), CancelTaskRequest { id: waiting.id.clone(), ..Default::default() })
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
     let e = h
-        .cancel_task(cx("CancelTask"), CancelTaskRequest { id: waiting.id.clone(), ..Default::default() })
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&e), -32002, "{e:?}");
-    let config = SendMessageConfiguration { return_immediately: Some(true), ..Default::default() };
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
     let running = task_of(&h, with_config(message("hang-1", None, None), config)).await;
     let canceled = tokio::time::timeout(
         Duration::from_secs(5),
-        h.cancel_task(cx("CancelTask"), CancelTaskRequest { id: running.id.clone(), ..Default::default() }),
+        h.cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: running.id.clone(),
+                ..Default::default()
+            },
+        ),
     )
     .await
     .unwrap()
     .unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
     let e = h
-        .cancel_task(cx("CancelTask"), CancelTaskRequest { id: "nope".into(), ..Default::default() })
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: "nope".into(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&e), -32001);
@@ -290,21 +383,49 @@ async fn cancel_ends_a_waiting_or_running_task_and_refuses_a_finished_one() {
 #[tokio::test]
 async fn subscribers_get_the_task_then_the_same_events_in_order() {
     let h = Arc::new(handler());
-    let config = SendMessageConfiguration { return_immediately: Some(true), ..Default::default() };
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
     let task = task_of(&h, with_config(message("slow-1", None, None), config)).await;
     let sub = || {
-        h.subscribe_to_task(cx("SubscribeToTask"), SubscribeToTaskRequest { id: task.id.clone(), ..Default::default() })
+        h.subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        )
     };
-    let (a, b, c) = (sub().await.unwrap(), sub().await.unwrap(), sub().await.unwrap());
+    let (a, b, c) = (
+        sub().await.unwrap(),
+        sub().await.unwrap(),
+        sub().await.unwrap(),
+    );
     drop(c); // closing one stream does not affect the others
     let (a, b) = (collect(a).await, collect(b).await);
-    assert!(matches!(&a[0], StreamResponse::Task(t) if t.id == task.id), "{a:?}");
+    assert!(
+        matches!(&a[0], StreamResponse::Task(t) if t.id == task.id),
+        "{a:?}"
+    );
     assert_eq!(a, b);
-    assert!(matches!(a.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed), "{a:?}");
-    let e = sub().await.err().expect("a terminal task refuses subscriptions");
+    assert!(
+        matches!(a.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
+        "{a:?}"
+    );
+    let e = sub()
+        .await
+        .err()
+        .expect("a terminal task refuses subscriptions");
     assert_eq!(code(&e), -32004);
     let e = h
-        .subscribe_to_task(cx("SubscribeToTask"), SubscribeToTaskRequest { id: "nope".into(), ..Default::default() })
+        .subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: "nope".into(),
+                ..Default::default()
+            },
+        )
         .await
         .err()
         .unwrap();
@@ -320,9 +441,12 @@ async fn an_executor_that_fails_panics_hangs_or_gives_up_leaves_its_task_failed(
         ("giveup-1", "without a final or interrupted state"),
         ("hang-1", "did not finish within"),
     ] {
-        let task = tokio::time::timeout(Duration::from_secs(10), task_of(&h, send(message(id, None, None))))
-            .await
-            .expect(id);
+        let task = tokio::time::timeout(
+            Duration::from_secs(10),
+            task_of(&h, send(message(id, None, None))),
+        )
+        .await
+        .expect(id);
         assert_eq!(task.status.state, TaskState::Failed, "{id}");
         let text = match &task.status.message.as_ref().unwrap().parts[0].content {
             PartContent::Text(t) => t.clone(),
@@ -331,7 +455,13 @@ async fn an_executor_that_fails_panics_hangs_or_gives_up_leaves_its_task_failed(
         assert!(text.contains(reason), "{id}: {text}");
     }
     // The handler goes on serving.
-    assert_eq!(task_of(&h, send(message("m", None, None))).await.status.state, TaskState::Completed);
+    assert_eq!(
+        task_of(&h, send(message("m", None, None)))
+            .await
+            .status
+            .state,
+        TaskState::Completed
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -348,14 +478,27 @@ async fn a_thousand_concurrent_messages_to_one_task_are_all_kept_in_order() {
         .collect();
     let mut seen = Vec::new();
     for call in calls {
-        let t = tokio::time::timeout(Duration::from_secs(60), call).await.unwrap().unwrap();
+        let t = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .unwrap()
+            .unwrap();
         seen.push(t.history.len());
     }
     let task = h
-        .get_task(cx("GetTask"), GetTaskRequest { id: first.id.clone(), ..Default::default() })
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: first.id.clone(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
-    let users: Vec<&Message> = task.history.iter().filter(|m| m.role == Role::User).collect();
+    let users: Vec<&Message> = task
+        .history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .collect();
     assert_eq!(users.len(), 1001);
     // Each reply saw a longer history than the one served before it: served one at a time.
     seen.sort_unstable();
@@ -369,7 +512,13 @@ async fn list_tasks_filters_by_context_and_leaves_artifacts_out_unless_asked() {
     let a = task_of(&h, send(message("m1", None, Some("ctx-a")))).await;
     let _b = task_of(&h, send(message("m2", None, Some("ctx-b")))).await;
     let list = h
-        .list_tasks(cx("ListTasks"), ListTasksRequest { context_id: Some("ctx-a".into()), ..Default::default() })
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                context_id: Some("ctx-a".into()),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
     assert_eq!(list.tasks.len(), 1);
@@ -378,14 +527,27 @@ async fn list_tasks_filters_by_context_and_leaves_artifacts_out_unless_asked() {
     let with = h
         .list_tasks(
             cx("ListTasks"),
-            ListTasksRequest { include_artifacts: Some(true), history_length: Some(0), ..Default::default() },
+            ListTasksRequest {
+                include_artifacts: Some(true),
+                history_length: Some(0),
+                ..Default::default()
+            },
         )
         .await
         .unwrap();
     assert_eq!(with.tasks.len(), 2);
-    assert!(with.tasks.iter().all(|t| t.artifacts.len() == 1 && t.history.is_empty()));
+    assert!(with
+        .tasks
+        .iter()
+        .all(|t| t.artifacts.len() == 1 && t.history.is_empty()));
     let e = h
-        .list_tasks(cx("ListTasks"), ListTasksRequest { page_token: Some("junk".into()), ..Default::default() })
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                page_token: Some("junk".into()),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&e), -32602);
@@ -394,7 +556,9 @@ async fn list_tasks_filters_by_context_and_leaves_artifacts_out_unless_asked() {
 #[tokio::test]
 async fn tasks_live_in_the_store_the_handler_is_given() {
     let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
-    let h = RequestHandler::builder(Scripted).task_store(Arc::clone(&store)).build();
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store))
+        .build();
     let task = task_of(&h, send(message("input-1", None, None))).await;
     drop(h);
     // Another handler on the same store (a restart) continues the task.
@@ -413,8 +577,114 @@ async fn push_configs_and_the_extended_card_are_refused_when_not_configured() {
         .unwrap_err();
     assert_eq!(code(&e), -32007);
     let e = h
-        .create_task_push_notification_config(cx("CreateTaskPushNotificationConfig"), Default::default())
+        .create_task_push_notification_config(
+            cx("CreateTaskPushNotificationConfig"),
+            Default::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(code(&e), -32003);
+}
+
+/// A webhook on loopback that keeps what it receives.
+async fn webhook() -> (
+    String,
+    Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>>,
+) {
+    let seen: Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>> = Arc::default();
+    let keep = Arc::clone(&seen);
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(
+            move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+                let keep = Arc::clone(&keep);
+                async move {
+                    let auth = headers
+                        .get("authorization")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
+                    let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+                    keep.lock().unwrap().push((auth, body));
+                    axum::http::StatusCode::OK
+                }
+            },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_with_a_push_config_posts_its_events_to_the_webhook() {
+    use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+    use a2a_types::v1::{AuthenticationInfo, TaskPushNotificationConfig};
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
+    let configs = Arc::new(MemoryStore::new());
+    let h = RequestHandler::builder(Scripted)
+        .push_notifications(configs, dispatcher.clone())
+        .build();
+    let (url, seen) = webhook().await;
+    let config = TaskPushNotificationConfig {
+        id: Some("p-1".into()),
+        url: url.clone(),
+        authentication: Some(AuthenticationInfo {
+            scheme: "Bearer".into(),
+            credentials: Some("s3cret".into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let inline = SendMessageConfiguration {
+        task_push_notification_config: Some(config.clone()),
+        ..Default::default()
+    };
+    let task = task_of(&h, with_config(message("input-1", None, None), inline)).await;
+    let stored = h
+        .get_task_push_notification_config(
+            cx("GetTaskPushNotificationConfig"),
+            a2a_types::v1::GetTaskPushNotificationConfigRequest {
+                task_id: task.id.clone(),
+                id: "p-1".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(stored.url, url);
+    let done = task_of(&h, send(message("m2", Some(&task.id), None))).await;
+    assert_eq!(done.status.state, TaskState::Completed);
+    tokio::time::timeout(Duration::from_secs(10), dispatcher.idle())
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty());
+    for (auth, body) in &seen {
+        assert_eq!(auth.as_deref(), Some("Bearer s3cret"));
+        serde_json::from_value::<StreamResponse>(body.clone()).unwrap();
+    }
+    let last: StreamResponse = serde_json::from_value(seen.last().unwrap().1.clone()).unwrap();
+    assert!(
+        matches!(&last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
+        "{last:?}"
+    );
+    // A URL the policy refuses is refused before it is kept.
+    let e = h
+        .create_task_push_notification_config(
+            cx("CreateTaskPushNotificationConfig"),
+            TaskPushNotificationConfig {
+                task_id: Some(task.id.clone()),
+                url: "http://169.254.169.254/latest".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32602, "{e:?}");
 }

@@ -115,8 +115,13 @@ impl<'a> RawRequest<'a> {
             },
         };
         let response_id = id.clone().unwrap_or(RequestId::Null);
-        let invalid =
-            |detail: String| Err(Fault::new(response_id.clone(), codes::INVALID_REQUEST, detail));
+        let invalid = |detail: String| {
+            Err(Fault::new(
+                response_id.clone(),
+                codes::INVALID_REQUEST,
+                detail,
+            ))
+        };
         match members.jsonrpc.map(string_member) {
             Some(Ok(version)) if version == "2.0" => {}
             Some(Ok(version)) => {
