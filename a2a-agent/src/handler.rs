@@ -721,13 +721,24 @@ fn state_name(state: &TaskState) -> String {
         .unwrap_or_else(|| format!("{state:?}"))
 }
 
-/// Whether a streamed event ends a `SendStreamingMessage` or `SubscribeToTask` stream: a
-/// direct message, or a status at a terminal or interrupted state.
-fn ends_stream(event: &StreamResponse) -> bool {
-    match event {
-        StreamResponse::Message(_) => true,
-        StreamResponse::StatusUpdate(u) => is_settled(&u.status.state),
-        StreamResponse::Task(t) => is_terminal(&t.status.state),
+/// Where a live stream ends.
+#[derive(Clone, Copy)]
+enum Until {
+    /// `SendStreamingMessage`: at a direct message or a status that settles the call (terminal
+    /// or interrupted), as a blocking call returns there.
+    Settled,
+    /// `SubscribeToTask`: at a terminal state only (§3.1.6): a task that waits for input may
+    /// go on, and the subscriber sees it through.
+    Terminal,
+}
+
+/// Whether a streamed event ends the stream.
+fn ends_stream(event: &StreamResponse, until: Until) -> bool {
+    match (event, until) {
+        (StreamResponse::Message(_), Until::Settled) => true,
+        (StreamResponse::StatusUpdate(u), Until::Settled) => is_settled(&u.status.state),
+        (StreamResponse::StatusUpdate(u), Until::Terminal) => is_terminal(&u.status.state),
+        (StreamResponse::Task(t), _) => is_terminal(&t.status.state),
         _ => false,
     }
 }
@@ -741,6 +752,7 @@ fn live_stream(
     first: Option<StreamResponse>,
     settled: Option<watch::Receiver<Option<Result<Task, ServiceError>>>>,
     history_length: Option<i32>,
+    until: Until,
 ) -> EventStream<StreamResponse> {
     let trim = move |event: StreamResponse| match event {
         StreamResponse::Task(t) => StreamResponse::Task(with_history(t, history_length)),
@@ -765,7 +777,7 @@ fn live_stream(
                 return None;
             }
             if let Some(first) = st.first.take() {
-                st.ended = ends_stream(&first);
+                st.ended = ends_stream(&first, until);
                 return Some((Ok(trim(first)), st));
             }
             loop {
@@ -783,7 +795,7 @@ fn live_stream(
                 };
                 return match event {
                     Ok(event) => {
-                        st.ended = ends_stream(&event);
+                        st.ended = ends_stream(&event, until);
                         Some((Ok(trim(event)), st))
                     }
                     Err(broadcast::error::RecvError::Lagged(n)) => {
@@ -849,6 +861,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             None,
             Some(started.settled),
             history_length,
+            Until::Settled,
         ))
     }
 
@@ -1004,11 +1017,6 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let live = self.inner.live(tenant, &params.id);
         // Subscribed before the task is read: an event between the two is not missed.
         let events = live.events.subscribe();
-        let running = live
-            .cancel
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some();
         let stored = match self.inner.get(tenant, &params.id).await {
             Ok(stored) => stored,
             Err(e) => {
@@ -1029,14 +1037,16 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                 ))
                 .into());
         }
+        // The current task first, then its events (of this execution and the next ones, should
+        // it wait for input) until it ends.
         let first = StreamResponse::Task(stored.task);
-        if !running {
-            // Nothing runs: the task waits for the client; the stream is its current state.
-            drop(events);
-            self.inner.forget(tenant, &params.id);
-            return Ok(a2a_types::rt::service::events([Ok(first)]));
-        }
-        Ok(live_stream(events, Some(first), None, None))
+        Ok(live_stream(
+            events,
+            Some(first),
+            None,
+            None,
+            Until::Terminal,
+        ))
     }
 
     async fn create_task_push_notification_config(

@@ -688,3 +688,34 @@ async fn a_task_with_a_push_config_posts_its_events_to_the_webhook() {
         .unwrap_err();
     assert_eq!(code(&e), -32602, "{e:?}");
 }
+
+#[tokio::test]
+async fn a_subscription_to_a_waiting_task_follows_it_to_its_end() {
+    let h = Arc::new(handler());
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let sub = h
+        .subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let (h2, id) = (Arc::clone(&h), waiting.id.clone());
+    let finish = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        task_of(&h2, send(message("m2", Some(&id), None))).await
+    });
+    let events = collect(sub).await;
+    assert!(
+        matches!(&events[0], StreamResponse::Task(t) if t.status.state == TaskState::InputRequired),
+        "{events:?}"
+    );
+    assert!(
+        matches!(events.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
+        "{events:?}"
+    );
+    assert_eq!(finish.await.unwrap().status.state, TaskState::Completed);
+}
