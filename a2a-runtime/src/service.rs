@@ -62,7 +62,7 @@ use std::task::{Context, Poll};
 ///
 /// Built by the transport for each request; `RequestContext::new` makes one for tests and for
 /// calling a service directly.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct RequestContext {
     /// The protocol version the request was served in (the `A2A-Version` it carried, or 0.3 for

@@ -1,0 +1,291 @@
+//! What an agent author writes: an [`AgentExecutor`], which receives a [`TaskContext`] and a
+//! [`TaskUpdater`] and says what happens, as events, until the task ends or waits for the client.
+
+use crate::lifecycle::{agent_message, new_id};
+use a2a_types::rt::service::RequestContext;
+use a2a_types::v1::{
+    Artifact, Message, Part, SendMessageConfiguration, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
+};
+use std::fmt;
+use std::future::Future;
+use tokio::sync::mpsc;
+
+/// What an execution knows: the task and context it runs in (decided by the request handler:
+/// the message's, or fresh ones), the message that started it, the task as it stood before (when
+/// the message continues one), and the caller's context from the service layer (headers,
+/// tenant, extensions, what tower layers put in the request).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct TaskContext {
+    /// The task's id.
+    pub task_id: String,
+    /// The task's context id.
+    pub context_id: String,
+    /// The client's message; `None` for a cancel.
+    pub message: Option<Message>,
+    /// The task as stored before this message, with its whole history; `None` for a new task.
+    pub task: Option<Task>,
+    /// The `configuration` of the `SendMessage` call, if it had one.
+    pub configuration: Option<SendMessageConfiguration>,
+    /// The call's context (protocol version, binding, tenant, extensions, headers).
+    pub call: RequestContext,
+}
+
+impl TaskContext {
+    /// The text of the message's text parts, joined: what a simple agent reads.
+    pub fn text(&self) -> String {
+        self.message
+            .iter()
+            .flat_map(|m| &m.parts)
+            .filter_map(|p| match &p.content {
+                a2a_types::v1::PartContent::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("")
+    }
+}
+
+/// Why an execution failed: the task then fails with this reason as its status message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecutorError(String);
+
+impl ExecutorError {
+    /// An error saying `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        ExecutorError(reason.into())
+    }
+
+    /// The reason.
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ExecutorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ExecutorError {}
+
+impl From<String> for ExecutorError {
+    fn from(reason: String) -> Self {
+        ExecutorError(reason)
+    }
+}
+
+impl From<&str> for ExecutorError {
+    fn from(reason: &str) -> Self {
+        ExecutorError(reason.to_owned())
+    }
+}
+
+/// An agent's logic. The request handler ([`crate::RequestHandler`]) calls
+/// [`execute`](Self::execute) for each message, with an updater bound to the task, and keeps
+/// the lifecycle: ids, the history, the store, blocking and streaming replies, subscriptions,
+/// push notifications.
+///
+/// An execution answers either with one direct [`Message`] ([`TaskUpdater::reply`]: no task is
+/// kept) or with the task's events: status updates and artifacts, ending at a terminal state
+/// (`complete`, `fail`, `reject`, `cancel`) or an interrupted one (`require_input`,
+/// `require_auth`), which a later message continues. An execution that returns an error, panics,
+/// outlives the handler's execution timeout, or drops its updater without a final or
+/// interrupted state leaves the task failed, with the reason as its status message; it is never
+/// left working.
+///
+/// ```
+/// use a2a_agent::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+///
+/// struct Echo;
+///
+/// impl AgentExecutor for Echo {
+///     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+///         task.start_work(None).await?;
+///         task.add_text_artifact("echo", &cx.text()).await?;
+///         task.complete(None).await?;
+///         Ok(())
+///     }
+/// }
+/// ```
+pub trait AgentExecutor: Send + Sync + 'static {
+    /// Runs the agent for the context's message, sending what happens through `task`.
+    fn execute(
+        &self,
+        cx: TaskContext,
+        task: TaskUpdater,
+    ) -> impl Future<Output = Result<(), ExecutorError>> + Send;
+
+    /// Cancels the task (`CancelTask`): by default it is marked canceled at once. An agent with
+    /// work to stop overrides this; it must end with a terminal state (normally
+    /// [`TaskUpdater::cancel`]).
+    fn cancel(
+        &self,
+        cx: TaskContext,
+        task: TaskUpdater,
+    ) -> impl Future<Output = Result<(), ExecutorError>> + Send {
+        let _ = cx;
+        async move { task.cancel(None).await }
+    }
+}
+
+/// The events of one execution, sent to the request handler, which applies each to the task in
+/// order. Cheap to clone (an execution may hand clones to its own tasks); the execution ends
+/// when the last clone is dropped.
+#[derive(Clone, Debug)]
+pub struct TaskUpdater {
+    events: mpsc::Sender<StreamResponse>,
+    task_id: String,
+    context_id: String,
+}
+
+impl TaskUpdater {
+    pub(crate) fn new(
+        events: mpsc::Sender<StreamResponse>,
+        task_id: String,
+        context_id: String,
+    ) -> Self {
+        TaskUpdater {
+            events,
+            task_id,
+            context_id,
+        }
+    }
+
+    /// The task's id.
+    pub fn task_id(&self) -> &str {
+        &self.task_id
+    }
+
+    /// The task's context id.
+    pub fn context_id(&self) -> &str {
+        &self.context_id
+    }
+
+    /// Sends one event as it is (its ids must be the task's). An error when the handler no longer
+    /// listens (the task already ended).
+    pub async fn send(&self, event: StreamResponse) -> Result<(), ExecutorError> {
+        self.events.send(event).await.map_err(|_| {
+            ExecutorError::new("the task's execution has ended; the event was dropped")
+        })
+    }
+
+    /// An agent message in this task's context, with a fresh id.
+    pub fn message(&self, parts: Vec<Part>) -> Message {
+        agent_message(&self.task_id, &self.context_id, parts)
+    }
+
+    /// An agent message with one text part.
+    pub fn text_message(&self, text: &str) -> Message {
+        self.message(vec![text_part(text)])
+    }
+
+    /// Answers with one direct message and no task (the client's call returns the message).
+    /// Only as an execution's first and only event.
+    pub async fn reply(&self, message: Message) -> Result<(), ExecutorError> {
+        self.send(StreamResponse::Message(message)).await
+    }
+
+    /// Sets the task's status, with an optional agent message.
+    pub async fn status(
+        &self,
+        state: TaskState,
+        message: Option<Message>,
+    ) -> Result<(), ExecutorError> {
+        self.send(StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            task_id: self.task_id.clone(),
+            context_id: self.context_id.clone(),
+            status: TaskStatus {
+                state,
+                message,
+                timestamp: None,
+            },
+            ..Default::default()
+        }))
+        .await
+    }
+
+    /// `working`.
+    pub async fn start_work(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::Working, message).await
+    }
+
+    /// `input-required`: the task waits for the client's next message.
+    pub async fn require_input(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::InputRequired, message).await
+    }
+
+    /// `auth-required`: the task waits for the client to authenticate.
+    pub async fn require_auth(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::AuthRequired, message).await
+    }
+
+    /// `completed`.
+    pub async fn complete(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::Completed, message).await
+    }
+
+    /// `failed`.
+    pub async fn fail(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::Failed, message).await
+    }
+
+    /// `rejected`: the agent will not do this task.
+    pub async fn reject(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::Rejected, message).await
+    }
+
+    /// `canceled`.
+    pub async fn cancel(&self, message: Option<Message>) -> Result<(), ExecutorError> {
+        self.status(TaskState::Canceled, message).await
+    }
+
+    /// Adds an artifact, or one chunk of it: `append` adds its parts to the artifact of that id
+    /// sent before, `last_chunk` says it is the last.
+    pub async fn artifact(
+        &self,
+        artifact: Artifact,
+        append: bool,
+        last_chunk: bool,
+    ) -> Result<(), ExecutorError> {
+        self.send(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+            task_id: self.task_id.clone(),
+            context_id: self.context_id.clone(),
+            artifact,
+            append: append.then_some(true),
+            last_chunk: last_chunk.then_some(true),
+            ..Default::default()
+        }))
+        .await
+    }
+
+    /// Adds a whole artifact of these parts, with a fresh id and this name.
+    pub async fn add_artifact(&self, name: &str, parts: Vec<Part>) -> Result<(), ExecutorError> {
+        self.artifact(
+            Artifact {
+                artifact_id: new_id(),
+                name: Some(name.to_owned()).filter(|n| !n.is_empty()),
+                parts,
+                ..Default::default()
+            },
+            false,
+            false,
+        )
+        .await
+    }
+
+    /// Adds a whole artifact of one text part.
+    pub async fn add_text_artifact(&self, name: &str, text: &str) -> Result<(), ExecutorError> {
+        self.add_artifact(name, vec![text_part(text)]).await
+    }
+}
+
+/// A text part.
+pub fn text_part(text: &str) -> Part {
+    Part {
+        content: a2a_types::v1::PartContent::Text(text.to_owned()),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,1161 @@
+//! [`RequestHandler`]: the generated v1 service trait over an [`AgentExecutor`] and the stores,
+//! keeping the spec's task lifecycle.
+
+use crate::executor::{AgentExecutor, TaskContext, TaskUpdater};
+use crate::lifecycle::{
+    accept_message, apply, is_settled, is_terminal, new_id, new_task, stamped, with_history,
+};
+use crate::push::PushDispatcher;
+use crate::store::{MemoryStore, PushConfigStore, StoreError, Stored, TaskQuery, TaskStore};
+use a2a_types::rt::service::RequestContext;
+use a2a_types::v1::{
+    A2aError, A2aService, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    Empty, EventStream, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
+    GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, ServiceError,
+    StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    TaskStatus,
+};
+use futures_util::FutureExt as _;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot, watch, OwnedMutexGuard};
+
+/// How long an execution may run before its task is failed, unless set.
+pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The request handler: implements [`A2aService`] for A2A v1 over an [`AgentExecutor`] and a
+/// [`TaskStore`] (and a [`PushConfigStore`] when push notifications are on), keeping the task
+/// lifecycle of the spec (§3, §3.4, §4), as the official TCK checks it:
+///
+/// - `SendMessage` / `SendStreamingMessage`: a message without `taskId` starts a task (its id
+///   fresh, its `contextId` the message's or fresh); one with `taskId` continues that task
+///   (`TaskNotFound` when there is none; a `contextId` other than the task's is refused;
+///   a terminal task refuses with `UnsupportedOperation`). The executor answers with a direct
+///   `Message` (no task is kept) or the task's events, applied in order and stored; a blocking
+///   call returns at a terminal or interrupted state, a `returnImmediately` one when the task
+///   exists; a stream begins with the Task and ends at a terminal or interrupted state.
+///   `historyLength` trims the replies' history (absent: all, 0: none, n: the last n).
+/// - `GetTask`, `ListTasks` (filters and page tokens of the store; artifacts only with
+///   `includeArtifacts`), `CancelTask` (`TaskNotCancelable` for a terminal task),
+///   `SubscribeToTask` (the current Task first, then the live events, to the end of the
+///   execution; `UnsupportedOperation` for a terminal task).
+/// - Push-notification configs (CRUD, the URL screened before it is kept) and delivery of every
+///   event of a task that has configs; the extended card when one is configured.
+///
+/// Messages to one task are served one at a time (an execution holds the task until it
+/// settles), so concurrent calls never lose an update; across replicas the store's version
+/// check does the same. Live events (streams, subscriptions) reach the calls served by the same
+/// process: several replicas need sticky routing by task for `SubscribeToTask` (see the crate
+/// docs).
+///
+/// ```
+/// use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+/// use a2a_types::v1::A2aServer;
+///
+/// struct Done;
+/// impl AgentExecutor for Done {
+///     async fn execute(&self, _cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+///         task.complete(Some(task.text_message("done"))).await
+///     }
+/// }
+///
+/// let handler = RequestHandler::builder(Done).build(); // in memory, no push notifications
+/// let server = A2aServer::new(handler); // for a2a_types::rt::server::AgentRouter
+/// # drop(server);
+/// ```
+pub struct RequestHandler<E> {
+    inner: Arc<Inner<E>>,
+}
+
+struct Inner<E> {
+    executor: E,
+    tasks: Arc<dyn TaskStore>,
+    pushes: Option<Arc<dyn PushConfigStore>>,
+    dispatcher: Option<PushDispatcher>,
+    extended_card: Option<AgentCard>,
+    timeout: Duration,
+    live: Mutex<HashMap<(String, String), Arc<Live>>>,
+}
+
+/// What the process knows of a task beyond the store: the lock its executions take, and the
+/// channel its live events go out on.
+struct Live {
+    lock: Arc<tokio::sync::Mutex<()>>,
+    events: broadcast::Sender<StreamResponse>,
+    /// Set while an execution runs: asks it to run the executor's cancel.
+    cancel: Mutex<Option<mpsc::Sender<TaskContext>>>,
+}
+
+/// Builds a [`RequestHandler`]: the executor, then the stores and options.
+pub struct RequestHandlerBuilder<E> {
+    executor: E,
+    tasks: Option<Arc<dyn TaskStore>>,
+    pushes: Option<(Arc<dyn PushConfigStore>, PushDispatcher)>,
+    extended_card: Option<AgentCard>,
+    timeout: Duration,
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    /// A builder for a handler running `executor`.
+    pub fn builder(executor: E) -> RequestHandlerBuilder<E> {
+        RequestHandlerBuilder {
+            executor,
+            tasks: None,
+            pushes: None,
+            extended_card: None,
+            timeout: DEFAULT_EXECUTION_TIMEOUT,
+        }
+    }
+}
+
+impl<E: AgentExecutor> RequestHandlerBuilder<E> {
+    /// Where tasks are kept (a [`MemoryStore`] unless set).
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Some(store);
+        self
+    }
+
+    /// Turns push notifications on: configs are kept in `store`, and every event of a task
+    /// with configs goes out through `dispatcher`. A config's URL is screened with the
+    /// dispatcher's policy before it is kept (and again by the sender before each call).
+    pub fn push_notifications(
+        mut self,
+        store: Arc<dyn PushConfigStore>,
+        dispatcher: PushDispatcher,
+    ) -> Self {
+        self.pushes = Some((store, dispatcher));
+        self
+    }
+
+    /// The card `GetExtendedAgentCard` answers with (unset: `ExtendedAgentCardNotConfigured`).
+    pub fn extended_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// How long one execution may run before its task is failed ([`DEFAULT_EXECUTION_TIMEOUT`]).
+    pub fn execution_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The handler.
+    pub fn build(self) -> RequestHandler<E> {
+        let tasks = self
+            .tasks
+            .unwrap_or_else(|| Arc::new(MemoryStore::new()) as Arc<dyn TaskStore>);
+        let (pushes, dispatcher) = match self.pushes {
+            Some((store, dispatcher)) => (Some(store), Some(dispatcher)),
+            None => (None, None),
+        };
+        RequestHandler {
+            inner: Arc::new(Inner {
+                executor: self.executor,
+                tasks,
+                pushes,
+                dispatcher,
+                extended_card: self.extended_card,
+                timeout: self.timeout,
+                live: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+}
+
+// ----- errors -------------------------------------------------------------------------------------
+
+fn store_error(e: StoreError) -> ServiceError {
+    ServiceError::internal(format!("the task store failed: {e}"))
+}
+
+fn task_not_found(id: &str) -> ServiceError {
+    A2aError::task_not_found()
+        .with_message(format!("Task not found: no task `{id}`"))
+        .with_info([("taskId", id)])
+        .into()
+}
+
+fn invalid_params(message: String) -> ServiceError {
+    A2aError::invalid_params().with_message(message).into()
+}
+
+fn check_history_length(n: Option<i32>) -> Result<(), ServiceError> {
+    match n {
+        Some(n) if n < 0 => Err(invalid_params(format!(
+            "Invalid params: `historyLength` is {n}; it must not be negative"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn tenant_of(cx: &RequestContext) -> Option<&str> {
+    cx.tenant.as_deref().filter(|t| !t.is_empty())
+}
+
+// ----- the lifecycle ------------------------------------------------------------------------------
+
+/// What a started execution tells the call that started it.
+enum First {
+    /// The executor answered with a direct message; no task is kept.
+    Message(Message),
+    /// The task exists (created or continued), as stored after the first event, and whether
+    /// it has settled (a status of this execution at a terminal or interrupted state).
+    Task(Task, bool),
+}
+
+/// A started execution: its first outcome, its settled task, and its live events (subscribed
+/// before it ran, so none is missed).
+struct Started {
+    first: oneshot::Receiver<Result<First, ServiceError>>,
+    settled: watch::Receiver<Option<Result<Task, ServiceError>>>,
+    events: broadcast::Receiver<StreamResponse>,
+}
+
+impl<E: AgentExecutor> Inner<E> {
+    fn live(&self, tenant: Option<&str>, task_id: &str) -> Arc<Live> {
+        let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(live.entry(key).or_insert_with(|| {
+            Arc::new(Live {
+                lock: Arc::new(tokio::sync::Mutex::new(())),
+                events: broadcast::channel(1024).0,
+                cancel: Mutex::new(None),
+            })
+        }))
+    }
+
+    /// Drops the task's entry when nothing uses it any more (no execution, no subscriber).
+    fn forget(&self, tenant: Option<&str>, task_id: &str) {
+        let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = live.get(&key) {
+            if Arc::strong_count(entry) == 1 && entry.events.receiver_count() == 0 {
+                live.remove(&key);
+            }
+        }
+    }
+
+    async fn get(&self, tenant: Option<&str>, id: &str) -> Result<Stored, ServiceError> {
+        self.tasks
+            .get(tenant, id)
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| task_not_found(id))
+    }
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    /// Checks a message and starts its execution.
+    async fn start(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<Started, ServiceError> {
+        let inner = &self.inner;
+        let configuration = params.configuration.clone();
+        check_history_length(configuration.as_ref().and_then(|c| c.history_length))?;
+        let tenant = tenant_of(&cx).map(str::to_owned);
+        let tenant = tenant.as_deref();
+        let message = params.message;
+        let push = configuration
+            .as_ref()
+            .and_then(|c| c.task_push_notification_config.clone());
+        if push.is_some() {
+            self.check_push(&push)?;
+        }
+        let continues = message.task_id.clone().filter(|id| !id.is_empty());
+        let (task_id, context_id, guard, stored) = match continues {
+            Some(task_id) => {
+                let live = inner.live(tenant, &task_id);
+                let guard = Arc::clone(&live.lock).lock_owned().await;
+                let stored = inner.get(tenant, &task_id).await?;
+                let own = stored.task.context_id.clone().unwrap_or_default();
+                if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
+                    if asked != own {
+                        return Err(invalid_params(format!(
+                            "Invalid params: the message's contextId `{asked}` is not the \
+                             context `{own}` of task `{task_id}`"
+                        )));
+                    }
+                }
+                if is_terminal(&stored.task.status.state) {
+                    return Err(A2aError::unsupported_operation()
+                        .with_message(format!(
+                            "Unsupported operation: task `{task_id}` is {}: a terminal task \
+                             takes no more messages",
+                            state_name(&stored.task.status.state)
+                        ))
+                        .into());
+                }
+                (task_id, own, guard, Some(stored))
+            }
+            None => {
+                let task_id = new_id();
+                let context_id = message
+                    .context_id
+                    .clone()
+                    .filter(|c| !c.is_empty())
+                    .unwrap_or_else(new_id);
+                let live = inner.live(tenant, &task_id);
+                let guard = Arc::clone(&live.lock).lock_owned().await;
+                (task_id, context_id, guard, None)
+            }
+        };
+        let live = inner.live(tenant, &task_id);
+        let events = live.events.subscribe();
+        let (first_tx, first) = oneshot::channel();
+        let (settled_tx, settled) = watch::channel(None);
+        let execution = Execution {
+            inner: Arc::clone(&self.inner),
+            tenant: tenant.map(str::to_owned),
+            live,
+            task: stored.as_ref().map(|s| s.task.clone()),
+            version: stored.as_ref().map_or(0, |s| s.version),
+            message: Some(message.clone()),
+            push,
+            first: Some(first_tx),
+            settled: settled_tx,
+            status_seen: false,
+        };
+        let task_cx = TaskContext {
+            task_id,
+            context_id,
+            message: Some(message),
+            task: stored.map(|s| s.task),
+            configuration,
+            call: cx,
+        };
+        tokio::spawn(execution.run(task_cx, guard, Run::Execute));
+        Ok(Started {
+            first,
+            settled,
+            events,
+        })
+    }
+
+    fn check_push(&self, config: &Option<TaskPushNotificationConfig>) -> Result<(), ServiceError> {
+        let Some(config) = config else { return Ok(()) };
+        let Some(dispatcher) = &self.inner.dispatcher else {
+            return Err(A2aError::push_notification_not_supported().into());
+        };
+        dispatcher
+            .sender()
+            .policy()
+            .screen(&config.url)
+            .map(drop)
+            .map_err(|e| invalid_params(format!("Invalid params: the push URL is refused: {e}")))
+    }
+}
+
+/// What to do after an event.
+enum Flow {
+    /// Go on reading events.
+    Continue,
+    /// The executor answered with a direct message: the execution is over.
+    Replied,
+}
+
+/// What an execution runs: the executor's `execute`, or its `cancel`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Run {
+    Execute,
+    Cancel,
+}
+
+/// One execution of the executor on one task: applies its events in order, stores them,
+/// sends them live and to push configs, and says when the task settles.
+struct Execution<E> {
+    inner: Arc<Inner<E>>,
+    tenant: Option<String>,
+    live: Arc<Live>,
+    /// The task as stored; `None` until a new task's first event.
+    task: Option<Task>,
+    version: u64,
+    message: Option<Message>,
+    /// A push config that came with the message, kept when the task is created.
+    push: Option<TaskPushNotificationConfig>,
+    first: Option<oneshot::Sender<Result<First, ServiceError>>>,
+    settled: watch::Sender<Option<Result<Task, ServiceError>>>,
+    /// Whether this execution has set the task's status yet.
+    status_seen: bool,
+}
+
+impl<E: AgentExecutor> Execution<E> {
+    async fn run(mut self, cx: TaskContext, guard: OwnedMutexGuard<()>, what: Run) {
+        let (tx, mut rx) = mpsc::channel::<StreamResponse>(64);
+        let (cancel_tx, mut cancel_rx) = mpsc::channel::<TaskContext>(1);
+        *self.live.cancel.lock().unwrap_or_else(|e| e.into_inner()) = Some(cancel_tx);
+        let updater = TaskUpdater::new(tx.clone(), cx.task_id.clone(), cx.context_id.clone());
+        let weak = tx.downgrade();
+        drop(tx);
+        // A continued task is accepted (the message in its history) before the executor runs.
+        if let (Some(task), Some(message)) = (self.task.as_mut(), self.message.as_ref()) {
+            if what == Run::Execute {
+                accept_message(task, message);
+                let snapshot = task.clone();
+                if let Err(e) = self.store(snapshot.clone()).await {
+                    self.finish_with(Err(e));
+                    return self.end(guard);
+                }
+                let _ = self.live.events.send(StreamResponse::Task(snapshot));
+            }
+        }
+        let (task_id, context_id) = (cx.task_id.clone(), cx.context_id.clone());
+        let inner = Arc::clone(&self.inner);
+        let running = {
+            let cx = cx.clone();
+            tokio::spawn(async move {
+                let work = match what {
+                    Run::Execute => inner.executor.execute(cx, updater).boxed(),
+                    Run::Cancel => inner.executor.cancel(cx, updater).boxed(),
+                };
+                AssertUnwindSafe(work).catch_unwind().await
+            })
+        };
+        let mut running = Some(running);
+        let deadline = tokio::time::sleep(self.inner.timeout);
+        tokio::pin!(deadline);
+        let mut failure: Option<String> = None;
+        let mut returned = false;
+        let mut replied = false;
+        let mut closed = false;
+        // Ends when the task ends, when the executor has returned and the task waits (with every
+        // event it sent applied), when every updater is gone, or at the deadline.
+        'events: loop {
+            tokio::select! {
+                event = rx.recv(), if !closed => match event {
+                    Some(event) => match self.on_event(&task_id, &context_id, event).await {
+                        Ok(Flow::Continue) => {}
+                        Ok(Flow::Replied) => { replied = true; break 'events; }
+                        Err(reason) => { failure = Some(reason); break 'events; }
+                    },
+                    None => {
+                        closed = true;
+                        if running.is_none() { break 'events; }
+                    }
+                },
+                Some(cx) = cancel_rx.recv() => {
+                    if let Some(tx) = weak.upgrade() {
+                        let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
+                        let inner = Arc::clone(&self.inner);
+                        tokio::spawn(async move {
+                            let _ = AssertUnwindSafe(inner.executor.cancel(cx, updater)).catch_unwind().await;
+                        });
+                    }
+                }
+                outcome = async { running.as_mut().expect("polled while running").await }, if running.is_some() => {
+                    running = None;
+                    returned = true;
+                    match outcome {
+                        Ok(Ok(Ok(()))) => {}
+                        Ok(Ok(Err(e))) => failure = Some(format!("the agent failed: {e}")),
+                        Ok(Err(panic)) => failure = Some(format!("the agent panicked: {}", panic_text(&panic))),
+                        Err(e) => failure = Some(format!("the agent's execution ended: {e}")),
+                    }
+                    // What the executor sent before it returned counts, in order.
+                    while let Ok(event) = rx.try_recv() {
+                        match self.on_event(&task_id, &context_id, event).await {
+                            Ok(Flow::Continue) => {}
+                            Ok(Flow::Replied) => { replied = true; break 'events; }
+                            Err(reason) => { failure = Some(reason); break 'events; }
+                        }
+                    }
+                    if failure.is_some() || closed { break 'events; }
+                }
+                () = &mut deadline => {
+                    failure = Some(format!("the agent did not finish within {:?}", self.inner.timeout));
+                    break 'events;
+                }
+            }
+            if self.done(returned) {
+                break 'events;
+            }
+        }
+        *self.live.cancel.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        if let Some(running) = running {
+            running.abort();
+        }
+        drop(rx);
+        // Never left working: an execution that ends without a settled state fails its task.
+        // A direct reply ends an execution that began no task, or left its task waiting.
+        let settled = match &self.task {
+            Some(t) => is_settled(&t.status.state),
+            None => replied,
+        };
+        let reason = failure.or_else(|| {
+            (!settled).then(|| "the agent ended without a final or interrupted state".to_owned())
+        });
+        if let Some(reason) = reason {
+            if self
+                .task
+                .as_ref()
+                .is_none_or(|t| !is_terminal(&t.status.state))
+            {
+                self.fail(&task_id, &context_id, reason).await;
+            }
+        }
+        let outcome = match &self.task {
+            Some(task) => Ok(task.clone()),
+            None => Err(ServiceError::internal("the agent answered nothing")),
+        };
+        self.finish_with(outcome);
+        self.end(guard)
+    }
+
+    /// Whether the execution is over: the task ended, or the executor returned and the task
+    /// waits for the client.
+    fn done(&self, returned: bool) -> bool {
+        match &self.task {
+            Some(task) if is_terminal(&task.status.state) => true,
+            Some(task) => returned && self.status_seen && is_settled(&task.status.state),
+            None => false,
+        }
+    }
+
+    fn end(self, guard: OwnedMutexGuard<()>) {
+        let (inner, tenant, task_id) = (
+            Arc::clone(&self.inner),
+            self.tenant.clone(),
+            self.task.as_ref().map(|t| t.id.clone()),
+        );
+        drop(self);
+        drop(guard);
+        if let Some(id) = task_id {
+            inner.forget(tenant.as_deref(), &id);
+        }
+    }
+
+    fn resolve_first(&mut self, first: Result<First, ServiceError>) {
+        if let Some(tx) = self.first.take() {
+            let _ = tx.send(first);
+        }
+    }
+
+    fn finish_with(&mut self, outcome: Result<Task, ServiceError>) {
+        match &outcome {
+            Ok(task) => self.resolve_first(Ok(First::Task(task.clone(), true))),
+            Err(e) => self.resolve_first(Err(e.clone())),
+        }
+        self.settled.send_replace(Some(outcome));
+    }
+
+    /// One event of the executor: applied, stored, sent live and to the push configs. An error
+    /// is the reason the task fails.
+    async fn on_event(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        event: StreamResponse,
+    ) -> Result<Flow, String> {
+        if let StreamResponse::Message(message) = &event {
+            let mut message = stamped(message, task_id, context_id);
+            match self.task.clone() {
+                // A direct reply to a new message belongs to no task.
+                None => message.task_id = None,
+                // One to a waiting task joins its history; the task keeps waiting.
+                Some(mut task) => {
+                    task.history.push(message.clone());
+                    self.store(task.clone())
+                        .await
+                        .map_err(|e| format!("{e:?}"))?;
+                    self.task = Some(task);
+                }
+            }
+            self.resolve_first(Ok(First::Message(message.clone())));
+            let _ = self.live.events.send(StreamResponse::Message(message));
+            return Ok(Flow::Replied);
+        }
+        let created = self.task.is_none();
+        let mut task = match self.task.take() {
+            Some(task) => task,
+            None => {
+                let message = self.message.clone().unwrap_or_default();
+                let task = new_task(task_id, context_id, &message);
+                let _ = self.live.events.send(StreamResponse::Task(task.clone()));
+                task
+            }
+        };
+        if let Err(e) = apply(&mut task, &event) {
+            self.task = Some(task);
+            return Err(format!("the agent broke the protocol: {e}"));
+        }
+        let event = stamp_event(event, &task);
+        self.store_created(&task, created)
+            .await
+            .map_err(|e| format!("{e:?}"))?;
+        self.task = Some(task.clone());
+        let _ = self.live.events.send(event.clone());
+        if created {
+            if let Some(config) = self.push.take() {
+                self.keep_push(&task.id, config).await;
+            }
+        }
+        // Only a status this execution set settles the call: a continued task still shows the
+        // interrupted state it waited in until the agent says otherwise.
+        if matches!(
+            event,
+            StreamResponse::StatusUpdate(_) | StreamResponse::Task(_)
+        ) {
+            self.status_seen = true;
+        }
+        let settled = self.status_seen && is_settled(&task.status.state);
+        self.resolve_first(Ok(First::Task(task.clone(), settled)));
+        if settled {
+            self.settled.send_replace(Some(Ok(task.clone())));
+        }
+        self.notify(&task, event).await;
+        Ok(Flow::Continue)
+    }
+
+    async fn store_created(&mut self, task: &Task, created: bool) -> Result<(), ServiceError> {
+        if created {
+            self.version = self
+                .inner
+                .tasks
+                .create(self.tenant.as_deref(), task)
+                .await
+                .map_err(store_error)?;
+            Ok(())
+        } else {
+            self.store(task.clone()).await
+        }
+    }
+
+    /// Writes `task` over the version this execution read; on a conflict (another replica
+    /// wrote), the stored task is kept and the write refused, with the reason.
+    async fn store(&mut self, task: Task) -> Result<(), ServiceError> {
+        self.version = self
+            .inner
+            .tasks
+            .update(self.tenant.as_deref(), &task, self.version)
+            .await
+            .map_err(store_error)?;
+        Ok(())
+    }
+
+    /// Fails the task with `reason` as its status message (creating it when the agent never
+    /// began one); a direct reply already sent is left alone.
+    async fn fail(&mut self, task_id: &str, context_id: &str, reason: String) {
+        let message = crate::lifecycle::agent_message(
+            task_id,
+            context_id,
+            vec![crate::executor::text_part(&reason)],
+        );
+        let event = StreamResponse::StatusUpdate(a2a_types::v1::TaskStatusUpdateEvent {
+            task_id: task_id.to_owned(),
+            context_id: context_id.to_owned(),
+            status: TaskStatus {
+                state: TaskState::Failed,
+                message: Some(message),
+                timestamp: None,
+            },
+            ..Default::default()
+        });
+        // The event may be refused only for a broken task; then the stored one stays.
+        let _ = self.on_event(task_id, context_id, event).await;
+    }
+
+    async fn keep_push(&self, task_id: &str, mut config: TaskPushNotificationConfig) {
+        if let Some(store) = &self.inner.pushes {
+            config.task_id = Some(task_id.to_owned());
+            let _ = store.set(self.tenant.as_deref(), task_id, config).await;
+        }
+    }
+
+    async fn notify(&self, task: &Task, event: StreamResponse) {
+        let (Some(store), Some(dispatcher)) = (&self.inner.pushes, &self.inner.dispatcher) else {
+            return;
+        };
+        if let Ok(page) = store
+            .list(
+                self.tenant.as_deref(),
+                &task.id,
+                Some(crate::store::MAX_PAGE_SIZE),
+                None,
+            )
+            .await
+        {
+            if !page.configs.is_empty() {
+                dispatcher.enqueue(page.configs, event);
+            }
+        }
+    }
+}
+
+/// The event as streamed: a status or artifact update carries the task's ids.
+fn stamp_event(event: StreamResponse, task: &Task) -> StreamResponse {
+    let context_id = task.context_id.clone().unwrap_or_default();
+    match event {
+        StreamResponse::StatusUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            u.status = task.status.clone();
+            StreamResponse::StatusUpdate(u)
+        }
+        StreamResponse::ArtifactUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            StreamResponse::ArtifactUpdate(u)
+        }
+        StreamResponse::Task(_) => StreamResponse::Task(task.clone()),
+        other => other,
+    }
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
+}
+
+fn state_name(state: &TaskState) -> String {
+    serde_json::to_value(state)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{state:?}"))
+}
+
+/// Where a live stream ends.
+#[derive(Clone, Copy)]
+enum Until {
+    /// `SendStreamingMessage`: at a direct message or a status that settles the call (terminal
+    /// or interrupted), as a blocking call returns there.
+    Settled,
+    /// `SubscribeToTask`: at a terminal state only (§3.1.6): a task that waits for input may
+    /// go on, and the subscriber sees it through.
+    Terminal,
+}
+
+/// Whether a streamed event ends the stream.
+fn ends_stream(event: &StreamResponse, until: Until) -> bool {
+    match (event, until) {
+        (StreamResponse::Message(_), Until::Settled) => true,
+        (StreamResponse::StatusUpdate(u), Until::Settled) => is_settled(&u.status.state),
+        (StreamResponse::StatusUpdate(u), Until::Terminal) => is_terminal(&u.status.state),
+        (StreamResponse::Task(t), _) => is_terminal(&t.status.state),
+        _ => false,
+    }
+}
+
+/// The live events as a stream, ending after the event that settles the task (or when the
+/// execution ends, for a stream that has its `settled`); `history_length` trims a streamed
+/// Task's history. Read straight from the broadcast channel: no task of its own, so a client
+/// that goes away drops it at once.
+fn live_stream(
+    events: broadcast::Receiver<StreamResponse>,
+    first: Option<StreamResponse>,
+    settled: Option<watch::Receiver<Option<Result<Task, ServiceError>>>>,
+    history_length: Option<i32>,
+    until: Until,
+) -> EventStream<StreamResponse> {
+    let trim = move |event: StreamResponse| match event {
+        StreamResponse::Task(t) => StreamResponse::Task(with_history(t, history_length)),
+        other => other,
+    };
+    struct State {
+        events: broadcast::Receiver<StreamResponse>,
+        first: Option<StreamResponse>,
+        settled: Option<watch::Receiver<Option<Result<Task, ServiceError>>>>,
+        ended: bool,
+    }
+    let state = State {
+        events,
+        first,
+        settled,
+        ended: false,
+    };
+    Box::pin(futures_util::stream::unfold(
+        state,
+        move |mut st| async move {
+            if st.ended {
+                return None;
+            }
+            if let Some(first) = st.first.take() {
+                st.ended = ends_stream(&first, until);
+                return Some((Ok(trim(first)), st));
+            }
+            loop {
+                let event = match &mut st.settled {
+                    Some(settled) => tokio::select! {
+                        biased;
+                        event = st.events.recv() => event,
+                        changed = settled.changed() => match changed {
+                            Ok(()) => continue,
+                            // The execution ended: what it sent is in the channel already.
+                            Err(_) => st.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
+                        },
+                    },
+                    None => st.events.recv().await,
+                };
+                return match event {
+                    Ok(event) => {
+                        st.ended = ends_stream(&event, until);
+                        Some((Ok(trim(event)), st))
+                    }
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        st.ended = true;
+                        Some((
+                            Err(ServiceError::internal(format!(
+                                "the stream fell {n} events behind and was closed"
+                            ))),
+                            st,
+                        ))
+                    }
+                    Err(broadcast::error::RecvError::Closed) => None,
+                };
+            }
+        },
+    ))
+}
+
+// ----- the service --------------------------------------------------------------------------------
+
+impl<E: AgentExecutor> A2aService for RequestHandler<E> {
+    async fn send_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<SendMessageResponse, ServiceError> {
+        let config: Option<SendMessageConfiguration> = params.configuration.clone();
+        let history_length = config.as_ref().and_then(|c| c.history_length);
+        let immediately = config.as_ref().and_then(|c| c.return_immediately) == Some(true);
+        let mut started = self.start(cx, params).await?;
+        let first = (&mut started.first)
+            .await
+            .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
+        let task = match first {
+            First::Message(message) => return Ok(SendMessageResponse::Message(message)),
+            First::Task(task, settled) if immediately || settled => task,
+            First::Task(..) => {
+                let settled = started
+                    .settled
+                    .wait_for(Option::is_some)
+                    .await
+                    .map_err(|_| ServiceError::internal("the execution ended early"))?;
+                settled
+                    .clone()
+                    .unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
+            }
+        };
+        Ok(SendMessageResponse::Task(with_history(
+            task,
+            history_length,
+        )))
+    }
+
+    async fn send_streaming_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
+        let started = self.start(cx, params).await?;
+        Ok(live_stream(
+            started.events,
+            None,
+            Some(started.settled),
+            history_length,
+            Until::Settled,
+        ))
+    }
+
+    async fn get_task(
+        &self,
+        cx: RequestContext,
+        params: GetTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        check_history_length(params.history_length)?;
+        let stored = self.inner.get(tenant_of(&cx), &params.id).await?;
+        Ok(with_history(stored.task, params.history_length))
+    }
+
+    async fn list_tasks(
+        &self,
+        cx: RequestContext,
+        params: ListTasksRequest,
+    ) -> Result<ListTasksResponse, ServiceError> {
+        check_history_length(params.history_length)?;
+        let query = TaskQuery::from_request(&params)
+            .map_err(|e| invalid_params(format!("Invalid params: {e}")))?;
+        let page = self
+            .inner
+            .tasks
+            .list(tenant_of(&cx), &query)
+            .await
+            .map_err(|e| match e {
+                StoreError::InvalidPageToken => invalid_params(
+                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
+                ),
+                other => store_error(other),
+            })?;
+        let include_artifacts = params.include_artifacts == Some(true);
+        let tasks = page
+            .tasks
+            .into_iter()
+            .map(|mut t| {
+                if !include_artifacts {
+                    t.artifacts.clear();
+                }
+                with_history(t, params.history_length)
+            })
+            .collect();
+        Ok(ListTasksResponse {
+            tasks,
+            next_page_token: page.next_page_token.unwrap_or_default(),
+            page_size: i32::try_from(page.page_size).unwrap_or(i32::MAX),
+            total_size: i32::try_from(page.total_size).unwrap_or(i32::MAX),
+        })
+    }
+
+    async fn cancel_task(
+        &self,
+        cx: RequestContext,
+        params: CancelTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        let tenant = tenant_of(&cx).map(str::to_owned);
+        let tenant = tenant.as_deref();
+        let inner = &self.inner;
+        let stored = inner.get(tenant, &params.id).await?;
+        let not_cancelable = |task: &Task| -> ServiceError {
+            A2aError::task_not_cancelable()
+                .with_message(format!(
+                    "Task cannot be canceled: task `{}` is {}",
+                    task.id,
+                    state_name(&task.status.state)
+                ))
+                .with_info([("taskId", task.id.as_str())])
+                .into()
+        };
+        if is_terminal(&stored.task.status.state) {
+            return Err(not_cancelable(&stored.task));
+        }
+        let live = inner.live(tenant, &params.id);
+        let task_cx = TaskContext {
+            task_id: stored.task.id.clone(),
+            context_id: stored.task.context_id.clone().unwrap_or_default(),
+            message: None,
+            task: Some(stored.task.clone()),
+            configuration: None,
+            call: cx,
+        };
+        // A running execution runs the cancel beside its work; otherwise (the task waits for the
+        // client) a cancel execution takes the task.
+        let running = live
+            .cancel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let mut events = live.events.subscribe();
+        let settled = match running {
+            Some(asks) if asks.send(task_cx.clone()).await.is_ok() => None,
+            _ => {
+                let guard = Arc::clone(&live.lock).lock_owned().await;
+                let stored = inner.get(tenant, &params.id).await?;
+                if is_terminal(&stored.task.status.state) {
+                    return Err(not_cancelable(&stored.task));
+                }
+                let (first_tx, _first) = oneshot::channel();
+                let (settled_tx, settled) = watch::channel(None);
+                let execution = Execution {
+                    inner: Arc::clone(inner),
+                    tenant: tenant.map(str::to_owned),
+                    live: Arc::clone(&live),
+                    task: Some(stored.task),
+                    version: stored.version,
+                    message: None,
+                    push: None,
+                    first: Some(first_tx),
+                    settled: settled_tx,
+                    status_seen: false,
+                };
+                tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
+                Some(settled)
+            }
+        };
+        let reached = async {
+            match settled {
+                Some(mut settled) => settled
+                    .wait_for(Option::is_some)
+                    .await
+                    .ok()
+                    .and_then(|s| s.clone())
+                    .and_then(Result::ok),
+                None => loop {
+                    match events.recv().await {
+                        Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => {
+                            break None
+                        }
+                        Ok(_) => continue,
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => break None,
+                    }
+                },
+            }
+        };
+        let _ = tokio::time::timeout(inner.timeout, reached).await;
+        let now = inner.get(tenant, &params.id).await?.task;
+        match now.status.state {
+            TaskState::Canceled => Ok(now),
+            _ if is_terminal(&now.status.state) => Err(not_cancelable(&now)),
+            _ => Err(not_cancelable(&now)),
+        }
+    }
+
+    async fn subscribe_to_task(
+        &self,
+        cx: RequestContext,
+        params: SubscribeToTaskRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let tenant = tenant_of(&cx).map(str::to_owned);
+        let tenant = tenant.as_deref();
+        let live = self.inner.live(tenant, &params.id);
+        // Subscribed before the task is read: an event between the two is not missed.
+        let events = live.events.subscribe();
+        let stored = match self.inner.get(tenant, &params.id).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                drop(events);
+                self.inner.forget(tenant, &params.id);
+                return Err(e);
+            }
+        };
+        if is_terminal(&stored.task.status.state) {
+            drop(events);
+            self.inner.forget(tenant, &params.id);
+            return Err(A2aError::unsupported_operation()
+                .with_message(format!(
+                    "Unsupported operation: task `{}` is {}: a terminal task has no events to \
+                     follow",
+                    stored.task.id,
+                    state_name(&stored.task.status.state)
+                ))
+                .into());
+        }
+        // The current task first, then its events (of this execution and the next ones, should
+        // it wait for input) until it ends.
+        let first = StreamResponse::Task(stored.task);
+        Ok(live_stream(
+            events,
+            Some(first),
+            None,
+            None,
+            Until::Terminal,
+        ))
+    }
+
+    async fn create_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let store = self.push_store()?;
+        let tenant = tenant_of(&cx);
+        let task_id = params.task_id.clone().unwrap_or_default();
+        self.inner.get(tenant, &task_id).await?;
+        self.check_push(&Some(params.clone()))?;
+        store
+            .set(tenant, &task_id, params)
+            .await
+            .map_err(store_error)
+    }
+
+    async fn get_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: GetTaskPushNotificationConfigRequest,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let store = self.push_store()?;
+        let tenant = tenant_of(&cx);
+        self.inner.get(tenant, &params.task_id).await?;
+        store
+            .get(tenant, &params.task_id, &params.id)
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| {
+                A2aError::task_not_found()
+                    .with_message(format!(
+                        "Task not found: task `{}` has no push notification config `{}`",
+                        params.task_id, params.id
+                    ))
+                    .with_info([("taskId", params.task_id.as_str())])
+                    .into()
+            })
+    }
+
+    async fn list_task_push_notification_configs(
+        &self,
+        cx: RequestContext,
+        params: ListTaskPushNotificationConfigsRequest,
+    ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
+        let store = self.push_store()?;
+        let tenant = tenant_of(&cx);
+        self.inner.get(tenant, &params.task_id).await?;
+        let size = match params.page_size {
+            None | Some(0) => None,
+            Some(n) => Some(u32::try_from(n).map_err(|_| {
+                invalid_params(format!(
+                    "Invalid params: `pageSize` is {n}; it must not be negative"
+                ))
+            })?),
+        };
+        let page = store
+            .list(
+                tenant,
+                &params.task_id,
+                size,
+                params.page_token.as_deref().filter(|t| !t.is_empty()),
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::InvalidPageToken => invalid_params(
+                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
+                ),
+                other => store_error(other),
+            })?;
+        Ok(ListTaskPushNotificationConfigsResponse {
+            configs: page.configs,
+            next_page_token: page.next_page_token,
+        })
+    }
+
+    async fn get_extended_agent_card(
+        &self,
+        _cx: RequestContext,
+        _params: GetExtendedAgentCardRequest,
+    ) -> Result<AgentCard, ServiceError> {
+        self.inner
+            .extended_card
+            .clone()
+            .ok_or_else(|| A2aError::extended_agent_card_not_configured().into())
+    }
+
+    async fn delete_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: DeleteTaskPushNotificationConfigRequest,
+    ) -> Result<Empty, ServiceError> {
+        let store = self.push_store()?;
+        let tenant = tenant_of(&cx);
+        self.inner.get(tenant, &params.task_id).await?;
+        store
+            .delete(tenant, &params.task_id, &params.id)
+            .await
+            .map_err(store_error)?;
+        Ok(Empty::default())
+    }
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    fn push_store(&self) -> Result<&Arc<dyn PushConfigStore>, ServiceError> {
+        self.inner
+            .pushes
+            .as_ref()
+            .ok_or_else(|| A2aError::push_notification_not_supported().into())
+    }
+}

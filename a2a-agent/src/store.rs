@@ -1,0 +1,520 @@
+//! Task and push-notification-config stores.
+//!
+//! Two traits, [`TaskStore`] and [`PushConfigStore`], and their implementations:
+//!
+//! | store | feature | for |
+//! |---|---|---|
+//! | [`MemoryStore`] | (always) | tests, one process, tasks that may be lost on restart |
+//! | `SqliteStore` | `sqlite` | one host: a file that survives restarts |
+//! | `PostgresStore` | `postgres` | several replicas of one agent on one shared database |
+//!
+//! # Optimistic versioning
+//!
+//! Every stored task carries a version: [`TaskStore::create`] stores version 1, and each
+//! [`TaskStore::update`] names the version it read and stores the next one, only if the stored
+//! version is still the one it names; otherwise it fails with [`StoreError::Conflict`] and writes
+//! nothing. A writer that gets `Conflict` reads the task again, applies its change to what it
+//! reads, and retries. So two writers (two tasks in one process, or two replicas on one
+//! database) never overwrite each other's change unseen: a lost update is impossible. The SQL
+//! stores do the check and the write in one statement (`UPDATE ... SET ..., version = version + 1
+//! WHERE tenant = $1 AND id = $2 AND version = $3`, then the affected row count), so it holds
+//! across connections, pools and processes.
+//!
+//! ```
+//! use a2a_agent::store::{MemoryStore, StoreError, TaskStore};
+//! use a2a_types::v1::{Task, TaskState};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), StoreError> {
+//! let store = MemoryStore::new();
+//! let mut task = Task { id: "t-1".into(), ..Default::default() };
+//! store.create(None, &task).await?;
+//!
+//! // A read-modify-write that retries when another writer got there first.
+//! loop {
+//!     let current = store.get(None, "t-1").await?.expect("created above");
+//!     task = current.task;
+//!     task.status.state = TaskState::Working;
+//!     match store.update(None, &task, current.version).await {
+//!         Ok(_new_version) => break,
+//!         Err(StoreError::Conflict { .. }) => continue, // someone else wrote: read again
+//!         Err(e) => return Err(e),
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Tenants
+//!
+//! Every call is scoped by a tenant (`Option<&str>`, the requests' `tenant` field): a task or
+//! config stored under one tenant is invisible under every other. `None` and `Some("")` are the
+//! same default tenant (ProtoJSON leaves an empty `tenant` out, so the two cannot be told apart
+//! on the wire).
+//!
+//! # What the stores do not do
+//!
+//! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
+//! leaving out artifacts unless `includeArtifacts`, checking that a task exists before a push
+//! config is set for it, and the task lifecycle rules are the request handler's job.
+//!
+//! # Why boxed futures
+//!
+//! The traits are used as `Arc<dyn TaskStore>`, so they must be dyn-compatible, which an `async
+//! fn` in a trait is not. Each method instead returns a [`StoreFuture`], a pinned, boxed, `Send`
+//! future: what the `async-trait` macro would generate, written out so the signature is visible
+//! in the docs and no proc-macro is needed. An implementation writes
+//! `Box::pin(async move { ... })`. The cost, one allocation per call, is small beside a database
+//! round trip.
+
+use std::error::Error;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use a2a_types::rt::UnixTime;
+use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskState};
+
+mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod sql;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+mod token;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+/// The future every store method returns: boxed so the traits are dyn-compatible (see the
+/// [module docs](self#why-boxed-futures)).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// The page size of a list call that names none.
+pub const DEFAULT_PAGE_SIZE: u32 = 50;
+
+/// The largest page a list call returns; a larger page size is clamped to it.
+pub const MAX_PAGE_SIZE: u32 = 100;
+
+/// A task as stored, with the version an [`TaskStore::update`] of it must name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The task, as it was last written.
+    pub task: Task,
+    /// Its version: 1 after [`TaskStore::create`], one more after each [`TaskStore::update`].
+    pub version: u64,
+}
+
+/// Where tasks are kept, with optimistic versioning (see the [module docs](self)).
+///
+/// Implementations must be atomic per call: a task is never seen half-written, and an update
+/// either writes the whole task and the next version or nothing.
+///
+/// # Calling it on a store that is also a [`PushConfigStore`]
+///
+/// Both traits have a `get` and a `list`: on a [`MemoryStore`] with both traits in scope, name
+/// the trait (`TaskStore::get(&store, ..)`), or call through `&dyn TaskStore` /
+/// `Arc<dyn TaskStore>` as a request handler does.
+pub trait TaskStore: Send + Sync + 'static {
+    /// The task `task_id` of `tenant`, with its version, or `None` when there is none.
+    fn get<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Option<Stored>>;
+
+    /// Stores a new task under its `id`, at version 1 (returned).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Conflict`] (with no `expected_version`) when `tenant` already has a task
+    /// with that id; nothing is written then.
+    fn create<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64>;
+
+    /// Replaces the task with `task.id`, if its stored version is `expected_version`, and returns
+    /// the new version (`expected_version + 1`).
+    ///
+    /// # Errors
+    ///
+    /// - [`StoreError::Conflict`] when the stored version is another: someone wrote the task
+    ///   since it was read. Read it again, reapply the change, retry.
+    /// - [`StoreError::NotFound`] when `tenant` has no task with that id.
+    fn update<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task: &'a Task,
+        expected_version: u64,
+    ) -> StoreFuture<'a, u64>;
+
+    /// One page of `tenant`'s tasks that match `query`, newest first.
+    ///
+    /// **Order**: by last update time, descending, as A2A's ListTasks asks: the task's
+    /// `status.timestamp` when it has one that parses, or else the time the store last wrote it
+    /// (the clock of the process that wrote it). Tasks with the same time are ordered by id,
+    /// descending, so the order is total and paging is deterministic.
+    ///
+    /// **Paging** is by cursor: the page token holds the position after the page's last task,
+    /// so a task created or updated while a client pages is neither seen twice nor makes
+    /// another skipped; one updated during paging moves to the front and may be missed by that
+    /// pass (it was not missed by the one before). `total_size` counts every task that matches
+    /// the filters, not only those after the cursor.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::InvalidPageToken`] when `query.page_token` is not a token a store of this
+    /// crate issued for a task list.
+    fn list<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        query: &'a TaskQuery,
+    ) -> StoreFuture<'a, TaskPage>;
+}
+
+/// Where push-notification configs are kept, per tenant and task.
+///
+/// Configs are keyed by `(tenant, task_id, config id)`. The store does not check that the task
+/// exists (the request handler does, against its [`TaskStore`]).
+pub trait PushConfigStore: Send + Sync + 'static {
+    /// Stores `config` for the task, replacing the one with the same id (an upsert), and returns
+    /// it as stored.
+    ///
+    /// A config without an id (or with an empty one) gets a fresh one, a UUID v4. The stored
+    /// config's `task_id` is `task_id` and its `tenant` is `tenant` (`None` for the default
+    /// tenant), whatever `config` held in them.
+    fn set<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig>;
+
+    /// The config `config_id` of the task, or `None`.
+    fn get<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>>;
+
+    /// One page of the task's configs, ordered by config id (bytewise).
+    ///
+    /// `page_size` is clamped to 1..=[`MAX_PAGE_SIZE`]; `None` or 0 means
+    /// [`DEFAULT_PAGE_SIZE`]. `page_token` is a previous page's `next_page_token` (`None` or
+    /// empty for the first page).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::InvalidPageToken`] when `page_token` is not one a store of this crate
+    /// issued for a config list.
+    fn list<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        page_size: Option<u32>,
+        page_token: Option<&'a str>,
+    ) -> StoreFuture<'a, PushConfigPage>;
+
+    /// Deletes the config `config_id` of the task; `true` when there was one.
+    fn delete<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, bool>;
+}
+
+/// What [`TaskStore::list`] selects: the filters and the page of a ListTasks request, in the
+/// store's terms.
+///
+/// Every filter that is `None` selects everything. Build one with
+/// [`TaskQuery::from_request`], or directly:
+///
+/// ```
+/// use a2a_agent::store::TaskQuery;
+/// use a2a_types::v1::TaskState;
+///
+/// let query = TaskQuery {
+///     context_id: Some("ctx-1".into()),
+///     state: Some(TaskState::Working),
+///     ..Default::default()
+/// };
+/// assert_eq!(query.page_size(), 50);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TaskQuery {
+    /// Only tasks of this context.
+    pub context_id: Option<String>,
+    /// Only tasks whose `status.state` is this one.
+    pub state: Option<TaskState>,
+    /// Only tasks whose `status.timestamp` is at or after this instant (the proto's rule:
+    /// "greater than or equal"). A task without a status timestamp, or with one that does not
+    /// parse, never matches.
+    pub status_timestamp_after: Option<UnixTime>,
+    /// The page size asked for; see [`TaskQuery::page_size`] for what is used.
+    pub requested_page_size: Option<u32>,
+    /// A previous page's `next_page_token`; `None` (or empty) for the first page.
+    pub page_token: Option<String>,
+}
+
+impl TaskQuery {
+    /// The query of a ListTasks request, with its values checked.
+    ///
+    /// The filters that ProtoJSON writes as defaults mean "no filter": an empty `contextId`,
+    /// `status` `TASK_STATE_UNSPECIFIED`, an empty `pageToken`. A `pageSize` of 0 means the
+    /// default (50), as for an absent one (AIP-158); above 100 it is clamped to 100.
+    ///
+    /// `historyLength` and `includeArtifacts` shape the tasks returned, not which are selected:
+    /// the request handler applies them (and checks `historyLength`) to the page it gets.
+    ///
+    /// # Errors
+    ///
+    /// A [`QueryError`] naming the field: a negative `pageSize`, a `status` this version of A2A
+    /// does not name, a `statusTimestampAfter` that is not an RFC 3339 timestamp. A request
+    /// handler answers it with InvalidParams (-32602).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use a2a_agent::store::TaskQuery;
+    /// use a2a_types::v1::ListTasksRequest;
+    ///
+    /// let request = ListTasksRequest { page_size: Some(500), ..Default::default() };
+    /// assert_eq!(TaskQuery::from_request(&request).unwrap().page_size(), 100);
+    ///
+    /// let request = ListTasksRequest { page_size: Some(-1), ..Default::default() };
+    /// let err = TaskQuery::from_request(&request).unwrap_err();
+    /// assert_eq!(err.field(), "pageSize");
+    /// assert_eq!(err.to_string(), "`pageSize` is -1: it must not be negative");
+    /// ```
+    pub fn from_request(request: &ListTasksRequest) -> Result<TaskQuery, QueryError> {
+        let requested_page_size = match request.page_size {
+            None | Some(0) => None,
+            Some(n) => Some(u32::try_from(n).map_err(|_| QueryError {
+                field: "pageSize",
+                reason: format!("is {n}: it must not be negative"),
+            })?),
+        };
+        let state = match &request.status {
+            None | Some(TaskState::Unspecified) => None,
+            Some(TaskState::Unrecognized(name)) => {
+                return Err(QueryError {
+                    field: "status",
+                    reason: format!("is `{name}`: not a task state of A2A v1"),
+                })
+            }
+            Some(state) => Some(state.clone()),
+        };
+        let status_timestamp_after = match &request.status_timestamp_after {
+            None => None,
+            Some(t) => Some(t.parse().map_err(|e| QueryError {
+                field: "statusTimestampAfter",
+                reason: format!("is not a timestamp: {e}"),
+            })?),
+        };
+        Ok(TaskQuery {
+            context_id: request.context_id.clone().filter(|c| !c.is_empty()),
+            state,
+            status_timestamp_after,
+            requested_page_size,
+            page_token: request.page_token.clone().filter(|t| !t.is_empty()),
+        })
+    }
+
+    /// The page size a store uses: [`DEFAULT_PAGE_SIZE`] when none (or 0) was asked for,
+    /// otherwise the one asked for, clamped to [`MAX_PAGE_SIZE`].
+    ///
+    /// ```
+    /// use a2a_agent::store::TaskQuery;
+    ///
+    /// let q = |n| TaskQuery { requested_page_size: n, ..Default::default() };
+    /// assert_eq!((q(None).page_size(), q(Some(0)).page_size()), (50, 50));
+    /// assert_eq!((q(Some(7)).page_size(), q(Some(101)).page_size()), (7, 100));
+    /// ```
+    #[must_use]
+    pub fn page_size(&self) -> u32 {
+        effective_page_size(self.requested_page_size)
+    }
+}
+
+/// One page of [`TaskStore::list`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TaskPage {
+    /// The page's tasks, newest first, whole (history and artifacts as stored).
+    pub tasks: Vec<Task>,
+    /// The token of the next page, or `None` on the last page (ListTasksResponse writes `""`).
+    pub next_page_token: Option<String>,
+    /// The page size used (after the default and the clamp).
+    pub page_size: u32,
+    /// How many tasks match the filters, on every page.
+    pub total_size: u64,
+}
+
+/// One page of [`PushConfigStore::list`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PushConfigPage {
+    /// The page's configs, by id.
+    pub configs: Vec<TaskPushNotificationConfig>,
+    /// The token of the next page, or `None` on the last page.
+    pub next_page_token: Option<String>,
+}
+
+/// Why a store call failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The write would lose or duplicate data: [`TaskStore::create`] of an id that exists
+    /// (`expected_version` is `None`), or [`TaskStore::update`] naming a version that is no
+    /// longer the stored one (`expected_version` is the one named).
+    Conflict {
+        /// The task's id.
+        task_id: String,
+        /// The version the update named; `None` for a create.
+        expected_version: Option<u64>,
+    },
+    /// [`TaskStore::update`] of a task the tenant does not have.
+    NotFound {
+        /// The task's id.
+        task_id: String,
+    },
+    /// A page token that is not one this crate's stores issued for that list (malformed,
+    /// truncated, or from the other kind of list).
+    InvalidPageToken,
+    /// The backend failed: the database could not be reached, a statement failed, a stored
+    /// row did not decode. The source says which store, what it was doing and why.
+    Backend(Box<dyn Error + Send + Sync>),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Conflict {
+                task_id,
+                expected_version: None,
+            } => write!(f, "task `{task_id}` already exists"),
+            StoreError::Conflict {
+                task_id,
+                expected_version: Some(v),
+            } => write!(
+                f,
+                "task `{task_id}` was written by someone else: version {v} is no longer the \
+                 stored one (read it again and retry)"
+            ),
+            StoreError::NotFound { task_id } => write!(f, "task `{task_id}` does not exist"),
+            StoreError::InvalidPageToken => f.write_str(
+                "invalid page token: not one this store issued for this list (start again \
+                 without a token)",
+            ),
+            StoreError::Backend(e) => write!(f, "store backend failed: {e}"),
+        }
+    }
+}
+
+impl Error for StoreError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            StoreError::Backend(e) => Some(&**e),
+            _ => None,
+        }
+    }
+}
+
+/// A ListTasks request whose values a store cannot select by; see [`TaskQuery::from_request`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    field: &'static str,
+    reason: String,
+}
+
+impl QueryError {
+    /// The request's field at fault, as named on the wire (`pageSize`, `status`,
+    /// `statusTimestampAfter`): what a `google.rpc.BadRequest` field violation names.
+    #[must_use]
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+
+    /// What is wrong with it, without the field's name (`is -1: it must not be negative`).
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` {}", self.field, self.reason)
+    }
+}
+
+impl Error for QueryError {}
+
+/// The key of a tenant: `None` and `Some("")` are the default tenant, `""`.
+fn tenant_key(tenant: Option<&str>) -> &str {
+    tenant.unwrap_or("")
+}
+
+/// The page size a list uses for a requested one.
+fn effective_page_size(requested: Option<u32>) -> u32 {
+    match requested {
+        None | Some(0) => DEFAULT_PAGE_SIZE,
+        Some(n) => n.min(MAX_PAGE_SIZE),
+    }
+}
+
+/// The id a config is stored under: its own, or a fresh UUID v4.
+fn config_id_for(config: &TaskPushNotificationConfig) -> String {
+    match config.id.as_deref() {
+        Some(id) if !id.is_empty() => id.to_owned(),
+        _ => uuid::Uuid::new_v4().to_string(),
+    }
+}
+
+/// `config` as stored for `(tenant, task_id)` under `id`.
+fn stored_config(
+    mut config: TaskPushNotificationConfig,
+    tenant: Option<&str>,
+    task_id: &str,
+    id: String,
+) -> TaskPushNotificationConfig {
+    config.id = Some(id);
+    config.task_id = Some(task_id.to_owned());
+    config.tenant = tenant.filter(|t| !t.is_empty()).map(str::to_owned);
+    config
+}
+
+/// Where a task sorts in a list: its last update time (see [`TaskStore::list`]) and its id,
+/// all descending.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct SortKey {
+    seconds: i64,
+    nanos: u32,
+    id: String,
+}
+
+impl SortKey {
+    /// The key of `task` written now.
+    fn of(task: &Task, status_time: Option<UnixTime>) -> SortKey {
+        let time = status_time.unwrap_or_else(now);
+        SortKey {
+            seconds: time.seconds,
+            nanos: time.nanos,
+            id: task.id.clone(),
+        }
+    }
+}
+
+/// The task's status timestamp, when it has one that parses.
+fn status_time(task: &Task) -> Option<UnixTime> {
+    task.status.timestamp.as_ref().and_then(|t| t.parse().ok())
+}
+
+/// This process's clock, as a [`UnixTime`].
+fn now() -> UnixTime {
+    a2a_types::rt::Timestamp::now()
+        .parse()
+        .expect("Timestamp::now writes a timestamp that parses")
+}

@@ -1,0 +1,149 @@
+use sqlx::PgPool;
+
+use super::sql::{Dialect, Migration};
+
+static DIALECT: Dialect = Dialect {
+    label: "PostgreSQL",
+    begin_migration: "BEGIN",
+    // Held to the end of the migration transaction: replicas starting at once take turns, and
+    // the second finds the schema done. The key is "a2agent1" in ASCII.
+    migration_lock: Some("SELECT pg_advisory_xact_lock(7003767467225805873)"),
+    begin_snapshot: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+    migrations: &[Migration {
+        version: 1,
+        description: "tasks and push configs",
+        // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
+        // them, so every store lists in the same order whatever the database's locale.
+        sql: r#"
+CREATE TABLE a2a_tasks (
+    tenant     TEXT   NOT NULL,
+    id         TEXT   COLLATE "C" NOT NULL,
+    context_id TEXT,
+    state      TEXT   NOT NULL,
+    status_s   BIGINT,
+    status_n   BIGINT,
+    sort_s     BIGINT NOT NULL,
+    sort_n     BIGINT NOT NULL,
+    version    BIGINT NOT NULL,
+    task       TEXT   NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX a2a_tasks_by_update ON a2a_tasks (tenant, sort_s DESC, sort_n DESC, id DESC);
+CREATE INDEX a2a_tasks_by_context
+    ON a2a_tasks (tenant, context_id, sort_s DESC, sort_n DESC, id DESC);
+CREATE INDEX a2a_tasks_by_state ON a2a_tasks (tenant, state, sort_s DESC, sort_n DESC, id DESC);
+CREATE TABLE a2a_push_configs (
+    tenant  TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    id      TEXT COLLATE "C" NOT NULL,
+    config  TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, id)
+);
+"#,
+    }],
+};
+
+/// Tasks and push configs in PostgreSQL: both [`TaskStore`](crate::store::TaskStore) and
+/// [`PushConfigStore`](crate::store::PushConfigStore) (feature `postgres`).
+///
+/// The store for several replicas of one agent: point every replica at the same database.
+/// Each write is one statement whose `WHERE` names the version it read (optimistic
+/// versioning), so two replicas updating one task never lose an update: one of them gets
+/// [`StoreError::Conflict`](crate::store::StoreError::Conflict) and retries on what the other
+/// wrote. Nothing is cached in the process, so a task written by one replica is read by the
+/// next call on any other. The same schema as [`SqliteStore`](crate::store::SqliteStore) (in
+/// PostgreSQL's types), created on first connect and versioned in `a2a_schema_version`;
+/// concurrent first connects take turns on an advisory lock. The tables (`a2a_tasks`,
+/// `a2a_push_configs`, `a2a_schema_version`) are created in the connection's current schema
+/// (`search_path`), so an agent may share a database with other tables.
+///
+/// A task is stored as its JSON (`TEXT`, so it reads back byte for byte) beside the indexed
+/// columns lists filter and sort by. A list's count and page are read in one `REPEATABLE READ`
+/// snapshot.
+///
+/// # TLS
+///
+/// This crate enables no TLS in sqlx: a connection URL with `sslmode=require` fails. To reach a
+/// database over TLS, enable one of sqlx's TLS features in the application
+/// (`sqlx = { version = "0.8", features = ["tls-rustls"] }`; cargo unifies features), and pass
+/// the pool to [`PostgresStore::from_pool`] or the URL to [`PostgresStore::connect`].
+///
+/// ```no_run
+/// use a2a_agent::store::{PostgresStore, TaskStore};
+/// use std::sync::Arc;
+///
+/// # async fn demo() -> Result<(), a2a_agent::store::StoreError> {
+/// let store = PostgresStore::connect("postgres://agent@db.internal/agent").await?;
+/// let _tasks: Arc<dyn TaskStore> = Arc::new(store);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct PostgresStore {
+    // One pool serves both: PostgreSQL takes concurrent writers.
+    reader: PgPool,
+    writer: PgPool,
+    dialect: &'static Dialect,
+}
+
+impl PostgresStore {
+    /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
+    /// database to it.
+    pub const SCHEMA_VERSION: u32 = 1;
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
+    /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
+    /// reached, a migration fails, or its schema is newer than this build knows.
+    pub async fn connect(url: &str) -> Result<PostgresStore, super::StoreError> {
+        let pool = PgPool::connect(url)
+            .await
+            .map_err(|e| super::sql::backend(DIALECT.label, "connect to the database", e))?;
+        PostgresStore::from_pool(pool).await
+    }
+
+    /// A store on a pool configured by the caller (its size, timeouts, TLS), after creating or
+    /// migrating the schema. The pool's type is sqlx 0.8's.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
+    /// reached through the pool, a migration fails, or its schema is newer than this build
+    /// knows.
+    pub async fn from_pool(pool: PgPool) -> Result<PostgresStore, super::StoreError> {
+        migrate(&pool, &DIALECT).await?;
+        Ok(PostgresStore {
+            reader: pool.clone(),
+            writer: pool,
+            dialect: &DIALECT,
+        })
+    }
+
+    /// The newest migration the database has had: [`PostgresStore::SCHEMA_VERSION`] once
+    /// connected.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
+    /// read.
+    pub async fn schema_version(&self) -> Result<u32, super::StoreError> {
+        read_schema_version(&self.reader, self.dialect.label).await
+    }
+
+    /// Closes the pool's connections, waiting for calls under way to finish.
+    pub async fn close(&self) {
+        self.writer.close().await;
+    }
+}
+
+/// Fails to compile if opening is not `Send` (a spawned task could not open a store).
+#[allow(dead_code)]
+fn open_is_send() {
+    fn send<T: Send>(_: T) {}
+    send(PostgresStore::connect(""));
+}
+
+super::sql::sql_store!(PostgresStore, sqlx::Postgres);

@@ -1,0 +1,164 @@
+use std::path::Path;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+use super::sql::{Dialect, Migration};
+
+/// How long a statement waits for another process's write lock before it fails.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections that read; WAL lets them read while the writer writes.
+const READERS: u32 = 4;
+
+static DIALECT: Dialect = Dialect {
+    label: "SQLite",
+    begin_migration: "BEGIN IMMEDIATE",
+    migration_lock: None,
+    // Deferred: the snapshot is taken at the first read and kept to the end (WAL).
+    begin_snapshot: "BEGIN",
+    migrations: &[Migration {
+        version: 1,
+        description: "tasks and push configs",
+        sql: "
+CREATE TABLE a2a_tasks (
+    tenant     TEXT    NOT NULL,
+    id         TEXT    NOT NULL,
+    context_id TEXT,
+    state      TEXT    NOT NULL,
+    status_s   INTEGER,
+    status_n   INTEGER,
+    sort_s     INTEGER NOT NULL,
+    sort_n     INTEGER NOT NULL,
+    version    INTEGER NOT NULL,
+    task       TEXT    NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX a2a_tasks_by_update ON a2a_tasks (tenant, sort_s DESC, sort_n DESC, id DESC);
+CREATE INDEX a2a_tasks_by_context
+    ON a2a_tasks (tenant, context_id, sort_s DESC, sort_n DESC, id DESC);
+CREATE INDEX a2a_tasks_by_state ON a2a_tasks (tenant, state, sort_s DESC, sort_n DESC, id DESC);
+CREATE TABLE a2a_push_configs (
+    tenant  TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    config  TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, id)
+);
+",
+    }],
+};
+
+/// Tasks and push configs in a SQLite file: both [`TaskStore`](crate::store::TaskStore) and
+/// [`PushConfigStore`](crate::store::PushConfigStore) (feature `sqlite`).
+///
+/// For one host: the file survives restarts, and several processes on the host may share it
+/// (SQLite locks the file; the version check holds across them). Replicas on several hosts need
+/// [`PostgresStore`](crate::store::PostgresStore): SQLite over a network file system is not safe.
+///
+/// - The file and its schema are created on first [`open`](SqliteStore::open); each open
+///   applies the migrations the file has not had (see [`schema_version`](SqliteStore::schema_version)).
+/// - WAL journal mode: readers never wait for the writer. `synchronous = NORMAL`, which in WAL
+///   mode survives a crash of the process but may lose the last commits on a power loss.
+/// - Writes go through one connection, so this process's writers queue in the pool instead of
+///   polling SQLite's lock; reads use a pool of four. A writer in another process holding the
+///   lock is waited for up to 10 s (the busy timeout), then the call fails with
+///   [`StoreError::Backend`](crate::store::StoreError::Backend).
+/// - A task is one row: its JSON (serde of [`a2a_types::v1::Task`]) and the columns lists
+///   filter and sort by (tenant, id, context id, state, status time, last update time,
+///   version).
+///
+/// # Migrations
+///
+/// Versioned by the store's own table, `a2a_schema_version` (version, description, time
+/// applied), not sqlx's `migrate!`: the migrations are SQL text in this crate, applied in one
+/// transaction (`BEGIN IMMEDIATE`, so two processes opening a new file do not both apply them),
+/// and no proc-macro or migration directory is needed at build time. A file whose schema is
+/// newer than this build knows is refused rather than misread.
+///
+/// ```
+/// use a2a_agent::store::{SqliteStore, TaskStore};
+/// use a2a_types::v1::Task;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let store = SqliteStore::open(dir.path().join("tasks.db")).await?;
+/// store.create(None, &Task { id: "t-1".into(), ..Default::default() }).await?;
+/// assert_eq!(store.get(None, "t-1").await?.unwrap().version, 1);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    reader: SqlitePool,
+    writer: SqlitePool,
+    dialect: &'static Dialect,
+}
+
+impl SqliteStore {
+    /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
+    /// it.
+    pub const SCHEMA_VERSION: u32 = 1;
+
+    /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
+    /// applying any migration it has not had.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the file cannot be opened
+    /// or created, a migration fails, or its schema is newer than this build knows.
+    pub async fn open(path: impl AsRef<Path>) -> Result<SqliteStore, super::StoreError> {
+        let path = path.as_ref();
+        let fail = |e: sqlx::Error| {
+            super::sql::backend(DIALECT.label, format!("open `{}`", path.display()), e)
+        };
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(BUSY_TIMEOUT);
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .map_err(fail)?;
+        migrate(&writer, &DIALECT).await?;
+        let reader = SqlitePoolOptions::new()
+            .max_connections(READERS)
+            .connect_with(options)
+            .await
+            .map_err(fail)?;
+        Ok(SqliteStore {
+            reader,
+            writer,
+            dialect: &DIALECT,
+        })
+    }
+
+    /// The newest migration the file has had: [`SqliteStore::SCHEMA_VERSION`] once opened.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the file cannot be read.
+    pub async fn schema_version(&self) -> Result<u32, super::StoreError> {
+        read_schema_version(&self.reader, self.dialect.label).await
+    }
+
+    /// Closes the connections, waiting for calls under way to finish (the store and its
+    /// clones fail every call after). Dropping the store closes them too, without waiting.
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.reader.close().await;
+    }
+}
+
+/// Fails to compile if opening is not `Send` (a spawned task could not open a store).
+#[allow(dead_code)]
+fn open_is_send() {
+    fn send<T: Send>(_: T) {}
+    send(SqliteStore::open(""));
+}
+
+super::sql::sql_store!(SqliteStore, sqlx::Sqlite);

@@ -1,0 +1,1016 @@
+//! The conformance suite every store runs (`conformance_tests!`), and the concurrent
+//! read-modify-write workload.
+//!
+//! Each behaviour is an async fn over `&dyn TaskStore` / `&dyn PushConfigStore`, so one
+//! implementation of the rules is checked against every store. Every test works in tenants and
+//! ids of its own namespace (`Fixture::ns`), so tests can share one PostgreSQL database, run in
+//! parallel, and be run again on the same database.
+
+#![allow(dead_code)] // each test binary uses part of this module
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use a2a_agent::store::{
+    PushConfigStore, StoreError, TaskPage, TaskQuery, TaskStore, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+};
+use a2a_types::rt::Timestamp;
+use a2a_types::v1::{
+    AuthenticationInfo, Message, Part, PartContent, Role, Task, TaskPushNotificationConfig,
+    TaskState, TaskStatus,
+};
+
+/// A store under test, seen through both traits, and a namespace of its own.
+pub struct Fixture {
+    pub tasks: Arc<dyn TaskStore>,
+    pub configs: Arc<dyn PushConfigStore>,
+    /// Unique per fixture: prefix of every tenant and id a test uses.
+    pub ns: String,
+    /// Whatever must live as long as the store (a temporary directory).
+    pub _guard: Option<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+impl Fixture {
+    pub fn new<S: TaskStore + PushConfigStore>(store: S) -> Fixture {
+        let store = Arc::new(store);
+        Fixture {
+            tasks: store.clone(),
+            configs: store,
+            ns: uuid::Uuid::new_v4().simple().to_string(),
+            _guard: None,
+        }
+    }
+
+    /// A tenant of this fixture's own.
+    pub fn tenant(&self, name: &str) -> String {
+        format!("{}-{name}", self.ns)
+    }
+
+    /// An id of this fixture's own.
+    pub fn id(&self, name: &str) -> String {
+        format!("{}-{name}", self.ns)
+    }
+}
+
+/// One `#[tokio::test]` per behaviour of the suite, each on a fresh fixture from `$fixture`
+/// (an `async fn() -> Option<Fixture>`; `None` skips).
+#[macro_export]
+macro_rules! conformance_tests {
+    ($fixture:path) => {
+        $crate::conformance_tests!(@each $fixture;
+            created_task_reads_back_whole_at_version_1,
+            create_of_an_existing_id_is_a_conflict_and_keeps_the_first,
+            update_with_the_read_version_writes_the_next_version,
+            update_with_a_stale_version_is_a_conflict_and_writes_nothing,
+            update_of_a_missing_task_is_not_found,
+            tenants_are_isolated,
+            no_tenant_and_the_empty_tenant_are_the_same,
+            list_filters_by_context_state_and_status_time,
+            list_orders_by_last_update_newest_first_ties_by_id,
+            list_pages_cover_every_task_once_with_total_size,
+            list_page_size_defaults_to_50_and_is_clamped_to_100,
+            list_rejects_a_malformed_page_token,
+            list_of_a_tenant_without_tasks_is_empty,
+            push_config_without_id_gets_a_fresh_uuid,
+            push_config_set_with_an_existing_id_replaces_it,
+            push_config_is_stored_under_the_task_and_tenant_it_was_set_for,
+            push_configs_are_scoped_by_tenant_and_task,
+            push_config_list_pages_by_id,
+            push_config_delete_says_whether_there_was_one,
+        );
+    };
+    (@each $fixture:path; $($name:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let Some(fixture) = $fixture().await else { return };
+                common::$name(&fixture).await;
+            }
+        )*
+    };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building tasks
+
+pub fn task(id: &str) -> Task {
+    Task {
+        id: id.to_owned(),
+        ..Default::default()
+    }
+}
+
+fn task_with(id: &str, context: &str, state: TaskState, timestamp: Option<&str>) -> Task {
+    Task {
+        id: id.to_owned(),
+        context_id: Some(context.to_owned()),
+        status: TaskStatus {
+            state,
+            message: None,
+            timestamp: timestamp.map(Timestamp::new),
+        },
+        ..Default::default()
+    }
+}
+
+pub fn message(id: &str) -> Message {
+    Message {
+        message_id: id.to_owned(),
+        role: Role::User,
+        parts: vec![Part {
+            content: PartContent::Text(id.to_owned()),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+fn ids(page: &TaskPage) -> Vec<String> {
+    page.tasks.iter().map(|t| t.id.clone()).collect()
+}
+
+/// Every page of a list, in order, checking that each page says the same total.
+async fn every_page(
+    store: &dyn TaskStore,
+    tenant: Option<&str>,
+    mut query: TaskQuery,
+) -> (Vec<Vec<String>>, u64) {
+    let mut pages = Vec::new();
+    let mut total = None;
+    loop {
+        let page = store.list(tenant, &query).await.unwrap();
+        assert_eq!(page.page_size, query.page_size());
+        assert!(page.tasks.len() <= page.page_size as usize);
+        match total {
+            None => total = Some(page.total_size),
+            Some(t) => assert_eq!(page.total_size, t, "total_size changed between pages"),
+        }
+        pages.push(ids(&page));
+        match page.next_page_token {
+            Some(token) => {
+                assert!(
+                    !page.tasks.is_empty(),
+                    "a page with a next token is not empty"
+                );
+                query.page_token = Some(token);
+            }
+            None => break,
+        }
+        assert!(pages.len() < 1_000, "paging does not end");
+    }
+    (pages, total.unwrap())
+}
+
+// ---------------------------------------------------------------------------------------------
+// TaskStore
+
+pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let id = f.id("rich");
+    let rich: Task = serde_json::from_value(serde_json::json!({
+        "id": id,
+        "contextId": "ctx",
+        "status": {
+            "state": "TASK_STATE_INPUT_REQUIRED",
+            "timestamp": "2024-03-01T12:30:00.5+01:00",
+            "message": {"messageId": "s", "role": "ROLE_AGENT", "parts": [{"text": "which?"}]}
+        },
+        "artifacts": [{"artifactId": "a", "name": "out", "parts": [{"data": {"k": [1, 2.5, null]}}]}],
+        "history": [{"messageId": "m1", "role": "ROLE_USER", "parts": [{"raw": "AAEC"}, {"url": "https://x.invalid/f", "mediaType": "text/plain"}]}],
+        "metadata": {"nested": {"a": "é ✓ \u{0}"}}
+    }))
+    .unwrap();
+    assert_eq!(rich.status.state, TaskState::InputRequired);
+
+    assert_eq!(store.create(Some(&tenant), &rich).await.unwrap(), 1);
+    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(stored.version, 1);
+    assert_eq!(stored.task, rich);
+    assert_eq!(
+        serde_json::to_value(&stored.task).unwrap(),
+        serde_json::to_value(&rich).unwrap()
+    );
+    assert!(store
+        .get(Some(&tenant), &f.id("missing"))
+        .await
+        .unwrap()
+        .is_none());
+}
+
+pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let id = f.id("t");
+    let first = task_with(&id, "first", TaskState::Submitted, None);
+    store.create(Some(&tenant), &first).await.unwrap();
+    let second = task_with(&id, "second", TaskState::Working, None);
+    match store.create(Some(&tenant), &second).await {
+        Err(StoreError::Conflict {
+            task_id,
+            expected_version: None,
+        }) => assert_eq!(task_id, id),
+        other => panic!("expected a create conflict, got {other:?}"),
+    }
+    let err = store.create(Some(&tenant), &second).await.unwrap_err();
+    assert_eq!(err.to_string(), format!("task `{id}` already exists"));
+    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!((stored.task, stored.version), (first, 1));
+}
+
+pub async fn update_with_the_read_version_writes_the_next_version(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let id = f.id("t");
+    store.create(Some(&tenant), &task(&id)).await.unwrap();
+    let mut next = task_with(&id, "ctx", TaskState::Working, Some("2024-01-01T00:00:00Z"));
+    assert_eq!(store.update(Some(&tenant), &next, 1).await.unwrap(), 2);
+    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!((&stored.task, stored.version), (&next, 2));
+    next.history.push(message("m"));
+    next.status.state = TaskState::Completed;
+    assert_eq!(store.update(Some(&tenant), &next, 2).await.unwrap(), 3);
+    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!((stored.task, stored.version), (next, 3));
+}
+
+pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let id = f.id("t");
+    store.create(Some(&tenant), &task(&id)).await.unwrap();
+    let winner = task_with(&id, "winner", TaskState::Working, None);
+    store.update(Some(&tenant), &winner, 1).await.unwrap();
+    let loser = task_with(&id, "loser", TaskState::Failed, None);
+    for stale in [1, 0, 3, 99, u64::MAX] {
+        match store.update(Some(&tenant), &loser, stale).await {
+            Err(StoreError::Conflict {
+                task_id,
+                expected_version: Some(v),
+            }) => assert_eq!((task_id.as_str(), v), (id.as_str(), stale)),
+            other => panic!("expected a conflict for version {stale}, got {other:?}"),
+        }
+    }
+    let err = store.update(Some(&tenant), &loser, 1).await.unwrap_err();
+    assert!(
+        err.to_string().starts_with(&format!(
+            "task `{id}` was written by someone else: version 1"
+        )),
+        "{err}"
+    );
+    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!((stored.task, stored.version), (winner, 2));
+}
+
+pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let id = f.id("nowhere");
+    match store.update(Some(&tenant), &task(&id), 1).await {
+        Err(StoreError::NotFound { task_id }) => assert_eq!(task_id, id),
+        other => panic!("expected not found, got {other:?}"),
+    }
+    let err = store
+        .update(Some(&tenant), &task(&id), 1)
+        .await
+        .unwrap_err();
+    assert_eq!(err.to_string(), format!("task `{id}` does not exist"));
+    // Whatever version is named.
+    for version in [0, u64::MAX] {
+        assert!(matches!(
+            store.update(Some(&tenant), &task(&id), version).await,
+            Err(StoreError::NotFound { .. })
+        ));
+    }
+    assert!(store.get(Some(&tenant), &id).await.unwrap().is_none());
+}
+
+pub async fn tenants_are_isolated(f: &Fixture) {
+    let store = &*f.tasks;
+    let (a, b) = (f.tenant("a"), f.tenant("b"));
+    let id = f.id("shared-id");
+    let in_a = task_with(&id, "a", TaskState::Working, None);
+    store.create(Some(&a), &in_a).await.unwrap();
+
+    assert!(store.get(Some(&b), &id).await.unwrap().is_none());
+    assert!(store.get(None, &id).await.unwrap().is_none());
+    assert!(matches!(
+        store.update(Some(&b), &in_a, 1).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    let page = store.list(Some(&b), &TaskQuery::default()).await.unwrap();
+    assert_eq!((page.tasks.len(), page.total_size), (0, 0));
+
+    // The same id in another tenant is another task, with its own versions.
+    let in_b = task_with(&id, "b", TaskState::Completed, None);
+    assert_eq!(store.create(Some(&b), &in_b).await.unwrap(), 1);
+    store.update(Some(&b), &in_b, 1).await.unwrap();
+    let stored_a = store.get(Some(&a), &id).await.unwrap().unwrap();
+    let stored_b = store.get(Some(&b), &id).await.unwrap().unwrap();
+    assert_eq!((stored_a.task, stored_a.version), (in_a, 1));
+    assert_eq!((stored_b.task, stored_b.version), (in_b, 2));
+    let page = store.list(Some(&a), &TaskQuery::default()).await.unwrap();
+    assert_eq!((ids(&page), page.total_size), (vec![id.clone()], 1));
+}
+
+pub async fn no_tenant_and_the_empty_tenant_are_the_same(f: &Fixture) {
+    // The default tenant may hold other tests' tasks (a shared database): ids only.
+    let store = &*f.tasks;
+    let id = f.id("default");
+    store.create(None, &task(&id)).await.unwrap();
+    assert_eq!(store.get(Some(""), &id).await.unwrap().unwrap().version, 1);
+    assert!(matches!(
+        store.create(Some(""), &task(&id)).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(store.update(Some(""), &task(&id), 1).await.unwrap(), 2);
+    assert_eq!(store.get(None, &id).await.unwrap().unwrap().version, 2);
+    assert!(store
+        .get(Some(&f.tenant("a")), &id)
+        .await
+        .unwrap()
+        .is_none());
+}
+
+pub async fn list_filters_by_context_state_and_status_time(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    let rows = [
+        ("1", "c1", TaskState::Working, Some("2024-01-01T00:00:00Z")),
+        (
+            "2",
+            "c1",
+            TaskState::Completed,
+            Some("2024-01-02T00:00:00Z"),
+        ),
+        ("3", "c2", TaskState::Working, Some("2024-01-03T00:00:00Z")),
+        // The same instant as 2024-01-02T00:00:00Z, written with an offset.
+        (
+            "4",
+            "c2",
+            TaskState::Working,
+            Some("2024-01-02T01:00:00+01:00"),
+        ),
+        ("5", "c1", TaskState::Working, None),
+        ("6", "c1", TaskState::Working, Some("not a timestamp")),
+        (
+            "7",
+            "c2",
+            TaskState::InputRequired,
+            Some("2023-12-31T23:59:59.999999999Z"),
+        ),
+    ];
+    for (n, ctx, state, ts) in &rows {
+        store
+            .create(t, &task_with(&f.id(n), ctx, state.clone(), *ts))
+            .await
+            .unwrap();
+    }
+    let select = |query: TaskQuery| async move {
+        let (pages, total) = every_page(store, t, query).await;
+        let mut got: Vec<String> = pages.concat();
+        got.sort();
+        assert_eq!(
+            got.len() as u64,
+            total,
+            "total_size counts the filtered set"
+        );
+        got
+    };
+    let want = |names: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = names.iter().map(|n| f.id(n)).collect();
+        v.sort();
+        v
+    };
+    let after = |s: &str| Some(Timestamp::new(s).parse().unwrap());
+
+    assert_eq!(
+        select(TaskQuery::default()).await,
+        want(&["1", "2", "3", "4", "5", "6", "7"])
+    );
+    let by_context = TaskQuery {
+        context_id: Some("c1".into()),
+        ..Default::default()
+    };
+    assert_eq!(select(by_context).await, want(&["1", "2", "5", "6"]));
+    let by_state = TaskQuery {
+        state: Some(TaskState::Working),
+        ..Default::default()
+    };
+    assert_eq!(select(by_state).await, want(&["1", "3", "4", "5", "6"]));
+    // At or after: the boundary is included; instants compare, not strings; tasks without a
+    // timestamp (or with one that does not parse) never match.
+    let since = TaskQuery {
+        status_timestamp_after: after("2024-01-02T00:00:00Z"),
+        ..Default::default()
+    };
+    assert_eq!(select(since).await, want(&["2", "3", "4"]));
+    let since_nanos = TaskQuery {
+        status_timestamp_after: after("2023-12-31T23:59:59.999999999Z"),
+        ..Default::default()
+    };
+    assert_eq!(select(since_nanos).await, want(&["1", "2", "3", "4", "7"]));
+    let all_three = TaskQuery {
+        context_id: Some("c2".into()),
+        state: Some(TaskState::Working),
+        status_timestamp_after: after("2024-01-02T00:00:00.000000001Z"),
+        ..Default::default()
+    };
+    assert_eq!(select(all_three).await, want(&["3"]));
+    let nothing = TaskQuery {
+        context_id: Some("c3".into()),
+        ..Default::default()
+    };
+    assert_eq!(select(nothing).await, want(&[]));
+}
+
+pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    for (n, ts) in [
+        ("old", Some("2020-01-01T00:00:00Z")),
+        ("tie-a", Some("2022-01-01T00:00:00Z")),
+        ("tie-c", Some("2022-01-01T00:00:00Z")),
+        ("tie-b", Some("2022-01-01T00:00:00.000Z")),
+        ("new", Some("2023-06-01T00:00:00.000000001Z")),
+        ("undated", None),
+    ] {
+        store
+            .create(t, &task_with(&f.id(n), "c", TaskState::Working, ts))
+            .await
+            .unwrap();
+    }
+    let order = |page: TaskPage| -> Vec<String> {
+        ids(&page)
+            .into_iter()
+            .map(|id| id[f.ns.len() + 1..].to_owned())
+            .collect()
+    };
+    // A task without a status timestamp sorts by when it was written: now, the newest.
+    let page = store.list(t, &TaskQuery::default()).await.unwrap();
+    assert_eq!(
+        order(page),
+        ["undated", "new", "tie-c", "tie-b", "tie-a", "old"]
+    );
+    // An update moves a task by its new status time.
+    let moved = task_with(
+        &f.id("old"),
+        "c",
+        TaskState::Working,
+        Some("2030-01-01T00:00:00Z"),
+    );
+    store.update(t, &moved, 1).await.unwrap();
+    let page = store.list(t, &TaskQuery::default()).await.unwrap();
+    assert_eq!(
+        order(page),
+        ["old", "undated", "new", "tie-c", "tie-b", "tie-a"]
+    );
+}
+
+pub async fn list_pages_cover_every_task_once_with_total_size(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    // 23 in context "p" (some sharing a timestamp, some without), 4 elsewhere.
+    let mut expected = Vec::new();
+    for i in 0..27 {
+        let ts = match i % 3 {
+            0 => None,
+            1 => Some(format!("2024-01-01T00:00:{:02}Z", i / 2)),
+            _ => Some("2024-01-01T00:00:00Z".to_owned()),
+        };
+        let ctx = if i < 23 { "p" } else { "q" };
+        let id = f.id(&format!("{i:02}"));
+        store
+            .create(t, &task_with(&id, ctx, TaskState::Working, ts.as_deref()))
+            .await
+            .unwrap();
+        if i < 23 {
+            expected.push(id);
+        }
+    }
+    let query = TaskQuery {
+        context_id: Some("p".into()),
+        requested_page_size: Some(5),
+        ..Default::default()
+    };
+    let (pages, total) = every_page(store, t, query.clone()).await;
+    assert_eq!(total, 23);
+    assert_eq!(
+        pages.iter().map(Vec::len).collect::<Vec<_>>(),
+        [5, 5, 5, 5, 3]
+    );
+    let flat: Vec<String> = pages.concat();
+    let unique: BTreeSet<&String> = flat.iter().collect();
+    assert_eq!(unique.len(), flat.len(), "a task on two pages: {pages:?}");
+    expected.sort();
+    let mut got = flat.clone();
+    got.sort();
+    assert_eq!(got, expected, "a task missing from every page");
+    // The pages, joined, are the one-page list.
+    let whole = store
+        .list(
+            t,
+            &TaskQuery {
+                requested_page_size: Some(100),
+                ..query.clone()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(ids(&whole), flat);
+    assert_eq!(whole.next_page_token, None);
+    // A page size that divides the set exactly ends without an empty page.
+    let (pages, _) = every_page(
+        store,
+        t,
+        TaskQuery {
+            requested_page_size: Some(23),
+            ..query
+        },
+    )
+    .await;
+    assert_eq!(pages.len(), 1);
+}
+
+pub async fn list_page_size_defaults_to_50_and_is_clamped_to_100(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    for i in 0..(MAX_PAGE_SIZE + 5) {
+        store
+            .create(t, &task(&f.id(&format!("{i:03}"))))
+            .await
+            .unwrap();
+    }
+    for (asked, used) in [
+        (None, DEFAULT_PAGE_SIZE),
+        (Some(0), DEFAULT_PAGE_SIZE),
+        (Some(1), 1),
+        (Some(MAX_PAGE_SIZE), MAX_PAGE_SIZE),
+        (Some(MAX_PAGE_SIZE + 1), MAX_PAGE_SIZE),
+        (Some(u32::MAX), MAX_PAGE_SIZE),
+    ] {
+        let query = TaskQuery {
+            requested_page_size: asked,
+            ..Default::default()
+        };
+        let page = store.list(t, &query).await.unwrap();
+        assert_eq!(page.page_size, used, "asked {asked:?}");
+        assert_eq!(page.tasks.len(), used as usize, "asked {asked:?}");
+        assert_eq!(page.total_size, u64::from(MAX_PAGE_SIZE + 5));
+        assert!(page.next_page_token.is_some());
+    }
+}
+
+pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    for i in 0..3 {
+        store.create(t, &task(&f.id(&i.to_string()))).await.unwrap();
+    }
+    let first = store
+        .list(
+            t,
+            &TaskQuery {
+                requested_page_size: Some(1),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let good = first.next_page_token.clone().unwrap();
+    // A config list's token is no task list's token.
+    let config_id = f.id("c");
+    for i in 0..2 {
+        f.configs
+            .set(
+                t,
+                &f.id("x"),
+                TaskPushNotificationConfig {
+                    id: Some(format!("{config_id}{i}")),
+                    url: "https://x.invalid/".into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+    }
+    let config_token = f
+        .configs
+        .list(t, &f.id("x"), Some(1), None)
+        .await
+        .unwrap()
+        .next_page_token
+        .unwrap();
+    for bad in [
+        "garbage".to_owned(),
+        "zz".to_owned(),
+        good[..good.len() - 1].to_owned(),
+        good.to_uppercase(),
+        format!("{good}0"),
+        config_token,
+    ] {
+        let query = TaskQuery {
+            page_token: Some(bad.clone()),
+            ..Default::default()
+        };
+        match store.list(t, &query).await {
+            Err(e @ StoreError::InvalidPageToken) => {
+                assert!(e.to_string().starts_with("invalid page token"), "{e}")
+            }
+            other => panic!("token {bad:?}: expected InvalidPageToken, got {other:?}"),
+        }
+    }
+    // An empty token is the first page.
+    let query = TaskQuery {
+        page_token: Some(String::new()),
+        requested_page_size: Some(1),
+        ..Default::default()
+    };
+    assert_eq!(ids(&store.list(t, &query).await.unwrap()), ids(&first));
+}
+
+pub async fn list_of_a_tenant_without_tasks_is_empty(f: &Fixture) {
+    let tenant = f.tenant("empty");
+    let page = f
+        .tasks
+        .list(Some(&tenant), &TaskQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        page,
+        TaskPage {
+            tasks: vec![],
+            next_page_token: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            total_size: 0
+        }
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// PushConfigStore
+
+fn config(id: Option<&str>, url: &str) -> TaskPushNotificationConfig {
+    TaskPushNotificationConfig {
+        id: id.map(str::to_owned),
+        url: url.to_owned(),
+        token: Some("secret".into()),
+        authentication: Some(AuthenticationInfo {
+            scheme: "Bearer".into(),
+            credentials: Some("cred".into()),
+        }),
+        ..Default::default()
+    }
+}
+
+pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("a");
+    let task_id = f.id("t");
+    let mut seen = BTreeSet::new();
+    for id in [None, Some(""), None] {
+        let stored = store
+            .set(Some(&tenant), &task_id, config(id, "https://a.invalid/"))
+            .await
+            .unwrap();
+        let id = stored.id.clone().unwrap();
+        let uuid = uuid::Uuid::parse_str(&id).unwrap();
+        assert_eq!(uuid.get_version_num(), 4, "{id}");
+        assert!(seen.insert(id.clone()), "id {id} given twice");
+        assert_eq!(
+            store.get(Some(&tenant), &task_id, &id).await.unwrap(),
+            Some(stored)
+        );
+    }
+    let page = store
+        .list(Some(&tenant), &task_id, None, None)
+        .await
+        .unwrap();
+    assert_eq!(page.configs.len(), 3);
+}
+
+pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("a");
+    let task_id = f.id("t");
+    store
+        .set(
+            Some(&tenant),
+            &task_id,
+            config(Some("c1"), "https://old.invalid/"),
+        )
+        .await
+        .unwrap();
+    let mut newer = config(Some("c1"), "https://new.invalid/");
+    newer.token = None;
+    let stored = store.set(Some(&tenant), &task_id, newer).await.unwrap();
+    assert_eq!(stored.url, "https://new.invalid/");
+    assert_eq!(stored.token, None);
+    let got = store
+        .get(Some(&tenant), &task_id, "c1")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(got, stored);
+    let page = store
+        .list(Some(&tenant), &task_id, None, None)
+        .await
+        .unwrap();
+    assert_eq!(page.configs, vec![stored]);
+}
+
+pub async fn push_config_is_stored_under_the_task_and_tenant_it_was_set_for(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("a");
+    let task_id = f.id("t");
+    let mut c = config(Some("c1"), "https://a.invalid/");
+    c.task_id = Some("some-other-task".into());
+    c.tenant = Some("some-other-tenant".into());
+    let stored = store.set(Some(&tenant), &task_id, c.clone()).await.unwrap();
+    assert_eq!(stored.task_id.as_deref(), Some(task_id.as_str()));
+    assert_eq!(stored.tenant.as_deref(), Some(tenant.as_str()));
+    assert_eq!((&stored.url, &stored.token), (&c.url, &c.token));
+    assert_eq!(stored.authentication, c.authentication);
+    assert!(store
+        .get(Some("some-other-tenant"), "some-other-task", "c1")
+        .await
+        .unwrap()
+        .is_none());
+    // The default tenant is written as no tenant.
+    let default_task = f.id("default-task");
+    let stored = store.set(Some(""), &default_task, c).await.unwrap();
+    assert_eq!(stored.tenant, None);
+    assert_eq!(
+        store.get(None, &default_task, "c1").await.unwrap(),
+        Some(stored)
+    );
+    assert!(store.delete(None, &default_task, "c1").await.unwrap());
+}
+
+pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
+    let store = &*f.configs;
+    let (a, b) = (f.tenant("a"), f.tenant("b"));
+    let (t1, t2) = (f.id("t1"), f.id("t2"));
+    store
+        .set(Some(&a), &t1, config(Some("c"), "https://a1.invalid/"))
+        .await
+        .unwrap();
+    assert!(store.get(Some(&b), &t1, "c").await.unwrap().is_none());
+    assert!(store.get(Some(&a), &t2, "c").await.unwrap().is_none());
+    assert!(store.get(None, &t1, "c").await.unwrap().is_none());
+    assert!(store
+        .list(Some(&b), &t1, None, None)
+        .await
+        .unwrap()
+        .configs
+        .is_empty());
+    assert!(store
+        .list(Some(&a), &t2, None, None)
+        .await
+        .unwrap()
+        .configs
+        .is_empty());
+    assert!(!store.delete(Some(&b), &t1, "c").await.unwrap());
+    assert!(!store.delete(Some(&a), &t2, "c").await.unwrap());
+    // The same config id elsewhere is another config.
+    store
+        .set(Some(&b), &t1, config(Some("c"), "https://b1.invalid/"))
+        .await
+        .unwrap();
+    store
+        .set(Some(&a), &t2, config(Some("c"), "https://a2.invalid/"))
+        .await
+        .unwrap();
+    let url = |tenant: &str, task: &str| {
+        let (tenant, task) = (tenant.to_owned(), task.to_owned());
+        async move {
+            store
+                .get(Some(&tenant), &task, "c")
+                .await
+                .unwrap()
+                .unwrap()
+                .url
+        }
+    };
+    assert_eq!(url(&a, &t1).await, "https://a1.invalid/");
+    assert_eq!(url(&b, &t1).await, "https://b1.invalid/");
+    assert_eq!(url(&a, &t2).await, "https://a2.invalid/");
+}
+
+pub async fn push_config_list_pages_by_id(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    let task_id = f.id("t");
+    let names = ["g", "b", "e", "a", "d", "c", "f"];
+    for n in names {
+        store
+            .set(
+                t,
+                &task_id,
+                config(Some(n), &format!("https://{n}.invalid/")),
+            )
+            .await
+            .unwrap();
+    }
+    // Another task's configs are not listed.
+    store
+        .set(t, &f.id("other"), config(Some("0"), "https://0.invalid/"))
+        .await
+        .unwrap();
+    let mut pages = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let page = store
+            .list(t, &task_id, Some(3), token.as_deref())
+            .await
+            .unwrap();
+        pages.push(
+            page.configs
+                .iter()
+                .map(|c| c.id.clone().unwrap())
+                .collect::<Vec<_>>()
+                .join(""),
+        );
+        match page.next_page_token {
+            Some(next) => token = Some(next),
+            None => break,
+        }
+        assert!(pages.len() < 10, "paging does not end");
+    }
+    assert_eq!(pages, ["abc", "def", "g"]);
+    // Defaults and clamps as a task list does.
+    let page = store.list(t, &task_id, Some(0), None).await.unwrap();
+    assert_eq!((page.configs.len(), page.next_page_token), (7, None));
+    let page = store
+        .list(t, &task_id, Some(1_000), Some(""))
+        .await
+        .unwrap();
+    assert_eq!(page.configs.len(), 7);
+    // A task list's token, or garbage, is refused.
+    let task_token = {
+        for i in 0..2 {
+            f.tasks
+                .create(t, &task(&f.id(&format!("tt{i}"))))
+                .await
+                .unwrap();
+        }
+        let q = TaskQuery {
+            requested_page_size: Some(1),
+            ..Default::default()
+        };
+        f.tasks.list(t, &q).await.unwrap().next_page_token.unwrap()
+    };
+    for bad in [task_token.as_str(), "nope", "0"] {
+        assert!(
+            matches!(
+                store.list(t, &task_id, Some(3), Some(bad)).await,
+                Err(StoreError::InvalidPageToken)
+            ),
+            "{bad}"
+        );
+    }
+}
+
+pub async fn push_config_delete_says_whether_there_was_one(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("a");
+    let t = Some(tenant.as_str());
+    let task_id = f.id("t");
+    store
+        .set(t, &task_id, config(Some("keep"), "https://k.invalid/"))
+        .await
+        .unwrap();
+    store
+        .set(t, &task_id, config(Some("drop"), "https://d.invalid/"))
+        .await
+        .unwrap();
+    assert!(store.delete(t, &task_id, "drop").await.unwrap());
+    assert!(!store.delete(t, &task_id, "drop").await.unwrap());
+    assert!(!store.delete(t, &task_id, "never").await.unwrap());
+    assert!(store.get(t, &task_id, "drop").await.unwrap().is_none());
+    let left = store.list(t, &task_id, None, None).await.unwrap();
+    assert_eq!(
+        left.configs
+            .iter()
+            .map(|c| c.id.as_deref().unwrap())
+            .collect::<Vec<_>>(),
+        ["keep"]
+    );
+    assert!(store.delete(t, &task_id, "keep").await.unwrap());
+    assert!(store
+        .list(t, &task_id, None, None)
+        .await
+        .unwrap()
+        .configs
+        .is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Concurrency
+
+/// How many writers of [`append_concurrently`] retry at once.
+///
+/// Every writer's first attempt races all the others; a writer that conflicts then takes a
+/// retry lane and retries until it succeeds, racing the other lanes. Unbounded immediate
+/// retries would make 1,000 writers cost about 500,000 reads of an ever longer task, and a
+/// randomized backoff spends most of its time asleep; lanes keep a 4-way race going for the
+/// whole run at the store's full speed.
+pub const RETRY_LANES: usize = 4;
+
+static HEAVY: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// What [`append_concurrently`] measured.
+#[derive(Debug)]
+pub struct AppendReport {
+    pub elapsed: Duration,
+    pub conflicts: u64,
+}
+
+/// `writers` tasks, all spawned at once, each appending one message to the history of one task
+/// by read-modify-write, retrying on `Conflict` (in one of [`RETRY_LANES`]). Writer `i` uses
+/// `stores[i % stores.len()]` (several stores on one database: replicas). Checks that the task
+/// ends with every message exactly once and version `writers + 1`, within `limit`.
+pub async fn append_concurrently(
+    stores: &[Arc<dyn TaskStore>],
+    tenant: &str,
+    task_id: &str,
+    writers: usize,
+    limit: Duration,
+) -> AppendReport {
+    // One workload at a time per test binary: two at once on a small machine would measure
+    // each other.
+    let _alone = HEAVY.lock().await;
+    stores[0]
+        .create(Some(tenant), &task(task_id))
+        .await
+        .unwrap();
+    let conflicts = Arc::new(AtomicU64::new(0));
+    let lanes = Arc::new(tokio::sync::Semaphore::new(RETRY_LANES));
+    let started = Instant::now();
+    let handles: Vec<_> = (0..writers)
+        .map(|i| {
+            let store = stores[i % stores.len()].clone();
+            let (tenant, task_id) = (tenant.to_owned(), task_id.to_owned());
+            let (conflicts, lanes) = (conflicts.clone(), lanes.clone());
+            tokio::spawn(async move {
+                let mut lane = None;
+                loop {
+                    let current = store.get(Some(&tenant), &task_id).await.unwrap().unwrap();
+                    let mut next = current.task;
+                    next.history.push(message(&format!("m-{i}")));
+                    // Let the other writers read the same version before this one writes.
+                    tokio::task::yield_now().await;
+                    match store.update(Some(&tenant), &next, current.version).await {
+                        Ok(_) => return,
+                        Err(StoreError::Conflict { .. }) => {
+                            conflicts.fetch_add(1, Ordering::Relaxed);
+                            if lane.is_none() {
+                                lane = Some(lanes.clone().acquire_owned().await.unwrap());
+                            }
+                        }
+                        Err(e) => panic!("writer {i}: {e}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    let all = async {
+        for h in handles {
+            h.await.unwrap();
+        }
+    };
+    tokio::time::timeout(limit, all)
+        .await
+        .unwrap_or_else(|_| panic!("{writers} appends did not finish within {limit:?}"));
+    let elapsed = started.elapsed();
+
+    let stored = stores[0].get(Some(tenant), task_id).await.unwrap().unwrap();
+    assert_eq!(stored.task.history.len(), writers, "an append was lost");
+    let got: BTreeSet<String> = stored
+        .task
+        .history
+        .iter()
+        .map(|m| m.message_id.clone())
+        .collect();
+    let want: BTreeSet<String> = (0..writers).map(|i| format!("m-{i}")).collect();
+    assert_eq!(got, want, "an append was lost or made twice");
+    assert_eq!(stored.version, writers as u64 + 1);
+    let conflicts = conflicts.load(Ordering::Relaxed);
+    assert!(
+        conflicts > 0,
+        "no writer ever conflicted: the test did not race"
+    );
+    let report = AppendReport { elapsed, conflicts };
+    // The test's name: `#[tokio::test]` runs its body on the test's own thread.
+    let test = std::thread::current().name().unwrap_or("?").to_owned();
+    println!("{test}: {writers} concurrent appends: {report:?}");
+    report
+}

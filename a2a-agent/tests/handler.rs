@@ -1,0 +1,721 @@
+//! The request handler's lifecycle, called as the service trait directly (no HTTP): ids and
+//! their echo, continuing a task and the refusals, history lengths, blocking and non-blocking
+//! sends, streams, cancel, subscriptions, and what happens to a task whose executor fails,
+//! panics, hangs or gives up; 1,000 concurrent messages to one task.
+
+use a2a_agent::store::{MemoryStore, TaskStore};
+use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_types::rt::service::RequestContext;
+use a2a_types::rt::version::ProtocolVersion;
+use a2a_types::rt::Binding;
+use a2a_types::v1::{
+    A2aError, A2aService, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
+    PartContent, Role, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    ServiceError, StreamResponse, SubscribeToTaskRequest, Task, TaskState,
+};
+use futures_util::StreamExt as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Behaves by the message's id prefix, as the TCK's agent does.
+struct Scripted;
+
+impl AgentExecutor for Scripted {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let id = cx
+            .message
+            .as_ref()
+            .map(|m| m.message_id.clone())
+            .unwrap_or_default();
+        let say = |t: &str| Some(task.text_message(t));
+        if id.starts_with("reply") {
+            return task.reply(task.text_message("direct")).await;
+        }
+        if id.starts_with("input") {
+            return task.require_input(say("more?")).await;
+        }
+        if id.starts_with("slow") {
+            task.start_work(None).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            task.add_text_artifact("out", "slow result").await?;
+            return task.complete(None).await;
+        }
+        if id.starts_with("hang") {
+            task.start_work(None).await?;
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            return Ok(());
+        }
+        if id.starts_with("error") {
+            return Err(ExecutorError::new("the model went away"));
+        }
+        if id.starts_with("panic") {
+            panic!("boom");
+        }
+        if id.starts_with("giveup") {
+            return task.start_work(None).await;
+        }
+        task.add_text_artifact("echo", &cx.text()).await?;
+        task.complete(say("done")).await
+    }
+}
+
+fn handler() -> RequestHandler<Scripted> {
+    RequestHandler::builder(Scripted)
+        .execution_timeout(Duration::from_secs(2))
+        .build()
+}
+
+fn cx(method: &'static str) -> RequestContext {
+    RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, method)
+}
+
+fn message(id: &str, task_id: Option<&str>, context_id: Option<&str>) -> Message {
+    Message {
+        message_id: id.into(),
+        role: Role::User,
+        parts: vec![Part {
+            content: PartContent::Text(format!("text of {id}")),
+            ..Default::default()
+        }],
+        task_id: task_id.map(Into::into),
+        context_id: context_id.map(Into::into),
+        ..Default::default()
+    }
+}
+
+fn send(m: Message) -> SendMessageRequest {
+    SendMessageRequest {
+        message: m,
+        ..Default::default()
+    }
+}
+
+fn with_config(m: Message, config: SendMessageConfiguration) -> SendMessageRequest {
+    SendMessageRequest {
+        message: m,
+        configuration: Some(config),
+        ..Default::default()
+    }
+}
+
+async fn task_of(h: &RequestHandler<Scripted>, request: SendMessageRequest) -> Task {
+    match h.send_message(cx("SendMessage"), request).await {
+        Ok(SendMessageResponse::Task(t)) => t,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn code(e: &ServiceError) -> i64 {
+    e.error().code()
+}
+
+fn ids(task: &Task) -> Vec<String> {
+    task.history.iter().map(|m| m.message_id.clone()).collect()
+}
+
+#[tokio::test]
+async fn a_new_message_gets_a_task_with_fresh_ids_that_completes() {
+    let h = handler();
+    let task = task_of(&h, send(message("m1", None, None))).await;
+    assert_eq!(task.status.state, TaskState::Completed);
+    assert!(!task.id.is_empty());
+    let context = task.context_id.clone().unwrap();
+    assert!(!context.is_empty());
+    assert_eq!(ids(&task)[0], "m1");
+    assert_eq!(task.history[0].task_id.as_deref(), Some(task.id.as_str()));
+    assert_eq!(task.artifacts.len(), 1);
+    let msg = task.status.message.as_ref().unwrap();
+    assert_eq!(
+        (msg.role.clone(), msg.context_id.as_deref()),
+        (Role::Agent, Some(context.as_str()))
+    );
+    // The client's contextId is kept.
+    let task = task_of(&h, send(message("m2", None, Some("ctx-given")))).await;
+    assert_eq!(task.context_id.as_deref(), Some("ctx-given"));
+    // And the task is stored.
+    let got = h
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(got, task);
+}
+
+#[tokio::test]
+async fn a_direct_reply_is_a_message_and_keeps_no_task() {
+    let h = handler();
+    match h
+        .send_message(cx("SendMessage"), send(message("reply-1", None, None)))
+        .await
+    {
+        Ok(SendMessageResponse::Message(m)) => {
+            assert_eq!(m.role, Role::Agent);
+            assert_eq!(m.task_id, None);
+            assert!(m.context_id.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    let list = h
+        .list_tasks(cx("ListTasks"), ListTasksRequest::default())
+        .await
+        .unwrap();
+    assert!(list.tasks.is_empty(), "{list:?}");
+}
+
+#[tokio::test]
+async fn a_message_continues_its_task_in_the_order_exchanged() {
+    let h = handler();
+    let first = task_of(&h, send(message("input-1", None, None))).await;
+    assert_eq!(first.status.state, TaskState::InputRequired);
+    // Only the taskId: the context is the task's.
+    let done = task_of(&h, send(message("m2", Some(&first.id), None))).await;
+    assert_eq!(done.id, first.id);
+    assert_eq!(done.context_id, first.context_id);
+    assert_eq!(done.status.state, TaskState::Completed);
+    let history = ids(&done);
+    assert_eq!(history.len(), 3, "{history:?}");
+    assert_eq!(
+        (history[0].as_str(), history[2].as_str()),
+        ("input-1", "m2")
+    );
+    assert_eq!(done.history[1].role, Role::Agent); // the "more?" the agent asked
+}
+
+#[tokio::test]
+async fn messages_the_lifecycle_refuses_get_the_spec_errors() {
+    let h = handler();
+    let e = h
+        .send_message(cx("SendMessage"), send(message("m", Some("nope"), None)))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32001, "{e:?}");
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let e = h
+        .send_message(
+            cx("SendMessage"),
+            send(message("m", Some(&waiting.id), Some("other-ctx"))),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32602, "{e:?}");
+    let done = task_of(&h, send(message("m1", None, None))).await;
+    let e = h
+        .send_message(cx("SendMessage"), send(message("m2", Some(&done.id), None)))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32004, "{e:?}");
+    assert!(matches!(e.error(), A2aError::UnsupportedOperation { .. }));
+    // The refused messages changed nothing.
+    let again = h
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: done.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(again, done);
+}
+
+#[tokio::test]
+async fn history_length_trims_replies() {
+    let h = handler();
+    let first = task_of(&h, send(message("input-1", None, None))).await;
+    let config = |n| SendMessageConfiguration {
+        history_length: Some(n),
+        ..Default::default()
+    };
+    let none = task_of(
+        &h,
+        with_config(message("input-2", Some(&first.id), None), config(0)),
+    )
+    .await;
+    assert!(none.history.is_empty());
+    let get = |n: Option<i32>| GetTaskRequest {
+        id: first.id.clone(),
+        history_length: n,
+        ..Default::default()
+    };
+    let all = h.get_task(cx("GetTask"), get(None)).await.unwrap();
+    assert_eq!(all.history.len(), 3);
+    let two = h.get_task(cx("GetTask"), get(Some(2))).await.unwrap();
+    assert_eq!(ids(&two), ids(&all)[1..].to_vec());
+    let e = h.get_task(cx("GetTask"), get(Some(-1))).await.unwrap_err();
+    assert_eq!(code(&e), -32602);
+}
+
+#[tokio::test]
+async fn return_immediately_does_not_wait_for_the_task_to_settle() {
+    let h = handler();
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
+    let task = task_of(&h, with_config(message("slow-1", None, None), config)).await;
+    assert!(
+        !matches!(task.status.state, TaskState::Completed),
+        "{:?}",
+        task.status
+    );
+    // The blocking default waits.
+    let task = task_of(&h, send(message("slow-2", None, None))).await;
+    assert_eq!(task.status.state, TaskState::Completed);
+}
+
+async fn collect(stream: a2a_types::v1::EventStream<StreamResponse>) -> Vec<StreamResponse> {
+    tokio::time::timeout(Duration::from_secs(5), stream.map(|e| e.unwrap()).collect())
+        .await
+        .expect("the stream ends")
+}
+
+#[tokio::test]
+async fn a_stream_begins_with_the_task_and_ends_at_its_final_state() {
+    let h = handler();
+    let stream = h
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("slow-1", None, None)),
+        )
+        .await
+        .unwrap();
+    let events = collect(stream).await;
+    let StreamResponse::Task(task) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(task.status.state, TaskState::Submitted);
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            StreamResponse::Task(_) => "task".into(),
+            StreamResponse::StatusUpdate(u) => format!("{:?}", u.status.state),
+            StreamResponse::ArtifactUpdate(_) => "artifact".into(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, ["task", "Working", "artifact", "Completed"]);
+    for e in &events[1..] {
+        match e {
+            StreamResponse::StatusUpdate(u) => assert_eq!(u.task_id, task.id),
+            StreamResponse::ArtifactUpdate(u) => assert_eq!(u.task_id, task.id),
+            _ => {}
+        }
+    }
+    // A direct reply streams as one message.
+    let stream = h
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("reply-1", None, None)),
+        )
+        .await
+        .unwrap();
+    let events = collect(stream).await;
+    assert!(
+        matches!(&events[..], [StreamResponse::Message(_)]),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+async fn cancel_ends_a_waiting_or_running_task_and_refuses_a_finished_one() {
+    let h = handler();
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let canceled = h
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(canceled.status.state, TaskState::Canceled);
+    let e = h
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32002, "{e:?}");
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
+    let running = task_of(&h, with_config(message("hang-1", None, None), config)).await;
+    let canceled = tokio::time::timeout(
+        Duration::from_secs(5),
+        h.cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: running.id.clone(),
+                ..Default::default()
+            },
+        ),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(canceled.status.state, TaskState::Canceled);
+    let e = h
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: "nope".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32001);
+}
+
+#[tokio::test]
+async fn subscribers_get_the_task_then_the_same_events_in_order() {
+    let h = Arc::new(handler());
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
+    let task = task_of(&h, with_config(message("slow-1", None, None), config)).await;
+    let sub = || {
+        h.subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        )
+    };
+    let (a, b, c) = (
+        sub().await.unwrap(),
+        sub().await.unwrap(),
+        sub().await.unwrap(),
+    );
+    drop(c); // closing one stream does not affect the others
+    let (a, b) = (collect(a).await, collect(b).await);
+    assert!(
+        matches!(&a[0], StreamResponse::Task(t) if t.id == task.id),
+        "{a:?}"
+    );
+    assert_eq!(a, b);
+    assert!(
+        matches!(a.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
+        "{a:?}"
+    );
+    let e = sub()
+        .await
+        .err()
+        .expect("a terminal task refuses subscriptions");
+    assert_eq!(code(&e), -32004);
+    let e = h
+        .subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: "nope".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(code(&e), -32001);
+}
+
+#[tokio::test]
+async fn an_executor_that_fails_panics_hangs_or_gives_up_leaves_its_task_failed() {
+    let h = handler();
+    for (id, reason) in [
+        ("error-1", "the model went away"),
+        ("panic-1", "boom"),
+        ("giveup-1", "without a final or interrupted state"),
+        ("hang-1", "did not finish within"),
+    ] {
+        let task = tokio::time::timeout(
+            Duration::from_secs(10),
+            task_of(&h, send(message(id, None, None))),
+        )
+        .await
+        .expect(id);
+        assert_eq!(task.status.state, TaskState::Failed, "{id}");
+        let text = match &task.status.message.as_ref().unwrap().parts[0].content {
+            PartContent::Text(t) => t.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(text.contains(reason), "{id}: {text}");
+    }
+    // The handler goes on serving.
+    assert_eq!(
+        task_of(&h, send(message("m", None, None)))
+            .await
+            .status
+            .state,
+        TaskState::Completed
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_concurrent_messages_to_one_task_are_all_kept_in_order() {
+    let h = Arc::new(handler());
+    let first = task_of(&h, send(message("input-0", None, None))).await;
+    let calls: Vec<_> = (1..=1000)
+        .map(|i| {
+            let (h, id) = (Arc::clone(&h), first.id.clone());
+            tokio::spawn(async move {
+                task_of(&h, send(message(&format!("input-{i}"), Some(&id), None))).await
+            })
+        })
+        .collect();
+    let mut seen = Vec::new();
+    for call in calls {
+        let t = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .unwrap()
+            .unwrap();
+        seen.push(t.history.len());
+    }
+    let task = h
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: first.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let users: Vec<&Message> = task
+        .history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .collect();
+    assert_eq!(users.len(), 1001);
+    // Each reply saw a longer history than the one served before it: served one at a time.
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), 1000);
+}
+
+#[tokio::test]
+async fn list_tasks_filters_by_context_and_leaves_artifacts_out_unless_asked() {
+    let h = handler();
+    let a = task_of(&h, send(message("m1", None, Some("ctx-a")))).await;
+    let _b = task_of(&h, send(message("m2", None, Some("ctx-b")))).await;
+    let list = h
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                context_id: Some("ctx-a".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(list.tasks.len(), 1);
+    assert_eq!(list.tasks[0].id, a.id);
+    assert!(list.tasks[0].artifacts.is_empty());
+    let with = h
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                include_artifacts: Some(true),
+                history_length: Some(0),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(with.tasks.len(), 2);
+    assert!(with
+        .tasks
+        .iter()
+        .all(|t| t.artifacts.len() == 1 && t.history.is_empty()));
+    let e = h
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                page_token: Some("junk".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32602);
+}
+
+#[tokio::test]
+async fn tasks_live_in_the_store_the_handler_is_given() {
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store))
+        .build();
+    let task = task_of(&h, send(message("input-1", None, None))).await;
+    drop(h);
+    // Another handler on the same store (a restart) continues the task.
+    let h = RequestHandler::builder(Scripted).task_store(store).build();
+    let done = task_of(&h, send(message("m2", Some(&task.id), None))).await;
+    assert_eq!(done.status.state, TaskState::Completed);
+    assert_eq!(done.history.len(), 3);
+}
+
+#[tokio::test]
+async fn push_configs_and_the_extended_card_are_refused_when_not_configured() {
+    let h = handler();
+    let e = h
+        .get_extended_agent_card(cx("GetExtendedAgentCard"), Default::default())
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32007);
+    let e = h
+        .create_task_push_notification_config(
+            cx("CreateTaskPushNotificationConfig"),
+            Default::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32003);
+}
+
+/// A webhook on loopback that keeps what it receives.
+async fn webhook() -> (
+    String,
+    Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>>,
+) {
+    let seen: Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>> = Arc::default();
+    let keep = Arc::clone(&seen);
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(
+            move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+                let keep = Arc::clone(&keep);
+                async move {
+                    let auth = headers
+                        .get("authorization")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
+                    let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+                    keep.lock().unwrap().push((auth, body));
+                    axum::http::StatusCode::OK
+                }
+            },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_with_a_push_config_posts_its_events_to_the_webhook() {
+    use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+    use a2a_types::v1::{AuthenticationInfo, TaskPushNotificationConfig};
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
+    let configs = Arc::new(MemoryStore::new());
+    let h = RequestHandler::builder(Scripted)
+        .push_notifications(configs, dispatcher.clone())
+        .build();
+    let (url, seen) = webhook().await;
+    let config = TaskPushNotificationConfig {
+        id: Some("p-1".into()),
+        url: url.clone(),
+        authentication: Some(AuthenticationInfo {
+            scheme: "Bearer".into(),
+            credentials: Some("s3cret".into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let inline = SendMessageConfiguration {
+        task_push_notification_config: Some(config.clone()),
+        ..Default::default()
+    };
+    let task = task_of(&h, with_config(message("input-1", None, None), inline)).await;
+    let stored = h
+        .get_task_push_notification_config(
+            cx("GetTaskPushNotificationConfig"),
+            a2a_types::v1::GetTaskPushNotificationConfigRequest {
+                task_id: task.id.clone(),
+                id: "p-1".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(stored.url, url);
+    let done = task_of(&h, send(message("m2", Some(&task.id), None))).await;
+    assert_eq!(done.status.state, TaskState::Completed);
+    tokio::time::timeout(Duration::from_secs(10), dispatcher.idle())
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty());
+    for (auth, body) in &seen {
+        assert_eq!(auth.as_deref(), Some("Bearer s3cret"));
+        serde_json::from_value::<StreamResponse>(body.clone()).unwrap();
+    }
+    let last: StreamResponse = serde_json::from_value(seen.last().unwrap().1.clone()).unwrap();
+    assert!(
+        matches!(&last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
+        "{last:?}"
+    );
+    // A URL the policy refuses is refused before it is kept.
+    let e = h
+        .create_task_push_notification_config(
+            cx("CreateTaskPushNotificationConfig"),
+            TaskPushNotificationConfig {
+                task_id: Some(task.id.clone()),
+                url: "http://169.254.169.254/latest".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32602, "{e:?}");
+}
+
+#[tokio::test]
+async fn a_subscription_to_a_waiting_task_follows_it_to_its_end() {
+    let h = Arc::new(handler());
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let sub = h
+        .subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: waiting.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let (h2, id) = (Arc::clone(&h), waiting.id.clone());
+    let finish = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        task_of(&h2, send(message("m2", Some(&id), None))).await
+    });
+    let events = collect(sub).await;
+    assert!(
+        matches!(&events[0], StreamResponse::Task(t) if t.status.state == TaskState::InputRequired),
+        "{events:?}"
+    );
+    assert!(
+        matches!(events.last(), Some(StreamResponse::StatusUpdate(u)) if u.status.state == TaskState::Completed),
+        "{events:?}"
+    );
+    assert_eq!(finish.await.unwrap().status.state, TaskState::Completed);
+}

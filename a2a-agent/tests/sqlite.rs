@@ -1,0 +1,174 @@
+//! The conformance suite and the concurrency test on `SqliteStore`, on real files in a
+//! temporary directory; and what a file keeps across opens.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_agent::store::{PushConfigStore, SqliteStore, StoreError, TaskStore};
+use a2a_types::v1::TaskPushNotificationConfig;
+use common::Fixture;
+
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::ConnectOptions;
+
+async fn fixture() -> Option<Fixture> {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("store.db"))
+        .await
+        .unwrap();
+    let mut fixture = Fixture::new(store);
+    fixture._guard = Some(Box::new(dir));
+    Some(fixture)
+}
+
+conformance_tests!(fixture);
+
+/// `(version, description, applied_at)` of every recorded migration, read with a connection of
+/// the test's own.
+async fn migrations_recorded(path: &std::path::Path) -> Vec<(i64, String, String)> {
+    let mut conn = SqliteConnectOptions::new()
+        .filename(path)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query_as(
+        "SELECT version, description, applied_at FROM a2a_schema_version ORDER BY version",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_creates_the_file_and_records_the_schema_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.db");
+    assert!(!path.exists());
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert!(path.exists());
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        SqliteStore::SCHEMA_VERSION
+    );
+    store.close().await;
+    let recorded = migrations_recorded(&path).await;
+    assert_eq!(recorded.len(), SqliteStore::SCHEMA_VERSION as usize);
+    assert_eq!(recorded[0].0, 1);
+    assert_eq!(recorded[0].1, "tasks and push configs");
+    a2a_types::rt::Timestamp::new(recorded[0].2.clone())
+        .parse()
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_of_an_existing_file_applies_no_migration_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("again.db");
+    SqliteStore::open(&path).await.unwrap().close().await;
+    let before = migrations_recorded(&path).await;
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    // Migration 1 is a plain CREATE TABLE: applied twice, this open would fail.
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        SqliteStore::SCHEMA_VERSION
+    );
+    store.close().await;
+    assert_eq!(migrations_recorded(&path).await, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopened_file_keeps_tasks_and_configs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("keep.db");
+    let task = common::task("kept");
+    {
+        let store = SqliteStore::open(&path).await.unwrap();
+        store.create(Some("acme"), &task).await.unwrap();
+        let mut next = task.clone();
+        next.history.push(common::message("m"));
+        store.update(Some("acme"), &next, 1).await.unwrap();
+        let config = TaskPushNotificationConfig {
+            id: Some("c".into()),
+            url: "https://hook.invalid/".into(),
+            ..Default::default()
+        };
+        PushConfigStore::set(&store, Some("acme"), "kept", config)
+            .await
+            .unwrap();
+        // Dropped without close: what was committed is in the file.
+    }
+    let store = SqliteStore::open(&path).await.unwrap();
+    let stored = TaskStore::get(&store, Some("acme"), "kept")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.version, 2);
+    assert_eq!(stored.task.history.len(), 1);
+    let config = PushConfigStore::get(&store, Some("acme"), "kept", "c")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(config.url, "https://hook.invalid/");
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        SqliteStore::SCHEMA_VERSION
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn file_with_a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("newer.db");
+    SqliteStore::open(&path).await.unwrap().close().await;
+    let mut conn = SqliteConnectOptions::new()
+        .filename(&path)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO a2a_schema_version VALUES (99, 'from the future', '')")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    drop(conn);
+    let err = SqliteStore::open(&path).await.unwrap_err();
+    assert!(matches!(err, StoreError::Backend(_)), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("schema version 99, newer than the 1"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_of_a_path_in_a_missing_directory_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-such-dir").join("x.db");
+    let err = SqliteStore::open(&path).await.unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with("store backend failed: SQLite: open `"),
+        "{text}"
+    );
+    assert!(text.contains("no-such-dir"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousand_concurrent_appends_lose_no_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn TaskStore> =
+        Arc::new(SqliteStore::open(dir.path().join("race.db")).await.unwrap());
+    common::append_concurrently(&[store], "t", "appends", 1_000, Duration::from_secs(180)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_on_one_file_lose_no_update() {
+    // Two opens of one file, as two processes on one host would have.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.db");
+    let a: Arc<dyn TaskStore> = Arc::new(SqliteStore::open(&path).await.unwrap());
+    let b: Arc<dyn TaskStore> = Arc::new(SqliteStore::open(&path).await.unwrap());
+    common::append_concurrently(&[a, b], "t", "appends", 300, Duration::from_secs(120)).await;
+}

@@ -1,0 +1,164 @@
+//! The TCK's system under test: an [`AgentExecutor`] that does what each scenario of
+//! `a2a-tck/scenarios/*.feature` says for a message whose id starts with its prefix, and the card
+//! that declares streaming, push notifications and the extended card over JSON-RPC and HTTP+JSON.
+//! No lifecycle of its own: ids, history, blocking, streams, cancel, subscriptions and push
+//! delivery are the request handler's.
+
+use a2a_agent::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+use a2a_types::v1::{
+    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, Artifact, Part,
+    PartContent,
+};
+use std::time::Duration;
+
+/// The streaming timeout of the TCK's scenarios: "wait for 2x streaming timeout" waits twice it.
+pub const STREAMING_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The scenarios, by message id prefix.
+pub struct TckExecutor;
+
+fn file_part() -> Part {
+    Part {
+        content: PartContent::Raw(b"tck".as_slice().into()),
+        filename: Some("output.txt".into()),
+        media_type: Some("text/plain".into()),
+        ..Default::default()
+    }
+}
+
+impl AgentExecutor for TckExecutor {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let id = cx
+            .message
+            .as_ref()
+            .map(|m| m.message_id.clone())
+            .unwrap_or_default();
+        let text = |t: &str| vec![text_part(t)];
+        // Longer prefixes first: `tck-artifact-file-url` before `tck-artifact-file`.
+        match () {
+            _ if id.starts_with("tck-message-response") => {
+                task.reply(task.text_message("Direct message response"))
+                    .await
+            }
+            _ if id.starts_with("tck-input-required") => task.require_input(None).await,
+            _ if id.starts_with("tck-reject-task") => {
+                task.reject(Some(task.text_message("rejected"))).await
+            }
+            _ if id.starts_with("tck-complete-task") => {
+                task.complete(Some(task.text_message("Hello from TCK")))
+                    .await
+            }
+            _ if id.starts_with("tck-artifact-text") => {
+                task.add_artifact("", text("Generated text content"))
+                    .await?;
+                task.complete(None).await
+            }
+            _ if id.starts_with("tck-artifact-file-url") => {
+                let part = Part {
+                    content: PartContent::Url("https://example.com/output.txt".into()),
+                    filename: Some("output.txt".into()),
+                    media_type: Some("text/plain".into()),
+                    ..Default::default()
+                };
+                task.add_artifact("", vec![part]).await?;
+                task.complete(None).await
+            }
+            _ if id.starts_with("tck-artifact-file") => {
+                task.add_artifact("", vec![file_part()]).await?;
+                task.complete(None).await
+            }
+            _ if id.starts_with("tck-artifact-data") => {
+                let data = serde_json::json!({"key": "value", "count": 42});
+                let part = Part {
+                    content: PartContent::Data(data),
+                    ..Default::default()
+                };
+                task.add_artifact("", vec![part]).await?;
+                task.complete(None).await
+            }
+            _ if id.starts_with("tck-stream-artifact-chunked") => {
+                task.start_work(None).await?;
+                let chunk = |t: &str| Artifact {
+                    artifact_id: "chunked".into(),
+                    parts: vec![text_part(t)],
+                    ..Default::default()
+                };
+                task.artifact(chunk("chunk-1 "), false, false).await?;
+                task.artifact(chunk("chunk-2"), true, true).await?;
+                task.complete(None).await
+            }
+            _ if id.starts_with("tck-stream-artifact-text") => {
+                streamed(&task, text("Streamed text content")).await
+            }
+            _ if id.starts_with("tck-stream-artifact-file") => {
+                streamed(&task, vec![file_part()]).await
+            }
+            _ if id.starts_with("tck-stream-ordering-001") => {
+                streamed(&task, text("Ordered output")).await
+            }
+            _ if id.starts_with("tck-stream-001") => {
+                streamed(&task, text("Stream hello from TCK")).await
+            }
+            _ if id.starts_with("tck-stream-002") => task.complete(None).await,
+            _ if id.starts_with("tck-stream-003") => {
+                streamed(&task, text("Stream task lifecycle")).await
+            }
+            _ if id.starts_with("test-resubscribe-message-id") => {
+                task.start_work(None).await?;
+                tokio::time::sleep(STREAMING_TIMEOUT * 2).await;
+                task.complete(None).await
+            }
+            _ => {
+                let reply = format!("Unhandled messageId prefix: {id}");
+                task.complete(Some(task.text_message(&reply))).await
+            }
+        }
+    }
+}
+
+/// `working`, one artifact of these parts, `completed`: the streaming scenarios' shape.
+async fn streamed(task: &TaskUpdater, parts: Vec<Part>) -> Result<(), ExecutorError> {
+    task.start_work(None).await?;
+    task.add_artifact("", parts).await?;
+    task.complete(None).await
+}
+
+/// The card at `base` (`http://127.0.0.1:PORT`): JSON-RPC at `/`, HTTP+JSON below it, in 1.0;
+/// streaming, push notifications and the extended card declared.
+pub fn card(base: &str, extended: bool) -> AgentCard {
+    let interface = |binding: &str| AgentInterface {
+        url: format!("{}/", base.trim_end_matches('/')),
+        protocol_binding: binding.into(),
+        protocol_version: "1.0".into(),
+        tenant: None,
+    };
+    AgentCard {
+        name: match extended {
+            true => "a2a-codegen TCK agent (extended)".into(),
+            false => "a2a-codegen TCK agent".into(),
+        },
+        description: "The system under test of the A2A TCK, on a2a-agent's request handler".into(),
+        supported_interfaces: vec![interface("JSONRPC"), interface("HTTP+JSON")],
+        provider: Some(AgentProvider {
+            organization: "a2a-codegen".into(),
+            url: "https://example.invalid/a2a-codegen".into(),
+        }),
+        version: "0.1.0".into(),
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            push_notifications: Some(true),
+            extended_agent_card: Some(true),
+            ..Default::default()
+        },
+        default_input_modes: vec!["text".into()],
+        default_output_modes: vec!["text".into()],
+        skills: vec![AgentSkill {
+            id: "tck".into(),
+            name: "TCK conformance".into(),
+            description: "Does what the TCK's scenarios ask, by message id prefix".into(),
+            tags: vec!["tck".into()],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}

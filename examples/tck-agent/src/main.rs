@@ -1,0 +1,94 @@
+//! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]`: serves
+//! the TCK's system under test until killed (or Ctrl-C). Webhooks on loopback over plain HTTP
+//! are allowed, as the TCK's receiver needs; nothing else outside the public internet.
+
+use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+use a2a_agent::store::{MemoryStore, PushConfigStore, TaskStore};
+use a2a_agent::RequestHandler;
+use a2a_types::rt::server::{serve, AgentRouter};
+use a2a_types::v1::A2aServer;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use tck_agent::{card, TckExecutor};
+
+const USAGE: &str = "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL]";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tck-agent: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), String> {
+    let mut listen = "127.0.0.1:9999".to_owned();
+    let mut store = "memory".to_owned();
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(USAGE)?;
+        match flag.as_str() {
+            "--listen" => listen = value,
+            "--store" => store = value,
+            _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
+        }
+    }
+    let (tasks, configs) = open_store(&store).await?;
+    let listener = tokio::net::TcpListener::bind(&listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let base = format!(
+        "http://{}",
+        listener.local_addr().map_or(listen, |a| a.to_string())
+    );
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let sender = PushSender::new(policy).map_err(|e| e.to_string())?;
+    let handler = RequestHandler::builder(TckExecutor)
+        .task_store(tasks)
+        .push_notifications(configs, PushDispatcher::new(sender))
+        .extended_card(card(&base, true))
+        .build();
+    let router = AgentRouter::new(&card(&base, false))
+        .and_then(|r| r.service(A2aServer::new(handler)).into_router())
+        .map_err(|e| e.to_string())?;
+    eprintln!("tck-agent: serving {base} with the {store} store; Ctrl-C stops");
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    serve(listener, router, ctrl_c, Duration::from_secs(5))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+type Stores = (Arc<dyn TaskStore>, Arc<dyn PushConfigStore>);
+
+async fn open_store(spec: &str) -> Result<Stores, String> {
+    fn both<S: TaskStore + PushConfigStore>(store: S) -> Stores {
+        let store = Arc::new(store);
+        (store.clone(), store)
+    }
+    if spec == "memory" {
+        return Ok(both(MemoryStore::new()));
+    }
+    if let Some(path) = spec.strip_prefix("sqlite:") {
+        let store = a2a_agent::store::SqliteStore::open(path)
+            .await
+            .map_err(|e| format!("cannot open the SQLite store {path}: {e}"))?;
+        return Ok(both(store));
+    }
+    if let Some(url) = spec.strip_prefix("postgres:") {
+        let store = a2a_agent::store::PostgresStore::connect(url)
+            .await
+            .map_err(|e| format!("cannot connect the PostgreSQL store: {e}"))?;
+        return Ok(both(store));
+    }
+    Err(format!("unknown store `{spec}`\n{USAGE}"))
+}
