@@ -204,7 +204,7 @@ enum First {
     Message(Message),
     /// The task exists (created or continued), as stored after the first event, and whether
     /// it has settled (a status of this execution at a terminal or interrupted state).
-    Task(Task, bool),
+    Task(Box<Task>, bool),
 }
 
 /// A started execution: its first outcome, its settled task, and its live events (subscribed
@@ -537,7 +537,7 @@ impl<E: AgentExecutor> Execution<E> {
 
     fn finish_with(&mut self, outcome: Result<Task, ServiceError>) {
         match &outcome {
-            Ok(task) => self.resolve_first(Ok(First::Task(task.clone(), true))),
+            Ok(task) => self.resolve_first(Ok(First::Task(Box::new(task.clone()), true))),
             Err(e) => self.resolve_first(Err(e.clone())),
         }
         self.settled.send_replace(Some(outcome));
@@ -603,7 +603,7 @@ impl<E: AgentExecutor> Execution<E> {
             self.status_seen = true;
         }
         let settled = self.status_seen && is_settled(&task.status.state);
-        self.resolve_first(Ok(First::Task(task.clone(), settled)));
+        self.resolve_first(Ok(First::Task(Box::new(task.clone()), settled)));
         if settled {
             self.settled.send_replace(Some(Ok(task.clone())));
         }
@@ -831,7 +831,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
         let task = match first {
             First::Message(message) => return Ok(SendMessageResponse::Message(message)),
-            First::Task(task, settled) if immediately || settled => task,
+            First::Task(task, settled) if immediately || settled => *task,
             First::Task(..) => {
                 let settled = started
                     .settled
