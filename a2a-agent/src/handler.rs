@@ -201,7 +201,7 @@ fn tenant_of(cx: &RequestContext) -> Option<&str> {
 /// What a started execution tells the call that started it.
 enum First {
     /// The executor answered with a direct message; no task is kept.
-    Message(Message),
+    Message(Box<Message>),
     /// The task exists (created or continued), as stored after the first event, and whether
     /// it has settled (a status of this execution at a terminal or interrupted state).
     Task(Box<Task>, bool),
@@ -565,7 +565,7 @@ impl<E: AgentExecutor> Execution<E> {
                     self.task = Some(task);
                 }
             }
-            self.resolve_first(Ok(First::Message(message.clone())));
+            self.resolve_first(Ok(First::Message(Box::new(message.clone()))));
             let _ = self.live.events.send(StreamResponse::Message(message));
             return Ok(Flow::Replied);
         }
@@ -830,7 +830,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .await
             .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
         let task = match first {
-            First::Message(message) => return Ok(SendMessageResponse::Message(message)),
+            First::Message(message) => return Ok(SendMessageResponse::Message(*message)),
             First::Task(task, settled) if immediately || settled => *task,
             First::Task(..) => {
                 let settled = started

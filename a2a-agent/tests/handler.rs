@@ -586,12 +586,12 @@ async fn push_configs_and_the_extended_card_are_refused_when_not_configured() {
     assert_eq!(code(&e), -32003);
 }
 
+/// What a webhook received: the `Authorization` header and the body, per request.
+type Received = Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>>;
+
 /// A webhook on loopback that keeps what it receives.
-async fn webhook() -> (
-    String,
-    Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>>,
-) {
-    let seen: Arc<std::sync::Mutex<Vec<(Option<String>, serde_json::Value)>>> = Arc::default();
+async fn webhook() -> (String, Received) {
+    let seen: Received = Arc::default();
     let keep = Arc::clone(&seen);
     let app = axum::Router::new().route(
         "/hook",
@@ -637,7 +637,6 @@ async fn a_task_with_a_push_config_posts_its_events_to_the_webhook() {
         authentication: Some(AuthenticationInfo {
             scheme: "Bearer".into(),
             credentials: Some("s3cret".into()),
-            ..Default::default()
         }),
         ..Default::default()
     };
