@@ -4,6 +4,7 @@
 use crate::executor::{AgentExecutor, TaskContext, TaskUpdater};
 use crate::lifecycle::{
     accept_message, apply, is_settled, is_terminal, new_id, new_task, stamped, with_history,
+    InvalidEvent,
 };
 use crate::push::PushDispatcher;
 use crate::store::{MemoryStore, PushConfigStore, StoreError, Stored, TaskQuery, TaskStore};
@@ -272,25 +273,16 @@ impl<E: AgentExecutor> RequestHandler<E> {
             Some(task_id) => {
                 let live = inner.live(tenant, &task_id);
                 let guard = Arc::clone(&live.lock).lock_owned().await;
-                let stored = inner.get(tenant, &task_id).await?;
-                let own = stored.task.context_id.clone().unwrap_or_default();
-                if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
-                    if asked != own {
-                        return Err(invalid_params(format!(
-                            "Invalid params: the message's contextId `{asked}` is not the \
-                             context `{own}` of task `{task_id}`"
-                        )));
+                drop(live);
+                let stored = match self.continuable(tenant, &task_id, &message).await {
+                    Ok(stored) => stored,
+                    Err(e) => {
+                        drop(guard);
+                        inner.forget(tenant, &task_id);
+                        return Err(e);
                     }
-                }
-                if is_terminal(&stored.task.status.state) {
-                    return Err(A2aError::unsupported_operation()
-                        .with_message(format!(
-                            "Unsupported operation: task `{task_id}` is {}: a terminal task \
-                             takes no more messages",
-                            state_name(&stored.task.status.state)
-                        ))
-                        .into());
-                }
+                };
+                let own = stored.task.context_id.clone().unwrap_or_default();
                 (task_id, own, guard, Some(stored))
             }
             None => {
@@ -335,6 +327,36 @@ impl<E: AgentExecutor> RequestHandler<E> {
             settled,
             events,
         })
+    }
+
+    /// The task `message` continues, when it may: it exists, it is not terminal, and the
+    /// message names no other context.
+    async fn continuable(
+        &self,
+        tenant: Option<&str>,
+        task_id: &str,
+        message: &Message,
+    ) -> Result<Stored, ServiceError> {
+        let stored = self.inner.get(tenant, task_id).await?;
+        let own = stored.task.context_id.as_deref().unwrap_or_default();
+        if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
+            if asked != own {
+                return Err(invalid_params(format!(
+                    "Invalid params: the message's contextId `{asked}` is not the context \
+                     `{own}` of task `{task_id}`"
+                )));
+            }
+        }
+        if is_terminal(&stored.task.status.state) {
+            return Err(A2aError::unsupported_operation()
+                .with_message(format!(
+                    "Unsupported operation: task `{task_id}` is {}: a terminal task takes no \
+                     more messages",
+                    state_name(&stored.task.status.state)
+                ))
+                .into());
+        }
+        Ok(stored)
     }
 
     fn check_push(&self, config: &Option<TaskPushNotificationConfig>) -> Result<(), ServiceError> {
@@ -393,15 +415,27 @@ impl<E: AgentExecutor> Execution<E> {
         let weak = tx.downgrade();
         drop(tx);
         // A continued task is accepted (the message in its history) before the executor runs.
-        if let (Some(task), Some(message)) = (self.task.as_mut(), self.message.as_ref()) {
+        if let (Some(task), Some(message)) = (self.task.clone(), self.message.clone()) {
             if what == Run::Execute {
-                accept_message(task, message);
-                let snapshot = task.clone();
-                if let Err(e) = self.store(snapshot.clone()).await {
-                    self.finish_with(Err(e));
-                    return self.end(guard);
+                let accept = |t: &mut Task| {
+                    if is_terminal(&t.status.state) {
+                        return Err(InvalidEvent(format!(
+                            "task `{}` ended meanwhile (another replica served it)",
+                            t.id
+                        )));
+                    }
+                    accept_message(t, &message);
+                    Ok(())
+                };
+                match self.write(task, &accept).await {
+                    Ok(snapshot) => {
+                        let _ = self.live.events.send(StreamResponse::Task(snapshot));
+                    }
+                    Err(e) => {
+                        self.finish_with(Err(ServiceError::internal(e)));
+                        return self.end(guard);
+                    }
                 }
-                let _ = self.live.events.send(StreamResponse::Task(snapshot));
             }
         }
         let (task_id, context_id) = (cx.task_id.clone(), cx.context_id.clone());
@@ -557,42 +591,41 @@ impl<E: AgentExecutor> Execution<E> {
                 // A direct reply to a new message belongs to no task.
                 None => message.task_id = None,
                 // One to a waiting task joins its history; the task keeps waiting.
-                Some(mut task) => {
-                    task.history.push(message.clone());
-                    self.store(task.clone())
-                        .await
-                        .map_err(|e| format!("{e:?}"))?;
-                    self.task = Some(task);
+                Some(task) => {
+                    let keep = |t: &mut Task| {
+                        t.history.push(message.clone());
+                        Ok(())
+                    };
+                    self.write(task, &keep).await?;
                 }
             }
             self.resolve_first(Ok(First::Message(Box::new(message.clone()))));
             let _ = self.live.events.send(StreamResponse::Message(message));
             return Ok(Flow::Replied);
         }
-        let created = self.task.is_none();
-        let mut task = match self.task.take() {
-            Some(task) => task,
+        let task = match self.task.clone() {
+            Some(task) => self.write(task, &|t| apply(t, &event)).await?,
             None => {
                 let message = self.message.clone().unwrap_or_default();
-                let task = new_task(task_id, context_id, &message);
+                let mut task = new_task(task_id, context_id, &message);
                 let _ = self.live.events.send(StreamResponse::Task(task.clone()));
+                apply(&mut task, &event)
+                    .map_err(|e| format!("the agent broke the protocol: {e}"))?;
+                self.version = self
+                    .inner
+                    .tasks
+                    .create(self.tenant.as_deref(), &task)
+                    .await
+                    .map_err(|e| format!("the task store failed: {e}"))?;
+                self.task = Some(task.clone());
                 task
             }
         };
-        if let Err(e) = apply(&mut task, &event) {
-            self.task = Some(task);
-            return Err(format!("the agent broke the protocol: {e}"));
-        }
         let event = stamp_event(event, &task);
-        self.store_created(&task, created)
-            .await
-            .map_err(|e| format!("{e:?}"))?;
-        self.task = Some(task.clone());
         let _ = self.live.events.send(event.clone());
-        if created {
-            if let Some(config) = self.push.take() {
-                self.keep_push(&task.id, config).await;
-            }
+        // A push config that came with the message is kept once the task exists.
+        if let Some(config) = self.push.take() {
+            self.keep_push(&task.id, config).await;
         }
         // Only a status this execution set settles the call: a continued task still shows the
         // interrupted state it waited in until the agent says otherwise.
@@ -611,30 +644,44 @@ impl<E: AgentExecutor> Execution<E> {
         Ok(Flow::Continue)
     }
 
-    async fn store_created(&mut self, task: &Task, created: bool) -> Result<(), ServiceError> {
-        if created {
-            self.version = self
-                .inner
-                .tasks
-                .create(self.tenant.as_deref(), task)
-                .await
-                .map_err(store_error)?;
-            Ok(())
-        } else {
-            self.store(task.clone()).await
+    /// Applies `change` to `task` (the task as this execution last wrote it) and writes it over
+    /// that version. When another writer got there first (another replica, on a shared store),
+    /// the stored task is read again and the change applied to it, so no update is lost:
+    /// optimistic versioning, a bounded number of times. The task as written.
+    async fn write(
+        &mut self,
+        mut task: Task,
+        change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
+    ) -> Result<Task, String> {
+        const ATTEMPTS: usize = 8;
+        let tenant = self.tenant.clone();
+        let tenant = tenant.as_deref();
+        let mut version = self.version;
+        for _ in 0..ATTEMPTS {
+            change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+            match self.inner.tasks.update(tenant, &task, version).await {
+                Ok(written) => {
+                    self.version = written;
+                    self.task = Some(task.clone());
+                    return Ok(task);
+                }
+                Err(StoreError::Conflict { .. }) => {
+                    let stored = self
+                        .inner
+                        .tasks
+                        .get(tenant, &task.id)
+                        .await
+                        .map_err(|e| format!("the task store failed: {e}"))?
+                        .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
+                    (task, version) = (stored.task, stored.version);
+                }
+                Err(e) => return Err(format!("the task store failed: {e}")),
+            }
         }
-    }
-
-    /// Writes `task` over the version this execution read; on a conflict (another replica
-    /// wrote), the stored task is kept and the write refused, with the reason.
-    async fn store(&mut self, task: Task) -> Result<(), ServiceError> {
-        self.version = self
-            .inner
-            .tasks
-            .update(self.tenant.as_deref(), &task, self.version)
-            .await
-            .map_err(store_error)?;
-        Ok(())
+        Err(format!(
+            "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
+            task.id
+        ))
     }
 
     /// Fails the task with `reason` as its status message (creating it when the agent never

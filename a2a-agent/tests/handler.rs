@@ -718,3 +718,45 @@ async fn a_subscription_to_a_waiting_task_follows_it_to_its_end() {
     );
     assert_eq!(finish.await.unwrap().status.state, TaskState::Completed);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_on_one_store_lose_no_message_to_one_task() {
+    // Two handlers on one store stand for two replicas on one PostgreSQL: their per-process
+    // locks do not see each other, so their writes race and the version check decides.
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let replicas: Vec<Arc<RequestHandler<Scripted>>> = (0..2)
+        .map(|_| {
+            Arc::new(
+                RequestHandler::builder(Scripted)
+                    .task_store(Arc::clone(&store))
+                    .build(),
+            )
+        })
+        .collect();
+    let first = task_of(&replicas[0], send(message("input-0", None, None))).await;
+    let calls: Vec<_> = (1..=100)
+        .map(|i| {
+            let (h, id) = (Arc::clone(&replicas[i % 2]), first.id.clone());
+            tokio::spawn(async move {
+                task_of(&h, send(message(&format!("input-{i}"), Some(&id), None))).await
+            })
+        })
+        .collect();
+    for call in calls {
+        let t = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(t.status.state, TaskState::InputRequired);
+    }
+    let task = store.get(None, &first.id).await.unwrap().unwrap().task;
+    let mut users: Vec<String> = task
+        .history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.message_id.clone())
+        .collect();
+    users.sort();
+    users.dedup();
+    assert_eq!(users.len(), 101, "every message kept once");
+}
