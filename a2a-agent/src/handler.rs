@@ -173,6 +173,16 @@ fn store_error(e: StoreError) -> ServiceError {
     ServiceError::internal(format!("the task store failed: {e}"))
 }
 
+/// A list's store error: a page token the store did not give is the caller's invalid params.
+fn page_error(e: StoreError) -> ServiceError {
+    match e {
+        StoreError::InvalidPageToken => {
+            invalid_params("Invalid params: `pageToken` is not a token this agent gave".to_owned())
+        }
+        other => store_error(other),
+    }
+}
+
 fn task_not_found(id: &str) -> ServiceError {
     A2aError::task_not_found()
         .with_message(format!("Task not found: no task `{id}`"))
@@ -935,12 +945,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .tasks
             .list(tenant_of(&cx), &query)
             .await
-            .map_err(|e| match e {
-                StoreError::InvalidPageToken => invalid_params(
-                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
-                ),
-                other => store_error(other),
-            })?;
+            .map_err(page_error)?;
         let include_artifacts = params.include_artifacts == Some(true);
         let tasks = page
             .tasks
@@ -1101,10 +1106,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
         let task_id = params.task_id.clone().unwrap_or_default();
-        self.inner.get(tenant, &task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &task_id).await?;
         self.check_push(&Some(params.clone()))?;
         store
             .set(tenant, &task_id, params)
@@ -1117,9 +1120,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
             .get(tenant, &params.task_id, &params.id)
             .await
@@ -1140,9 +1141,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         let size = match params.page_size {
             None | Some(0) => None,
             Some(n) => Some(u32::try_from(n).map_err(|_| {
@@ -1159,12 +1158,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                 params.page_token.as_deref().filter(|t| !t.is_empty()),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::InvalidPageToken => invalid_params(
-                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
-                ),
-                other => store_error(other),
-            })?;
+            .map_err(page_error)?;
         Ok(ListTaskPushNotificationConfigsResponse {
             configs: page.configs,
             next_page_token: page.next_page_token,
@@ -1187,9 +1181,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<Empty, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
             .delete(tenant, &params.task_id, &params.id)
             .await
@@ -1199,10 +1191,21 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
-    fn push_store(&self) -> Result<&Arc<dyn PushConfigStore>, ServiceError> {
-        self.inner
+    /// The push-config store and the call's tenant, for a call about `task_id`:
+    /// `PushNotificationNotSupported` when push notifications are off, `TaskNotFound` when the
+    /// task does not exist.
+    async fn push_scope<'a>(
+        &'a self,
+        cx: &'a RequestContext,
+        task_id: &str,
+    ) -> Result<(&'a Arc<dyn PushConfigStore>, Option<&'a str>), ServiceError> {
+        let store = self
+            .inner
             .pushes
             .as_ref()
-            .ok_or_else(|| A2aError::push_notification_not_supported().into())
+            .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
+        let tenant = tenant_of(cx);
+        self.inner.get(tenant, task_id).await?;
+        Ok((store, tenant))
     }
 }
