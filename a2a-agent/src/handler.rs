@@ -322,6 +322,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             first: Some(first_tx),
             settled: settled_tx,
             status_seen: false,
+            store_failure: None,
         };
         let task_cx = TaskContext {
             task_id,
@@ -414,6 +415,8 @@ struct Execution<E> {
     settled: watch::Sender<Option<Result<Task, ServiceError>>>,
     /// Whether this execution has set the task's status yet.
     status_seen: bool,
+    /// Why the store refused a write, when it did: the call then answers `InternalError`.
+    store_failure: Option<String>,
 }
 
 impl<E: AgentExecutor> Execution<E> {
@@ -542,9 +545,11 @@ impl<E: AgentExecutor> Execution<E> {
                 self.fail(&task_id, &context_id, reason).await;
             }
         }
-        let outcome = match &self.task {
-            Some(task) => Ok(task.clone()),
-            None => Err(ServiceError::internal("the agent answered nothing")),
+        let outcome = match (&self.store_failure, &self.task) {
+            // What the store holds is the last write that succeeded; the caller is told.
+            (Some(reason), _) => Err(ServiceError::internal(reason.clone())),
+            (None, Some(task)) => Ok(task.clone()),
+            (None, None) => Err(ServiceError::internal("the agent answered nothing")),
         };
         self.finish_with(outcome);
         self.end(guard)
@@ -626,7 +631,7 @@ impl<E: AgentExecutor> Execution<E> {
                     .tasks
                     .create(self.tenant.as_deref(), &task)
                     .await
-                    .map_err(|e| format!("the task store failed: {e}"))?;
+                    .map_err(|e| self.broke(e))?;
                 self.task = Some(task.clone());
                 task
             }
@@ -652,6 +657,13 @@ impl<E: AgentExecutor> Execution<E> {
         }
         self.notify(&task, event).await;
         Ok(Flow::Continue)
+    }
+
+    /// Notes a store failure (the first one is what the caller is told) and says it.
+    fn broke(&mut self, e: StoreError) -> String {
+        let reason = format!("the task store failed: {e}");
+        self.store_failure.get_or_insert_with(|| reason.clone());
+        reason
     }
 
     /// Applies `change` to `task` (the task as this execution last wrote it) and writes it over
@@ -681,11 +693,11 @@ impl<E: AgentExecutor> Execution<E> {
                         .tasks
                         .get(tenant, &task.id)
                         .await
-                        .map_err(|e| format!("the task store failed: {e}"))?
+                        .map_err(|e| self.broke(e))?
                         .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
                     (task, version) = (stored.task, stored.version);
                 }
-                Err(e) => return Err(format!("the task store failed: {e}")),
+                Err(e) => return Err(self.broke(e)),
             }
         }
         Err(format!(
@@ -1025,6 +1037,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                     first: Some(first_tx),
                     settled: settled_tx,
                     status_seen: false,
+                    store_failure: None,
                 };
                 tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
                 Some(settled)
