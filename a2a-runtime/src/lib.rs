@@ -27,6 +27,9 @@
 //! - [`custom`]: an agent's own error codes (the [`AgentError`](trait@AgentError) trait) and
 //!   their wire mapping.
 //! - [`table`]: the static shapes of the error table and of methods.
+//! - `trust` (feature `trust`): the agent card's canonical form (RFC 8785), signing and verifying
+//!   its JWS signatures (spec §8.4) over the card as received, and receiving push notifications
+//!   (the webhook's token checked; with `server`, an axum handler).
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   and which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]).
 //!
@@ -77,6 +80,8 @@ pub mod server;
 pub mod service;
 pub mod sse;
 pub mod table;
+#[cfg(feature = "trust")]
+pub mod trust;
 pub mod version;
 pub mod wire;
 
