@@ -18,7 +18,8 @@ pub enum CardForm {
     /// kept as received: a newer agent's card verifies with its new members.
     Spec,
     /// a2a-sdk's (1.2 and 1.3; `a2a/utils/signing.py`): the spec's form, then every empty string,
-    /// list and object removed at any depth, REQUIRED or not, inside `params` too. The SDK signs
+    /// list and object, and every `null`, removed at any depth, REQUIRED or not, inside `params`
+    /// too (a list or object left empty by that goes as well). The SDK signs
     /// and verifies this form, so a card it signed whose spec form keeps an empty value (a
     /// `"description": ""`, a `"skills": []`) verifies only in this form.
     CleanEmpty,
@@ -87,9 +88,11 @@ pub fn card_form(card: &Value, form: CardForm) -> Result<Value, JcsError> {
     })
 }
 
-/// a2a-sdk's `_clean_empty`, in place: false when `value` is itself empty (and should go).
+/// a2a-sdk's `_clean_empty`, in place: false when `value` is itself empty (and should go). Its
+/// test is `is not None` after cleaning, so a `null` goes too (inside `params` it can be one).
 fn clean_empty(value: &mut Value) -> bool {
     match value {
+        Value::Null => false,
         Value::String(s) => !s.is_empty(),
         Value::Array(items) => {
             items.retain_mut(clean_empty);

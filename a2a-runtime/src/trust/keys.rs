@@ -497,7 +497,8 @@ fn pem_decode(pem: &str) -> Result<(String, Vec<u8>), KeyError> {
     Ok((label.to_owned(), der))
 }
 
-/// A private key (or a shared secret) to sign cards with, bound to one algorithm.
+/// A private key (or a shared secret) to sign cards with, bound to one algorithm. Cheap to
+/// clone (the clones share the key).
 ///
 /// ```
 /// use a2a_runtime::trust::{Algorithm, SigningKey};
@@ -506,9 +507,10 @@ fn pem_decode(pem: &str) -> Result<(String, Vec<u8>), KeyError> {
 /// let jwk = key.public_jwk("key-1"); // to publish in a JWK Set
 /// assert_eq!(jwk["crv"], "P-256");
 /// ```
+#[derive(Clone)]
 pub struct SigningKey {
     alg: Algorithm,
-    inner: Private,
+    inner: std::sync::Arc<Private>,
 }
 
 enum Private {
@@ -549,7 +551,10 @@ impl SigningKey {
                 )))
             }
         };
-        Ok(SigningKey { alg, inner })
+        Ok(SigningKey {
+            alg,
+            inner: std::sync::Arc::new(inner),
+        })
     }
 
     /// A key from a PKCS#8 `PrivateKeyInfo` in DER, for `alg` (which must take it).
@@ -576,7 +581,10 @@ impl SigningKey {
                 )))
             }
         };
-        Ok(SigningKey { alg, inner })
+        Ok(SigningKey {
+            alg,
+            inner: std::sync::Arc::new(inner),
+        })
     }
 
     /// A key from PEM, for `alg`: `PRIVATE KEY` (PKCS#8), `EC PRIVATE KEY` (SEC 1) or
@@ -596,12 +604,14 @@ impl SigningKey {
                     sig::EcdsaKeyPair::from_private_key_der(signing, &der).map_err(refused)?;
                 Ok(SigningKey {
                     alg,
-                    inner: Private::Ecdsa(pair),
+                    inner: std::sync::Arc::new(Private::Ecdsa(pair)),
                 })
             }
             "RSA PRIVATE KEY" if alg.key_kind() == KeyKind::Rsa => Ok(SigningKey {
                 alg,
-                inner: Private::Rsa(sig::RsaKeyPair::from_der(&der).map_err(refused)?),
+                inner: std::sync::Arc::new(Private::Rsa(
+                    sig::RsaKeyPair::from_der(&der).map_err(refused)?,
+                )),
             }),
             other => Err(KeyError::new(format!(
                 "a PEM `{other}` is not a private key for {alg}"
@@ -619,7 +629,7 @@ impl SigningKey {
         }
         Ok(SigningKey {
             alg,
-            inner: Private::Secret(secret),
+            inner: std::sync::Arc::new(Private::Secret(secret)),
         })
     }
 
@@ -632,7 +642,7 @@ impl SigningKey {
     /// shared secret gives an `oct` JWK **with** the secret in it.
     pub fn public_jwk(&self, kid: &str) -> Value {
         let b64 = |bytes: &[u8]| URL_SAFE_NO_PAD.encode(bytes);
-        let mut jwk = match &self.inner {
+        let mut jwk = match &*self.inner {
             Private::Ecdsa(pair) => {
                 let point = pair.public_key().as_ref();
                 let size = (point.len() - 1) / 2;
@@ -666,7 +676,7 @@ impl SigningKey {
 
     /// The key that verifies this key's signatures, bound to its algorithm.
     pub fn verifying_key(&self) -> VerifyingKey {
-        let (kind, bytes) = match &self.inner {
+        let (kind, bytes) = match &*self.inner {
             Private::Ecdsa(pair) => (self.alg.key_kind(), pair.public_key().as_ref().to_vec()),
             Private::Ed25519(pair) => (KeyKind::Ed25519, pair.public_key().as_ref().to_vec()),
             Private::Rsa(pair) => (KeyKind::Rsa, pair.public_key().as_ref().to_vec()),
@@ -682,7 +692,7 @@ impl SigningKey {
     /// The signature of `message`.
     pub(crate) fn sign(&self, message: &[u8]) -> Result<Vec<u8>, KeyError> {
         let failed = || KeyError::new(format!("{} signing failed", self.alg));
-        match &self.inner {
+        match &*self.inner {
             Private::Ecdsa(pair) => pair
                 .sign(&aws_lc_rs::rand::SystemRandom::new(), message)
                 .map(|s| s.as_ref().to_vec())

@@ -8,6 +8,8 @@
 //!   `kid`; `jku` is a hint, never fetched), an allow-list of [`Algorithm`]s, and says which
 //!   signature verified ([`Verified`]) or why none did ([`VerifyError`]).
 //! - [`Signer`]: signs a card with a [`SigningKey`], returning the signature to add.
+//! - [`webhook`]: receiving push notifications: the token and `Authorization` checked in
+//!   constant time, the body decoded as a `StreamResponse`; with `server`, an axum route.
 //!
 //! A card is verified over the card **as received** (its raw JSON, members this version does not
 //! know included), never over a card re-encoded from typed values: a typed round trip loses the
@@ -18,6 +20,7 @@
 //! aws-lc-rs's, the crate reqwest's rustls builds on.
 
 pub mod jcs;
+pub mod webhook;
 
 mod card;
 mod keys;
