@@ -61,6 +61,9 @@ struct Inner {
     request_timeout: Option<Duration>,
     idle_timeout: Option<Duration>,
     next_id: AtomicI64,
+    /// Which signature of the card verified, when the builder was given a verifier.
+    #[cfg(feature = "trust")]
+    verified: Option<crate::trust::Verified>,
 }
 
 impl<P> Clone for Client<P> {
@@ -120,6 +123,8 @@ pub struct ClientBuilder<P> {
     extensions: Vec<String>,
     auth: Option<AuthHook>,
     http: Option<reqwest::Client>,
+    #[cfg(feature = "trust")]
+    verifier: Option<crate::trust::Verifier>,
     protocol: PhantomData<fn() -> P>,
 }
 
@@ -148,6 +153,8 @@ impl<P: Protocol> Default for ClientBuilder<P> {
             extensions: Vec::new(),
             auth: None,
             http: None,
+            #[cfg(feature = "trust")]
+            verifier: None,
             protocol: PhantomData,
         }
     }
@@ -215,6 +222,32 @@ impl<P: Protocol> ClientBuilder<P> {
         self
     }
 
+    /// Verifies the agent's card with `verifier` before using it (feature `trust`): a card
+    /// without a signature that verifies (unsigned, tampered with, or signed by a key the
+    /// verifier does not trust) is refused with [`BuildError::Untrusted`]. A fetched card is
+    /// verified over its bytes as received; one given to [`Self::from_card`] over its JSON (give
+    /// the `serde_json::Value` parsed from what was received, not a re-encoded typed card, which
+    /// has lost the members this version does not know).
+    ///
+    /// ```no_run
+    /// # use a2a_runtime::service::Protocol;
+    /// use a2a_runtime::client::Client;
+    /// use a2a_runtime::trust::{KeySet, Verifier};
+    ///
+    /// # async fn build<P: Protocol>(jwks: serde_json::Value) -> Result<(), Box<dyn std::error::Error>> {
+    /// // A JWK Set you trust for this agent (fetched over HTTPS, pinned, ...): never the card's `jku`.
+    /// let verifier = Verifier::new(KeySet::from_jwks(&jwks)?);
+    /// let client = Client::<P>::builder().verify_card(verifier).connect("https://agent.example.com").await?;
+    /// println!("signed by {}", client.verified_card().unwrap().kid);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "trust")]
+    pub fn verify_card(mut self, verifier: crate::trust::Verifier) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
     /// Fetches the agent's card from `url` and builds the client on it: `url` is the agent's
     /// base URL, below which the card is at [`AGENT_CARD_PATH`], or the card's own URL when it
     /// ends in `.json`. The card is read as JSON in either version's shape; a relative
@@ -225,9 +258,17 @@ impl<P: Protocol> ClientBuilder<P> {
             true => url.to_owned(),
             false => format!("{}{AGENT_CARD_PATH}", url.trim_end_matches('/')),
         };
-        let card = self.fetch_card(&http, &card_url).await?;
+        let (card, _raw) = self.fetch_card(&http, &card_url).await?;
+        #[cfg(feature = "trust")]
+        let verified = match &self.verifier {
+            Some(verifier) => Some(verifier.verify_json(&_raw).map_err(BuildError::Untrusted)?),
+            None => None,
+        };
         let base = reqwest::Url::parse(&card_url).ok();
-        self.finish(http, card, base.as_ref())
+        let client = self.finish(http, card, base.as_ref());
+        #[cfg(feature = "trust")]
+        let client = client.map(|c| c.with_verified(verified));
+        client
     }
 
     /// Builds the client on a card already in hand: JSON (`serde_json::Value`) in either
@@ -238,8 +279,16 @@ impl<P: Protocol> ClientBuilder<P> {
                 "the agent card does not serialize: {e}"
             )))
         })?;
+        #[cfg(feature = "trust")]
+        let verified = match &self.verifier {
+            Some(verifier) => Some(verifier.verify(&card).map_err(BuildError::Untrusted)?),
+            None => None,
+        };
         let http = self.http_client_or_new()?;
-        self.finish(http, card, None)
+        let client = self.finish(http, card, None);
+        #[cfg(feature = "trust")]
+        let client = client.map(|c| c.with_verified(verified));
+        client
     }
 
     fn http_client_or_new(&self) -> Result<reqwest::Client, BuildError> {
@@ -259,7 +308,12 @@ impl<P: Protocol> ClientBuilder<P> {
         })
     }
 
-    async fn fetch_card(&self, http: &reqwest::Client, url: &str) -> Result<Value, BuildError> {
+    /// The card as JSON, and the bytes it was read from.
+    async fn fetch_card(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+    ) -> Result<(Value, Vec<u8>), BuildError> {
         let what = format!("GET {url} (the agent card)");
         let mut headers = HeaderMap::new();
         headers.insert(
@@ -293,7 +347,7 @@ impl<P: Protocol> ClientBuilder<P> {
                 ClientError::new(format!("{what}: {reason}")).with_http_status(status),
             )
         })?;
-        serde_json::from_slice(&body).map_err(|e| {
+        let card = serde_json::from_slice(&body).map_err(|e| {
             BuildError::Fetch(
                 ClientError::new(format!(
                     "{what}: the body is not JSON ({e}): {}",
@@ -301,7 +355,8 @@ impl<P: Protocol> ClientBuilder<P> {
                 ))
                 .with_http_status(status),
             )
-        })
+        })?;
+        Ok((card, body))
     }
 
     fn finish(
@@ -345,6 +400,8 @@ impl<P: Protocol> ClientBuilder<P> {
                 request_timeout: self.request_timeout,
                 idle_timeout: self.idle_timeout,
                 next_id: AtomicI64::new(1),
+                #[cfg(feature = "trust")]
+                verified: None,
             }),
             protocol: PhantomData,
         })
@@ -429,6 +486,10 @@ pub enum BuildError {
     /// The card offers none of the bindings asked for, in any version this crate speaks, or the
     /// interface's URL is not a URL.
     NoInterface(String),
+    /// The card has no signature that verifies with the verifier given
+    /// ([`ClientBuilder::verify_card`]; feature `trust`): why.
+    #[cfg(feature = "trust")]
+    Untrusted(crate::trust::VerifyError),
 }
 
 /// The generated module of a version, as `a2a-types` names it.
@@ -443,6 +504,8 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::Fetch(e) => write!(f, "{}", e.reason()),
+            #[cfg(feature = "trust")]
+            BuildError::Untrusted(e) => write!(f, "{e}"),
             BuildError::OtherVersion {
                 wanted,
                 offered,
@@ -490,6 +553,22 @@ impl<P: Protocol> Client<P> {
     /// The agent's card, as it was read.
     pub fn card(&self) -> &Value {
         &self.inner.card
+    }
+
+    /// Which signature of the card verified, when the builder was given a verifier
+    /// ([`ClientBuilder::verify_card`]; feature `trust`).
+    #[cfg(feature = "trust")]
+    pub fn verified_card(&self) -> Option<&crate::trust::Verified> {
+        self.inner.verified.as_ref()
+    }
+
+    /// This client (just built, not yet shared) with its card's verification.
+    #[cfg(feature = "trust")]
+    fn with_verified(mut self, verified: Option<crate::trust::Verified>) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.verified = verified;
+        }
+        self
     }
 
     /// The interface the client calls (its URL resolved).

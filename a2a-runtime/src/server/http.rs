@@ -51,6 +51,8 @@ pub struct AgentRouter {
     card: serde_json::Map<String, Value>,
     endpoints: Vec<Arc<dyn Endpoint>>,
     settings: Settings,
+    #[cfg(feature = "trust")]
+    signers: Vec<crate::trust::Signer>,
 }
 
 /// What every request handler reads.
@@ -92,6 +94,8 @@ impl AgentRouter {
                 keep_alive: Duration::from_secs(15),
                 card_max_age: Duration::from_secs(300),
             },
+            #[cfg(feature = "trust")]
+            signers: Vec::new(),
         })
     }
 
@@ -122,6 +126,44 @@ impl AgentRouter {
     pub fn card_max_age(mut self, max_age: Duration) -> Self {
         self.settings.card_max_age = max_age;
         self
+    }
+
+    /// Serves the card signed by `signer` (feature `trust`): the card as served (v0.3's
+    /// members included, when a v0.3 service is served) is signed once, when the router is
+    /// built, and the signature appended to its `signatures`. Call it again to add a signature
+    /// per key, or per form: a2a-sdk 1.3.0's verifier checks only its own form
+    /// ([`CardForm::CleanEmpty`](crate::trust::CardForm::CleanEmpty)), and drops the members it
+    /// does not know (v0.3's among them) before it verifies.
+    ///
+    /// ```no_run
+    /// use a2a_runtime::server::AgentRouter;
+    /// use a2a_runtime::trust::{Algorithm, Signer, SigningKey};
+    ///
+    /// # fn build(card: serde_json::Value, pem: &str) -> Result<(), Box<dyn std::error::Error>> {
+    /// let key = SigningKey::from_pem(Algorithm::ES256, pem)?;
+    /// let router = AgentRouter::new(&card)?
+    ///     .sign_card(Signer::new(key, "key-1").jku("https://agent.example.com/.well-known/jwks.json"));
+    /// // .service(A2aServer::new(agent)).into_router()?
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "trust")]
+    pub fn sign_card(mut self, signer: crate::trust::Signer) -> Self {
+        self.signers.push(signer);
+        self
+    }
+
+    /// The card as served, with the signatures of [`Self::sign_card`] (feature `trust`; an
+    /// error when the card cannot be signed).
+    #[cfg(feature = "trust")]
+    pub fn signed_card(&self) -> Result<Value, ServerError> {
+        let mut card = self.served_card();
+        for signer in &self.signers {
+            card = signer
+                .signed(&card)
+                .map_err(|e| ServerError(e.to_string()))?;
+        }
+        Ok(card)
     }
 
     /// The protocol versions served, newest first.
@@ -161,6 +203,9 @@ impl AgentRouter {
                     .into(),
             ));
         }
+        #[cfg(feature = "trust")]
+        let card = CardDoc::new(&self.signed_card()?);
+        #[cfg(not(feature = "trust"))]
         let card = CardDoc::new(&self.served_card());
         let shared = Arc::new(Shared {
             endpoints: self.endpoints,
