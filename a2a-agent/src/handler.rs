@@ -39,6 +39,8 @@ pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
 ///   call returns at a terminal or interrupted state, a `returnImmediately` one when the task
 ///   exists; a stream begins with the Task and ends at a terminal or interrupted state.
 ///   `historyLength` trims the replies' history (absent: all, 0: none, n: the last n).
+///   Before any of that, [`AgentExecutor::admit`] may refuse the message with an error of its
+///   own, which is the call's answer (no task created or changed, no stream begun).
 /// - `GetTask`, `ListTasks` (filters and page tokens of the store; artifacts only with
 ///   `includeArtifacts`), `CancelTask` (`TaskNotCancelable` for a terminal task),
 ///   `SubscribeToTask` (the current Task first, then the live events, to the end of the
@@ -305,7 +307,21 @@ impl<E: AgentExecutor> RequestHandler<E> {
                 (task_id, context_id, guard, None)
             }
         };
-        let live = inner.live(tenant, &task_id);
+        let task_cx = TaskContext {
+            task_id,
+            context_id,
+            message: Some(message.clone()),
+            task: stored.as_ref().map(|s| s.task.clone()),
+            configuration,
+            call: cx,
+        };
+        // The executor may refuse the message before it changes anything.
+        if let Err(refused) = inner.executor.admit(&task_cx).await {
+            drop(guard);
+            inner.forget(tenant, &task_cx.task_id);
+            return Err(refused);
+        }
+        let live = inner.live(tenant, &task_cx.task_id);
         let events = live.events.subscribe();
         let (first_tx, first) = oneshot::channel();
         let (settled_tx, settled) = watch::channel(None);
@@ -315,19 +331,11 @@ impl<E: AgentExecutor> RequestHandler<E> {
             live,
             task: stored.as_ref().map(|s| s.task.clone()),
             version: stored.as_ref().map_or(0, |s| s.version),
-            message: Some(message.clone()),
+            message: Some(message),
             push,
             first: Some(first_tx),
             settled: settled_tx,
             status_seen: false,
-        };
-        let task_cx = TaskContext {
-            task_id,
-            context_id,
-            message: Some(message),
-            task: stored.map(|s| s.task),
-            configuration,
-            call: cx,
         };
         tokio::spawn(execution.run(task_cx, guard, Run::Execute));
         Ok(Started {
