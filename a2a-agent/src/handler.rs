@@ -4,6 +4,7 @@
 use crate::executor::{AgentExecutor, TaskContext, TaskUpdater};
 use crate::lifecycle::{
     accept_message, apply, is_settled, is_terminal, new_id, new_task, stamped, with_history,
+    InvalidEvent,
 };
 use crate::push::PushDispatcher;
 use crate::store::{MemoryStore, PushConfigStore, StoreError, Stored, TaskQuery, TaskStore};
@@ -174,6 +175,16 @@ fn store_error(e: StoreError) -> ServiceError {
     ServiceError::internal(format!("the task store failed: {e}"))
 }
 
+/// A list's store error: a page token the store did not give is the caller's invalid params.
+fn page_error(e: StoreError) -> ServiceError {
+    match e {
+        StoreError::InvalidPageToken => {
+            invalid_params("Invalid params: `pageToken` is not a token this agent gave".to_owned())
+        }
+        other => store_error(other),
+    }
+}
+
 fn task_not_found(id: &str) -> ServiceError {
     A2aError::task_not_found()
         .with_message(format!("Task not found: no task `{id}`"))
@@ -274,25 +285,16 @@ impl<E: AgentExecutor> RequestHandler<E> {
             Some(task_id) => {
                 let live = inner.live(tenant, &task_id);
                 let guard = Arc::clone(&live.lock).lock_owned().await;
-                let stored = inner.get(tenant, &task_id).await?;
-                let own = stored.task.context_id.clone().unwrap_or_default();
-                if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
-                    if asked != own {
-                        return Err(invalid_params(format!(
-                            "Invalid params: the message's contextId `{asked}` is not the \
-                             context `{own}` of task `{task_id}`"
-                        )));
+                drop(live);
+                let stored = match self.continuable(tenant, &task_id, &message).await {
+                    Ok(stored) => stored,
+                    Err(e) => {
+                        drop(guard);
+                        inner.forget(tenant, &task_id);
+                        return Err(e);
                     }
-                }
-                if is_terminal(&stored.task.status.state) {
-                    return Err(A2aError::unsupported_operation()
-                        .with_message(format!(
-                            "Unsupported operation: task `{task_id}` is {}: a terminal task \
-                             takes no more messages",
-                            state_name(&stored.task.status.state)
-                        ))
-                        .into());
-                }
+                };
+                let own = stored.task.context_id.clone().unwrap_or_default();
                 (task_id, own, guard, Some(stored))
             }
             None => {
@@ -336,6 +338,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             first: Some(first_tx),
             settled: settled_tx,
             status_seen: false,
+            store_failure: None,
         };
         tokio::spawn(execution.run(task_cx, guard, Run::Execute));
         Ok(Started {
@@ -343,6 +346,36 @@ impl<E: AgentExecutor> RequestHandler<E> {
             settled,
             events,
         })
+    }
+
+    /// The task `message` continues, when it may: it exists, it is not terminal, and the
+    /// message names no other context.
+    async fn continuable(
+        &self,
+        tenant: Option<&str>,
+        task_id: &str,
+        message: &Message,
+    ) -> Result<Stored, ServiceError> {
+        let stored = self.inner.get(tenant, task_id).await?;
+        let own = stored.task.context_id.as_deref().unwrap_or_default();
+        if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
+            if asked != own {
+                return Err(invalid_params(format!(
+                    "Invalid params: the message's contextId `{asked}` is not the context \
+                     `{own}` of task `{task_id}`"
+                )));
+            }
+        }
+        if is_terminal(&stored.task.status.state) {
+            return Err(A2aError::unsupported_operation()
+                .with_message(format!(
+                    "Unsupported operation: task `{task_id}` is {}: a terminal task takes no \
+                     more messages",
+                    state_name(&stored.task.status.state)
+                ))
+                .into());
+        }
+        Ok(stored)
     }
 
     fn check_push(&self, config: &Option<TaskPushNotificationConfig>) -> Result<(), ServiceError> {
@@ -390,6 +423,8 @@ struct Execution<E> {
     settled: watch::Sender<Option<Result<Task, ServiceError>>>,
     /// Whether this execution has set the task's status yet.
     status_seen: bool,
+    /// Why the store refused a write, when it did: the call then answers `InternalError`.
+    store_failure: Option<String>,
 }
 
 impl<E: AgentExecutor> Execution<E> {
@@ -401,15 +436,27 @@ impl<E: AgentExecutor> Execution<E> {
         let weak = tx.downgrade();
         drop(tx);
         // A continued task is accepted (the message in its history) before the executor runs.
-        if let (Some(task), Some(message)) = (self.task.as_mut(), self.message.as_ref()) {
+        if let (Some(task), Some(message)) = (self.task.clone(), self.message.clone()) {
             if what == Run::Execute {
-                accept_message(task, message);
-                let snapshot = task.clone();
-                if let Err(e) = self.store(snapshot.clone()).await {
-                    self.finish_with(Err(e));
-                    return self.end(guard);
+                let accept = |t: &mut Task| {
+                    if is_terminal(&t.status.state) {
+                        return Err(InvalidEvent(format!(
+                            "task `{}` ended meanwhile (another replica served it)",
+                            t.id
+                        )));
+                    }
+                    accept_message(t, &message);
+                    Ok(())
+                };
+                match self.write(task, &accept).await {
+                    Ok(snapshot) => {
+                        let _ = self.live.events.send(StreamResponse::Task(snapshot));
+                    }
+                    Err(e) => {
+                        self.finish_with(Err(ServiceError::internal(e)));
+                        return self.end(guard);
+                    }
                 }
-                let _ = self.live.events.send(StreamResponse::Task(snapshot));
             }
         }
         let (task_id, context_id) = (cx.task_id.clone(), cx.context_id.clone());
@@ -506,9 +553,11 @@ impl<E: AgentExecutor> Execution<E> {
                 self.fail(&task_id, &context_id, reason).await;
             }
         }
-        let outcome = match &self.task {
-            Some(task) => Ok(task.clone()),
-            None => Err(ServiceError::internal("the agent answered nothing")),
+        let outcome = match (&self.store_failure, &self.task) {
+            // What the store holds is the last write that succeeded; the caller is told.
+            (Some(reason), _) => Err(ServiceError::internal(reason.clone())),
+            (None, Some(task)) => Ok(task.clone()),
+            (None, None) => Err(ServiceError::internal("the agent answered nothing")),
         };
         self.finish_with(outcome);
         self.end(guard)
@@ -565,42 +614,41 @@ impl<E: AgentExecutor> Execution<E> {
                 // A direct reply to a new message belongs to no task.
                 None => message.task_id = None,
                 // One to a waiting task joins its history; the task keeps waiting.
-                Some(mut task) => {
-                    task.history.push(message.clone());
-                    self.store(task.clone())
-                        .await
-                        .map_err(|e| format!("{e:?}"))?;
-                    self.task = Some(task);
+                Some(task) => {
+                    let keep = |t: &mut Task| {
+                        t.history.push(message.clone());
+                        Ok(())
+                    };
+                    self.write(task, &keep).await?;
                 }
             }
             self.resolve_first(Ok(First::Message(Box::new(message.clone()))));
             let _ = self.live.events.send(StreamResponse::Message(message));
             return Ok(Flow::Replied);
         }
-        let created = self.task.is_none();
-        let mut task = match self.task.take() {
-            Some(task) => task,
+        let task = match self.task.clone() {
+            Some(task) => self.write(task, &|t| apply(t, &event)).await?,
             None => {
                 let message = self.message.clone().unwrap_or_default();
-                let task = new_task(task_id, context_id, &message);
+                let mut task = new_task(task_id, context_id, &message);
                 let _ = self.live.events.send(StreamResponse::Task(task.clone()));
+                apply(&mut task, &event)
+                    .map_err(|e| format!("the agent broke the protocol: {e}"))?;
+                self.version = self
+                    .inner
+                    .tasks
+                    .create(self.tenant.as_deref(), &task)
+                    .await
+                    .map_err(|e| self.broke(e))?;
+                self.task = Some(task.clone());
                 task
             }
         };
-        if let Err(e) = apply(&mut task, &event) {
-            self.task = Some(task);
-            return Err(format!("the agent broke the protocol: {e}"));
-        }
         let event = stamp_event(event, &task);
-        self.store_created(&task, created)
-            .await
-            .map_err(|e| format!("{e:?}"))?;
-        self.task = Some(task.clone());
         let _ = self.live.events.send(event.clone());
-        if created {
-            if let Some(config) = self.push.take() {
-                self.keep_push(&task.id, config).await;
-            }
+        // A push config that came with the message is kept once the task exists.
+        if let Some(config) = self.push.take() {
+            self.keep_push(&task.id, config).await;
         }
         // Only a status this execution set settles the call: a continued task still shows the
         // interrupted state it waited in until the agent says otherwise.
@@ -619,30 +667,51 @@ impl<E: AgentExecutor> Execution<E> {
         Ok(Flow::Continue)
     }
 
-    async fn store_created(&mut self, task: &Task, created: bool) -> Result<(), ServiceError> {
-        if created {
-            self.version = self
-                .inner
-                .tasks
-                .create(self.tenant.as_deref(), task)
-                .await
-                .map_err(store_error)?;
-            Ok(())
-        } else {
-            self.store(task.clone()).await
-        }
+    /// Notes a store failure (the first one is what the caller is told) and says it.
+    fn broke(&mut self, e: StoreError) -> String {
+        let reason = format!("the task store failed: {e}");
+        self.store_failure.get_or_insert_with(|| reason.clone());
+        reason
     }
 
-    /// Writes `task` over the version this execution read; on a conflict (another replica
-    /// wrote), the stored task is kept and the write refused, with the reason.
-    async fn store(&mut self, task: Task) -> Result<(), ServiceError> {
-        self.version = self
-            .inner
-            .tasks
-            .update(self.tenant.as_deref(), &task, self.version)
-            .await
-            .map_err(store_error)?;
-        Ok(())
+    /// Applies `change` to `task` (the task as this execution last wrote it) and writes it over
+    /// that version. When another writer got there first (another replica, on a shared store),
+    /// the stored task is read again and the change applied to it, so no update is lost:
+    /// optimistic versioning, a bounded number of times. The task as written.
+    async fn write(
+        &mut self,
+        mut task: Task,
+        change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
+    ) -> Result<Task, String> {
+        const ATTEMPTS: usize = 8;
+        let tenant = self.tenant.clone();
+        let tenant = tenant.as_deref();
+        let mut version = self.version;
+        for _ in 0..ATTEMPTS {
+            change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+            match self.inner.tasks.update(tenant, &task, version).await {
+                Ok(written) => {
+                    self.version = written;
+                    self.task = Some(task.clone());
+                    return Ok(task);
+                }
+                Err(StoreError::Conflict { .. }) => {
+                    let stored = self
+                        .inner
+                        .tasks
+                        .get(tenant, &task.id)
+                        .await
+                        .map_err(|e| self.broke(e))?
+                        .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
+                    (task, version) = (stored.task, stored.version);
+                }
+                Err(e) => return Err(self.broke(e)),
+            }
+        }
+        Err(format!(
+            "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
+            task.id
+        ))
     }
 
     /// Fails the task with `reason` as its status message (creating it when the agent never
@@ -896,12 +965,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .tasks
             .list(tenant_of(&cx), &query)
             .await
-            .map_err(|e| match e {
-                StoreError::InvalidPageToken => invalid_params(
-                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
-                ),
-                other => store_error(other),
-            })?;
+            .map_err(page_error)?;
         let include_artifacts = params.include_artifacts == Some(true);
         let tasks = page
             .tasks
@@ -981,6 +1045,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                     first: Some(first_tx),
                     settled: settled_tx,
                     status_seen: false,
+                    store_failure: None,
                 };
                 tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
                 Some(settled)
@@ -1062,10 +1127,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
         let task_id = params.task_id.clone().unwrap_or_default();
-        self.inner.get(tenant, &task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &task_id).await?;
         self.check_push(&Some(params.clone()))?;
         store
             .set(tenant, &task_id, params)
@@ -1078,9 +1141,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
             .get(tenant, &params.task_id, &params.id)
             .await
@@ -1101,9 +1162,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         let size = match params.page_size {
             None | Some(0) => None,
             Some(n) => Some(u32::try_from(n).map_err(|_| {
@@ -1120,12 +1179,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                 params.page_token.as_deref().filter(|t| !t.is_empty()),
             )
             .await
-            .map_err(|e| match e {
-                StoreError::InvalidPageToken => invalid_params(
-                    "Invalid params: `pageToken` is not a token this agent gave".to_owned(),
-                ),
-                other => store_error(other),
-            })?;
+            .map_err(page_error)?;
         Ok(ListTaskPushNotificationConfigsResponse {
             configs: page.configs,
             next_page_token: page.next_page_token,
@@ -1148,9 +1202,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<Empty, ServiceError> {
-        let store = self.push_store()?;
-        let tenant = tenant_of(&cx);
-        self.inner.get(tenant, &params.task_id).await?;
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
             .delete(tenant, &params.task_id, &params.id)
             .await
@@ -1160,10 +1212,21 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
-    fn push_store(&self) -> Result<&Arc<dyn PushConfigStore>, ServiceError> {
-        self.inner
+    /// The push-config store and the call's tenant, for a call about `task_id`:
+    /// `PushNotificationNotSupported` when push notifications are off, `TaskNotFound` when the
+    /// task does not exist.
+    async fn push_scope<'a>(
+        &'a self,
+        cx: &'a RequestContext,
+        task_id: &str,
+    ) -> Result<(&'a Arc<dyn PushConfigStore>, Option<&'a str>), ServiceError> {
+        let store = self
+            .inner
             .pushes
             .as_ref()
-            .ok_or_else(|| A2aError::push_notification_not_supported().into())
+            .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
+        let tenant = tenant_of(cx);
+        self.inner.get(tenant, task_id).await?;
+        Ok((store, tenant))
     }
 }

@@ -798,3 +798,135 @@ async fn a_subscription_to_a_waiting_task_follows_it_to_its_end() {
     );
     assert_eq!(finish.await.unwrap().status.state, TaskState::Completed);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_on_one_store_lose_no_message_to_one_task() {
+    // Two handlers on one store stand for two replicas on one PostgreSQL: their per-process
+    // locks do not see each other, so their writes race and the version check decides.
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let replicas: Vec<Arc<RequestHandler<Scripted>>> = (0..2)
+        .map(|_| {
+            Arc::new(
+                RequestHandler::builder(Scripted)
+                    .task_store(Arc::clone(&store))
+                    .build(),
+            )
+        })
+        .collect();
+    let first = task_of(&replicas[0], send(message("input-0", None, None))).await;
+    let calls: Vec<_> = (1..=100)
+        .map(|i| {
+            let (h, id) = (Arc::clone(&replicas[i % 2]), first.id.clone());
+            tokio::spawn(async move {
+                task_of(&h, send(message(&format!("input-{i}"), Some(&id), None))).await
+            })
+        })
+        .collect();
+    for call in calls {
+        let t = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(t.status.state, TaskState::InputRequired);
+    }
+    let task = store.get(None, &first.id).await.unwrap().unwrap().task;
+    let mut users: Vec<String> = task
+        .history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.message_id.clone())
+        .collect();
+    users.sort();
+    users.dedup();
+    assert_eq!(users.len(), 101, "every message kept once");
+}
+
+/// A task store that refuses every update while `broken` is set.
+struct Flaky {
+    inner: MemoryStore,
+    broken: std::sync::atomic::AtomicBool,
+}
+
+impl TaskStore for Flaky {
+    fn get<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+    ) -> a2a_agent::store::StoreFuture<'a, Option<a2a_agent::store::Stored>> {
+        TaskStore::get(&self.inner, tenant, task_id)
+    }
+    fn create<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task: &'a Task,
+    ) -> a2a_agent::store::StoreFuture<'a, u64> {
+        TaskStore::create(&self.inner, tenant, task)
+    }
+    fn update<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task: &'a Task,
+        expected_version: u64,
+    ) -> a2a_agent::store::StoreFuture<'a, u64> {
+        if self.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(async {
+                Err(a2a_agent::store::StoreError::Backend(
+                    "the disk is full".into(),
+                ))
+            });
+        }
+        TaskStore::update(&self.inner, tenant, task, expected_version)
+    }
+    fn list<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        query: &'a a2a_agent::store::TaskQuery,
+    ) -> a2a_agent::store::StoreFuture<'a, a2a_agent::store::TaskPage> {
+        TaskStore::list(&self.inner, tenant, query)
+    }
+}
+
+#[tokio::test]
+async fn a_store_that_fails_is_an_internal_error_and_keeps_its_last_whole_task() {
+    let store = Arc::new(Flaky {
+        inner: MemoryStore::new(),
+        broken: std::sync::atomic::AtomicBool::new(true),
+    });
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store) as Arc<dyn TaskStore>)
+        .build();
+    // The first event creates the task; the next write (the completion) fails.
+    let e = h
+        .send_message(cx("SendMessage"), send(message("m1", None, None)))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32603, "{e:?}");
+    assert!(e.error().message().contains("the disk is full"), "{e:?}");
+    let list = h
+        .list_tasks(
+            cx("ListTasks"),
+            ListTasksRequest {
+                include_artifacts: Some(true),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(list.tasks.len(), 1);
+    let kept = &list.tasks[0];
+    // Whole: the state and artifact of the write that succeeded, the user's message in history.
+    assert_eq!(kept.status.state, TaskState::Submitted);
+    assert_eq!(kept.artifacts.len(), 1);
+    assert_eq!(ids(kept), ["m1"]);
+    // Mended, the handler serves again.
+    store
+        .broken
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        task_of(&h, send(message("m2", None, None)))
+            .await
+            .status
+            .state,
+        TaskState::Completed
+    );
+}
