@@ -478,6 +478,8 @@ impl<E: AgentExecutor> Execution<E> {
         let mut returned = false;
         let mut replied = false;
         let mut closed = false;
+        // Once a cancel is asked for, only a terminal state ends the execution.
+        let mut canceling = false;
         // Ends when the task ends, when the executor has returned and the task waits (with every
         // event it sent applied), when every updater is gone, or at the deadline.
         'events: loop {
@@ -493,15 +495,19 @@ impl<E: AgentExecutor> Execution<E> {
                         if running.is_none() { break 'events; }
                     }
                 },
-                Some(cx) = cancel_rx.recv() => {
-                    if let Some(tx) = weak.upgrade() {
+                Some(cx) = cancel_rx.recv() => match weak.upgrade() {
+                    Some(tx) => {
+                        canceling = true;
                         let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
                         let inner = Arc::clone(&self.inner);
                         tokio::spawn(async move {
                             let _ = AssertUnwindSafe(inner.executor.cancel(cx, updater)).catch_unwind().await;
                         });
                     }
-                }
+                    // The executor is gone and with it this execution's channel: end, and the
+                    // cancel runs as an execution of its own (see `cancel_task`).
+                    None => break 'events,
+                },
                 outcome = async { running.as_mut().expect("polled while running").await }, if running.is_some() => {
                     running = None;
                     returned = true;
@@ -526,7 +532,7 @@ impl<E: AgentExecutor> Execution<E> {
                     break 'events;
                 }
             }
-            if self.done(returned) {
+            if self.done(returned && !canceling) {
                 break 'events;
             }
         }
@@ -1024,53 +1030,51 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .unwrap_or_else(|e| e.into_inner())
             .clone();
         let mut events = live.events.subscribe();
-        let settled = match running {
-            Some(asks) if asks.send(task_cx.clone()).await.is_ok() => None,
-            _ => {
-                let guard = Arc::clone(&live.lock).lock_owned().await;
-                let stored = inner.get(tenant, &params.id).await?;
-                if is_terminal(&stored.task.status.state) {
-                    return Err(not_cancelable(&stored.task));
-                }
-                let (first_tx, _first) = oneshot::channel();
-                let (settled_tx, settled) = watch::channel(None);
-                let execution = Execution {
-                    inner: Arc::clone(inner),
-                    tenant: tenant.map(str::to_owned),
-                    live: Arc::clone(&live),
-                    task: Some(stored.task),
-                    version: stored.version,
-                    message: None,
-                    push: None,
-                    first: Some(first_tx),
-                    settled: settled_tx,
-                    status_seen: false,
-                    store_failure: None,
-                };
-                tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
-                Some(settled)
-            }
-        };
-        let reached = async {
-            match settled {
-                Some(mut settled) => settled
-                    .wait_for(Option::is_some)
-                    .await
-                    .ok()
-                    .and_then(|s| s.clone())
-                    .and_then(Result::ok),
-                None => loop {
-                    match events.recv().await {
-                        Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => {
-                            break None
+        // A running execution runs the cancel beside its work. It may end before it reads the
+        // request (its task settled as the cancel came in): then a cancel execution follows.
+        if let Some(asks) = running {
+            if asks.send(task_cx.clone()).await.is_ok() {
+                let wait = async {
+                    loop {
+                        tokio::select! {
+                            event = events.recv() => match event {
+                                Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => {
+                                    return;
+                                }
+                                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                                Err(broadcast::error::RecvError::Closed) => return,
+                            },
+                            () = asks.closed() => return,
                         }
-                        Ok(_) => continue,
-                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(broadcast::error::RecvError::Closed) => break None,
                     }
-                },
+                };
+                let _ = tokio::time::timeout(inner.timeout, wait).await;
             }
+        }
+        let guard = Arc::clone(&live.lock).lock_owned().await;
+        let stored = inner.get(tenant, &params.id).await?;
+        match stored.task.status.state {
+            TaskState::Canceled => return Ok(stored.task),
+            ref state if is_terminal(state) => return Err(not_cancelable(&stored.task)),
+            _ => {}
+        }
+        let (first_tx, _first) = oneshot::channel();
+        let (settled_tx, mut settled) = watch::channel(None);
+        let execution = Execution {
+            inner: Arc::clone(inner),
+            tenant: tenant.map(str::to_owned),
+            live: Arc::clone(&live),
+            task: Some(stored.task),
+            version: stored.version,
+            message: None,
+            push: None,
+            first: Some(first_tx),
+            settled: settled_tx,
+            status_seen: false,
+            store_failure: None,
         };
+        tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
+        let reached = settled.wait_for(Option::is_some);
         let _ = tokio::time::timeout(inner.timeout, reached).await;
         let now = inner.get(tenant, &params.id).await?.task;
         match now.status.state {

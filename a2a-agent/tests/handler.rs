@@ -42,6 +42,12 @@ impl AgentExecutor for Scripted {
         if id.starts_with("reply") {
             return task.reply(task.text_message("direct")).await;
         }
+        if id.starts_with("linger") {
+            // Settles, then goes on running a while before it returns.
+            task.require_input(say("more?")).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            return Ok(());
+        }
         if id.starts_with("input") {
             return task.require_input(say("more?")).await;
         }
@@ -929,4 +935,29 @@ async fn a_store_that_fails_is_an_internal_error_and_keeps_its_last_whole_task()
             .state,
         TaskState::Completed
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_that_races_the_end_of_an_execution_still_cancels() {
+    let h = handler();
+    for i in 0..300 {
+        // The call returns as the task settles at input-required, while its execution is still
+        // ending: the cancel races that end (or, for `linger`, comes in while it runs).
+        let prefix = if i % 2 == 0 { "input" } else { "linger" };
+        let task = task_of(&h, send(message(&format!("{prefix}-{i}"), None, None))).await;
+        let canceled = tokio::time::timeout(
+            Duration::from_secs(5),
+            h.cancel_task(
+                cx("CancelTask"),
+                CancelTaskRequest {
+                    id: task.id.clone(),
+                    ..Default::default()
+                },
+            ),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("cancel {i} ({prefix}) hung"))
+        .unwrap();
+        assert_eq!(canceled.status.state, TaskState::Canceled, "{i}");
+    }
 }
