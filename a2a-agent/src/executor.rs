@@ -4,7 +4,7 @@
 use crate::lifecycle::{agent_message, new_id};
 use a2a_types::rt::service::RequestContext;
 use a2a_types::v1::{
-    Artifact, Message, Part, SendMessageConfiguration, StreamResponse, Task,
+    Artifact, Message, Part, SendMessageConfiguration, ServiceError, StreamResponse, Task,
     TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 use std::fmt;
@@ -117,6 +117,41 @@ pub trait AgentExecutor: Send + Sync + 'static {
         cx: TaskContext,
         task: TaskUpdater,
     ) -> impl Future<Output = Result<(), ExecutorError>> + Send;
+
+    /// Whether the handler takes this message at all. Called for every `SendMessage` and
+    /// `SendStreamingMessage` after the lifecycle's own checks (the task to continue exists, is
+    /// not terminal, the context matches) and before the message changes anything: no task is
+    /// created, a continued task is left as it was (its history without the message). An error
+    /// is the call's answer, blocking or streaming (a streaming call gets it before any stream
+    /// begins): a quota, a policy, any A2A error, or the agent's own (`ServiceError::custom` of
+    /// a `#[derive(AgentError)]` type). By default every message is taken.
+    ///
+    /// An error from [`execute`](Self::execute) cannot do this: by then the task exists, and it
+    /// fails. A continued task's lock is held while this runs: keep it quick.
+    ///
+    /// ```
+    /// use a2a_agent::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+    /// use a2a_types::v1::{A2aError, ServiceError};
+    ///
+    /// struct Picky;
+    ///
+    /// impl AgentExecutor for Picky {
+    ///     async fn admit(&self, cx: &TaskContext) -> Result<(), ServiceError> {
+    ///         match cx.text().is_empty() {
+    ///             true => Err(A2aError::content_type_not_supported().into()),
+    ///             false => Ok(()),
+    ///         }
+    ///     }
+    ///
+    ///     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+    ///         task.complete(Some(task.text_message(&cx.text()))).await
+    ///     }
+    /// }
+    /// ```
+    fn admit(&self, cx: &TaskContext) -> impl Future<Output = Result<(), ServiceError>> + Send {
+        let _ = cx;
+        async { Ok(()) }
+    }
 
     /// Cancels the task (`CancelTask`): by default it is marked canceled at once. An agent with
     /// work to stop overrides this; it must end with a terminal state (normally

@@ -21,7 +21,7 @@ use a2a_types::v1::{
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot, watch, OwnedMutexGuard};
 
@@ -40,6 +40,8 @@ pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
 ///   call returns at a terminal or interrupted state, a `returnImmediately` one when the task
 ///   exists; a stream begins with the Task and ends at a terminal or interrupted state.
 ///   `historyLength` trims the replies' history (absent: all, 0: none, n: the last n).
+///   Before any of that, [`AgentExecutor::admit`] may refuse the message with an error of its
+///   own, which is the call's answer (no task created or changed, no stream begun).
 /// - `GetTask`, `ListTasks` (filters and page tokens of the store; artifacts only with
 ///   `includeArtifacts`), `CancelTask` (`TaskNotCancelable` for a terminal task),
 ///   `SubscribeToTask` (the current Task first, then the live events, to the end of the
@@ -79,16 +81,63 @@ struct Inner<E> {
     dispatcher: Option<PushDispatcher>,
     extended_card: Option<AgentCard>,
     timeout: Duration,
-    live: Mutex<HashMap<(String, String), Arc<Live>>>,
+    live: Arc<LiveMap>,
 }
+
+/// A task's key in the live map: its tenant (empty for none) and its id.
+type LiveKey = (String, String);
+
+/// The tasks something in this process uses now. The map holds them weakly: whoever uses a task
+/// (an execution, a caller waiting on its lock, a stream, a subscription, a cancel) holds its
+/// [`Live`], and the last one to let go removes the entry (see `Drop for Live`). Nothing has to
+/// remember to clean up, on any path.
+type LiveMap = Mutex<HashMap<LiveKey, Weak<Live>>>;
 
 /// What the process knows of a task beyond the store: the lock its executions take, and the
 /// channel its live events go out on.
 struct Live {
+    key: LiveKey,
+    map: Weak<LiveMap>,
     lock: Arc<tokio::sync::Mutex<()>>,
-    events: broadcast::Sender<StreamResponse>,
+    /// Made by the first subscriber: most tasks have none (a blocking send reads the outcome,
+    /// not the events), and a 1024-slot channel per task was the handler's largest cost.
+    events: Mutex<Option<broadcast::Sender<StreamResponse>>>,
     /// Set while an execution runs: asks it to run the executor's cancel.
     cancel: Mutex<Option<mpsc::Sender<TaskContext>>>,
+}
+
+/// How many events a subscriber may fall behind before its stream is closed with an error.
+const LIVE_EVENTS: usize = 1024;
+
+impl Live {
+    /// The task's live events from now on.
+    fn subscribe(&self) -> broadcast::Receiver<StreamResponse> {
+        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        events
+            .get_or_insert_with(|| broadcast::channel(LIVE_EVENTS).0)
+            .subscribe()
+    }
+
+    /// Sends an event to the subscribers, if there are any; `event` runs only then.
+    fn publish(&self, event: impl FnOnce() -> StreamResponse) {
+        let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = events.as_ref().filter(|tx| tx.receiver_count() > 0) {
+            let _ = tx.send(event());
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let Some(map) = self.map.upgrade() else {
+            return;
+        };
+        let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+        // A new user may have put a new entry in this one's place since its last holder let go.
+        if map.get(&self.key).is_some_and(|w| w.strong_count() == 0) {
+            map.remove(&self.key);
+        }
+    }
 }
 
 /// Builds a [`RequestHandler`]: the executor, then the stores and options.
@@ -161,7 +210,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 dispatcher,
                 extended_card: self.extended_card,
                 timeout: self.timeout,
-                live: Mutex::new(HashMap::new()),
+                live: Arc::new(Mutex::new(HashMap::new())),
             }),
         }
     }
@@ -223,31 +272,43 @@ enum First {
 struct Started {
     first: oneshot::Receiver<Result<First, ServiceError>>,
     settled: watch::Receiver<Option<Result<Task, ServiceError>>>,
+    /// For a stream only: a blocking send reads `first` and `settled`.
+    events: Option<Subscription>,
+}
+
+/// A subscriber's hold on a task: its events, and its [`Live`] (so that the entry, and with it
+/// the channel, lasts as long as the subscriber).
+struct Subscription {
     events: broadcast::Receiver<StreamResponse>,
+    _live: Arc<Live>,
+}
+
+impl Subscription {
+    fn new(live: &Arc<Live>) -> Subscription {
+        Subscription {
+            events: live.subscribe(),
+            _live: Arc::clone(live),
+        }
+    }
 }
 
 impl<E: AgentExecutor> Inner<E> {
+    /// The task's entry: the one in use, or a new one.
     fn live(&self, tenant: Option<&str>, task_id: &str) -> Arc<Live> {
         let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
-        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(live.entry(key).or_insert_with(|| {
-            Arc::new(Live {
-                lock: Arc::new(tokio::sync::Mutex::new(())),
-                events: broadcast::channel(1024).0,
-                cancel: Mutex::new(None),
-            })
-        }))
-    }
-
-    /// Drops the task's entry when nothing uses it any more (no execution, no subscriber).
-    fn forget(&self, tenant: Option<&str>, task_id: &str) {
-        let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
-        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(entry) = live.get(&key) {
-            if Arc::strong_count(entry) == 1 && entry.events.receiver_count() == 0 {
-                live.remove(&key);
-            }
+        let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(live) = map.get(&key).and_then(Weak::upgrade) {
+            return live;
         }
+        let live = Arc::new(Live {
+            key: key.clone(),
+            map: Arc::downgrade(&self.live),
+            lock: Arc::new(tokio::sync::Mutex::new(())),
+            events: Mutex::new(None),
+            cancel: Mutex::new(None),
+        });
+        map.insert(key, Arc::downgrade(&live));
+        live
     }
 
     async fn get(&self, tenant: Option<&str>, id: &str) -> Result<Stored, ServiceError> {
@@ -265,6 +326,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
         &self,
         cx: RequestContext,
         params: SendMessageRequest,
+        stream: bool,
     ) -> Result<Started, ServiceError> {
         let inner = &self.inner;
         let configuration = params.configuration.clone();
@@ -275,25 +337,19 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let push = configuration
             .as_ref()
             .and_then(|c| c.task_push_notification_config.clone());
-        if push.is_some() {
-            self.check_push(&push)?;
+        if let Some(push) = &push {
+            self.check_push(push)?;
         }
         let continues = message.task_id.clone().filter(|id| !id.is_empty());
-        let (task_id, context_id, guard, stored) = match continues {
+        // `live` is held from here on: the entry, and so the lock, stays the same for everyone
+        // who waits on it.
+        let (task_id, context_id, live, guard, stored) = match continues {
             Some(task_id) => {
                 let live = inner.live(tenant, &task_id);
                 let guard = Arc::clone(&live.lock).lock_owned().await;
-                drop(live);
-                let stored = match self.continuable(tenant, &task_id, &message).await {
-                    Ok(stored) => stored,
-                    Err(e) => {
-                        drop(guard);
-                        inner.forget(tenant, &task_id);
-                        return Err(e);
-                    }
-                };
+                let stored = self.continuable(tenant, &task_id, &message).await?;
                 let own = stored.task.context_id.clone().unwrap_or_default();
-                (task_id, own, guard, Some(stored))
+                (task_id, own, live, guard, Some(stored))
             }
             None => {
                 let task_id = new_id();
@@ -304,11 +360,20 @@ impl<E: AgentExecutor> RequestHandler<E> {
                     .unwrap_or_else(new_id);
                 let live = inner.live(tenant, &task_id);
                 let guard = Arc::clone(&live.lock).lock_owned().await;
-                (task_id, context_id, guard, None)
+                (task_id, context_id, live, guard, None)
             }
         };
-        let live = inner.live(tenant, &task_id);
-        let events = live.events.subscribe();
+        let task_cx = TaskContext {
+            task_id,
+            context_id,
+            message: Some(message.clone()),
+            task: stored.as_ref().map(|s| s.task.clone()),
+            configuration,
+            call: cx,
+        };
+        // The executor may refuse the message before it changes anything.
+        inner.executor.admit(&task_cx).await?;
+        let events = stream.then(|| Subscription::new(&live));
         let (first_tx, first) = oneshot::channel();
         let (settled_tx, settled) = watch::channel(None);
         let execution = Execution {
@@ -317,20 +382,12 @@ impl<E: AgentExecutor> RequestHandler<E> {
             live,
             task: stored.as_ref().map(|s| s.task.clone()),
             version: stored.as_ref().map_or(0, |s| s.version),
-            message: Some(message.clone()),
+            message: Some(message),
             push,
             first: Some(first_tx),
             settled: settled_tx,
             status_seen: false,
             store_failure: None,
-        };
-        let task_cx = TaskContext {
-            task_id,
-            context_id,
-            message: Some(message),
-            task: stored.map(|s| s.task),
-            configuration,
-            call: cx,
         };
         tokio::spawn(execution.run(task_cx, guard, Run::Execute));
         Ok(Started {
@@ -370,8 +427,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
         Ok(stored)
     }
 
-    fn check_push(&self, config: &Option<TaskPushNotificationConfig>) -> Result<(), ServiceError> {
-        let Some(config) = config else { return Ok(()) };
+    fn check_push(&self, config: &TaskPushNotificationConfig) -> Result<(), ServiceError> {
         let Some(dispatcher) = &self.inner.dispatcher else {
             return Err(A2aError::push_notification_not_supported().into());
         };
@@ -442,7 +498,7 @@ impl<E: AgentExecutor> Execution<E> {
                 };
                 match self.write(task, &accept).await {
                     Ok(snapshot) => {
-                        let _ = self.live.events.send(StreamResponse::Task(snapshot));
+                        self.live.publish(|| StreamResponse::Task(snapshot));
                     }
                     Err(e) => {
                         self.finish_with(Err(ServiceError::internal(e)));
@@ -470,6 +526,8 @@ impl<E: AgentExecutor> Execution<E> {
         let mut returned = false;
         let mut replied = false;
         let mut closed = false;
+        // Once a cancel is asked for, only a terminal state ends the execution.
+        let mut canceling = false;
         // Ends when the task ends, when the executor has returned and the task waits (with every
         // event it sent applied), when every updater is gone, or at the deadline.
         'events: loop {
@@ -485,15 +543,19 @@ impl<E: AgentExecutor> Execution<E> {
                         if running.is_none() { break 'events; }
                     }
                 },
-                Some(cx) = cancel_rx.recv() => {
-                    if let Some(tx) = weak.upgrade() {
+                Some(cx) = cancel_rx.recv() => match weak.upgrade() {
+                    Some(tx) => {
+                        canceling = true;
                         let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
                         let inner = Arc::clone(&self.inner);
                         tokio::spawn(async move {
                             let _ = AssertUnwindSafe(inner.executor.cancel(cx, updater)).catch_unwind().await;
                         });
                     }
-                }
+                    // The executor is gone and with it this execution's channel: end, and the
+                    // cancel runs as an execution of its own (see `cancel_task`).
+                    None => break 'events,
+                },
                 outcome = async { running.as_mut().expect("polled while running").await }, if running.is_some() => {
                     running = None;
                     returned = true;
@@ -518,7 +580,7 @@ impl<E: AgentExecutor> Execution<E> {
                     break 'events;
                 }
             }
-            if self.done(returned) {
+            if self.done(returned && !canceling) {
                 break 'events;
             }
         }
@@ -565,17 +627,10 @@ impl<E: AgentExecutor> Execution<E> {
         }
     }
 
+    /// Lets the task go: the next execution may take it, and the entry goes with its last user.
     fn end(self, guard: OwnedMutexGuard<()>) {
-        let (inner, tenant, task_id) = (
-            Arc::clone(&self.inner),
-            self.tenant.clone(),
-            self.task.as_ref().map(|t| t.id.clone()),
-        );
-        drop(self);
         drop(guard);
-        if let Some(id) = task_id {
-            inner.forget(tenant.as_deref(), &id);
-        }
+        drop(self);
     }
 
     fn resolve_first(&mut self, first: Result<First, ServiceError>) {
@@ -615,7 +670,7 @@ impl<E: AgentExecutor> Execution<E> {
                 }
             }
             self.resolve_first(Ok(First::Message(Box::new(message.clone()))));
-            let _ = self.live.events.send(StreamResponse::Message(message));
+            self.live.publish(|| StreamResponse::Message(message));
             return Ok(Flow::Replied);
         }
         let task = match self.task.clone() {
@@ -623,7 +678,7 @@ impl<E: AgentExecutor> Execution<E> {
             None => {
                 let message = self.message.clone().unwrap_or_default();
                 let mut task = new_task(task_id, context_id, &message);
-                let _ = self.live.events.send(StreamResponse::Task(task.clone()));
+                self.live.publish(|| StreamResponse::Task(task.clone()));
                 apply(&mut task, &event)
                     .map_err(|e| format!("the agent broke the protocol: {e}"))?;
                 self.version = self
@@ -637,7 +692,7 @@ impl<E: AgentExecutor> Execution<E> {
             }
         };
         let event = stamp_event(event, &task);
-        let _ = self.live.events.send(event.clone());
+        self.live.publish(|| event.clone());
         // A push config that came with the message is kept once the task exists.
         if let Some(config) = self.push.take() {
             self.keep_push(&task.id, config).await;
@@ -817,7 +872,7 @@ fn ends_stream(event: &StreamResponse, until: Until) -> bool {
 /// Task's history. Read straight from the broadcast channel: no task of its own, so a client
 /// that goes away drops it at once.
 fn live_stream(
-    events: broadcast::Receiver<StreamResponse>,
+    events: Subscription,
     first: Option<StreamResponse>,
     settled: Option<watch::Receiver<Option<Result<Task, ServiceError>>>>,
     history_length: Option<i32>,
@@ -828,7 +883,7 @@ fn live_stream(
         other => other,
     };
     struct State {
-        events: broadcast::Receiver<StreamResponse>,
+        events: Subscription,
         first: Option<StreamResponse>,
         settled: Option<watch::Receiver<Option<Result<Task, ServiceError>>>>,
         ended: bool,
@@ -853,14 +908,14 @@ fn live_stream(
                 let event = match &mut st.settled {
                     Some(settled) => tokio::select! {
                         biased;
-                        event = st.events.recv() => event,
+                        event = st.events.events.recv() => event,
                         changed = settled.changed() => match changed {
                             Ok(()) => continue,
                             // The execution ended: what it sent is in the channel already.
-                            Err(_) => st.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
+                            Err(_) => st.events.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
                         },
                     },
-                    None => st.events.recv().await,
+                    None => st.events.events.recv().await,
                 };
                 return match event {
                     Ok(event) => {
@@ -894,7 +949,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let config: Option<SendMessageConfiguration> = params.configuration.clone();
         let history_length = config.as_ref().and_then(|c| c.history_length);
         let immediately = config.as_ref().and_then(|c| c.return_immediately) == Some(true);
-        let mut started = self.start(cx, params).await?;
+        let mut started = self.start(cx, params, false).await?;
         let first = (&mut started.first)
             .await
             .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
@@ -924,9 +979,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: SendMessageRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
         let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
-        let started = self.start(cx, params).await?;
+        let started = self.start(cx, params, true).await?;
+        let events = started.events.expect("a stream subscribes");
         Ok(live_stream(
-            started.events,
+            events,
             None,
             Some(started.settled),
             history_length,
@@ -1015,59 +1071,57 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let mut events = live.events.subscribe();
-        let settled = match running {
-            Some(asks) if asks.send(task_cx.clone()).await.is_ok() => None,
-            _ => {
-                let guard = Arc::clone(&live.lock).lock_owned().await;
-                let stored = inner.get(tenant, &params.id).await?;
-                if is_terminal(&stored.task.status.state) {
-                    return Err(not_cancelable(&stored.task));
-                }
-                let (first_tx, _first) = oneshot::channel();
-                let (settled_tx, settled) = watch::channel(None);
-                let execution = Execution {
-                    inner: Arc::clone(inner),
-                    tenant: tenant.map(str::to_owned),
-                    live: Arc::clone(&live),
-                    task: Some(stored.task),
-                    version: stored.version,
-                    message: None,
-                    push: None,
-                    first: Some(first_tx),
-                    settled: settled_tx,
-                    status_seen: false,
-                    store_failure: None,
-                };
-                tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
-                Some(settled)
-            }
-        };
-        let reached = async {
-            match settled {
-                Some(mut settled) => settled
-                    .wait_for(Option::is_some)
-                    .await
-                    .ok()
-                    .and_then(|s| s.clone())
-                    .and_then(Result::ok),
-                None => loop {
-                    match events.recv().await {
-                        Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => {
-                            break None
+        let mut events = live.subscribe();
+        // A running execution runs the cancel beside its work. It may end before it reads the
+        // request (its task settled as the cancel came in): then a cancel execution follows.
+        if let Some(asks) = running {
+            if asks.send(task_cx.clone()).await.is_ok() {
+                let wait = async {
+                    loop {
+                        tokio::select! {
+                            event = events.recv() => match event {
+                                Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => {
+                                    return;
+                                }
+                                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                                Err(broadcast::error::RecvError::Closed) => return,
+                            },
+                            () = asks.closed() => return,
                         }
-                        Ok(_) => continue,
-                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(broadcast::error::RecvError::Closed) => break None,
                     }
-                },
+                };
+                let _ = tokio::time::timeout(inner.timeout, wait).await;
             }
+        }
+        let guard = Arc::clone(&live.lock).lock_owned().await;
+        let stored = inner.get(tenant, &params.id).await?;
+        match stored.task.status.state {
+            TaskState::Canceled => return Ok(stored.task),
+            ref state if is_terminal(state) => return Err(not_cancelable(&stored.task)),
+            _ => {}
+        }
+        let (first_tx, _first) = oneshot::channel();
+        let (settled_tx, mut settled) = watch::channel(None);
+        let execution = Execution {
+            inner: Arc::clone(inner),
+            tenant: tenant.map(str::to_owned),
+            live: Arc::clone(&live),
+            task: Some(stored.task),
+            version: stored.version,
+            message: None,
+            push: None,
+            first: Some(first_tx),
+            settled: settled_tx,
+            status_seen: false,
+            store_failure: None,
         };
+        tokio::spawn(execution.run(task_cx, guard, Run::Cancel));
+        let reached = settled.wait_for(Option::is_some);
         let _ = tokio::time::timeout(inner.timeout, reached).await;
         let now = inner.get(tenant, &params.id).await?.task;
+        // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it.
         match now.status.state {
             TaskState::Canceled => Ok(now),
-            _ if is_terminal(&now.status.state) => Err(not_cancelable(&now)),
             _ => Err(not_cancelable(&now)),
         }
     }
@@ -1081,18 +1135,9 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let tenant = tenant.as_deref();
         let live = self.inner.live(tenant, &params.id);
         // Subscribed before the task is read: an event between the two is not missed.
-        let events = live.events.subscribe();
-        let stored = match self.inner.get(tenant, &params.id).await {
-            Ok(stored) => stored,
-            Err(e) => {
-                drop(events);
-                self.inner.forget(tenant, &params.id);
-                return Err(e);
-            }
-        };
+        let events = Subscription::new(&live);
+        let stored = self.inner.get(tenant, &params.id).await?;
         if is_terminal(&stored.task.status.state) {
-            drop(events);
-            self.inner.forget(tenant, &params.id);
             return Err(A2aError::unsupported_operation()
                 .with_message(format!(
                     "Unsupported operation: task `{}` is {}: a terminal task has no events to \
@@ -1121,7 +1166,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
         let task_id = params.task_id.clone().unwrap_or_default();
         let (store, tenant) = self.push_scope(&cx, &task_id).await?;
-        self.check_push(&Some(params.clone()))?;
+        self.check_push(&params)?;
         store
             .set(tenant, &task_id, params)
             .await
@@ -1220,5 +1265,127 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let tenant = tenant_of(cx);
         self.inner.get(tenant, task_id).await?;
         Ok((store, tenant))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::rt::version::ProtocolVersion;
+    use a2a_types::rt::Binding;
+    use a2a_types::v1::{Role, TaskState};
+    use futures_util::StreamExt as _;
+
+    /// Waits for input when the message id says so, completes otherwise.
+    struct Agent;
+
+    impl AgentExecutor for Agent {
+        async fn execute(
+            &self,
+            cx: TaskContext,
+            task: TaskUpdater,
+        ) -> Result<(), crate::ExecutorError> {
+            let waits = cx
+                .message
+                .as_ref()
+                .is_some_and(|m| m.message_id.starts_with("input"));
+            match waits {
+                true => task.require_input(None).await,
+                false => task.complete(None).await,
+            }
+        }
+    }
+
+    fn cx() -> RequestContext {
+        RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "SendMessage")
+    }
+
+    fn send(id: &str, task_id: Option<&str>) -> SendMessageRequest {
+        SendMessageRequest {
+            message: Message {
+                message_id: id.into(),
+                role: Role::User,
+                task_id: task_id.map(Into::into),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    async fn task(h: &RequestHandler<Agent>, request: SendMessageRequest) -> Task {
+        match h.send_message(cx(), request).await {
+            Ok(SendMessageResponse::Task(t)) => t,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn entries(h: &RequestHandler<Agent>) -> usize {
+        h.inner.live.lock().unwrap().len()
+    }
+
+    /// Every way in holds the task's entry for a while (a blocking send, a stream, a
+    /// subscription, a cancel); once all of them are over, no entry is left. (Each entry holds
+    /// a 1024-event channel: a process that kept them grew by hundreds of KiB per task.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn no_task_keeps_its_entry_once_nothing_uses_it() {
+        let h = Arc::new(RequestHandler::builder(Agent).build());
+        let sends = (0..200).map(|i| {
+            let h = Arc::clone(&h);
+            tokio::spawn(async move { task(&h, send(&format!("done-{i}"), None)).await })
+        });
+        for s in sends {
+            assert_eq!(s.await.unwrap().status.state, TaskState::Completed);
+        }
+        let mut waiting = Vec::new();
+        for i in 0..20 {
+            waiting.push(task(&h, send(&format!("input-{i}"), None)).await.id);
+        }
+        for (i, id) in waiting.iter().enumerate() {
+            let again = task(&h, send(&format!("input-again-{i}"), Some(id))).await;
+            assert_eq!(again.status.state, TaskState::InputRequired);
+        }
+        for i in 0..20 {
+            let stream = h
+                .send_streaming_message(cx(), send(&format!("stream-{i}"), None))
+                .await
+                .unwrap();
+            assert!(stream.collect::<Vec<_>>().await.iter().all(Result::is_ok));
+        }
+        // Subscribers to a waiting task: one gone early, one there until the task ends.
+        let subscribe = |id: &str| {
+            h.subscribe_to_task(
+                cx(),
+                SubscribeToTaskRequest {
+                    id: id.into(),
+                    ..Default::default()
+                },
+            )
+        };
+        drop(subscribe(&waiting[0]).await.unwrap());
+        let follows = subscribe(&waiting[1]).await.unwrap();
+        task(&h, send("done-after-waiting", Some(&waiting[1]))).await;
+        assert!(follows.collect::<Vec<_>>().await.iter().all(Result::is_ok));
+        assert!(subscribe("no-such-task").await.is_err());
+        for id in &waiting[2..5] {
+            let canceled = h
+                .cancel_task(
+                    cx(),
+                    CancelTaskRequest {
+                        id: id.clone(),
+                        ..Default::default()
+                    },
+                )
+                .await
+                .unwrap();
+            assert_eq!(canceled.status.state, TaskState::Canceled);
+        }
+        // An execution lets its entry go just after it answers: give the last ones a moment.
+        for _ in 0..200 {
+            if entries(&h) == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(entries(&h), 0, "entries left for tasks nothing uses");
     }
 }

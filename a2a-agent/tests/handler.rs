@@ -1,7 +1,8 @@
 //! The request handler's lifecycle, called as the service trait directly (no HTTP): ids and
 //! their echo, continuing a task and the refusals, history lengths, blocking and non-blocking
-//! sends, streams, cancel, subscriptions, and what happens to a task whose executor fails,
-//! panics, hangs or gives up; 1,000 concurrent messages to one task.
+//! sends, streams, cancel, subscriptions, messages the executor refuses to admit, and what
+//! happens to a task whose executor fails, panics, hangs or gives up; 1,000 concurrent messages
+//! to one task.
 
 use a2a_agent::store::{MemoryStore, TaskStore};
 use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
@@ -21,6 +22,16 @@ use std::time::Duration;
 struct Scripted;
 
 impl AgentExecutor for Scripted {
+    async fn admit(&self, cx: &TaskContext) -> Result<(), ServiceError> {
+        let id = cx.message.as_ref().map_or("", |m| m.message_id.as_str());
+        match id.starts_with("refuse") {
+            true => Err(A2aError::content_type_not_supported()
+                .with_message("Incompatible content types: this agent refuses it")
+                .into()),
+            false => Ok(()),
+        }
+    }
+
     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
         let id = cx
             .message
@@ -30,6 +41,12 @@ impl AgentExecutor for Scripted {
         let say = |t: &str| Some(task.text_message(t));
         if id.starts_with("reply") {
             return task.reply(task.text_message("direct")).await;
+        }
+        if id.starts_with("linger") {
+            // Settles, then goes on running a while before it returns.
+            task.require_input(say("more?")).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            return Ok(());
         }
         if id.starts_with("input") {
             return task.require_input(say("more?")).await;
@@ -222,6 +239,75 @@ async fn messages_the_lifecycle_refuses_get_the_spec_errors() {
         .await
         .unwrap();
     assert_eq!(again, done);
+}
+
+#[tokio::test]
+async fn a_message_the_executor_does_not_admit_gets_its_error_and_changes_nothing() {
+    let h = handler();
+    let get = |id: String| {
+        let h = &h;
+        async move {
+            h.get_task(
+                cx("GetTask"),
+                GetTaskRequest {
+                    id,
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap()
+        }
+    };
+    // A new message: the executor's error is the answer, blocking or streaming (before any
+    // stream begins), and no task is kept.
+    let e = h
+        .send_message(cx("SendMessage"), send(message("refuse-1", None, None)))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32005, "{e:?}");
+    assert!(e.to_string().contains("refuses it"), "{e}");
+    let streamed = h
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("refuse-2", None, None)),
+        )
+        .await;
+    let Err(e) = streamed else {
+        panic!("a stream began for a message the executor refused")
+    };
+    assert_eq!(code(&e), -32005, "{e:?}");
+    let list = h
+        .list_tasks(cx("ListTasks"), ListTasksRequest::default())
+        .await
+        .unwrap();
+    assert!(list.tasks.is_empty(), "{list:?}");
+    // A message continuing a waiting task: the task stays as it was (the message is not in its
+    // history), and takes the next message.
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let before = get(waiting.id.clone()).await;
+    let e = h
+        .send_message(
+            cx("SendMessage"),
+            send(message("refuse-3", Some(&waiting.id), None)),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32005, "{e:?}");
+    assert_eq!(get(waiting.id.clone()).await, before);
+    let done = task_of(&h, send(message("m2", Some(&waiting.id), None))).await;
+    assert_eq!(done.status.state, TaskState::Completed);
+    let history = ids(&done);
+    assert_eq!(history.len(), 3, "{history:?}");
+    assert!(!history.iter().any(|id| id == "refuse-3"), "{history:?}");
+    // The lifecycle's own refusals come first.
+    let e = h
+        .send_message(
+            cx("SendMessage"),
+            send(message("refuse-4", Some("nope"), None)),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), -32001, "{e:?}");
 }
 
 #[tokio::test]
@@ -849,4 +935,29 @@ async fn a_store_that_fails_is_an_internal_error_and_keeps_its_last_whole_task()
             .state,
         TaskState::Completed
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_that_races_the_end_of_an_execution_still_cancels() {
+    let h = handler();
+    for i in 0..300 {
+        // The call returns as the task settles at input-required, while its execution is still
+        // ending: the cancel races that end (or, for `linger`, comes in while it runs).
+        let prefix = if i % 2 == 0 { "input" } else { "linger" };
+        let task = task_of(&h, send(message(&format!("{prefix}-{i}"), None, None))).await;
+        let canceled = tokio::time::timeout(
+            Duration::from_secs(5),
+            h.cancel_task(
+                cx("CancelTask"),
+                CancelTaskRequest {
+                    id: task.id.clone(),
+                    ..Default::default()
+                },
+            ),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("cancel {i} ({prefix}) hung"))
+        .unwrap();
+        assert_eq!(canceled.status.state, TaskState::Canceled, "{i}");
+    }
 }

@@ -1169,13 +1169,14 @@ fn a2a_v0_3_to_v1_has_no_contradictory_lines_and_finds_the_renames() {
     }
 }
 
-/// The README's worked example of a spec update is this tool's report, as it prints it today.
+/// The worked example of a spec update (docs/spec-updates.md) is this tool's report, as it prints
+/// it today.
 #[test]
 fn the_readme_shows_the_v1_to_v1_1_draft_report_as_the_tool_prints_it() {
     let out = run(&["diff", "--format", "md", "spec/v1", "spec/v1_1_draft"]);
     // Breaking changes exit 1: the report is still printed in full.
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    // The README demotes the report's headings two levels, under its own section.
+    // The doc demotes the report's headings two levels, under its own section.
     let expected: String = stdout(&out)
         .trim_end()
         .lines()
@@ -1185,16 +1186,16 @@ fn the_readme_shows_the_v1_to_v1_1_draft_report_as_the_tool_prints_it() {
             l => format!("{l}\n"),
         })
         .collect();
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let (_, rest) = readme
+    let doc = std::fs::read_to_string(workspace_root().join("docs/spec-updates.md")).unwrap();
+    let (_, rest) = doc
         .split_once("<!-- diff v1 v1_1_draft: begin -->\n")
-        .expect("README has the begin marker");
+        .expect("docs/spec-updates.md has the begin marker");
     let (shown, _) = rest
         .split_once("<!-- diff v1 v1_1_draft: end -->")
-        .expect("README has the end marker");
+        .expect("docs/spec-updates.md has the end marker");
     assert_eq!(
         shown, expected,
-        "README.md's v1 -> v1_1_draft report is stale: paste the output of \
+        "docs/spec-updates.md's v1 -> v1_1_draft report is stale: paste the output of \
          `cargo run -p a2a-codegen -- diff --format md spec/v1 spec/v1_1_draft` (headings \
          demoted two levels) between its markers"
     );

@@ -78,9 +78,9 @@
 //!
 //! No SSE crate we found is a pure push-style byte decoder that meets all of
 //! the above (a CR/LF pair split across chunks, no extra line ends, a bounded
-//! event size, reporting invalid UTF-8), and this crate depends only on
-//! `serde`, `serde_json` and `base64`. The rules are short enough to
-//! implement directly.
+//! event size, reporting invalid UTF-8), and the codec layer of this crate
+//! carries no async runtime or HTTP stack for one to sit on. The rules are
+//! short enough to implement directly (`memchr` finds the line ends).
 
 use std::fmt;
 

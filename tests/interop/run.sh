@@ -4,9 +4,9 @@
 # direction:
 #
 #   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + reqwest)
-#   2. interop-agent (v1::A2aService + AgentRouter), A2A 1.0 <- py/client.py (the SDK's client)
+#   2. interop-agent (a2a_agent::RequestHandler + AgentRouter), A2A 1.0 <- py/client.py (the SDK's client)
 #   3. py/agent.py again, A2A 0.3 (the SDK's compat)     <-  interop-client-v0-3 (a2a_types::v0_3)
-#   4. interop-agent-v0-3 (a2a_types::v0_3), A2A 0.3     <-  py/client.py --v0.3 (the SDK's client)
+#   4. interop-agent-v0-3 (v0_3::A2aService), A2A 0.3   <-  py/client.py --v0.3 (the SDK's client)
 #   5. py/agent.py's REST routes, A2A 1.0 over HTTP+JSON <-  interop-client-rest (a2a_types::v1)
 #   6. interop-agent's REST routes, A2A 1.0 over HTTP+JSON <- py/client.py --rest (RestTransport)
 #

@@ -3,6 +3,7 @@ use crate::jsonrpc::{codes, RequestId};
 use crate::limits::Limits;
 use crate::rest::server::RestResponse;
 use crate::service::{Dispatch, Outcome, Protocol, RequestContext, ServiceError};
+use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
 use crate::version::{Binding, ProtocolVersion};
 use axum::body::{Body, Bytes};
@@ -731,6 +732,15 @@ fn until_error<T: Send + 'static, E: Send + 'static>(
         .fuse()
 }
 
+/// An event as the runtime's encoders wrote it, for axum's SSE body.
+fn axum_event(event: ServerEvent) -> Event {
+    let framed = Event::default().data(event.data);
+    match event.event {
+        Some(name) => framed.event(name),
+        None => framed,
+    }
+}
+
 fn sse_response(
     events: impl futures_core::Stream<Item = Event> + Send + 'static,
     keep_alive: Duration,
@@ -812,11 +822,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 ),
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream)).map(move |item| {
-                        let body = match item {
-                            Ok(reply) => crate::jsonrpc::server::encode_result(&id, &reply),
-                            Err(error) => crate::jsonrpc::server::encode_error(&id, error.error()),
-                        };
-                        Event::default().data(String::from_utf8_lossy(&body))
+                        let item = item.as_ref().map_err(ServiceError::error);
+                        axum_event(crate::jsonrpc::server::encode_event(&id, item))
                     });
                     sse_response(events, keep_alive)
                 }
@@ -854,12 +861,16 @@ impl<D: Dispatch> Endpoint for Served<D> {
                     rest_response(crate::rest::server::encode_rest_result(&reply))
                 }
                 Ok(Outcome::Stream(stream)) => {
-                    let events = until_error(guarded(stream)).map(|item| match item {
-                        Ok(reply) => Event::default()
-                            .data(serde_json::to_string(&reply).unwrap_or_else(|_| "{}".into())),
-                        Err(error) => Event::default()
-                            .event("error")
-                            .data(String::from_utf8_lossy(&error.rest_response().body)),
+                    let events = until_error(guarded(stream)).map(|item| {
+                        axum_event(match item {
+                            Ok(reply) => {
+                                crate::rest::server::encode_rest_event::<_, ErrorOf<D>>(Ok(&reply))
+                            }
+                            // A custom error keeps the Status its agent wrote.
+                            Err(error) => {
+                                ServerEvent::json(Some("error"), error.rest_response().body)
+                            }
+                        })
                     });
                     sse_response(events, keep_alive)
                 }

@@ -34,6 +34,7 @@ use std::fmt;
 /// let signed = sdk.signed(&signer.signed(&card).unwrap()).unwrap();
 /// assert_eq!(signed["signatures"].as_array().unwrap().len(), 2);
 /// ```
+#[derive(Clone)]
 pub struct Signer {
     key: SigningKey,
     kid: String,

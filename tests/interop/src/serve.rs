@@ -5,7 +5,9 @@
 //! service is written against.
 
 use a2a_types::rt::server::{self, AgentRouter};
-use a2a_types::rt::service::Dispatch;
+use a2a_types::rt::service::{
+    BoxFuture, Dispatch, Outcome, Protocol, RequestContext, ServiceError,
+};
 use std::time::Duration;
 
 /// The pause between two streamed events, so the client reads them as they happen: 20 ms, or
@@ -55,8 +57,8 @@ fn fail(name: &str, message: String) -> ! {
     std::process::exit(1);
 }
 
-/// `items` as a streamed reply, one event every [`event_gap`] (both agents stream a task's life
-/// this way).
+/// `items` as a streamed reply, one event every [`event_gap`] (the v0.3 agent streams a task's
+/// life this way; the v1 agent's executor pauses between its events).
 pub fn paced<T, A>(items: impl IntoIterator<Item = T>) -> a2a_types::rt::service::EventStream<T, A>
 where
     T: Send + 'static,
@@ -70,4 +72,49 @@ where
         }
         item
     }))
+}
+
+/// `service` with one line on stderr per call, `NAME: BINDING METHOD [tenant T] -> outcome`, for
+/// run.sh to print when a step fails: the log of an agent whose methods are not its own code (the
+/// v1 agent's are the request handler's).
+pub fn logged<D: Dispatch>(name: &'static str, service: D) -> Logged<D> {
+    Logged { name, service }
+}
+
+/// A service that logs its calls: see [`logged`].
+pub struct Logged<D> {
+    name: &'static str,
+    service: D,
+}
+
+type Result<P> = std::result::Result<
+    Outcome<<P as Protocol>::Reply, <P as Protocol>::Error>,
+    ServiceError<<P as Protocol>::Error>,
+>;
+
+impl<D: Dispatch> Dispatch for Logged<D> {
+    type Protocol = D::Protocol;
+
+    fn dispatch(
+        &self,
+        cx: RequestContext,
+        request: <Self::Protocol as Protocol>::Request,
+    ) -> BoxFuture<Result<Self::Protocol>> {
+        let tenant = cx
+            .tenant
+            .as_deref()
+            .map(|t| format!(" tenant {t}"))
+            .unwrap_or_default();
+        let call = format!("{}: {} {}{tenant}", self.name, cx.binding.name(), cx.method);
+        let outcome = self.service.dispatch(cx, request);
+        Box::pin(async move {
+            let outcome = outcome.await;
+            match &outcome {
+                Ok(Outcome::Unary(_)) => eprintln!("{call} -> ok"),
+                Ok(Outcome::Stream(_)) => eprintln!("{call} -> a stream"),
+                Err(e) => eprintln!("{call} -> {e}"),
+            }
+            outcome
+        })
+    }
 }

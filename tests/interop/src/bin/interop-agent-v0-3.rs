@@ -3,6 +3,10 @@
 //! for a2a-sdk 1.3.0's client to call through its v0.3 compatibility layer
 //! (`tests/interop/py/client.py --v0.3`).
 //!
+//! Unlike `interop-agent`, it is not an executor on a2a-agent's request handler: the handler
+//! implements the v1 service only, so this agent keeps its own tasks, push configs and streams
+//! on the generated v0.3 service trait.
+//!
 //! It binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and serves until killed:
 //!
 //! - `GET /.well-known/agent-card.json`: a v0.3 card (`url`, `protocolVersion` 0.3.0,
