@@ -1,10 +1,12 @@
 //! The Rust side of tests/trust/run.sh (see its README):
 //!
-//!     trust-interop verify DIR      verify the cards a2a-sdk signed in DIR/sdk/
-//!     trust-interop sign DIR        sign DIR/inputs/ into DIR/rust/ for a2a-sdk's verifier
-//!     trust-interop webhook PORT_FILE TOKEN ACCEPT REFUSE
-//!                                   a webhook on 127.0.0.1 until ACCEPT notifications were
-//!                                   taken and REFUSE refused (or 60 s passed)
+//! ```text
+//! trust-interop verify DIR      verify the cards a2a-sdk signed in DIR/sdk/
+//! trust-interop sign DIR        sign DIR/inputs/ into DIR/rust/ for a2a-sdk's verifier
+//! trust-interop webhook PORT_FILE TOKEN ACCEPT REFUSE
+//!                               a webhook on 127.0.0.1 until ACCEPT notifications were
+//!                               taken and REFUSE refused (or 60 s passed)
+//! ```
 //!
 //! Every check prints one line; the last line is `N passed, N failed`; the exit status is 1
 //! when a check failed.
