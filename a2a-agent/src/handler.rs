@@ -290,6 +290,17 @@ impl Subscription {
             _live: Arc::clone(live),
         }
     }
+
+    async fn recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+        self.events.recv().await
+    }
+
+    /// An event already sent, if any; `Closed` when there is none.
+    fn try_recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+        self.events
+            .try_recv()
+            .map_err(|_| broadcast::error::RecvError::Closed)
+    }
 }
 
 impl<E: AgentExecutor> Inner<E> {
@@ -908,14 +919,14 @@ fn live_stream(
                 let event = match &mut st.settled {
                     Some(settled) => tokio::select! {
                         biased;
-                        event = st.events.events.recv() => event,
+                        event = st.events.recv() => event,
                         changed = settled.changed() => match changed {
                             Ok(()) => continue,
                             // The execution ended: what it sent is in the channel already.
-                            Err(_) => st.events.events.try_recv().map_err(|_| broadcast::error::RecvError::Closed),
+                            Err(_) => st.events.try_recv(),
                         },
                     },
-                    None => st.events.events.recv().await,
+                    None => st.events.recv().await,
                 };
                 return match event {
                     Ok(event) => {
@@ -1071,10 +1082,11 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let mut events = live.subscribe();
         // A running execution runs the cancel beside its work. It may end before it reads the
         // request (its task settled as the cancel came in): then a cancel execution follows.
         if let Some(asks) = running {
+            // Subscribed before asking: the terminal status is not missed.
+            let mut events = live.subscribe();
             if asks.send(task_cx.clone()).await.is_ok() {
                 let wait = async {
                     loop {
