@@ -22,18 +22,18 @@ Push notifications are on as tck-agent has them (a config store and the
 SDK's BasePushNotificationSender, which looks the task's configs up on every event; the bench
 registers none, so nothing is sent).
 
-Served as sdk_agent.py serves agent.py: uvicorn on 127.0.0.1, a free port written to PORT_FILE
-once it listens, TCP_NODELAY on the connections (the socket is made with proto IPPROTO_TCP;
-see sdk_agent.py), and no access log (tck-agent logs nothing per request either). JSON-RPC at
+Served as sdk_agent.py serves agent.py (agent.py's `serve_app`): uvicorn on 127.0.0.1, a free
+port written to PORT_FILE once it listens, TCP_NODELAY on the connections (the socket is made
+with proto IPPROTO_TCP; see sdk_agent.py), and no access log (tck-agent logs nothing per request either). JSON-RPC at
 "/" and the HTTP+JSON routes, both A2A 1.0.
 """
 
 import argparse
 import asyncio
-import socket
+import os
+import sys
 
 import httpx
-import uvicorn
 from starlette.applications import Starlette
 
 from a2a.helpers import new_task_from_user_message, new_text_part
@@ -52,6 +52,9 @@ from a2a.server.tasks import (
     TaskUpdater,
 )
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'interop', 'py'))
+import agent  # noqa: E402: tests/interop/py/agent.py (serve_app)
 
 
 class BenchExecutor(AgentExecutor):
@@ -134,37 +137,27 @@ async def open_stores(spec: str):
 
 
 async def serve(store: str, port_file: str) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', 0))
-    port = sock.getsockname()[1]
     tasks, configs = await open_stores(store)
-    agent_card = card(port)
-    handler = DefaultRequestHandler(
-        agent_executor=BenchExecutor(),
-        task_store=tasks,
-        agent_card=agent_card,
-        push_config_store=configs,
-        push_sender=BasePushNotificationSender(httpx.AsyncClient(), configs),
+
+    def app(port: int) -> Starlette:
+        agent_card = card(port)
+        handler = DefaultRequestHandler(
+            agent_executor=BenchExecutor(),
+            task_store=tasks,
+            agent_card=agent_card,
+            push_config_store=configs,
+            push_sender=BasePushNotificationSender(httpx.AsyncClient(), configs),
+        )
+        return Starlette(
+            routes=create_agent_card_routes(agent_card)
+            + create_jsonrpc_routes(handler, '/')
+            + create_rest_routes(handler)
+        )
+
+    label = f'handler_agent.py: a2a-sdk agent, {store} store,'
+    await agent.serve_app(
+        app, port_file, label, nodelay=True, log_level='warning', access_log=False
     )
-    app = Starlette(
-        routes=create_agent_card_routes(agent_card)
-        + create_jsonrpc_routes(handler, '/')
-        + create_rest_routes(handler)
-    )
-    config = uvicorn.Config(app, log_level='warning', access_log=False, lifespan='off')
-    server = uvicorn.Server(config)
-    sock.listen(128)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()  # raises what stopped the server
-            return
-        await asyncio.sleep(0.02)
-    with open(port_file, 'w') as f:
-        f.write(f'{port}\n')
-    print(f'handler_agent.py: a2a-sdk agent, {store} store, on 127.0.0.1:{port}', flush=True)
-    await task
 
 
 if __name__ == '__main__':

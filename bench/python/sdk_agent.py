@@ -12,37 +12,22 @@ keep-alive client delays (Linux: about 40 ms). Every request after the first on 
 then takes 40 ms or more, whatever the SDK does (measured: 44 ms per card GET on one connection,
 1.5 ms with the client quick-acking). A single-process `uvicorn.run(app, host=..., port=...)`
 gets its socket from getaddrinfo (proto IPPROTO_TCP) and so has TCP_NODELAY. This launcher
-binds as agent.py does, with proto IPPROTO_TCP, and serves agent.py's `app` otherwise unchanged.
+serves agent.py's `app` with agent.py's `serve_app`, asking it for proto IPPROTO_TCP, and is
+otherwise unchanged.
 """
 
 import asyncio
 import os
-import socket
 import sys
-
-import uvicorn
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'interop', 'py'))
 import agent  # noqa: E402: tests/interop/py/agent.py
 
 
 async def serve(port_file: str) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(agent.app(port), log_level='info', lifespan='off'))
-    sock.listen(128)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()  # raises what stopped the server
-            return
-        await asyncio.sleep(0.02)
-    with open(port_file, 'w') as f:
-        f.write(f'{port}\n')
-    print(f'sdk_agent.py: a2a-sdk hello agent (agent.py, TCP_NODELAY) on 127.0.0.1:{port}', flush=True)
-    await task
+    await agent.serve_app(
+        agent.app, port_file, 'sdk_agent.py: a2a-sdk hello agent (agent.py, TCP_NODELAY)', nodelay=True
+    )
 
 
 if __name__ == '__main__':

@@ -141,12 +141,19 @@ def app(port: int) -> Starlette:
     )
 
 
-async def serve(port_file: str) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+async def serve_app(make_app, port_file: str, label: str, *, nodelay: bool = False, **config) -> None:
+    """Serves `make_app(port)` with uvicorn on 127.0.0.1, on a free port written to `port_file`
+    once it listens, until stopped; `config` goes to uvicorn.Config (log_level 'info' unless
+    given). With `nodelay`, the listening socket is made with proto IPPROTO_TCP, so that asyncio
+    sets TCP_NODELAY on its connections (see bench/python/sdk_agent.py for why). The bench's
+    SDK agents (bench/python/) are served by this too."""
+    proto = socket.IPPROTO_TCP if nodelay else 0
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(('127.0.0.1', 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app(port), log_level='info', lifespan='off'))
+    config.setdefault('log_level', 'info')
+    server = uvicorn.Server(uvicorn.Config(make_app(port), lifespan='off', **config))
     sock.listen(128)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
@@ -156,8 +163,12 @@ async def serve(port_file: str) -> None:
         await asyncio.sleep(0.02)
     with open(port_file, 'w') as f:
         f.write(f'{port}\n')
-    print(f'agent.py: a2a-sdk hello agent on 127.0.0.1:{port}', flush=True)
+    print(f'{label} on 127.0.0.1:{port}', flush=True)
     await task
+
+
+async def serve(port_file: str) -> None:
+    await serve_app(app, port_file, 'agent.py: a2a-sdk hello agent')
 
 
 if __name__ == '__main__':
