@@ -252,6 +252,65 @@ fn success_replies_are_the_bare_result() {
     );
 }
 
+/// An HTTP 200 whose body is a `google.rpc.Status` error object and nothing else is the error it
+/// names, not an empty `Task` (what a2a-sdk 1.3.0 makes of it, losing the error; the REST
+/// differential's allow-list says so). A body with any other member, or an `error` member that is
+/// not a Status, is still a result.
+#[test]
+fn a_status_error_object_at_200_is_the_error_it_names() {
+    let decoder = Decoder::new().binding(Binding::HttpJson);
+    let named = br#"{"error": {"code": 404, "status": "NOT_FOUND", "message": "no task t-9",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]}}"#;
+    for status in [200, 201] {
+        let e = decoder
+            .decode_http::<Task>(&reply(status, "application/json", named))
+            .unwrap_err();
+        let CallError::Agent(e) = e else {
+            panic!("{e:?}")
+        };
+        assert_eq!((e.name(), e.message()), ("TaskNotFound", "no task t-9"));
+    }
+    // `decode` reads a body alone as a 200 reply: the same.
+    assert!(matches!(
+        decoder.decode::<Task>(named),
+        Err(CallError::Agent(A2aError::TaskNotFound { .. }))
+    ));
+    // No reason: the catch-all, with the Status's own error code (else 500), not the 200.
+    for (body, want) in [
+        (
+            &br#" {"error": {"code": 503, "message": "busy"}} "#[..],
+            503,
+        ),
+        (br#"{"error": {"message": "no code"}}"#, 500),
+        (
+            br#"{"error": {"code": 200, "message": "not an error code"}}"#,
+            500,
+        ),
+    ] {
+        match decoder.decode_http::<Task>(&reply(200, "application/json", body)) {
+            Err(CallError::Agent(A2aError::Other { code, data, .. })) => {
+                assert_eq!(code, want);
+                assert_eq!(data, Some(serde_json::from_slice::<Value>(body).unwrap()));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // Anything more (or less) than a Status is a result, decoded as ever.
+    for body in [
+        &br#"{"error": {"code": 404}, "id": "t-1"}"#[..],
+        br#"{"id": "t-1", "error": {"code": 404}}"#,
+        br#"{"error": {"code": 404, "reason": "not a Status member"}}"#,
+        br#"{"error": {}}"#,
+        br#"{"error": "boom"}"#,
+    ] {
+        let task = decoder
+            .decode_http::<Task>(&reply(200, "application/json", body))
+            .unwrap_or_else(|e| panic!("{}: {e:?}", String::from_utf8_lossy(body)));
+        assert!(task.id.is_empty() || task.id == "t-1");
+    }
+}
+
 #[test]
 fn every_error_row_with_a_reason_is_named_by_it_and_round_trips() {
     let mut named = 0;

@@ -35,6 +35,9 @@ pub(crate) fn decode<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
         return Err(error_reply(reply));
     }
     let body = trim(reply.body);
+    if let Some(status) = status_error_object(body) {
+        return Err(error_from_body(event_status(&status), status));
+    }
     let text = if body.is_empty() {
         b"null".as_slice()
     } else {
@@ -54,6 +57,31 @@ pub(crate) fn decode<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
             ),
         })
     })
+}
+
+/// The members a `google.rpc.Status` has, as §11.6 writes it inside `{"error": ...}`.
+const STATUS_MEMBERS: [&str; 4] = ["code", "status", "message", "details"];
+
+/// A 2xx body that is a `google.rpc.Status` error object and nothing else (`{"error": {code,
+/// status, message, details}}`, some of those four members, no other): an agent (or a proxy)
+/// that put the error status in the body only. It names an error, so it is read as that error,
+/// not handed to the result's decoder (which, tolerant of unknown members, would make an empty
+/// result of it). Only a body whose first member is `error` is parsed a second time: a result is
+/// decoded as it always is.
+fn status_error_object(body: &[u8]) -> Option<Value> {
+    let inside = body.strip_prefix(b"{")?;
+    let first = inside.iter().position(|b| !b.is_ascii_whitespace())?;
+    if !inside[first..].starts_with(br#""error""#) {
+        return None;
+    }
+    let value: Value = serde_json::from_slice(body).ok()?;
+    let object = value.as_object().filter(|o| o.len() == 1)?;
+    let status = object.get("error")?.as_object()?;
+    let only_status = !status.is_empty()
+        && status
+            .keys()
+            .all(|key| STATUS_MEMBERS.contains(&key.as_str()));
+    only_status.then_some(value)
 }
 
 /// The outcome of an error reply (a status outside 2xx).
@@ -205,8 +233,9 @@ fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     })
 }
 
-/// The HTTP status an `error` event stands for: the Status's own `code` when it is an error
-/// status (§11.6 writes the HTTP status there), else 500 (the stream's own 2xx says nothing).
+/// The HTTP status an `error` event (or a Status at a 2xx status) stands for: the Status's own
+/// `code` when it is an error status (§11.6 writes the HTTP status there), else 500 (the reply's
+/// own 2xx says nothing).
 fn event_status(body: &Value) -> u16 {
     body.get("error")
         .and_then(|e| e.get("code"))

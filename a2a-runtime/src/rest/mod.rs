@@ -7,7 +7,11 @@
 //! saying what was malformed:
 //!
 //! - a 2xx status is the bare result (an empty body reads as `null`, which only a message with no
-//!   members, `Empty`, accepts); one leading UTF-8 BOM is ignored, as on the JSON-RPC side;
+//!   members, `Empty`, accepts); one leading UTF-8 BOM is ignored, as on the JSON-RPC side. A
+//!   2xx body that is a `google.rpc.Status` error object and nothing else (`{"error": {...}}`
+//!   holding only `code`, `status`, `message` and `details`) is the error it names, read as
+//!   below (the catch-all's `code` being the Status's own error `code`, else 500), not an empty
+//!   result (a2a-sdk 1.3.0 reads it as one, and so loses the error);
 //! - any other status carries a `google.rpc.Status` as `{"error": {code, status, message,
 //!   details}}` (or bare, `{code, message, details}`, as grpc-gateway writes it). The first
 //!   `google.rpc.ErrorInfo` in `details` whose domain is `a2a-protocol.org` (or that names no
