@@ -1178,10 +1178,16 @@ impl Config {
             None => {
                 let names: Vec<(&str, TokenStream)> =
                     modules.iter().map(|(m, _, _)| (*m, gate(m))).collect();
-                let doc = match &inputs.schema {
+                let mut doc = match &inputs.schema {
                     load::Schema::Json(schema) => schema_doc(&schema.value),
                     load::Schema::Proto(proto) => proto::module_doc(proto),
                 };
+                if let Some(presence) = emit::presence_doc(model) {
+                    if !doc.is_empty() {
+                        doc.push_str("\n\n");
+                    }
+                    doc.push_str(presence);
+                }
                 let mod_rs = format::format_file(
                     module_root(&doc, &names),
                     &[schema_input],

@@ -125,7 +125,12 @@ pub fn emit_errors(errors: &[ErrorDef], opts: &EmitOptions) -> TokenStream {
 
         #[doc = #taken_doc]
         pub const fn is_code_taken(code: i64) -> bool {
-            matches!(code, #(#codes)|*) || (code >= #low && code <= #high)
+            // A `match`, not `matches!`: prettyplease lays out a pattern it can parse, where it
+            // would print a macro's negative literals as `- 32001`.
+            match code {
+                #(#codes)|* => true,
+                _ => code >= #low && code <= #high,
+            }
         }
 
         impl #rt::table::ErrorTable for A2aError {

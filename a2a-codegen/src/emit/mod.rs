@@ -24,7 +24,7 @@ pub use reference::render_error_reference;
 pub use schema::emit_json_schema;
 pub use server::emit_server;
 pub use service::emit_service;
-pub use types::emit_types;
+pub use types::{emit_types, presence_doc};
 
 /// Settings that change the emitted code.
 #[derive(Clone, Debug)]

@@ -315,10 +315,11 @@ impl A2aError {
 }
 /// Whether `code` is taken: used by a row of the error table, or inside the JSON-RPC reserved block -32768..=-32100 (which holds the five standard codes). Custom agent errors must use another code.
 pub const fn is_code_taken(code: i64) -> bool {
-    matches!(
-        code, - 32001 | - 32002 | - 32003 | - 32004 | - 32005 | - 32006 | - 32007 | -
-        32700 | - 32600 | - 32601 | - 32602 | - 32603
-    ) || (code >= -32768 && code <= -32100)
+    match code {
+        -32001 | -32002 | -32003 | -32004 | -32005 | -32006 | -32007 | -32700 | -32600
+        | -32601 | -32602 | -32603 => true,
+        _ => code >= -32768 && code <= -32100,
+    }
 }
 impl crate::rt::table::ErrorTable for A2aError {
     fn from_code(

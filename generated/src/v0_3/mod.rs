@@ -5,6 +5,8 @@
 //! A2A protocol v0.3.0 data model
 //!
 //! Data objects of the A2A protocol v0.3.0 as they appear in JSON, written by hand from the v0.3.0 specification and its JSON schema, without the JSON-RPC envelope and error objects; input of a2a-codegen.
+//!
+//! A field documented as *required* is always written; absent or `null` on the wire, it reads as its type's default value, as protobuf reads it.
 #[rustfmt::skip]
 mod types;
 pub use self::types::*;

@@ -111,11 +111,11 @@ pub struct APIKeySecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Where the key travels.
     ///
-    /// JSON: `in`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `in`; required.
     pub r#in: APIKeyLocation,
     /// Name of the header, query parameter or cookie that holds the key.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
 }
 impl ::serde::Serialize for APIKeySecurityScheme {
@@ -267,19 +267,19 @@ impl<'de> crate::rt::__private::Object<'de> for AgentCapabilities {
 pub struct AgentCard {
     /// Version of the A2A protocol the agent speaks, such as 0.3.0.
     ///
-    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `protocolVersion` (`protocol_version` also accepted); required.
     pub protocol_version: ::std::string::String,
     /// Display name of the agent.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
     /// Human-readable summary of what the agent does.
     ///
-    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `description`; required.
     pub description: ::std::string::String,
     /// Main endpoint of the agent, reached with the preferred transport.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Transport spoken at `url`, such as JSONRPC, GRPC or HTTP+JSON.
     ///
@@ -299,7 +299,7 @@ pub struct AgentCard {
     pub provider: ::core::option::Option<AgentProvider>,
     /// Version of the agent itself, in the provider's own scheme.
     ///
-    /// JSON: `version`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `version`; required.
     pub version: ::std::string::String,
     /// Address of human-readable documentation for the agent.
     ///
@@ -307,7 +307,7 @@ pub struct AgentCard {
     pub documentation_url: ::core::option::Option<::std::string::String>,
     /// Optional protocol features the agent supports.
     ///
-    /// JSON: `capabilities`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `capabilities`; required.
     pub capabilities: AgentCapabilities,
     /// Authentication schemes the agent accepts, by the name requirements use for them.
     ///
@@ -327,15 +327,15 @@ pub struct AgentCard {
     >,
     /// Media types the agent accepts unless a skill says otherwise.
     ///
-    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required.
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     /// Media types the agent produces unless a skill says otherwise.
     ///
-    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required.
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     /// What the agent can do.
     ///
-    /// JSON: `skills`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `skills`; required.
     pub skills: ::std::vec::Vec<AgentSkill>,
     /// Whether an authenticated client can fetch a fuller card with agent/getAuthenticatedExtendedCard.
     ///
@@ -540,11 +540,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentCard {
 pub struct AgentCardSignature {
     /// The JWS protected header, base64url-encoded.
     ///
-    /// JSON: `protected`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `protected`; required.
     pub protected: ::std::string::String,
     /// Signature bytes of the JWS in base64url.
     ///
-    /// JSON: `signature`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `signature`; required.
     pub signature: ::std::string::String,
     /// Header members of the JWS that are not integrity-protected.
     ///
@@ -609,7 +609,7 @@ impl<'de> crate::rt::__private::Object<'de> for AgentCardSignature {
 pub struct AgentExtension {
     /// URI that identifies the extension.
     ///
-    /// JSON: `uri`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `uri`; required.
     pub uri: ::std::string::String,
     /// How this agent uses the extension.
     ///
@@ -690,11 +690,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentExtension {
 pub struct AgentInterface {
     /// Address of the endpoint.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Transport spoken there, such as JSONRPC, GRPC or HTTP+JSON; other values are allowed.
     ///
-    /// JSON: `transport`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `transport`; required.
     pub transport: ::std::string::String,
 }
 impl ::serde::Serialize for AgentInterface {
@@ -745,11 +745,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentInterface {
 pub struct AgentProvider {
     /// Who provides the agent.
     ///
-    /// JSON: `organization`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `organization`; required.
     pub organization: ::std::string::String,
     /// Website of the organization.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
 }
 impl ::serde::Serialize for AgentProvider {
@@ -800,19 +800,19 @@ impl<'de> crate::rt::__private::Object<'de> for AgentProvider {
 pub struct AgentSkill {
     /// Identifier of the skill, unique within the agent.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Display name of the skill.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
     /// What the skill does.
     ///
-    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `description`; required.
     pub description: ::std::string::String,
     /// Keywords that describe the skill.
     ///
-    /// JSON: `tags`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tags`; required.
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Sample prompts or uses of the skill.
     ///
@@ -934,7 +934,7 @@ impl<'de> crate::rt::__private::Object<'de> for AgentSkill {
 pub struct Artifact {
     /// Identifier of the artifact, unique within its task.
     ///
-    /// JSON: `artifactId` (`artifact_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `artifactId` (`artifact_id` also accepted); required.
     pub artifact_id: ::std::string::String,
     /// Display name of the artifact.
     ///
@@ -946,7 +946,7 @@ pub struct Artifact {
     pub description: ::core::option::Option<::std::string::String>,
     /// The content of the artifact.
     ///
-    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `parts`; required.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extension data attached to the artifact.
     ///
@@ -1041,11 +1041,11 @@ impl<'de> crate::rt::__private::Object<'de> for Artifact {
 pub struct AuthorizationCodeOAuthFlow {
     /// Address of the authorization endpoint.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required.
     pub authorization_url: ::std::string::String,
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -1053,7 +1053,7 @@ pub struct AuthorizationCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1127,7 +1127,7 @@ impl<'de> crate::rt::__private::Object<'de> for AuthorizationCodeOAuthFlow {
 pub struct ClientCredentialsOAuthFlow {
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -1135,7 +1135,7 @@ pub struct ClientCredentialsOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1197,7 +1197,7 @@ impl<'de> crate::rt::__private::Object<'de> for ClientCredentialsOAuthFlow {
 pub struct DataPart {
     /// The JSON object this part carries.
     ///
-    /// JSON: `data`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `data`; required.
     pub data: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     /// Free-form extension data attached to the part.
     ///
@@ -1269,11 +1269,11 @@ impl<'de> crate::rt::__private::Object<'de> for DataPart {
 pub struct DeleteTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Which of the task's webhook registrations to remove.
     ///
-    /// JSON: `pushNotificationConfigId` (`push_notification_config_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `pushNotificationConfigId` (`push_notification_config_id` also accepted); required.
     pub push_notification_config_id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -1583,7 +1583,7 @@ impl<'de> crate::rt::__private::Object<'de> for FileContentSource {
 pub struct FilePart {
     /// The file: its bytes or a URI, plus optional name and media type.
     ///
-    /// JSON: `file`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `file`; required.
     pub file: FileContent,
     /// Free-form extension data attached to the part.
     ///
@@ -1690,7 +1690,7 @@ impl<'de> crate::rt::__private::Object<'de> for GetAuthenticatedExtendedCardPara
 pub struct GetTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Which of the task's webhook registrations to return.
     ///
@@ -1770,7 +1770,7 @@ pub struct HTTPAuthSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Name of the HTTP authorization scheme, such as Bearer.
     ///
-    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scheme`; required.
     pub scheme: ::std::string::String,
     /// Hint at how bearer tokens are formatted, such as JWT.
     ///
@@ -1842,7 +1842,7 @@ impl<'de> crate::rt::__private::Object<'de> for HTTPAuthSecurityScheme {
 pub struct ImplicitOAuthFlow {
     /// Address of the authorization endpoint.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required.
     pub authorization_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -1850,7 +1850,7 @@ pub struct ImplicitOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1918,7 +1918,7 @@ impl<'de> crate::rt::__private::Object<'de> for ImplicitOAuthFlow {
 pub struct ListTaskPushNotificationConfigParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -1979,15 +1979,15 @@ impl<'de> crate::rt::__private::Object<'de> for ListTaskPushNotificationConfigPa
 pub struct Message {
     /// Which side sent the message.
     ///
-    /// JSON: `role`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `role`; required.
     pub role: Role,
     /// The content of the message, in order.
     ///
-    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `parts`; required.
     pub parts: ::std::vec::Vec<Part>,
     /// Identifier the sender chose for this message.
     ///
-    /// JSON: `messageId` (`message_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `messageId` (`message_id` also accepted); required.
     pub message_id: ::std::string::String,
     /// Task the message belongs to, if any.
     ///
@@ -2212,7 +2212,7 @@ impl<'de> crate::rt::__private::Object<'de> for MessageSendConfiguration {
 pub struct MessageSendParams {
     /// The message handed to the agent.
     ///
-    /// JSON: `message`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `message`; required.
     pub message: Message,
     /// Options for how the agent should answer.
     ///
@@ -2345,7 +2345,7 @@ pub struct OAuth2SecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// The OAuth 2.0 flows the agent supports.
     ///
-    /// JSON: `flows`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `flows`; required.
     pub flows: OAuthFlows,
     /// Address of the authorization server's metadata document (RFC 8414).
     ///
@@ -2513,7 +2513,7 @@ pub struct OpenIdConnectSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Address of the provider's OpenID Connect discovery document.
     ///
-    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required.
     pub open_id_connect_url: ::std::string::String,
 }
 impl ::serde::Serialize for OpenIdConnectSecurityScheme {
@@ -2682,7 +2682,7 @@ impl<'de> ::serde::Deserialize<'de> for Part {
 pub struct PasswordOAuthFlow {
     /// Address of the token endpoint.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Address to refresh tokens at.
     ///
@@ -2690,7 +2690,7 @@ pub struct PasswordOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scopes the flow can grant, mapped to a short explanation of each.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -2752,7 +2752,7 @@ impl<'de> crate::rt::__private::Object<'de> for PasswordOAuthFlow {
 pub struct PushNotificationAuthenticationInfo {
     /// Names of the authentication schemes the endpoint accepts, such as Bearer.
     ///
-    /// JSON: `schemes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `schemes`; required.
     pub schemes: ::std::vec::Vec<::std::string::String>,
     /// Credentials for the agent to present, if the endpoint needs them.
     ///
@@ -2813,7 +2813,7 @@ pub struct PushNotificationConfig {
     pub id: ::core::option::Option<::std::string::String>,
     /// Endpoint the agent posts updates to.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Value the agent sends along so the receiver can check the call belongs to this task or session.
     ///
@@ -3353,15 +3353,15 @@ impl<'de> ::serde::Deserialize<'de> for StreamEvent {
 pub struct Task {
     /// Identifier the server gave the task.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Identifier of the conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `contextId` (`context_id` also accepted); required.
     pub context_id: ::std::string::String,
     /// Where the task stands right now.
     ///
-    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `status`; required.
     pub status: TaskStatus,
     /// Messages exchanged while the task was worked on, oldest first.
     ///
@@ -3468,15 +3468,15 @@ impl<'de> crate::rt::__private::Object<'de> for Task {
 pub struct TaskArtifactUpdateEvent {
     /// Id of the task that owns the artifact.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `contextId` (`context_id` also accepted); required.
     pub context_id: ::std::string::String,
     /// The artifact, or the chunk of it this event carries.
     ///
-    /// JSON: `artifact`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `artifact`; required.
     pub artifact: Artifact,
     /// When true, the parts extend the artifact already sent under the same id instead of replacing it.
     ///
@@ -3585,7 +3585,7 @@ impl<'de> crate::rt::__private::Object<'de> for TaskArtifactUpdateEvent {
 pub struct TaskIdParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Free-form extension data attached to the request.
     ///
@@ -3646,11 +3646,11 @@ impl<'de> crate::rt::__private::Object<'de> for TaskIdParams {
 pub struct TaskPushNotificationConfig {
     /// Task the webhook reports on.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// The webhook itself.
     ///
-    /// JSON: `pushNotificationConfig` (`push_notification_config` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `pushNotificationConfig` (`push_notification_config` also accepted); required.
     pub push_notification_config: PushNotificationConfig,
 }
 impl ::serde::Serialize for TaskPushNotificationConfig {
@@ -3703,7 +3703,7 @@ pub type TaskPushNotificationConfigList = ::std::vec::Vec<TaskPushNotificationCo
 pub struct TaskQueryParams {
     /// Id of the task in question.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// How many of the most recent history messages to include.
     ///
@@ -3926,7 +3926,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
 pub struct TaskStatus {
     /// Lifecycle stage the task is in.
     ///
-    /// JSON: `state`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `state`; required.
     pub state: TaskState,
     /// Agent message that goes with this state, such as a question when input is needed.
     ///
@@ -3993,19 +3993,19 @@ impl<'de> crate::rt::__private::Object<'de> for TaskStatus {
 pub struct TaskStatusUpdateEvent {
     /// Task whose status changed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Conversation the task belongs to.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `contextId` (`context_id` also accepted); required.
     pub context_id: ::std::string::String,
     /// The task's new status.
     ///
-    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `status`; required.
     pub status: TaskStatus,
     /// True on the last event of the stream; the server closes the stream after it.
     ///
-    /// JSON: `final`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `final`; required.
     pub r#final: bool,
     /// Free-form extension data attached to the event.
     ///
@@ -4096,7 +4096,7 @@ impl<'de> crate::rt::__private::Object<'de> for TaskStatusUpdateEvent {
 pub struct TextPart {
     /// The text itself.
     ///
-    /// JSON: `text`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `text`; required.
     pub text: ::std::string::String,
     /// Free-form extension data attached to the part.
     ///

@@ -5,6 +5,8 @@
 //! A2A protocol v1.0.1 data model
 //!
 //! Data objects of the A2A protocol v1.0.1 as they appear in ProtoJSON, written by hand from the normative lf.a2a.v1 proto; input of a2a-codegen.
+//!
+//! A field documented as *required* is always written; absent or `null` on the wire, it reads as its type's default value, as protobuf reads it.
 #[rustfmt::skip]
 mod types;
 pub use self::types::*;

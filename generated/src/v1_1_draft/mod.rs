@@ -5,6 +5,8 @@
 //! A2A protocol v1.1 draft data model
 //!
 //! Data objects of the A2A protocol v1.1 draft (branch dev-1.1 at commit 28491879, not a release) as they appear in ProtoJSON, written by hand from that draft's lf.a2a.v1 proto; input of a2a-codegen.
+//!
+//! A field documented as *required* is always written; absent or `null` on the wire, it reads as its type's default value, as protobuf reads it.
 #[rustfmt::skip]
 mod types;
 pub use self::types::*;

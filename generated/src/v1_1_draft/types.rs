@@ -11,11 +11,11 @@ pub struct APIKeySecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// Where the key travels: query, header or cookie.
     ///
-    /// JSON: `location`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `location`; required.
     pub location: ::std::string::String,
     /// Name of the query parameter, header or cookie that carries the key.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
 }
 impl ::serde::Serialize for APIKeySecurityScheme {
@@ -158,15 +158,15 @@ impl<'de> crate::rt::__private::Object<'de> for AgentCapabilities {
 pub struct AgentCard {
     /// Display name of the agent.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
     /// What the agent does, written for people and for other agents.
     ///
-    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `description`; required.
     pub description: ::std::string::String,
     /// Endpoints where the agent can be reached, most preferred first.
     ///
-    /// JSON: `supportedInterfaces` (`supported_interfaces` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `supportedInterfaces` (`supported_interfaces` also accepted); required.
     pub supported_interfaces: ::std::vec::Vec<AgentInterface>,
     /// Organization behind the agent.
     ///
@@ -174,7 +174,7 @@ pub struct AgentCard {
     pub provider: ::core::option::Option<AgentProvider>,
     /// Version string of the agent itself.
     ///
-    /// JSON: `version`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `version`; required.
     pub version: ::std::string::String,
     /// Link to further documentation (explicit presence).
     ///
@@ -182,7 +182,7 @@ pub struct AgentCard {
     pub documentation_url: ::core::option::Option<::std::string::String>,
     /// Optional protocol features the agent supports.
     ///
-    /// JSON: `capabilities`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `capabilities`; required.
     pub capabilities: AgentCapabilities,
     /// Named authentication schemes that security requirements refer to.
     ///
@@ -197,15 +197,15 @@ pub struct AgentCard {
     pub security_requirements: ::std::vec::Vec<SecurityRequirement>,
     /// Media types the agent accepts unless a skill says otherwise.
     ///
-    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `defaultInputModes` (`default_input_modes` also accepted); required.
     pub default_input_modes: ::std::vec::Vec<::std::string::String>,
     /// Media types the agent produces unless a skill says otherwise.
     ///
-    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `defaultOutputModes` (`default_output_modes` also accepted); required.
     pub default_output_modes: ::std::vec::Vec<::std::string::String>,
     /// The abilities the agent offers.
     ///
-    /// JSON: `skills`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `skills`; required.
     pub skills: ::std::vec::Vec<AgentSkill>,
     /// Signatures that let a client check the card is authentic.
     ///
@@ -348,11 +348,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentCard {
 pub struct AgentCardSignature {
     /// Protected JWS header, base64url-encoded.
     ///
-    /// JSON: `protected`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `protected`; required.
     pub protected: ::std::string::String,
     /// Signature value, base64url-encoded.
     ///
-    /// JSON: `signature`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `signature`; required.
     pub signature: ::std::string::String,
     /// JWS header members that the signature does not cover.
     ///
@@ -500,11 +500,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentExtension {
 pub struct AgentInterface {
     /// Absolute URL of the endpoint.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Transport binding at this address: JSONRPC, GRPC, HTTP+JSON or another identifier.
     ///
-    /// JSON: `protocolBinding` (`protocol_binding` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `protocolBinding` (`protocol_binding` also accepted); required.
     pub protocol_binding: ::std::string::String,
     /// Opaque routing value that clients copy into the tenant field of every request sent to this endpoint.
     ///
@@ -512,7 +512,7 @@ pub struct AgentInterface {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// A2A version served at this endpoint, written Major.Minor.
     ///
-    /// JSON: `protocolVersion` (`protocol_version` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `protocolVersion` (`protocol_version` also accepted); required.
     pub protocol_version: ::std::string::String,
 }
 impl ::serde::Serialize for AgentInterface {
@@ -580,11 +580,11 @@ impl<'de> crate::rt::__private::Object<'de> for AgentInterface {
 pub struct AgentProvider {
     /// Web address of the provider.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Organization name, for display.
     ///
-    /// JSON: `organization`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `organization`; required.
     pub organization: ::std::string::String,
 }
 impl ::serde::Serialize for AgentProvider {
@@ -635,19 +635,19 @@ impl<'de> crate::rt::__private::Object<'de> for AgentProvider {
 pub struct AgentSkill {
     /// Stable identifier for this skill.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Display name of the skill.
     ///
-    /// JSON: `name`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `name`; required.
     pub name: ::std::string::String,
     /// What the skill does.
     ///
-    /// JSON: `description`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `description`; required.
     pub description: ::std::string::String,
     /// Keywords that characterize the skill.
     ///
-    /// JSON: `tags`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tags`; required.
     pub tags: ::std::vec::Vec<::std::string::String>,
     /// Sample requests the skill handles well.
     ///
@@ -758,7 +758,7 @@ impl<'de> crate::rt::__private::Object<'de> for AgentSkill {
 pub struct Artifact {
     /// Artifact identifier; no two artifacts of one task share it.
     ///
-    /// JSON: `artifactId` (`artifact_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `artifactId` (`artifact_id` also accepted); required.
     pub artifact_id: ::std::string::String,
     /// Short label for showing the artifact to people.
     ///
@@ -770,7 +770,7 @@ pub struct Artifact {
     pub description: ::core::option::Option<::std::string::String>,
     /// What the artifact contains; never empty.
     ///
-    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `parts`; required.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data attached to the artifact.
     ///
@@ -865,7 +865,7 @@ impl<'de> crate::rt::__private::Object<'de> for Artifact {
 pub struct AuthenticationInfo {
     /// HTTP authentication scheme name such as Bearer or Basic, matched case-insensitively.
     ///
-    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scheme`; required.
     pub scheme: ::std::string::String,
     /// Secret value for that scheme, for instance a bearer token.
     ///
@@ -922,11 +922,11 @@ impl<'de> crate::rt::__private::Object<'de> for AuthenticationInfo {
 pub struct AuthorizationCodeOAuthFlow {
     /// Authorization endpoint URL.
     ///
-    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `authorizationUrl` (`authorization_url` also accepted); required.
     pub authorization_url: ::std::string::String,
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -934,7 +934,7 @@ pub struct AuthorizationCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1024,7 +1024,7 @@ pub struct CancelTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Which task to stop.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Free-form extra data for the request.
     ///
@@ -1091,7 +1091,7 @@ impl<'de> crate::rt::__private::Object<'de> for CancelTaskRequest {
 pub struct ClientCredentialsOAuthFlow {
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -1099,7 +1099,7 @@ pub struct ClientCredentialsOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1165,11 +1165,11 @@ pub struct DeleteTaskPushNotificationConfigRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task that owns the webhook registration.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Identifier of the registration to remove.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for DeleteTaskPushNotificationConfigRequest {
@@ -1226,11 +1226,11 @@ impl<'de> crate::rt::__private::Object<'de> for DeleteTaskPushNotificationConfig
 pub struct DeviceCodeOAuthFlow {
     /// URL where the client obtains a device code and user code (RFC 8628 device authorization endpoint).
     ///
-    /// JSON: `deviceAuthorizationUrl` (`device_authorization_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `deviceAuthorizationUrl` (`device_authorization_url` also accepted); required.
     pub device_authorization_url: ::std::string::String,
     /// Token endpoint URL.
     ///
-    /// JSON: `tokenUrl` (`token_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tokenUrl` (`token_url` also accepted); required.
     pub token_url: ::std::string::String,
     /// Where refresh tokens are exchanged for new access tokens.
     ///
@@ -1238,7 +1238,7 @@ pub struct DeviceCodeOAuthFlow {
     pub refresh_url: ::core::option::Option<::std::string::String>,
     /// Scope names mapped to short explanations.
     ///
-    /// JSON: `scopes`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scopes`; required.
     pub scopes: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -1401,11 +1401,11 @@ pub struct GetTaskPushNotificationConfigRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task that owns the webhook registration.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Identifier of the registration to fetch.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for GetTaskPushNotificationConfigRequest {
@@ -1466,7 +1466,7 @@ pub struct GetTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Identifier of the task to fetch.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Cap on how many recent history messages come back; absent means no cap, 0 means none (explicit presence).
     ///
@@ -1566,7 +1566,7 @@ pub struct HTTPAuthSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// HTTP authentication scheme name, such as Bearer or Basic.
     ///
-    /// JSON: `scheme`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `scheme`; required.
     pub scheme: ::std::string::String,
     /// Informal hint about how bearer tokens are formatted, such as JWT.
     ///
@@ -1713,7 +1713,7 @@ pub struct ListTaskPushNotificationConfigsRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Task whose webhook registrations are listed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Most registrations to return in one page.
     ///
@@ -2007,19 +2007,19 @@ impl<'de> crate::rt::__private::Object<'de> for ListTasksRequest {
 pub struct ListTasksResponse {
     /// The tasks on this page.
     ///
-    /// JSON: `tasks`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `tasks`; required.
     pub tasks: ::std::vec::Vec<Task>,
     /// Token for the page after this one; empty on the last page.
     ///
-    /// JSON: `nextPageToken` (`next_page_token` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `nextPageToken` (`next_page_token` also accepted); required.
     pub next_page_token: ::std::string::String,
     /// Page size the server actually applied.
     ///
-    /// JSON: `pageSize` (`page_size` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `pageSize` (`page_size` also accepted); required.
     pub page_size: i32,
     /// Number of matching tasks across all pages.
     ///
-    /// JSON: `totalSize` (`total_size` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `totalSize` (`total_size` also accepted); required.
     pub total_size: i32,
 }
 impl ::serde::Serialize for ListTasksResponse {
@@ -2098,7 +2098,7 @@ impl<'de> crate::rt::__private::Object<'de> for ListTasksResponse {
 pub struct Message {
     /// Identifier the sender gives this message.
     ///
-    /// JSON: `messageId` (`message_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `messageId` (`message_id` also accepted); required.
     pub message_id: ::std::string::String,
     /// Conversation context this message belongs to, if any.
     ///
@@ -2110,11 +2110,11 @@ pub struct Message {
     pub task_id: ::core::option::Option<::std::string::String>,
     /// Whether the client (user) or the agent sent the message.
     ///
-    /// JSON: `role`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `role`; required.
     pub role: Role,
     /// What the message contains; never empty.
     ///
-    /// JSON: `parts`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `parts`; required.
     pub parts: ::std::vec::Vec<Part>,
     /// Free-form extra data attached to the message.
     ///
@@ -2281,7 +2281,7 @@ pub struct OAuth2SecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// The OAuth 2.0 flow the agent accepts, with its settings.
     ///
-    /// JSON: `flows`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `flows`; required.
     pub flows: OAuthFlows,
     /// Where the authorization server publishes its RFC 8414 metadata.
     ///
@@ -2558,7 +2558,7 @@ pub struct OpenIdConnectSecurityScheme {
     pub description: ::core::option::Option<::std::string::String>,
     /// URL of the provider's OpenID Connect discovery document.
     ///
-    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `openIdConnectUrl` (`open_id_connect_url` also accepted); required.
     pub open_id_connect_url: ::std::string::String,
 }
 impl ::serde::Serialize for OpenIdConnectSecurityScheme {
@@ -3507,7 +3507,7 @@ pub struct SendMessageRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Content the client wants the agent to act on.
     ///
-    /// JSON: `message`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `message`; required.
     pub message: Message,
     /// Options that control how the request is handled.
     ///
@@ -3932,7 +3932,7 @@ pub struct SubscribeToTaskRequest {
     pub tenant: ::core::option::Option<::std::string::String>,
     /// Identifier of the task to follow.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
 }
 impl ::serde::Serialize for SubscribeToTaskRequest {
@@ -3985,7 +3985,7 @@ impl<'de> crate::rt::__private::Object<'de> for SubscribeToTaskRequest {
 pub struct Task {
     /// Server-assigned identifier of the task.
     ///
-    /// JSON: `id`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `id`; required.
     pub id: ::std::string::String,
     /// Identifier of the conversation context the task belongs to.
     ///
@@ -3993,7 +3993,7 @@ pub struct Task {
     pub context_id: ::core::option::Option<::std::string::String>,
     /// Where the task currently stands in its lifecycle.
     ///
-    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `status`; required.
     pub status: TaskStatus,
     /// Outputs the agent has produced for the task so far.
     ///
@@ -4109,15 +4109,15 @@ impl<'de> crate::rt::__private::Object<'de> for Task {
 pub struct TaskArtifactUpdateEvent {
     /// Task the artifact belongs to.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Conversation context of that task.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `contextId` (`context_id` also accepted); required.
     pub context_id: ::std::string::String,
     /// The artifact, or the chunk of it, being delivered.
     ///
-    /// JSON: `artifact`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `artifact`; required.
     pub artifact: Artifact,
     /// When true, these parts extend the artifact already sent under the same id instead of replacing it.
     ///
@@ -4245,7 +4245,7 @@ pub struct TaskPushNotificationConfig {
     pub task_id: ::core::option::Option<::std::string::String>,
     /// Webhook address the agent posts updates to.
     ///
-    /// JSON: `url`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `url`; required.
     pub url: ::std::string::String,
     /// Value the agent echoes back so the receiver can check a notification belongs to this task or session.
     ///
@@ -4480,7 +4480,7 @@ impl<'de> ::serde::Deserialize<'de> for TaskState {
 pub struct TaskStatus {
     /// Lifecycle stage the task is in.
     ///
-    /// JSON: `state`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `state`; required.
     pub state: TaskState,
     /// Agent message that explains or goes with this status.
     ///
@@ -4547,15 +4547,15 @@ impl<'de> crate::rt::__private::Object<'de> for TaskStatus {
 pub struct TaskStatusUpdateEvent {
     /// Task whose status changed.
     ///
-    /// JSON: `taskId` (`task_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `taskId` (`task_id` also accepted); required.
     pub task_id: ::std::string::String,
     /// Conversation context of that task.
     ///
-    /// JSON: `contextId` (`context_id` also accepted); required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `contextId` (`context_id` also accepted); required.
     pub context_id: ::std::string::String,
     /// The task's new status.
     ///
-    /// JSON: `status`; required: always written; absent or `null` on the wire reads as the default value, as protobuf reads it.
+    /// JSON: `status`; required.
     pub status: TaskStatus,
     /// Free-form extra data attached to the event.
     ///

@@ -37,6 +37,20 @@ pub fn emit_types(model: &Model, opts: &EmitOptions) -> TokenStream {
     quote! { #(#items)* }
 }
 
+/// What a field documented as "required" means, said once in the module docs rather than on
+/// every such field.
+const PRESENCE_DOC: &str = "A field documented as *required* is always written; absent or `null` \
+on the wire, it reads as its type's default value, as protobuf reads it.";
+
+/// The module docs' paragraph on presence, when some struct of the model has a required field.
+pub fn presence_doc(model: &Model) -> Option<&'static str> {
+    let required = model.types.values().any(|def| match &def.kind {
+        TypeKind::Struct(s) => s.fields.iter().any(|f| f.presence == Presence::Required),
+        _ => false,
+    });
+    required.then_some(PRESENCE_DOC)
+}
+
 struct Cx<'a> {
     model: &'a Model,
     opts: &'a EmitOptions,
@@ -224,10 +238,8 @@ impl Cx<'_> {
             doc.push_str(&format!(" (`{alias}` also accepted)"));
         }
         doc.push_str(match &f.presence {
-            Presence::Required => {
-                "; required: always written; absent or `null` on the wire reads as the default \
-                 value, as protobuf reads it."
-            }
+            // What "required" means is said once, in the module docs (`PRESENCE_DOC`).
+            Presence::Required => "; required.",
             Presence::Optional if self.is_collection(&f.ty) => "; empty when absent.",
             Presence::Optional => "; `None` when absent.",
             Presence::Defaulted(_) => "; the schema default when absent.",
