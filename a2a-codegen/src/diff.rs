@@ -4,8 +4,9 @@
 //! An input is anything [`Config::generate`](crate::Config::generate) reads: a schema file
 //! (`*.json`, ours or one the A2A project publishes), a proto (`*.proto`), each read with the
 //! `errors.toml`, `methods.toml` and `overlay.toml` beside it when present, or a spec directory
-//! holding them. An overlay kept elsewhere is named with [`Input::overlay`]. Both inputs go through the generator's own load, lower and validate stages
-//! ([`load_model`]), so a diff is only ever computed between two models the generator accepts, and
+//! holding them. An overlay kept elsewhere is named with [`Input::overlay`]. Both inputs go through the generator's own load, lower and validate
+//! stages
+//! ([`Input::model`]), so a diff is only ever computed between two models the generator accepts, and
 //! a bad input is reported exactly as `generate` would report it.
 //!
 //! [`diff`] compares the two models item by item and classifies each change by what it does to a
@@ -148,30 +149,44 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Loads a spec input into the IR, running the generator's load, import, lower and validate
-/// stages (and nothing after them), through [`Config::model`](crate::Config::model): `input` is
-/// anything `generate` reads (a spec directory, a schema file in any shape the generator reads,
-/// or a proto, each with the tables and overlay beside it); `label` names it in diagnostics (in
-/// a directory, each file is `label/<file>`). Every problem found is returned.
-pub fn load_model(input: &Path, label: &str) -> Result<Model, Diagnostics> {
-    load_input(Input::new(input), label)
+impl<'a> From<&'a Path> for Input<'a> {
+    fn from(path: &'a Path) -> Self {
+        Input::new(path)
+    }
 }
 
-/// Like [`load_model`], with an overlay named explicitly.
-pub fn load_input(input: Input<'_>, label: &str) -> Result<Model, Diagnostics> {
-    let mut config = crate::Config::new(input.path);
-    config.source_label(label);
-    if let Some(overlay) = input.overlay {
-        config.overlay(overlay);
+impl<'a> From<&'a std::path::PathBuf> for Input<'a> {
+    fn from(path: &'a std::path::PathBuf) -> Self {
+        Input::new(path)
     }
-    config.model().map_err(|e| match e {
-        crate::Error::Input(diags) => diags,
-        other => {
-            let mut diags = Diagnostics::default();
-            diags.push(label, "", other.to_string());
-            diags
+}
+
+impl Input<'_> {
+    /// The generator's settings for this input, labelled with [`label_of`]: what `generate`
+    /// would read (a spec directory, a schema file in any shape the generator reads, or a proto,
+    /// each with the tables and overlay beside it; in a directory, each file is labelled
+    /// `label/<file>`).
+    pub fn config(&self) -> crate::Config {
+        let mut config = crate::Config::new(self.path);
+        config.source_label(label_of(self.path));
+        if let Some(overlay) = self.overlay {
+            config.overlay(overlay);
         }
-    })
+        config
+    }
+
+    /// The model of this input, through [`Config::model`](crate::Config::model) (the load,
+    /// import, lower and validate stages, nothing after them). Every problem found is returned.
+    pub fn model(&self) -> Result<Model, Diagnostics> {
+        self.config().model().map_err(|e| match e {
+            crate::Error::Input(diags) => diags,
+            other => {
+                let mut diags = Diagnostics::default();
+                diags.push(&label_of(self.path), "", other.to_string());
+                diags
+            }
+        })
+    }
 }
 
 /// The label of an input in diagnostics and reports: the path as given, with `/` separators and
@@ -184,22 +199,18 @@ pub fn label_of(input: &Path) -> String {
     }
 }
 
-/// Loads both inputs (labelled with [`label_of`]) and compares them. The problems of both inputs
-/// are reported together.
-pub fn compare(old: &Path, new: &Path) -> Result<Report, Diagnostics> {
-    compare_inputs(Input::new(old), Input::new(new))
-}
-
-/// Like [`compare`], with an overlay named for either side.
-pub fn compare_inputs(old: Input<'_>, new: Input<'_>) -> Result<Report, Diagnostics> {
-    let (old_label, new_label) = (label_of(old.path), label_of(new.path));
-    let old_model = load_input(old, &old_label);
-    let new_model = load_input(new, &new_label);
-    match (old_model, new_model) {
+/// Loads both inputs (each a path, or an [`Input`] naming its overlay; labelled with
+/// [`label_of`]) and compares them. The problems of both inputs are reported together.
+pub fn compare<'a, 'b>(
+    old: impl Into<Input<'a>>,
+    new: impl Into<Input<'b>>,
+) -> Result<Report, Diagnostics> {
+    let (old, new) = (old.into(), new.into());
+    match (old.model(), new.model()) {
         (Ok(a), Ok(b)) => Ok(Report {
             changes: diff(&a, &b),
-            old: old_label,
-            new: new_label,
+            old: label_of(old.path),
+            new: label_of(new.path),
         }),
         (a, b) => {
             let mut all = Diagnostics::default();

@@ -342,9 +342,7 @@ pub(crate) fn read_bytes(path: &Path, label: &str, diags: &mut Diagnostics) -> O
                     "",
                     format!("cannot read {}: {e}", display_path(path)),
                 )
-                .help(
-                    "check the spec directory path (run from the workspace root, or pass --spec)",
-                );
+                .help("check the path of the spec directory or file (--spec, or Config::new)");
             None
         }
     }
