@@ -46,7 +46,7 @@ pub const RUNTIME_PATH: &str = "crate::rt";
 pub const JSON_SCHEMA_FEATURE: &str = "schemars";
 
 /// What the headers of the checked-in crate tell a reader to run after changing its inputs.
-pub const REGENERATE: &str = "run `cargo run -p a2a-codegen -- generate`";
+pub const REGENERATE: &str = "run `cargo xtask generate`";
 
 /// The command that regenerates the checked-in crate, as `check` prints it.
 pub const GENERATE_COMMAND: &str = "cargo xtask generate";
