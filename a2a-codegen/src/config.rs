@@ -1,9 +1,58 @@
 //! [`Config`]: the generator's settings, each a `&mut self` setter with an example, in the style
 //! of `prost_build::Config`. What it runs is in `pipeline.rs`.
 
-use crate::inputs::{EmbeddedSpec, EMBEDDED_V0_3, EMBEDDED_V1, EMBEDDED_V1_1_DRAFT};
 use crate::DEFAULT_RUNTIME_PATH;
 use std::path::PathBuf;
+
+/// A spec directory compiled into this crate ([`Config::a2a_v1`], [`Config::a2a_v0_3`],
+/// [`Config::a2a_v1_1_draft`]). The files are read from `spec/` beside this crate's manifest (a
+/// link to the workspace's `spec/`, which `cargo package` follows), so the published crate
+/// carries them and there is one copy in git.
+pub(crate) struct EmbeddedSpec {
+    pub(crate) label: &'static str,
+    pub(crate) schema: &'static str,
+    pub(crate) errors: &'static str,
+    pub(crate) methods: &'static str,
+}
+
+impl std::fmt::Debug for EmbeddedSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The label says which; the texts are long.
+        f.debug_struct("EmbeddedSpec")
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! embedded_spec {
+    ($dir:literal) => {
+        EmbeddedSpec {
+            label: concat!("a2a-codegen/spec/", $dir),
+            schema: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/a2a.schema.json"
+            )),
+            errors: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/errors.toml"
+            )),
+            methods: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/spec/",
+                $dir,
+                "/methods.toml"
+            )),
+        }
+    };
+}
+
+static EMBEDDED_V1: EmbeddedSpec = embedded_spec!("v1");
+static EMBEDDED_V0_3: EmbeddedSpec = embedded_spec!("v0_3");
+static EMBEDDED_V1_1_DRAFT: EmbeddedSpec = embedded_spec!("v1_1_draft");
 
 /// What to generate and where: the generator's settings, in the style of `prost_build::Config`.
 #[derive(Clone, Debug)]

@@ -2,60 +2,61 @@
 //! a file or a text embedded in this crate, and how it is labelled), which also gives the files
 //! cargo watches (`rerun-if-changed`); then read them.
 
+use crate::config::EmbeddedSpec;
 use crate::diag::{Diagnostics, Note};
 use crate::import::OverlayPath;
-use crate::{load, Config, Error};
+use crate::load::{self, RawErrors, RawMethods, Source};
+use crate::{Config, Error};
 use std::path::{Path, PathBuf};
 
-/// A spec directory compiled into this crate ([`Config::a2a_v1`], [`Config::a2a_v0_3`],
-/// [`Config::a2a_v1_1_draft`]). The files are read from `spec/` beside this crate's manifest (a
-/// link to the workspace's `spec/`, which `cargo package` follows), so the published crate
-/// carries them and there is one copy in git.
-pub(crate) struct EmbeddedSpec {
-    pub(crate) label: &'static str,
-    schema: &'static str,
-    errors: &'static str,
-    methods: &'static str,
+/// The data model as read: a JSON Schema (ours, or one the A2A project publishes, imported
+/// later) or a compiled proto.
+#[derive(Clone, Debug)]
+pub(crate) enum Schema {
+    /// A JSON Schema document.
+    Json(Source<serde_json::Value>),
+    /// A proto, compiled.
+    Proto(Source<crate::proto::Compiled>),
 }
 
-impl std::fmt::Debug for EmbeddedSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The label says which; the texts are long.
-        f.debug_struct("EmbeddedSpec")
-            .field("label", &self.label)
-            .finish_non_exhaustive()
+impl Schema {
+    /// How the file is named in diagnostics and headers.
+    pub(crate) fn label(&self) -> &str {
+        match self {
+            Schema::Json(s) => &s.label,
+            Schema::Proto(s) => &s.label,
+        }
+    }
+
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub(crate) fn sha256(&self) -> &str {
+        match self {
+            Schema::Json(s) => &s.sha256,
+            Schema::Proto(s) => &s.sha256,
+        }
     }
 }
 
-macro_rules! embedded_spec {
-    ($dir:literal) => {
-        EmbeddedSpec {
-            label: concat!("a2a-codegen/spec/", $dir),
-            schema: include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/spec/",
-                $dir,
-                "/a2a.schema.json"
-            )),
-            errors: include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/spec/",
-                $dir,
-                "/errors.toml"
-            )),
-            methods: include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/spec/",
-                $dir,
-                "/methods.toml"
-            )),
-        }
-    };
+/// Reads the data-model file at `path`: a proto (`.proto`, compiled) or a JSON Schema.
+pub(crate) fn read_schema(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Schema> {
+    if load::is_proto(path) {
+        crate::proto::read(path, label, diags).map(Schema::Proto)
+    } else {
+        load::read_json(path, label, diags).map(Schema::Json)
+    }
 }
 
-pub(crate) static EMBEDDED_V1: EmbeddedSpec = embedded_spec!("v1");
-pub(crate) static EMBEDDED_V0_3: EmbeddedSpec = embedded_spec!("v0_3");
-pub(crate) static EMBEDDED_V1_1_DRAFT: EmbeddedSpec = embedded_spec!("v1_1_draft");
+/// Everything read from a spec directory.
+#[derive(Clone, Debug)]
+pub(crate) struct Inputs {
+    /// The data model: a JSON Schema in our dialect (a published one is imported before), or a
+    /// compiled proto.
+    pub(crate) schema: Schema,
+    /// The error table, when the directory has one.
+    pub(crate) errors: Option<Source<RawErrors>>,
+    /// The method table, when the directory has one.
+    pub(crate) methods: Option<Source<RawMethods>>,
+}
 
 /// Where one input's bytes come from.
 #[derive(Debug)]
@@ -99,13 +100,11 @@ impl Input {
         }
     }
 
-    fn read_schema(&self, diags: &mut Diagnostics) -> Option<load::Schema> {
+    fn read_schema(&self, diags: &mut Diagnostics) -> Option<Schema> {
         match &self.origin {
-            Origin::File(path) | Origin::IfPresent(path) => {
-                load::read_schema(path, &self.label, diags)
-            }
+            Origin::File(path) | Origin::IfPresent(path) => read_schema(path, &self.label, diags),
             Origin::Embedded(text) => {
-                load::parse_json(text.as_bytes(), &self.label, diags).map(load::Schema::Json)
+                load::parse_json(text.as_bytes(), &self.label, diags).map(Schema::Json)
             }
         }
     }
@@ -284,9 +283,9 @@ fn resolve_files(config: &Config, label: &str) -> Resolved {
 /// diagnostics saying why), the tables, the overlay (not read yet: only a published schema takes
 /// one) and the notes so far.
 pub(crate) struct Read {
-    pub(crate) schema: Option<load::Schema>,
-    pub(crate) errors: Option<load::Source<load::RawErrors>>,
-    pub(crate) methods: Option<load::Source<load::RawMethods>>,
+    pub(crate) schema: Option<Schema>,
+    pub(crate) errors: Option<Source<RawErrors>>,
+    pub(crate) methods: Option<Source<RawMethods>>,
     pub(crate) overlay: Option<OverlayPath>,
     pub(crate) custom_errors: Option<PathBuf>,
     pub(crate) notes: Vec<Note>,

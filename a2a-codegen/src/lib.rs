@@ -206,6 +206,7 @@ mod proto;
 mod proto;
 mod requires;
 mod routes;
+mod source;
 mod validate;
 mod write;
 

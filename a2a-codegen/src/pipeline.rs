@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// The inputs, read and ready to lower: the schema in our dialect (or a proto), the tables, and
 /// what the import hands on (where its diagnostics belong, the overlay the headers name).
 struct Loaded {
-    inputs: load::Inputs,
+    inputs: inputs::Inputs,
     /// The custom error table, read when lowering.
     custom_errors: Option<PathBuf>,
     remap: Option<import::Remap>,
@@ -78,7 +78,7 @@ impl Config {
         let schema = load::parse_json(schema_json.as_bytes(), &label, &mut diags)
             .ok_or_else(|| Error::Input(std::mem::take(&mut diags)))?;
         let read = Read {
-            schema: Some(load::Schema::Json(schema)),
+            schema: Some(inputs::Schema::Json(schema)),
             errors: None,
             methods: None,
             overlay: inputs::explicit_overlay(self),
@@ -359,13 +359,13 @@ fn load_inputs(read: Read, diags: &mut Diagnostics) -> Result<Loaded, Error> {
     let fail = |diags: &mut Diagnostics| Error::Input(std::mem::take(diags));
     let (schema, remap, overlay) = match schema {
         None => return Err(fail(diags)),
-        Some(load::Schema::Json(schema)) => {
+        Some(inputs::Schema::Json(schema)) => {
             let prepared = import::prepare(schema, overlay, diags).ok_or_else(|| fail(diags))?;
             notes.extend(prepared.notes);
-            let schema = load::Schema::Json(prepared.schema);
+            let schema = inputs::Schema::Json(prepared.schema);
             (schema, prepared.remap, prepared.overlay)
         }
-        Some(load::Schema::Proto(proto)) => {
+        Some(inputs::Schema::Proto(proto)) => {
             if let Some(o) = overlay.filter(|o| o.explicit) {
                 diags
                     .push(
@@ -380,11 +380,11 @@ fn load_inputs(read: Read, diags: &mut Diagnostics) -> Result<Loaded, Error> {
                     );
                 return Err(fail(diags));
             }
-            (load::Schema::Proto(proto), None, None)
+            (inputs::Schema::Proto(proto), None, None)
         }
     };
     Ok(Loaded {
-        inputs: load::Inputs {
+        inputs: inputs::Inputs {
             schema,
             errors,
             methods,
@@ -420,16 +420,16 @@ pub(crate) fn lower_types(
 }
 
 /// Lowers the data model and the tables (the custom table aside) to the model.
-fn lower_inputs(inputs: &load::Inputs, diags: &mut Diagnostics) -> ir::Model {
+fn lower_inputs(inputs: &inputs::Inputs, diags: &mut Diagnostics) -> ir::Model {
     let mut model = ir::Model::default();
     match &inputs.schema {
-        load::Schema::Json(schema) => {
+        inputs::Schema::Json(schema) => {
             model.types = lower::lower_schema(schema, diags);
             if let Some(methods) = &inputs.methods {
                 model.methods = lower::lower_methods(methods, &model.types, diags);
             }
         }
-        load::Schema::Proto(proto) => {
+        inputs::Schema::Proto(proto) => {
             let lowered = proto::lower(proto, diags);
             model.types = lowered.types;
             // Without either table the proto gives the types only (the note says so), as a
@@ -501,8 +501,8 @@ fn parse_runtime_path(path: &str) -> Result<TokenStream, Error> {
 /// "required" means, when a field is.
 fn module_doc(loaded: &Loaded, model: &ir::Model) -> String {
     let mut doc = match &loaded.inputs.schema {
-        load::Schema::Json(schema) => schema_doc(&schema.value),
-        load::Schema::Proto(proto) => proto::module_doc(proto),
+        inputs::Schema::Json(schema) => schema_doc(&schema.value),
+        inputs::Schema::Proto(proto) => proto::module_doc(proto),
     };
     if let Some(presence) = emit::presence_doc(model) {
         if !doc.is_empty() {

@@ -99,44 +99,35 @@
 //! published schema's container of definitions), `keys` (definition keys and `$ref`s to type
 //! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `oneofs`
 //! (the plugin's oneof constraints against the overlay), `v03` (what a v0.3 schema leaves out),
-//! `unions` (tagged and merged unions), `rewrite` (one schema into our dialect, and the state the
-//! steps share), `idioms` (the ProtoJSON idioms it recognises) and `overlay` (the overlay's
+//! `unions` (tagged and merged unions), `rewrite` (one schema into our dialect), `importer` (the
+//! state the steps share, which depends on none of them), `origin` (the remap table's entries), `idioms` (the ProtoJSON idioms it recognises) and `overlay` (the overlay's
 //! format, its `[message]` and `[definition]` tables).
 
 mod detect;
 mod enums;
 mod idioms;
+mod importer;
 mod keys;
 mod oneofs;
+mod origin;
 mod overlay;
 mod rewrite;
 mod unions;
 mod v03;
 
-pub use detect::{detect, Shape};
+pub use detect::detect;
+pub use importer::Shape;
 pub use overlay::{read_overlay, Overlay};
 
 use crate::diag::{Diagnostics, Note};
 use crate::load::Source;
-use detect::Published;
+use importer::{Importer, Published};
+use origin::Origin;
 use overlay::{add_definitions, apply_messages, OverlayFile};
-use rewrite::{rewrite_root, Importer};
+use rewrite::rewrite_root;
 use serde_json::Value;
 use std::path::PathBuf;
 use v03::left_out_note;
-
-/// Where a part of the rewritten schema came from: diagnostics about it are moved there.
-#[derive(Clone, Debug)]
-pub(super) struct Origin {
-    /// The JSON pointer in the rewritten schema.
-    pub(super) new: String,
-    /// The file it came from: the published schema or the overlay.
-    pub(super) file: String,
-    /// The JSON pointer (or TOML path) there.
-    pub(super) old: String,
-    /// Whether a diagnostic deeper inside keeps the rest of its pointer (else it points at `old`).
-    pub(super) keep_rest: bool,
-}
 
 /// A published schema rewritten into our dialect.
 #[derive(Clone, Debug)]

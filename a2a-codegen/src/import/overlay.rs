@@ -1,7 +1,7 @@
 //! The overlay format (`spec/v1/README.md`, `spec/v0_3/README.md`): what the published schema
 //! cannot say, read from TOML, and the `[message.X]` tables applied to the rewritten definitions.
 
-use super::Origin;
+use super::origin::Origin;
 use crate::diag::{pointer_push, Diagnostics};
 use crate::load::{self, Source};
 use crate::naming;
