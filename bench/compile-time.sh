@@ -74,10 +74,8 @@ done
 
 echo "==> generating (a2a-codegen, typify)" >&2
 cargo build --release --quiet --locked -p a2a-codegen -p a2a-bench
-"$target/release/a2a-codegen" generate --spec spec/v1 --out "$scratch/ct-ours/src/v1" \
-  --runtime-path ::a2a_runtime --no-error-reference --no-json-schema >&2
-"$target/release/a2a-codegen" generate --spec spec/v1/a2a.schema.json --out "$scratch/ct-ours-types/src/v1" \
-  --runtime-path ::a2a_runtime --no-error-reference --no-json-schema >&2
+"$target/release/a2a-codegen" generate --spec spec/v1 --out "$scratch/ct-ours/src/v1" >&2
+"$target/release/a2a-codegen" generate --spec spec/v1/a2a.schema.json --out "$scratch/ct-ours-types/src/v1" >&2
 typify_out="$("$target/release/a2a-bench" typify "$schema" "$scratch/ct-typify/src/typify_v1.rs")"
 echo "$typify_out" >&2
 uses="$(sed -n 's/^uses\t//p' <<<"$typify_out")"

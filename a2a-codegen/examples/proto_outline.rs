@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     };
     let path = std::path::PathBuf::from(path);
     let label = path.display().to_string();
-    match a2a_codegen::workspace::proto_outline(&path, &label) {
+    match a2a_codegen::internals::proto_outline(&path, &label) {
         Ok(outline) => {
             println!(
                 "{}",

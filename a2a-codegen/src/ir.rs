@@ -7,6 +7,11 @@
 //! Every type is `Serialize` (serde's default representation: structs as objects, enums externally
 //! tagged) so that `a2a-codegen ir INPUT` can print the model as JSON; maps are `BTreeMap`s and
 //! tables keep file order, so the dump is deterministic.
+//!
+//! Every public type is `#[non_exhaustive]`: the model grows with the spec, and a new field or
+//! kind is not a breaking change of this crate. Read it from [`Config::model`](crate::Config::model);
+//! build what a tool needs with `Default` ([`Model`], [`StructDef`]) or a constructor
+//! ([`HttpRule::new`]).
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -16,6 +21,7 @@ pub type TypeId = String;
 
 /// Everything the generator knows after lowering.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Model {
     /// Every named type, by id.
     pub types: BTreeMap<TypeId, TypeDef>,
@@ -48,6 +54,7 @@ impl Model {
 
 /// A user's own error table: one enum implementing the runtime's `AgentError`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct CustomErrors {
     /// The enum's name.
     pub enum_name: String,
@@ -62,6 +69,7 @@ pub struct CustomErrors {
 
 /// A named type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TypeDef {
     /// The Rust name (equal to the schema name; the schema names are the spec's names).
     pub name: String,
@@ -76,6 +84,7 @@ pub struct TypeDef {
 
 /// The kinds of named type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub enum TypeKind {
     /// An object with named fields, and at most one oneof group beside them.
     Struct(StructDef),
@@ -93,6 +102,7 @@ pub enum TypeKind {
 
 /// An internally tagged union: the object's `tag` member names the variant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TaggedUnion {
     /// The tag member's JSON name (`kind`).
     pub tag: String,
@@ -102,6 +112,7 @@ pub struct TaggedUnion {
 
 /// One variant of a tagged union.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TaggedVariant {
     /// The tag value that selects it (`status-update`): the `const` of the target's tag property.
     pub value: String,
@@ -115,6 +126,7 @@ pub struct TaggedVariant {
 
 /// An object type.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct StructDef {
     /// Fields in schema order.
     pub fields: Vec<Field>,
@@ -126,6 +138,7 @@ pub struct StructDef {
 
 /// A stored field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Field {
     /// Name on the wire (lowerCamelCase).
     pub json_name: String,
@@ -147,6 +160,7 @@ pub struct Field {
 
 /// How a field's absence is handled on decode and its value on encode.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub enum Presence {
     /// Listed in `required`. Scalars, enums, lists and maps decode to their default when absent
     /// (ProtoJSON writers omit default values even for REQUIRED fields); a message is an error.
@@ -162,6 +176,7 @@ pub enum Presence {
 
 /// A literal from the schema (`default`, `const`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub enum Literal {
     /// A string.
     String(String),
@@ -175,6 +190,7 @@ pub enum Literal {
 
 /// A property pinned with `const`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ConstField {
     /// Name on the wire.
     pub json_name: String,
@@ -188,6 +204,7 @@ pub struct ConstField {
 
 /// A oneof group stored in a field of a struct (`Part.content`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct OneOfField {
     /// Rust field name holding the group (from `x-oneof-name`).
     pub rust_name: String,
@@ -199,6 +216,7 @@ pub struct OneOfField {
 
 /// A oneof: exactly one of the members is present; the member's JSON name is the key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct OneOfGroup {
     /// The proto oneof's name (`content`, `payload`), when the schema gives it.
     pub name: Option<String>,
@@ -208,6 +226,7 @@ pub struct OneOfGroup {
 
 /// One member of a oneof.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct OneOfMember {
     /// Name on the wire.
     pub json_name: String,
@@ -225,6 +244,7 @@ pub struct OneOfMember {
 
 /// An open enum.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct EnumDef {
     /// Values in number order: a value's ProtoJSON number is its index.
     pub values: Vec<EnumValue>,
@@ -232,6 +252,7 @@ pub struct EnumDef {
 
 /// One enum value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct EnumValue {
     /// The wire string.
     pub wire: String,
@@ -243,6 +264,7 @@ pub struct EnumValue {
 
 /// A reference to a type, as used by a field, list item, map value or alias.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[non_exhaustive]
 pub enum TypeRef {
     /// `string`.
     String,
@@ -279,6 +301,7 @@ pub enum TypeRef {
 
 /// One row of the error table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ErrorDef {
     /// Rust variant name.
     pub name: String,
@@ -302,6 +325,7 @@ pub struct ErrorDef {
 
 /// Which table an error row belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// An A2A-specific error (spec §5.4).
     A2a,
@@ -313,6 +337,7 @@ pub enum ErrorKind {
 
 /// One JSON-RPC method.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct MethodDef {
     /// The method name on the wire (`SendMessage`, or v0.3's `message/send`).
     pub name: String,
@@ -350,6 +375,7 @@ pub struct MethodDef {
 /// Field names in `path` and `body` are the request's proto field names (`task_id`), as the rule
 /// writes them; the binding puts their lowerCamelCase JSON names in bodies and query strings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct HttpRule {
     /// The HTTP method, upper case: `GET`, `POST`, `PUT`, `PATCH`, `DELETE`, or the verb of a
     /// custom rule.
@@ -368,16 +394,36 @@ pub struct HttpRule {
 }
 
 impl HttpRule {
+    /// A rule with no request body and the whole response as its body (`GET`, `DELETE`);
+    /// [`HttpRule::with_body`] names the request field the body fills.
+    ///
+    /// ```
+    /// let rule = a2a_codegen::ir::HttpRule::new("GET", "/tasks/{id=*}");
+    /// assert_eq!((rule.verb.as_str(), rule.body), ("GET", None));
+    /// ```
+    pub fn new(verb: impl Into<String>, path: impl Into<String>) -> Self {
+        HttpRule {
+            verb: verb.into(),
+            path: path.into(),
+            body: None,
+            response_body: None,
+        }
+    }
+
+    /// The same rule with the request field (`*` for every field the path does not bind) that
+    /// the body fills.
+    pub fn with_body(mut self, field: impl Into<String>) -> Self {
+        self.body = Some(field.into());
+        self
+    }
+}
+
+impl HttpRule {
     /// The field paths the path template fills, in order (`["task_id", "id"]` for
     /// `/tasks/{task_id=*}/pushNotificationConfigs/{id=*}`); dotted for nested fields.
     ///
     /// ```
-    /// let rule = a2a_codegen::ir::HttpRule {
-    ///     verb: "GET".into(),
-    ///     path: "/{tenant}/tasks/{id=*}".into(),
-    ///     body: None,
-    ///     response_body: None,
-    /// };
+    /// let rule = a2a_codegen::ir::HttpRule::new("GET", "/{tenant}/tasks/{id=*}");
     /// assert_eq!(rule.path_variables(), ["tenant", "id"]);
     /// ```
     pub fn path_variables(&self) -> Vec<&str> {

@@ -4,9 +4,10 @@
 //! can name JSON pointers), the tables become plain serde structs.
 
 use crate::diag::Diagnostics;
+pub(crate) use crate::source::{read_bytes, utf8};
+pub use crate::source::{sha256_hex, Source};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// File name of the JSON Schema inside a spec directory.
 pub const SCHEMA_FILE: &str = "a2a.schema.json";
@@ -37,69 +38,9 @@ pub fn is_proto(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("proto"))
 }
 
-/// The data model as read: a JSON Schema (ours, or one the A2A project publishes, imported
-/// later) or a compiled proto.
-#[derive(Clone, Debug)]
-pub enum Schema {
-    /// A JSON Schema document.
-    Json(Source<serde_json::Value>),
-    /// A proto, compiled.
-    Proto(Source<crate::proto::Compiled>),
-}
-
-impl Schema {
-    /// How the file is named in diagnostics and headers.
-    pub fn label(&self) -> &str {
-        match self {
-            Schema::Json(s) => &s.label,
-            Schema::Proto(s) => &s.label,
-        }
-    }
-
-    /// Lowercase hex SHA-256 of the file's bytes.
-    pub fn sha256(&self) -> &str {
-        match self {
-            Schema::Json(s) => &s.sha256,
-            Schema::Proto(s) => &s.sha256,
-        }
-    }
-}
-
-/// Reads the data-model file at `path`: a proto (`.proto`, compiled) or a JSON Schema.
-pub fn read_schema(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Schema> {
-    if is_proto(path) {
-        crate::proto::read(path, label, diags).map(Schema::Proto)
-    } else {
-        read_json(path, label, diags).map(Schema::Json)
-    }
-}
-
 /// File name of the overlay inside a spec directory: what the schema the A2A project publishes
 /// cannot say (see [`crate::import`]); read only when the schema is a published one.
 pub const OVERLAY_FILE: &str = "overlay.toml";
-
-/// One input file: its label (for messages and headers), its bytes' SHA-256, and its content.
-#[derive(Clone, Debug)]
-pub struct Source<T> {
-    /// How the file is named in diagnostics and in `@generated` headers (never an absolute path).
-    pub label: String,
-    /// Lowercase hex SHA-256 of the file's bytes.
-    pub sha256: String,
-    /// The parsed content.
-    pub value: T,
-}
-
-/// Everything read from a spec directory.
-#[derive(Clone, Debug)]
-pub struct Inputs {
-    /// The data model: a JSON Schema in our dialect (a published one is imported before), or a
-    /// compiled proto.
-    pub schema: Schema,
-    /// The error table, when the directory has one.
-    pub errors: Option<Source<RawErrors>>,
-    /// The method table, when the directory has one.
-    pub methods: Option<Source<RawMethods>>,
-}
 
 /// `errors.toml` as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -310,62 +251,12 @@ pub fn parse_toml<T: for<'de> Deserialize<'de>>(
     }
 }
 
-/// The bytes as text, or a diagnostic at the first byte that is not UTF-8 (with `help`).
-pub(crate) fn utf8<'a>(
-    bytes: &'a [u8],
-    label: &str,
-    help: &str,
-    diags: &mut Diagnostics,
-) -> Option<&'a str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            diags
-                .push(
-                    label,
-                    format!("byte {}", e.valid_up_to()),
-                    "not valid UTF-8",
-                )
-                .help(help);
-            None
-        }
-    }
-}
-
-pub(crate) fn read_bytes(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Vec<u8>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Some(bytes),
-        Err(e) => {
-            diags
-                .push(
-                    label,
-                    "",
-                    format!("cannot read {}: {e}", display_path(path)),
-                )
-                .help(
-                    "check the spec directory path (run from the workspace root, or pass --spec)",
-                );
-            None
-        }
-    }
-}
-
-fn display_path(path: &Path) -> String {
-    PathBuf::from(path).display().to_string()
-}
-
 /// `line L, column C` (1-based) of a byte offset.
 fn line_col(text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     format!("line {line}, column {column}")
-}
-
-/// Lowercase hex SHA-256.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

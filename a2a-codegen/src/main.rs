@@ -86,50 +86,37 @@ enum IrFormat {
     Json,
 }
 
-/// `generate` and `check` run in one of two modes:
-///
-/// - **your crate**: `--spec` and `--out` given. The defaults fit a crate that depends on
-///   `a2a-runtime`, `serde` and `serde_json`: runtime path `::a2a_runtime`, no error
-///   reference, no `schemars` impls.
-/// - **this workspace**: neither given. Every checked-in module of `a2a-types` is regenerated with
-///   its settings (`spec/v1` into `generated/src/v1`, `spec/v0_3` into `generated/src/v0_3`,
-///   `spec/v1_1_draft` into `generated/src/v1_1_draft`, runtime `crate::rt`, `schemars` impls
-///   behind the feature `schemars`, `generated/ERRORS.md`).
+/// `generate` and `check`: the spec and the output directory, and the settings. The defaults fit
+/// a crate that depends on `a2a-runtime`, `serde` and `serde_json`: runtime path
+/// `::a2a_runtime`, no error reference, no `schemars` impls.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Into your own crate: a2a-codegen generate --spec SPEC --out src/a2a \
-(the crate depends on a2a-runtime, serde and serde_json; see the README). With neither --spec nor \
---out, a2a-codegen regenerates its own workspace's checked-in crate and must run from that \
-workspace root."
+(the crate depends on a2a-runtime, serde and serde_json; see docs/generating.md)."
 )]
 struct Paths {
     /// Spec directory (a2a.schema.json or a2a.proto, errors.toml, methods.toml), or a schema file
     /// or proto, read with the tables beside it (without them: the types only, no error enum,
-    /// decoders or server code). Requires --out
-    #[arg(long, requires = "out")]
-    spec: Option<PathBuf>,
+    /// decoders or server code)
+    #[arg(long)]
+    spec: PathBuf,
     /// Output directory for the generated module (mod.rs, types.rs, errors.rs, methods.rs,
-    /// server.rs, ...). Requires --spec
-    #[arg(long, requires = "spec")]
-    out: Option<PathBuf>,
+    /// server.rs, ...)
+    #[arg(long)]
+    out: PathBuf,
     /// How the inputs are named in headers and diagnostics [default: the --spec path relative to
     /// the current directory, or its last component when it lies outside]
-    #[arg(long, value_name = "LABEL", requires = "spec")]
+    #[arg(long, value_name = "LABEL")]
     source_label: Option<String>,
-    /// Rust path of the runtime module the generated code uses [default: ::a2a_runtime; this
-    /// workspace: crate::rt]
+    /// Rust path of the runtime module the generated code uses [default: ::a2a_runtime]
     #[arg(long, value_name = "PATH")]
     runtime_path: Option<String>,
     /// Keep members the schema does not name in an `unknown_fields` map on every struct.
     #[arg(long)]
     preserve_unknown_fields: bool,
-    /// Also render the Markdown error reference (from errors.toml) to FILE [default: none; this
-    /// workspace: generated/ERRORS.md]
+    /// Also render the Markdown error reference (from errors.toml) to FILE [default: none]
     #[arg(long, value_name = "FILE")]
     error_reference: Option<PathBuf>,
-    /// Do not render the error reference (this workspace's default renders it).
-    #[arg(long, conflicts_with = "error_reference")]
-    no_error_reference: bool,
     /// Your own error table (rows in the format of errors.toml); generates custom_errors.rs.
     #[arg(long, value_name = "FILE")]
     custom_errors: Option<PathBuf>,
@@ -137,83 +124,34 @@ struct Paths {
     #[arg(long, value_name = "FILE")]
     overlay: Option<PathBuf>,
     /// Implement schemars::JsonSchema (module json_schema) behind this cargo feature of your crate
-    /// [default: no impls; this workspace: schemars]
+    /// [default: no impls]
     #[arg(long, value_name = "FEATURE")]
     json_schema_feature: Option<String>,
     /// Implement schemars::JsonSchema unconditionally (your crate depends on schemars 1.x).
-    #[arg(long, conflicts_with_all = ["json_schema_feature", "no_json_schema"])]
-    json_schema: bool,
-    /// Do not implement schemars::JsonSchema (this workspace's default implements it).
     #[arg(long, conflicts_with = "json_schema_feature")]
-    no_json_schema: bool,
+    json_schema: bool,
 }
 
 /// What the headers of a crate's own generated files tell a reader to run.
 const USER_REGENERATE: &str = "run `a2a-codegen generate` again with the same options";
 
-/// What a mode gives the options not set on the command line.
-struct ModeDefaults<'a> {
-    label: String,
-    regenerate: &'a str,
-    runtime_path: &'a str,
-    /// Whether this module renders the error reference at all (one file: the v1 module's), and
-    /// where when `--error-reference` is not given.
-    error_reference: Option<Option<&'a str>>,
-    json_schema_feature: Option<&'a str>,
-}
-
 impl Paths {
-    /// The configurations to run, each with its output directory: every checked-in module of this
-    /// workspace when neither `--spec` nor `--out` is given, else the one named, with the defaults
-    /// of a user's crate.
-    fn configs(&self) -> Vec<(Config, PathBuf)> {
-        match (&self.spec, &self.out) {
-            (Some(spec), Some(out)) => {
-                let defaults = ModeDefaults {
-                    label: self
-                        .source_label
-                        .clone()
-                        .unwrap_or_else(|| default_label(spec)),
-                    regenerate: USER_REGENERATE,
-                    runtime_path: a2a_codegen::DEFAULT_RUNTIME_PATH,
-                    error_reference: Some(None),
-                    json_schema_feature: None,
-                };
-                vec![(self.config(spec, out, defaults), out.clone())]
-            }
-            // clap's `requires` makes --spec and --out come together.
-            _ => a2a_codegen::workspace::CHECKED_IN_MODULES
-                .iter()
-                .map(|module| {
-                    let (spec, out) = (module.spec, module.out);
-                    // The settings of `Config::checked_in_module`, with the command line's options
-                    // over them.
-                    let defaults = ModeDefaults {
-                        label: spec.to_string(),
-                        regenerate: a2a_codegen::workspace::CHECKED_IN_REGENERATE,
-                        runtime_path: a2a_codegen::workspace::CHECKED_IN_RUNTIME,
-                        error_reference: module.error_reference.map(Some),
-                        json_schema_feature: Some(
-                            a2a_codegen::workspace::CHECKED_IN_JSON_SCHEMA_FEATURE,
-                        ),
-                    };
-                    (
-                        self.config(spec.as_ref(), out.as_ref(), defaults),
-                        out.into(),
-                    )
-                })
-                .collect(),
-        }
-    }
-
-    /// One module's settings: the command line's options, else the mode's defaults.
-    fn config(&self, spec: &std::path::Path, out: &std::path::Path, d: ModeDefaults<'_>) -> Config {
-        let mut config = Config::new(spec);
+    /// The settings: the command line's options, else the defaults of a user's crate.
+    fn config(&self) -> Config {
+        let mut config = Config::new(&self.spec);
         config
-            .source_label(d.label)
-            .regenerate_hint(d.regenerate)
-            .out_dir(out)
-            .runtime_path(self.runtime_path.as_deref().unwrap_or(d.runtime_path))
+            .source_label(
+                self.source_label
+                    .clone()
+                    .unwrap_or_else(|| default_label(&self.spec)),
+            )
+            .regenerate_hint(USER_REGENERATE)
+            .out_dir(&self.out)
+            .runtime_path(
+                self.runtime_path
+                    .as_deref()
+                    .unwrap_or(a2a_codegen::DEFAULT_RUNTIME_PATH),
+            )
             .preserve_unknown_fields(self.preserve_unknown_fields);
         if let Some(table) = &self.custom_errors {
             config.custom_errors(table);
@@ -221,24 +159,17 @@ impl Paths {
         if let Some(overlay) = &self.overlay {
             config.overlay(overlay);
         }
-        if let (Some(default), false) = (d.error_reference, self.no_error_reference) {
-            let given = self.error_reference.clone();
-            if let Some(path) = given.or_else(|| default.map(PathBuf::from)) {
-                config.error_reference(path);
-            }
+        if let Some(path) = &self.error_reference {
+            config.error_reference(path);
         }
-        let feature = self
-            .json_schema_feature
-            .as_deref()
-            .or(d.json_schema_feature);
-        match (self.json_schema, self.no_json_schema, feature) {
-            (true, _, _) => {
+        match (self.json_schema, &self.json_schema_feature) {
+            (true, _) => {
                 config.json_schema(JsonSchemaImpls::Always);
             }
-            (false, false, Some(feature)) => {
-                config.json_schema(JsonSchemaImpls::Feature(feature.into()));
+            (false, Some(feature)) => {
+                config.json_schema(JsonSchemaImpls::Feature(feature.clone()));
             }
-            _ => {}
+            (false, None) => {}
         }
         config
     }
@@ -273,47 +204,26 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Diff(args) => return run_diff(args),
         Command::Ir(args) => return run_ir(args),
-        Command::Generate(paths) => paths
-            .configs()
-            .into_iter()
-            .try_for_each(|(config, out)| {
-                let touched = config.write()?;
-                if touched.is_empty() {
-                    println!("a2a-codegen: {} is up to date", out.display());
-                }
-                for path in touched {
-                    // A file no longer produced (e.g. json_schema.rs after --no-json-schema) is
-                    // removed by `write`, not written.
-                    let verb = if path.exists() { "wrote" } else { "removed" };
-                    println!("a2a-codegen: {verb} {}", path.display());
-                }
-                Ok::<(), a2a_codegen::Error>(())
-            })
-            .map(|()| ExitCode::SUCCESS),
-        Command::Check(paths) => {
-            let mut stale = Vec::new();
-            paths
-                .configs()
-                .into_iter()
-                .try_for_each(|(config, out)| {
-                    let staleness = config.check()?;
-                    if staleness.is_fresh() {
-                        println!("a2a-codegen: {} is fresh", out.display());
-                    } else {
-                        stale.push(staleness);
-                    }
-                    Ok::<(), a2a_codegen::Error>(())
-                })
-                .map(|()| {
-                    if stale.is_empty() {
-                        return ExitCode::SUCCESS;
-                    }
-                    for staleness in &stale {
-                        eprintln!("{}", staleness.report(&fix_command()));
-                    }
-                    ExitCode::from(1)
-                })
-        }
+        Command::Generate(paths) => paths.config().write().map(|touched| {
+            if touched.is_empty() {
+                println!("a2a-codegen: {} is up to date", paths.out.display());
+            }
+            for path in touched {
+                // A file no longer produced (e.g. json_schema.rs without --json-schema) is
+                // removed by `write`, not written.
+                let verb = if path.exists() { "wrote" } else { "removed" };
+                println!("a2a-codegen: {verb} {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }),
+        Command::Check(paths) => paths.config().check().map(|staleness| {
+            if staleness.is_fresh() {
+                println!("a2a-codegen: {} is fresh", paths.out.display());
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("{}", staleness.report(&fix_command()));
+            ExitCode::from(1)
+        }),
     };
     result.unwrap_or_else(|e| {
         eprintln!("{e}");
@@ -360,7 +270,7 @@ fn run_diff(args: &DiffArgs) -> ExitCode {
         path: &args.new,
         overlay: args.new_overlay.as_deref(),
     };
-    let report = match diff::compare_inputs(old, new) {
+    let report = match diff::compare(old, new) {
         Ok(report) => report,
         Err(diags) => {
             eprintln!("{diags}");
@@ -393,12 +303,11 @@ fn print_stdout(text: &str) {
 }
 
 fn run_ir(args: &IrArgs) -> ExitCode {
-    let label = diff::label_of(&args.input);
     let input = diff::Input {
         path: &args.input,
         overlay: args.overlay.as_deref(),
     };
-    match diff::load_input(input, &label) {
+    match input.model() {
         Ok(model) => {
             let IrFormat::Json = args.format;
             let mut json = serde_json::to_string_pretty(&model).expect("the IR serializes to JSON");

@@ -297,18 +297,36 @@ fn bad_input_exits_2_naming_file_and_pointer() {
     );
 }
 
+/// The published command regenerates no repository of its own: without `--spec` and `--out` it
+/// refuses, naming both (this workspace's checked-in crate is `cargo xtask generate`'s).
 #[test]
-fn a_missing_spec_directory_says_where_to_run_from() {
+fn generate_and_check_require_spec_and_out() {
+    for command in ["generate", "check"] {
+        let out = bin().current_dir(root()).args([command]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("required arguments were not provided")
+                && stderr.contains("--spec <SPEC>")
+                && stderr.contains("--out <OUT>"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A spec directory that does not exist is an error naming it and what --spec takes.
+#[test]
+fn a_missing_spec_directory_is_named() {
     let out = bin()
         .current_dir(env!("CARGO_TARGET_TMPDIR"))
-        .args(["generate"])
+        .args(["generate", "--spec", "spec/v1", "--out", "src/a2a"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("the spec directory spec/v1 does not exist")
-            && stderr.contains("workspace root"),
+            && stderr.contains("pass --spec with a spec directory"),
         "{stderr}"
     );
 }

@@ -807,7 +807,10 @@ fn ir_dumps_the_model_as_deterministic_json() {
     assert_eq!(text, stdout(&again), "two runs differ");
 
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let model = diff::load_model(&workspace_root().join("spec/v1"), "spec/v1").unwrap();
+    let model = a2a_codegen::Config::new(workspace_root().join("spec/v1"))
+        .source_label("spec/v1")
+        .model()
+        .unwrap();
     assert_eq!(json, serde_json::to_value(&model).unwrap());
     let types: Vec<&String> = json["types"].as_object().unwrap().keys().collect();
     let mut sorted = types.clone();

@@ -58,12 +58,7 @@ fn spec_dir(name: &str, tables: &[(&str, &str)]) -> PathBuf {
 }
 
 fn get(path: &str) -> HttpRule {
-    HttpRule {
-        verb: "GET".into(),
-        path: path.into(),
-        body: None,
-        response_body: None,
-    }
+    HttpRule::new("GET", path)
 }
 
 #[test]

@@ -57,7 +57,7 @@ pub fn workspace_root() -> PathBuf {
 /// a2a-codegen on our own inputs, `spec/v1` (schema, error table, method table): every file of
 /// the checked-in `generated/src/v1` and `generated/ERRORS.md`, formatted, in memory.
 pub fn codegen_spec_v1(root: &Path) -> Result<Vec<GeneratedFile>, a2a_codegen::Error> {
-    Config::checked_in(root).generate()
+    xtask::checked_in(root).generate()
 }
 
 /// a2a-codegen importing a schema the A2A project publishes, completed by `overlay` (the

@@ -262,7 +262,12 @@ proptest! {
 fn the_draft_schema_adds_exactly_the_fields_of_the_draft_proto() {
     use a2a_codegen::ir::{Presence, TypeKind, TypeRef};
     let root = a2a_tests::workspace_root();
-    let load = |dir: &str| a2a_codegen::diff::load_model(&root.join(dir), dir).unwrap();
+    let load = |dir: &str| {
+        a2a_codegen::Config::new(root.join(dir))
+            .source_label(dir)
+            .model()
+            .unwrap()
+    };
     let (v1, draft) = (load("spec/v1"), load("spec/v1_1_draft"));
     let mut added = Vec::new();
     for (name, def) in &draft.types {

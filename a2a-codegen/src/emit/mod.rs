@@ -6,10 +6,10 @@
 
 mod custom;
 mod errors;
+mod json_schema;
 mod methods;
 mod reference;
 mod rest;
-mod schema;
 mod server;
 mod service;
 mod types;
@@ -19,9 +19,9 @@ use proc_macro2::TokenStream;
 pub use custom::emit_custom_errors;
 pub(crate) use errors::constructor_name;
 pub use errors::emit_errors;
+pub use json_schema::emit_json_schema;
 pub use methods::emit_methods;
 pub use reference::render_error_reference;
-pub use schema::emit_json_schema;
 pub use server::emit_server;
 pub use service::emit_service;
 pub use types::{emit_types, presence_doc};

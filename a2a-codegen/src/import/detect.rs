@@ -3,6 +3,7 @@
 //! or the v0.3 schema.
 
 use super::idioms::{alias_of_pattern, inlined_enum, is_int32, wide_integer};
+use super::importer::{Published, Shape};
 use super::keys::{bufbuild_suffix, FILE_REF_SUFFIX};
 use super::unions::tag_of_union;
 use crate::diag::Diagnostics;
@@ -11,31 +12,6 @@ use serde_json::{Map, Value};
 
 /// The `$schema` of JSON Schema draft-07 (with or without the trailing `#`).
 pub(super) const DRAFT_07: &str = "http://json-schema.org/draft-07/schema";
-
-/// The layouts of schema a2a-codegen reads. See the docs of the import module
-/// (`src/import/mod.rs`) for the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// a2a-codegen's own dialect: lowered as written.
-    Own,
-    /// The bundle published for A2A v1.0.x (`a2a.json`): `definitions` keyed by spaced titles,
-    /// `$ref`s to file names.
-    Bundle,
-    /// The layout of the A2A generator script since upstream PR #2074: `$defs` keyed by message
-    /// names with local `$ref`s, otherwise like [`Shape::Bundle`].
-    LocalBundle,
-    /// What bufbuild's `protoc-gen-jsonschema` writes with `target=json-bundle` (the generator
-    /// of the A2A schema since upstream PR #2074, before its script shortens the names): `$defs`
-    /// keyed by full proto names plus `.jsonschema.json` (`lf.a2a.v1.Task.jsonschema.json`),
-    /// local `$ref`s to them, otherwise the idioms of [`Shape::Bundle`]; some versions of the
-    /// plugin add an `allOf` oneof constraint per proto oneof.
-    JsonBundle,
-    /// The schema published for A2A v0.3.x (`specification/json/a2a.json`, generated from
-    /// TypeScript): draft-07 `definitions`, `#/definitions/...` refs, unions as `anyOf`s of refs
-    /// told apart by a `const` member, the JSON-RPC envelope and error objects alongside the data
-    /// model.
-    V03,
-}
 
 impl Shape {
     fn describe(self) -> &'static str {
@@ -135,20 +111,6 @@ impl Signs {
             _ => {}
         }
     }
-}
-
-/// A published schema as the import reads it: its layout and its container of definitions.
-pub(super) struct Published<'a> {
-    /// The file's label, for diagnostics.
-    pub(super) file: &'a str,
-    pub(super) shape: Shape,
-    /// The whole schema, for the overlay's JSON pointers into it.
-    pub(super) value: &'a Value,
-    pub(super) root: &'a Map<String, Value>,
-    /// `$defs` or `definitions`.
-    pub(super) container: &'static str,
-    /// The definitions, by key.
-    pub(super) defs: &'a Map<String, Value>,
 }
 
 impl<'a> Published<'a> {

@@ -3,19 +3,11 @@
 //! each as a definition of its own.
 
 use super::idioms::InlinedEnum;
-use super::rewrite::Importer;
-use super::Origin;
+use super::importer::{FoundEnum, Importer};
+use super::origin::Origin;
 use crate::diag::pointer_push;
 use crate::naming;
 use serde_json::{Map, Value};
-
-/// An enum found in the published schema.
-pub(super) struct FoundEnum {
-    /// Its values, in the order written (a v1 enum's zero value first).
-    pub(super) values: Vec<String>,
-    /// Where it was first found.
-    pub(super) pointer: String,
-}
 
 impl Importer<'_> {
     pub(super) fn inline_enum(

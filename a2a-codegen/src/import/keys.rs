@@ -2,8 +2,7 @@
 //! type names, and `$ref`s (file names, or local pointers into either container) become
 //! `#/$defs/Name`.
 
-use super::detect::Shape;
-use super::rewrite::Importer;
+use super::importer::{Importer, Shape};
 use crate::diag::pointer_push;
 use crate::naming;
 use std::collections::BTreeMap;

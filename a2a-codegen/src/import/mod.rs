@@ -99,45 +99,35 @@
 //! published schema's container of definitions), `keys` (definition keys and `$ref`s to type
 //! names), `enums` (the overlay's enum tables, naming and materialising inlined enums), `oneofs`
 //! (the plugin's oneof constraints against the overlay), `v03` (what a v0.3 schema leaves out),
-//! `unions` (tagged and merged unions), `rewrite` (one schema into our dialect, and the state the
-//! steps share), `idioms` (the ProtoJSON idioms it recognises) and `overlay` (the overlay's
+//! `unions` (tagged and merged unions), `rewrite` (one schema into our dialect), `importer` (the
+//! state the steps share, which depends on none of them), `origin` (the remap table's entries), `idioms` (the ProtoJSON idioms it recognises) and `overlay` (the overlay's
 //! format, its `[message]` and `[definition]` tables).
 
 mod detect;
 mod enums;
 mod idioms;
+mod importer;
 mod keys;
 mod oneofs;
+mod origin;
 mod overlay;
 mod rewrite;
 mod unions;
 mod v03;
 
-pub use detect::{detect, Shape};
+pub use detect::detect;
+pub use importer::Shape;
 pub use overlay::{read_overlay, Overlay};
 
 use crate::diag::{Diagnostics, Note};
 use crate::load::Source;
-use crate::{Error, GeneratedFile};
-use detect::Published;
+use importer::{Importer, Published};
+use origin::Origin;
 use overlay::{add_definitions, apply_messages, OverlayFile};
-use rewrite::{rewrite_root, Importer};
+use rewrite::rewrite_root;
 use serde_json::Value;
 use std::path::PathBuf;
 use v03::left_out_note;
-
-/// Where a part of the rewritten schema came from: diagnostics about it are moved there.
-#[derive(Clone, Debug)]
-pub(super) struct Origin {
-    /// The JSON pointer in the rewritten schema.
-    pub(super) new: String,
-    /// The file it came from: the published schema or the overlay.
-    pub(super) file: String,
-    /// The JSON pointer (or TOML path) there.
-    pub(super) old: String,
-    /// Whether a diagnostic deeper inside keeps the rest of its pointer (else it points at `old`).
-    pub(super) keep_rest: bool,
-}
 
 /// A published schema rewritten into our dialect.
 #[derive(Clone, Debug)]
@@ -147,14 +137,22 @@ pub struct Imported {
     /// What the generator decided on the schema's behalf.
     pub notes: Vec<Note>,
     /// Where the parts of the rewritten schema came from.
+    remap: Remap,
+}
+
+/// The import's table of where each part of the rewritten schema came from.
+#[derive(Clone, Debug)]
+pub struct Remap {
+    /// The rewritten schema's label (the published file's).
+    file: String,
     origins: Vec<Origin>,
 }
 
-impl Imported {
+impl Remap {
     /// Points diagnostics about the rewritten schema (from lowering and validation) back at the
     /// published file's own JSON pointers, or at the overlay's TOML path for what it added.
-    pub fn remap(&self, diags: &mut Diagnostics) {
-        for d in diags.0.iter_mut().filter(|d| d.file == self.schema.label) {
+    pub fn apply(&self, diags: &mut Diagnostics) {
+        for d in diags.0.iter_mut().filter(|d| d.file == self.file) {
             let best = self
                 .origins
                 .iter()
@@ -229,11 +227,15 @@ pub fn import(
             value: Value::Object(rewrite_root(published.root, defs)),
         },
         notes,
-        origins,
+        remap: Remap {
+            file: schema.label.clone(),
+            origins,
+        },
     })
 }
 
 /// Where `Config` found an overlay.
+#[derive(Clone, Debug)]
 pub(crate) struct OverlayPath {
     pub(crate) path: PathBuf,
     pub(crate) label: String,
@@ -241,17 +243,26 @@ pub(crate) struct OverlayPath {
     pub(crate) explicit: bool,
 }
 
-/// `Config`'s hook: passes a schema in our dialect straight to `generate`; imports a published
-/// one first (reading the overlay), maps diagnostics back, and names the overlay in the headers.
-pub(crate) fn generate_with(
+/// A schema ready to lower: in our dialect, as written or imported.
+pub(crate) struct Prepared {
+    /// The schema in our dialect (label and SHA-256 are the input file's).
+    pub(crate) schema: Source<Value>,
+    /// Where diagnostics about the imported schema belong (`None`: the schema was ours).
+    pub(crate) remap: Option<Remap>,
+    /// The overlay that completed it, an input wherever the schema is: (label, SHA-256).
+    pub(crate) overlay: Option<(String, String)>,
+    /// What the import decided on the schema's behalf.
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Passes a schema in our dialect on as it is; imports a published one (reading the overlay).
+/// An overlay given for a schema of our own is an error.
+pub(crate) fn prepare(
     schema: Source<Value>,
     overlay: Option<OverlayPath>,
-    mut diags: Diagnostics,
-    notes: &mut Vec<Note>,
-    generate: impl FnOnce(Source<Value>, Diagnostics) -> Result<Vec<GeneratedFile>, Error>,
-) -> Result<Vec<GeneratedFile>, Error> {
-    let shape = detect(&schema.value);
-    if shape == Shape::Own {
+    diags: &mut Diagnostics,
+) -> Option<Prepared> {
+    if detect(&schema.value) == Shape::Own {
         if let Some(o) = overlay.filter(|o| o.explicit) {
             diags
                 .push(
@@ -266,47 +277,39 @@ pub(crate) fn generate_with(
                     "the overlay completes the schema the A2A project publishes; remove the \
                      overlay setting, or use the published a2a.json as the schema",
                 );
-            return Err(Error::Input(diags));
+            return None;
         }
-        return generate(schema, diags);
+        return prepare_read(schema, None, diags);
     }
     let overlay = match overlay {
-        Some(o) => match read_overlay(&o.path, &o.label, &mut diags) {
-            Some(source) => Some(source),
-            None => return Err(Error::Input(diags)),
-        },
+        Some(o) => Some(read_overlay(&o.path, &o.label, diags)?),
         None => None,
     };
-    let Some(imported) = import(&schema, overlay.as_ref(), &mut diags) else {
-        return Err(Error::Input(diags));
-    };
-    notes.extend(imported.notes.iter().cloned());
-    match generate(imported.schema.clone(), diags) {
-        Err(Error::Input(mut diags)) => {
-            imported.remap(&mut diags);
-            Err(Error::Input(diags))
-        }
-        Ok(mut files) => {
-            if let Some(overlay) = &overlay {
-                let after = format!("// input: {} sha256:{}\n", schema.label, schema.sha256);
-                let line = format!("// input: {} sha256:{}\n", overlay.label, overlay.sha256);
-                for f in &mut files {
-                    add_header_line(&mut f.contents, &after, &line);
-                }
-            }
-            Ok(files)
-        }
-        Err(other) => Err(other),
-    }
+    prepare_read(schema, overlay, diags)
 }
 
-/// Inserts `line` after `after` in the header of a generated file (the lines before the first
-/// blank line), when the header has `after`: the overlay is an input wherever the schema is.
-fn add_header_line(contents: &mut String, after: &str, line: &str) {
-    let header_end = contents.find("\n\n").unwrap_or(0);
-    if let Some(at) = contents[..header_end + 1].find(after) {
-        contents.insert_str(at + after.len(), line);
+/// [`prepare`] with the overlay already read: a schema in our dialect goes on as it is (the
+/// overlay unused), a published one is imported with it.
+pub(crate) fn prepare_read(
+    schema: Source<Value>,
+    overlay: Option<Source<Overlay>>,
+    diags: &mut Diagnostics,
+) -> Option<Prepared> {
+    if detect(&schema.value) == Shape::Own {
+        return Some(Prepared {
+            schema,
+            remap: None,
+            overlay: None,
+            notes: Vec::new(),
+        });
     }
+    let imported = import(&schema, overlay.as_ref(), diags)?;
+    Some(Prepared {
+        schema: imported.schema,
+        remap: Some(imported.remap),
+        overlay: overlay.map(|o| (o.label, o.sha256)),
+        notes: imported.notes,
+    })
 }
 
 #[cfg(test)]

@@ -12,18 +12,10 @@
 //! oneof on a message without a constraint when the schema constrains the oneofs of others (it is
 //! then a schema that marks its oneofs, and this one has none there).
 
-use super::rewrite::Importer;
+use super::importer::{Importer, SchemaOneof};
 use crate::diag::pointer_push;
 use crate::naming;
 use serde_json::{Map, Value};
-
-/// A oneof constraint found in the schema.
-pub(super) struct SchemaOneof {
-    /// The JSON pointer of the `allOf` entry.
-    pub(super) pointer: String,
-    /// The member properties (JSON names), in the order written.
-    pub(super) members: Vec<String>,
-}
 
 impl Importer<'_> {
     /// Reads a message's `allOf` (at `pointer`) as oneof constraints, for the type `name`.

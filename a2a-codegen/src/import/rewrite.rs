@@ -1,78 +1,40 @@
-//! The rewrite of one published schema (a definition, property or item) into our dialect, with
-//! the state it keeps across definitions ([`Importer`]).
+//! The rewrite of one published schema (a definition, property or item) into our dialect.
 
-use super::detect::{Published, Shape};
-use super::enums::FoundEnum;
 use super::idioms::{
     alias_of_pattern, inlined_enum, is_int32, is_zero, wide_integer, wide_number, BASE64_PATTERN,
 };
-use super::oneofs::SchemaOneof;
-use super::overlay::OverlayFile;
+use super::importer::{Importer, Shape};
+use super::origin::Origin;
 use super::unions::tag_of_union;
-use super::Origin;
-use crate::diag::{pointer_push, Diagnostics, Note};
+use crate::diag::pointer_push;
 use crate::naming;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
-/// The import's state: what it knows of the published schema and the overlay, and what it has
-/// found so far.
-pub(super) struct Importer<'a> {
-    /// The published file's label.
-    pub(super) file: &'a str,
-    /// The whole published schema, for the overlay's JSON pointers into it.
-    pub(super) value: &'a Value,
-    /// The overlay (an empty one when there is none).
-    pub(super) overlay: OverlayFile<'a>,
-    /// `$defs` or `definitions`.
-    pub(super) container: &'static str,
-    pub(super) shape: Shape,
-    /// The published definitions, by key.
-    pub(super) defs: &'a Map<String, Value>,
-    /// The overlay's inline enums (`[enum.X] at`): name by the JSON pointer of the property.
-    pub(super) enum_sites: BTreeMap<String, String>,
-    /// The overlay's unions (`[union.X]`): name by the JSON pointer of the `anyOf` it replaces.
-    pub(super) union_sites: BTreeMap<String, String>,
-    /// Keys of the definitions that are not generated.
-    pub(super) dropped: BTreeSet<String>,
-    /// Definition key -> type name.
-    pub(super) keys: BTreeMap<String, String>,
-    /// The overlay's enum names, by zero value.
-    pub(super) zero_names: BTreeMap<String, String>,
-    /// Inlined enums found so far, by name.
-    pub(super) enums: BTreeMap<String, FoundEnum>,
-    /// Where `additionalProperties: false` was dropped.
-    pub(super) closed: Vec<String>,
-    /// The oneof constraints of the schema (`allOf`), by type name.
-    pub(super) schema_oneofs: BTreeMap<String, Vec<SchemaOneof>>,
-    pub(super) diags: &'a mut Diagnostics,
-}
-
-impl<'a> Importer<'a> {
-    pub(super) fn new(
-        published: &Published<'a>,
-        overlay: OverlayFile<'a>,
-        diags: &'a mut Diagnostics,
-    ) -> Self {
-        Importer {
-            file: published.file,
-            value: published.value,
-            overlay,
-            container: published.container,
-            shape: published.shape,
-            defs: published.defs,
-            keys: BTreeMap::new(),
-            zero_names: BTreeMap::new(),
-            enums: BTreeMap::new(),
-            enum_sites: BTreeMap::new(),
-            union_sites: BTreeMap::new(),
-            dropped: BTreeSet::new(),
-            closed: Vec::new(),
-            schema_oneofs: BTreeMap::new(),
-            diags,
+/// The rewritten schema's root: the published root's keywords, the definitions under `$defs`,
+/// without the file's own annotations.
+pub(super) fn rewrite_root(
+    root: &Map<String, Value>,
+    mut defs: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in root {
+        match key.as_str() {
+            "$defs" | "definitions" => {
+                out.insert("$defs".into(), Value::Object(std::mem::take(&mut defs)));
+            }
+            // Annotations of the published file, and the entry point of a json-bundle: every
+            // definition is generated anyway.
+            "version" | "$id" => {}
+            "$ref" if value.is_string() => {}
+            _ => {
+                out.insert(key.clone(), value.clone());
+            }
         }
     }
+    out
+}
 
+impl Importer<'_> {
     /// Rewrites every generated definition into our dialect, under its type name.
     pub(super) fn rewrite_definitions(&mut self, origins: &mut Vec<Origin>) -> Map<String, Value> {
         let mut out_defs = Map::new();
@@ -115,48 +77,6 @@ impl<'a> Importer<'a> {
         out_defs
     }
 
-    /// The one note about `additionalProperties: false`, when the schema closes any message.
-    pub(super) fn closed_note(&self) -> Option<Note> {
-        let first = self.closed.first()?;
-        let n = self.closed.len();
-        Some(Note {
-            file: self.file.to_string(),
-            location: first.clone(),
-            message: format!(
-                "the schema closes {n} message{} with `additionalProperties: false`; a2a-codegen \
-                 ignores it (A2A v1 §5.7: receivers skip unknown fields), so the generated types \
-                 accept members they do not know",
-                if n == 1 { "" } else { "s" }
-            ),
-        })
-    }
-}
-
-/// The rewritten schema's root: the published root's keywords, the definitions under `$defs`,
-/// without the file's own annotations.
-pub(super) fn rewrite_root(
-    root: &Map<String, Value>,
-    mut defs: Map<String, Value>,
-) -> Map<String, Value> {
-    let mut out = Map::new();
-    for (key, value) in root {
-        match key.as_str() {
-            "$defs" | "definitions" => {
-                out.insert("$defs".into(), Value::Object(std::mem::take(&mut defs)));
-            }
-            // Annotations of the published file, and the entry point of a json-bundle: every
-            // definition is generated anyway.
-            "version" | "$id" => {}
-            "$ref" if value.is_string() => {}
-            _ => {
-                out.insert(key.clone(), value.clone());
-            }
-        }
-    }
-    out
-}
-
-impl Importer<'_> {
     /// Rewrites one schema; `def` when it is a whole definition (not a property or item).
     pub(super) fn schema(&mut self, schema: &Value, pointer: &str, def: bool) -> Value {
         let Value::Object(obj) = schema else {

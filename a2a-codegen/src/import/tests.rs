@@ -4,8 +4,8 @@ use super::keys::type_name;
 use super::unions::tag_of_union;
 use super::v03::dropped_by_rule;
 use super::*;
-// Import and lowering together, as the workspace's import tests run them.
-use crate::workspace::lower_types;
+// Import and lowering together, as the pipeline runs them.
+use crate::pipeline::lower_types;
 use serde_json::json;
 use serde_json::Map;
 
@@ -460,28 +460,6 @@ fn local_refs_into_either_container_resolve_by_key() {
         defs_of(&im)["AgentCard"]["properties"]["p"],
         json!({"$ref": "#/$defs/AgentProvider"})
     );
-}
-
-#[test]
-fn the_overlay_is_named_in_the_header_after_the_schema() {
-    let mut text =
-        "// @generated\n// input: a sha256:1\n\nstruct A;\n// input: a sha256:1\n".to_string();
-    add_header_line(
-        &mut text,
-        "// input: a sha256:1\n",
-        "// input: o sha256:2\n",
-    );
-    assert_eq!(
-            text,
-            "// @generated\n// input: a sha256:1\n// input: o sha256:2\n\nstruct A;\n// input: a sha256:1\n"
-        );
-    let mut other = "// @generated\n// input: e sha256:3\n\nx".to_string();
-    add_header_line(
-        &mut other,
-        "// input: a sha256:1\n",
-        "// input: o sha256:2\n",
-    );
-    assert_eq!(other, "// @generated\n// input: e sha256:3\n\nx");
 }
 
 /// A small schema in the v0.3 layout.

@@ -1,8 +1,8 @@
 //! Unions: telling the branches of an `anyOf` of `$ref`s apart by a `const` member (the tag), and
 //! writing them as a tagged `oneOf` or, for the overlay's `[union.X] oneof`, as one merged object.
 
-use super::rewrite::Importer;
-use super::Origin;
+use super::importer::Importer;
+use super::origin::Origin;
 use crate::diag::pointer_push;
 use crate::naming;
 use serde_json::{Map, Value};

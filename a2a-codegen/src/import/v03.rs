@@ -1,8 +1,7 @@
 //! What only the v0.3 schema needs: leaving out its JSON-RPC layer by rule, and the definitions
 //! the overlay's `drop` names.
 
-use super::detect::{Published, Shape};
-use super::rewrite::Importer;
+use super::importer::{Importer, Published, Shape};
 use super::unions::ref_branches;
 use crate::diag::{pointer_push, Note};
 use serde_json::{Map, Value};

@@ -11,14 +11,17 @@
 mod deps;
 mod lower;
 mod methods;
+// The declarations as JSON: for `internals::proto_outline` (and the tests) only.
+#[cfg(any(test, feature = "unstable-internals"))]
 mod outline;
 
 pub(crate) use lower::{lower, module_doc};
 pub(crate) use methods::methods;
+#[cfg(any(test, feature = "unstable-internals"))]
 pub(crate) use outline::outline;
 
 use crate::diag::Diagnostics;
-use crate::load::{self, Source};
+use crate::source::{self, Source};
 use miette::Diagnostic as _;
 use protox::file::{ChainFileResolver, File, FileResolver, GoogleFileResolver};
 use protox::prost_reflect::{DescriptorPool, FileDescriptor};
@@ -40,7 +43,7 @@ impl Compiled {
 
 /// Reads and compiles the proto at `path`, labelled `label`; every problem goes to `diags`.
 pub(crate) fn read(path: &Path, label: &str, diags: &mut Diagnostics) -> Option<Source<Compiled>> {
-    let bytes = load::read_bytes(path, label, diags)?;
+    let bytes = source::read_bytes(path, label, diags)?;
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -61,7 +64,7 @@ pub(crate) fn compile(
     label: &str,
     diags: &mut Diagnostics,
 ) -> Option<Source<Compiled>> {
-    let source = load::utf8(bytes, label, "a .proto file is UTF-8 text", diags)?.to_string();
+    let source = source::utf8(bytes, label, "a .proto file is UTF-8 text", diags)?.to_string();
     let dir_label = match label.rsplit_once('/') {
         Some((dir, _)) => dir.to_string(),
         None => String::new(),
@@ -92,7 +95,7 @@ pub(crate) fn compile(
     };
     Some(Source {
         label: label.to_string(),
-        sha256: load::sha256_hex(bytes),
+        sha256: source::sha256_hex(bytes),
         value: Compiled { file },
     })
 }

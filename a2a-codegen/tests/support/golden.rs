@@ -8,10 +8,10 @@
 //!
 //! - trybuild's `.stderr` files: [`bless_trybuild`] sets `TRYBUILD=overwrite`, which trybuild
 //!   reads when the `TestCases` runs (at its drop), so call it before;
-//! - the checked-in `generated/` crate: `a2a-codegen/tests/freshness.rs` writes it (what
-//!   `cargo run -p a2a-codegen -- generate` does) instead of failing when it is stale.
+//! - the checked-in `generated/` crate: `xtask/tests/freshness.rs` writes it (what
+//!   `cargo xtask generate` does) instead of failing when it is stale.
 //!
-//! After an intended change: `A2A_BLESS=1 cargo test -p a2a-codegen -p a2a-tests`, then review
+//! After an intended change: `A2A_BLESS=1 cargo test -p a2a-codegen -p a2a-tests -p xtask`, then review
 //! `git diff`.
 
 #![allow(dead_code)] // each test target uses its part

@@ -1,23 +1,22 @@
 //! The checked-in crate `a2a-types` is exactly what the generator makes from `spec/v1` (the shape
 //! of rust-analyzer's codegen tests), and generation is deterministic.
 
-#[path = "support/golden.rs"]
+#[path = "../../a2a-codegen/tests/support/golden.rs"]
 mod golden;
 
 use a2a_codegen::Config;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use xtask::{checked_in, checked_in_all};
 
-fn workspace_root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("a2a-codegen sits in the workspace")
+fn workspace_root() -> PathBuf {
+    xtask::workspace_root()
 }
 
 /// Under `A2A_BLESS=1` (the golden-file variable, `support/golden.rs`) this writes `generated/`
-/// first, as `cargo run -p a2a-codegen -- generate` does, so that one command blesses everything.
+/// first, as `cargo xtask generate` does, so that one command blesses everything.
 #[test]
 fn checked_in_generated_code_is_fresh() {
-    for config in Config::checked_in_all(workspace_root()) {
+    for config in checked_in_all(&workspace_root()) {
         if golden::blessing() {
             config
                 .write()
@@ -28,14 +27,14 @@ fn checked_in_generated_code_is_fresh() {
             .unwrap_or_else(|e| panic!("generation failed:\n{e}"));
         assert!(
             staleness.is_fresh(),
-            "generated/ is stale: run `cargo run -p a2a-codegen -- generate` and commit.\n{staleness}"
+            "generated/ is stale: run `cargo xtask generate` and commit.\n{staleness}"
         );
     }
 }
 
 #[test]
 fn two_generations_are_byte_identical() {
-    let config = Config::checked_in(workspace_root());
+    let config = checked_in(&workspace_root());
     let first = config.generate().unwrap();
     let second = config.generate().unwrap();
     assert_eq!(first, second);
@@ -45,13 +44,13 @@ fn two_generations_are_byte_identical() {
 fn output_does_not_depend_on_where_the_spec_is_read_from() {
     // The same inputs through a different (absolute vs relative-looking) path, same label.
     let root = workspace_root();
-    let mut relative = Config::checked_in(root);
+    let mut relative = checked_in(&root);
     relative.source_label("spec/v1");
     let mut via_dotdot = Config::new(root.join("a2a-codegen/../spec/v1"));
     via_dotdot
         .source_label("spec/v1")
-        .regenerate_hint(a2a_codegen::workspace::CHECKED_IN_REGENERATE)
-        .runtime_path("crate::rt")
+        .regenerate_hint(xtask::REGENERATE)
+        .runtime_path(xtask::RUNTIME_PATH)
         .error_reference("elsewhere/ERRORS.md")
         .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()));
     assert_eq!(relative.generate().unwrap(), via_dotdot.generate().unwrap());
@@ -59,9 +58,9 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
 
 #[test]
 fn generated_files_carry_the_header_with_input_hashes() {
-    let files = Config::checked_in(workspace_root()).generate().unwrap();
+    let files = checked_in(&workspace_root()).generate().unwrap();
     let sha = |name: &str| {
-        a2a_codegen::workspace::sha256_hex(
+        a2a_codegen::internals::sha256_hex(
             &std::fs::read(workspace_root().join("spec/v1").join(name)).unwrap(),
         )
     };
@@ -97,7 +96,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
         );
         assert!(f.contents.contains(&stamp), "{} lacks {stamp}", f.path);
         assert!(
-            !f.contents.contains(env!("CARGO_MANIFEST_DIR")),
+            !f.contents.contains(workspace_root().to_str().unwrap()),
             "{} names an absolute path",
             f.path
         );
@@ -108,7 +107,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
 fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("freshness-roundtrip");
     let _ = std::fs::remove_dir_all(&tmp);
-    let mut config = Config::checked_in(workspace_root());
+    let mut config = checked_in(&workspace_root());
     config.out_dir(&tmp).error_reference(tmp.join("ERRORS.md"));
     let staleness = config.check().unwrap();
     assert_eq!(staleness.files.len(), 8, "every file missing: {staleness}");
