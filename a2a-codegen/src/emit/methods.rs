@@ -38,56 +38,10 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
         ))
     });
 
-    let unit_types = methods.iter().zip(&names).map(|(m, name)| {
-        // (`name` is the Rust ident; `m.name` the wire name, used in docs and NAME.)
-        let shape = if m.streaming {
-            "an SSE stream of"
-        } else {
-            "one"
-        };
-        let docs = doc_attrs(&format!(
-            "{}\n\n`{}`: params [`{}`](super::super::{}), reply {shape} [`{}`](super::super::{}).",
-            m.doc, m.name, m.params, m.params, m.result, m.result
-        ));
-        let (p, r, s, w) = (
-            Ident::new(&m.params, Span::call_site()),
-            Ident::new(&m.result, Span::call_site()),
-            m.streaming,
-            &m.name,
-        );
-        let tenant = tenant_field(model, m).map(|(field, optional)| {
-            let (read, fill) = match optional {
-                true => (
-                    quote!(params.#field.as_deref().filter(|__t| !__t.is_empty())),
-                    quote!(params.#field = ::core::option::Option::Some(::std::string::String::from(tenant))),
-                ),
-                false => (
-                    quote!(::core::option::Option::Some(params.#field.as_str()).filter(|__t| !__t.is_empty())),
-                    quote!(params.#field = ::std::string::String::from(tenant)),
-                ),
-            };
-            quote! {
-                fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
-                    #read
-                }
-                fn fill_tenant(params: &mut Self::Params, tenant: &str) {
-                    #fill;
-                }
-            }
-        });
-        quote! {
-            #docs
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-            pub struct #name;
-            impl #rt::Method for #name {
-                const NAME: &'static str = #w;
-                const STREAMING: bool = #s;
-                type Params = super::super::#p;
-                type Result = super::super::#r;
-                #tenant
-            }
-        }
-    });
+    let unit_types = methods
+        .iter()
+        .zip(&names)
+        .map(|(m, name)| unit_type(model, m, name, rt));
     let name_docs = methods.iter().map(|m| format!(" `{}`: {}", m.name, m.doc));
     let reply_docs = methods
         .iter()
@@ -193,6 +147,59 @@ pub fn emit_methods(model: &Model, opts: &EmitOptions) -> TokenStream {
         }
 
         #rt::__private::client_api!();
+    }
+}
+
+/// The unit type of one method: its `Method` impl (params, result, streaming, and the tenant
+/// field when its params have one).
+fn unit_type(model: &Model, m: &MethodDef, name: &Ident, rt: &TokenStream) -> TokenStream {
+    // (`name` is the Rust ident; `m.name` the wire name, used in docs and NAME.)
+    let shape = if m.streaming {
+        "an SSE stream of"
+    } else {
+        "one"
+    };
+    let docs = doc_attrs(&format!(
+        "{}\n\n`{}`: params [`{}`](super::super::{}), reply {shape} [`{}`](super::super::{}).",
+        m.doc, m.name, m.params, m.params, m.result, m.result
+    ));
+    let (p, r, s, w) = (
+        Ident::new(&m.params, Span::call_site()),
+        Ident::new(&m.result, Span::call_site()),
+        m.streaming,
+        &m.name,
+    );
+    let tenant = tenant_field(model, m).map(|(field, optional)| {
+        let (read, fill) = match optional {
+            true => (
+                quote!(params.#field.as_deref().filter(|__t| !__t.is_empty())),
+                quote!(params.#field = ::core::option::Option::Some(::std::string::String::from(tenant))),
+            ),
+            false => (
+                quote!(::core::option::Option::Some(params.#field.as_str()).filter(|__t| !__t.is_empty())),
+                quote!(params.#field = ::std::string::String::from(tenant)),
+            ),
+        };
+        quote! {
+            fn tenant(params: &Self::Params) -> ::core::option::Option<&str> {
+                #read
+            }
+            fn fill_tenant(params: &mut Self::Params, tenant: &str) {
+                #fill;
+            }
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #name;
+        impl #rt::Method for #name {
+            const NAME: &'static str = #w;
+            const STREAMING: bool = #s;
+            type Params = super::super::#p;
+            type Result = super::super::#r;
+            #tenant
+        }
     }
 }
 

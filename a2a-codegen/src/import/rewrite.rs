@@ -77,16 +77,40 @@ impl Importer<'_> {
         out_defs
     }
 
-    /// Rewrites one schema; `def` when it is a whole definition (not a property or item).
+    /// Rewrites one schema; `def` when it is a whole definition (not a property or item). Steps:
+    /// a site the overlay names (a union or an inline enum), a v0.3 definition's tagged union, an
+    /// `anyOf` of a known shape, and otherwise each keyword in turn.
     pub(super) fn schema(&mut self, schema: &Value, pointer: &str, def: bool) -> Value {
         let Value::Object(obj) = schema else {
             return schema.clone();
         };
+        if let Some(out) = self.named_site(schema, obj, pointer) {
+            return out;
+        }
+        if let (Some(any), true, Shape::V03) = (obj.get("anyOf"), def, self.shape) {
+            return self.union_definition(obj, any, pointer);
+        }
+        if let Some(out) = obj
+            .get("anyOf")
+            .and_then(|any| self.any_of(obj, any, pointer))
+        {
+            return out;
+        }
+        self.keywords(obj, pointer, def)
+    }
+
+    /// A union or inline enum the overlay names: a `$ref` to its new definition.
+    fn named_site(
+        &mut self,
+        schema: &Value,
+        obj: &Map<String, Value>,
+        pointer: &str,
+    ) -> Option<Value> {
         if let Some(name) = self.union_sites.get(pointer).cloned() {
             let mut out = Map::new();
             out.insert("$ref".into(), format!("#/$defs/{name}").into());
             self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
-            return Value::Object(out);
+            return Some(Value::Object(out));
         }
         if let Some(name) = self.enum_sites.get(pointer).cloned() {
             let values = obj.get("enum").and_then(Value::as_array).and_then(|v| {
@@ -102,69 +126,80 @@ impl Importer<'_> {
                         "must be a non-empty array of strings",
                     )
                     .help("an inline enum the overlay names lists its string values");
-                return schema.clone();
+                return Some(schema.clone());
             };
             self.record_enum(&name, values, pointer);
             let mut out = Map::new();
             out.insert("$ref".into(), format!("#/$defs/{name}").into());
             self.keep_rest(obj, &mut out, &["enum", "type"], |_| false);
-            return Value::Object(out);
+            return Some(Value::Object(out));
         }
-        if let (Some(any), true, Shape::V03) = (obj.get("anyOf"), def, self.shape) {
-            let prefix = format!("#/{}/", self.container);
-            let at = pointer_push(pointer, "anyOf");
-            match tag_of_union(self.defs, any, &prefix) {
-                Ok(tag) => {
-                    let mut out = self.tagged(any, &tag, &at);
-                    self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
-                    return Value::Object(out);
-                }
-                Err(why) => {
-                    self.diags
-                        .push(self.file, &at, format!("not a tagged union: {why}"))
-                        .help(
-                            "a definition's `anyOf` is read as a union of `$ref`s whose targets \
-                             pin a common member with `const`; drop the definition in the overlay \
-                             if it is not part of the data model",
-                        );
-                    return Value::Object(Map::new());
-                }
+        None
+    }
+
+    /// A v0.3 definition's `anyOf`: a tagged union, or an error saying why it is not one.
+    fn union_definition(&mut self, obj: &Map<String, Value>, any: &Value, pointer: &str) -> Value {
+        let prefix = format!("#/{}/", self.container);
+        let at = pointer_push(pointer, "anyOf");
+        match tag_of_union(self.defs, any, &prefix) {
+            Ok(tag) => {
+                let mut out = self.tagged(any, &tag, &at);
+                self.keep_rest(obj, &mut out, &["anyOf"], |_| false);
+                Value::Object(out)
             }
-        }
-        if let Some(any) = obj.get("anyOf") {
-            if let Some(inlined) = inlined_enum(any) {
-                let mut out = Map::new();
-                if let Some(name) = self.inline_enum(obj, inlined, pointer) {
-                    out.insert("$ref".into(), format!("#/$defs/{name}").into());
-                }
-                self.keep_rest(obj, &mut out, &["anyOf", "title", "default"], |v| {
-                    v.as_i64() == Some(0) || v.as_str().is_some_and(|s| s.ends_with("_UNSPECIFIED"))
-                });
-                return Value::Object(out);
-            }
-            if is_int32(any) {
-                let mut out = Map::new();
-                out.insert("type".into(), "integer".into());
-                out.insert("format".into(), "int32".into());
-                self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
-                    is_zero(Some("integer"), v) || v.as_str() == Some("0")
-                });
-                return Value::Object(out);
-            }
-            if let Some(format) = wide_integer(any) {
-                let mut out = Map::new();
-                out.insert("type".into(), serde_json::json!(["integer", "string"]));
-                out.insert("format".into(), format.into());
-                self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
-                    is_zero(Some("integer"), v) || v.as_str() == Some("0")
-                });
-                return Value::Object(out);
-            }
-            if let Some(kind) = wide_number(any) {
-                self.unsupported_number(kind, pointer);
-                return Value::Object(Map::new());
+            Err(why) => {
+                self.diags
+                    .push(self.file, &at, format!("not a tagged union: {why}"))
+                    .help(
+                        "a definition's `anyOf` is read as a union of `$ref`s whose targets \
+                         pin a common member with `const`; drop the definition in the overlay \
+                         if it is not part of the data model",
+                    );
+                Value::Object(Map::new())
             }
         }
+    }
+
+    /// An `anyOf` of a shape the published generators write for one type: an inlined enum, an
+    /// int32, a 64-bit integer (or an unsupported wide number, reported).
+    fn any_of(&mut self, obj: &Map<String, Value>, any: &Value, pointer: &str) -> Option<Value> {
+        if let Some(inlined) = inlined_enum(any) {
+            let mut out = Map::new();
+            if let Some(name) = self.inline_enum(obj, inlined, pointer) {
+                out.insert("$ref".into(), format!("#/$defs/{name}").into());
+            }
+            self.keep_rest(obj, &mut out, &["anyOf", "title", "default"], |v| {
+                v.as_i64() == Some(0) || v.as_str().is_some_and(|s| s.ends_with("_UNSPECIFIED"))
+            });
+            return Some(Value::Object(out));
+        }
+        if is_int32(any) {
+            let mut out = Map::new();
+            out.insert("type".into(), "integer".into());
+            out.insert("format".into(), "int32".into());
+            self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
+                is_zero(Some("integer"), v) || v.as_str() == Some("0")
+            });
+            return Some(Value::Object(out));
+        }
+        if let Some(format) = wide_integer(any) {
+            let mut out = Map::new();
+            out.insert("type".into(), serde_json::json!(["integer", "string"]));
+            out.insert("format".into(), format.into());
+            self.keep_rest(obj, &mut out, &["anyOf", "default"], |v| {
+                is_zero(Some("integer"), v) || v.as_str() == Some("0")
+            });
+            return Some(Value::Object(out));
+        }
+        if let Some(kind) = wide_number(any) {
+            self.unsupported_number(kind, pointer);
+            return Some(Value::Object(Map::new()));
+        }
+        None
+    }
+
+    /// Every keyword of a schema in turn, sub-schemas rewritten.
+    fn keywords(&mut self, obj: &Map<String, Value>, pointer: &str, def: bool) -> Value {
         let ty = obj.get("type").and_then(Value::as_str);
         let mut out = Map::new();
         for (key, value) in obj {
@@ -184,32 +219,7 @@ impl Importer<'_> {
                     }
                 },
                 "properties" if value.is_object() => {
-                    let required: Vec<&str> = obj
-                        .get("required")
-                        .and_then(Value::as_array)
-                        .map(|r| r.iter().filter_map(Value::as_str).collect())
-                        .unwrap_or_default();
-                    let props = value.as_object().into_iter().flatten();
-                    let props = props
-                        .map(|(name, prop)| {
-                            let prop_at = pointer_push(&at, name);
-                            if !prop.is_object() {
-                                self.not_a_schema(
-                                    &format!("the property `{name}`"),
-                                    prop,
-                                    &prop_at,
-                                );
-                            }
-                            let mut prop = self.schema(prop, &prop_at, false);
-                            // A default on a required member has nothing to fill in.
-                            if required.contains(&name.as_str()) {
-                                if let Value::Object(p) = &mut prop {
-                                    p.remove("default");
-                                }
-                            }
-                            (name.clone(), prop)
-                        })
-                        .collect();
+                    let props = self.properties(obj, value, &at);
                     out.insert(key.clone(), Value::Object(props));
                 }
                 "patternProperties" => self.aliases(obj, value, &at),
@@ -238,6 +248,37 @@ impl Importer<'_> {
             }
         }
         Value::Object(out)
+    }
+
+    /// The members of `properties`, each rewritten; a default on a required member is dropped.
+    fn properties(
+        &mut self,
+        obj: &Map<String, Value>,
+        value: &Value,
+        at: &str,
+    ) -> Map<String, Value> {
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let props = value.as_object().into_iter().flatten();
+        props
+            .map(|(name, prop)| {
+                let prop_at = pointer_push(at, name);
+                if !prop.is_object() {
+                    self.not_a_schema(&format!("the property `{name}`"), prop, &prop_at);
+                }
+                let mut prop = self.schema(prop, &prop_at, false);
+                // A default on a required member has nothing to fill in.
+                if required.contains(&name.as_str()) {
+                    if let Value::Object(p) = &mut prop {
+                        p.remove("default");
+                    }
+                }
+                (name.clone(), prop)
+            })
+            .collect()
     }
 
     /// A definition or property that is not a schema object (the published generators write

@@ -267,6 +267,9 @@ impl Lowerer<'_> {
         Some(EnumDef { values })
     }
 
+    /// An object schema: a struct, or a bare oneof when the oneOf members are all it has. Steps:
+    /// the object keywords, then each property as a oneof member, a `const` or a field, then the
+    /// kind those make.
     fn lower_object(
         &mut self,
         name: &str,
@@ -285,6 +288,49 @@ impl Lowerer<'_> {
                 "additionalProperties",
             ],
         );
+        self.check_additional_properties(obj, pointer);
+        let props_at = pointer_push(pointer, "properties");
+        let props = match obj.get("properties") {
+            None => &*EMPTY,
+            Some(Value::Object(p)) => p,
+            Some(_) => {
+                self.error(&props_at, "`properties` must be an object");
+                return None;
+            }
+        };
+        let required = self.required_properties(obj, props, pointer);
+        let members = self.oneof_members(obj, props, &required, pointer);
+
+        let mut fields = Vec::new();
+        let mut consts = Vec::new();
+        let mut group = Vec::new();
+        for (json_name, schema) in props {
+            let at = pointer_push(&props_at, json_name);
+            let prop = schema.as_object().unwrap_or(&*EMPTY);
+            if members.contains(json_name) {
+                group.extend(self.oneof_member(json_name, schema, prop, &at));
+            } else if let Some(value) = prop.get("const") {
+                let required = required.contains(json_name);
+                consts.extend(self.const_field(json_name, prop, value, required, &at));
+            } else {
+                let required = required.contains(json_name);
+                fields.extend(self.field(json_name, schema, prop, required, at));
+            }
+        }
+        self.object_kind(
+            name,
+            obj,
+            pointer,
+            !members.is_empty(),
+            fields,
+            consts,
+            group,
+        )
+    }
+
+    /// `additionalProperties` beside `properties`: absent, `true` or `{}` (unknown members are
+    /// always tolerated); anything else is an error.
+    fn check_additional_properties(&mut self, obj: &Map<String, Value>, pointer: &str) {
         match obj.get("additionalProperties") {
             None | Some(Value::Bool(true)) => {}
             Some(Value::Object(o)) if o.is_empty() => {}
@@ -299,16 +345,15 @@ impl Lowerer<'_> {
                     .help("model the map as its own property: {\"type\": \"object\", \"additionalProperties\": <schema>}");
             }
         }
-        let props_at = pointer_push(pointer, "properties");
-        let empty = Map::new();
-        let props = match obj.get("properties") {
-            None => &empty,
-            Some(Value::Object(p)) => p,
-            Some(_) => {
-                self.error(&props_at, "`properties` must be an object");
-                return None;
-            }
-        };
+    }
+
+    /// The `required` list, each name checked against `properties`.
+    fn required_properties(
+        &mut self,
+        obj: &Map<String, Value>,
+        props: &Map<String, Value>,
+        pointer: &str,
+    ) -> Vec<String> {
         let required = self.string_list(obj, "required", pointer);
         for r in &required {
             if !props.contains_key(r) {
@@ -320,77 +365,105 @@ impl Lowerer<'_> {
                 .help("add the property or remove the name");
             }
         }
-        let members = self.oneof_members(obj, props, &required, pointer);
+        required
+    }
 
-        let mut fields = Vec::new();
-        let mut consts = Vec::new();
-        let mut group = Vec::new();
-        for (json_name, schema) in props {
-            let at = pointer_push(&props_at, json_name);
-            let alias = Some(naming::snake_case(json_name)).filter(|s| s != json_name);
-            let prop = schema.as_object().unwrap_or(&*EMPTY);
-            if members.contains(json_name) {
-                let ty = self.type_ref(schema, &at);
-                let doc = self.doc(prop, &at);
-                let deprecated = self.deprecated(prop, &at);
-                if let Some(ty) = ty {
-                    let variant = naming::pascal_case(json_name);
-                    group.push(OneOfMember {
-                        json_name: json_name.clone(),
-                        alias,
-                        variant,
-                        ty,
-                        doc,
-                        deprecated,
-                    });
-                }
-                continue;
-            }
-            if let Some(value) = prop.get("const") {
-                self.check_keywords(prop, &at, &["const", "type"]);
-                if let Some(value) = self.literal(value, &pointer_push(&at, "const")) {
-                    consts.push(ConstField {
-                        json_name: json_name.clone(),
-                        alias,
-                        value,
-                        required: required.contains(json_name),
-                    });
-                }
-                continue;
-            }
-            let Some(ty) = self.type_ref(schema, &at) else {
-                continue;
-            };
-            let doc = self.doc(prop, &at);
-            let deprecated = self.deprecated(prop, &at);
-            let presence = if required.contains(json_name) {
-                Presence::Required
-            } else if let Some(default) = prop.get("default") {
-                match self.default_literal(&ty, default, &pointer_push(&at, "default")) {
-                    Some(lit) => Presence::Defaulted(lit),
-                    None => continue,
-                }
-            } else {
-                Presence::Optional
-            };
-            let rust_name = naming::snake_case(json_name);
-            if !naming::is_identifier(&rust_name) {
-                self.error(&at, format!("property `{json_name}` has no usable Rust name (got `{rust_name}`)"))
-                    .help("property names must contain a letter and consist of ASCII letters, digits, `_` or `-`");
-                continue;
-            }
-            fields.push(Field {
-                json_name: json_name.clone(),
-                alias,
-                rust_name,
-                ty,
-                presence,
-                doc,
-                deprecated,
-                pointer: at,
-            });
+    /// A property that is a member of the object's oneOf group.
+    fn oneof_member(
+        &mut self,
+        json_name: &str,
+        schema: &Value,
+        prop: &Map<String, Value>,
+        at: &str,
+    ) -> Option<OneOfMember> {
+        let ty = self.type_ref(schema, at);
+        let doc = self.doc(prop, at);
+        let deprecated = self.deprecated(prop, at);
+        Some(OneOfMember {
+            json_name: json_name.to_string(),
+            alias: alias(json_name),
+            variant: naming::pascal_case(json_name),
+            ty: ty?,
+            doc,
+            deprecated,
+        })
+    }
+
+    /// A property pinned to one value with `const`.
+    fn const_field(
+        &mut self,
+        json_name: &str,
+        prop: &Map<String, Value>,
+        value: &Value,
+        required: bool,
+        at: &str,
+    ) -> Option<ConstField> {
+        self.check_keywords(prop, at, &["const", "type"]);
+        let value = self.literal(value, &pointer_push(at, "const"))?;
+        Some(ConstField {
+            json_name: json_name.to_string(),
+            alias: alias(json_name),
+            value,
+            required,
+        })
+    }
+
+    /// A plain property: its type, its presence (required, defaulted or optional) and its Rust
+    /// name.
+    fn field(
+        &mut self,
+        json_name: &str,
+        schema: &Value,
+        prop: &Map<String, Value>,
+        required: bool,
+        at: String,
+    ) -> Option<Field> {
+        let ty = self.type_ref(schema, &at)?;
+        let doc = self.doc(prop, &at);
+        let deprecated = self.deprecated(prop, &at);
+        let presence = if required {
+            Presence::Required
+        } else if let Some(default) = prop.get("default") {
+            Presence::Defaulted(self.default_literal(
+                &ty,
+                default,
+                &pointer_push(&at, "default"),
+            )?)
+        } else {
+            Presence::Optional
+        };
+        let rust_name = naming::snake_case(json_name);
+        if !naming::is_identifier(&rust_name) {
+            self.error(&at, format!("property `{json_name}` has no usable Rust name (got `{rust_name}`)"))
+                .help("property names must contain a letter and consist of ASCII letters, digits, `_` or `-`");
+            return None;
         }
+        Some(Field {
+            json_name: json_name.to_string(),
+            alias: alias(json_name),
+            rust_name,
+            ty,
+            presence,
+            doc,
+            deprecated,
+            pointer: at,
+        })
+    }
 
+    /// What an object's parts make: a struct when it has no oneOf members (`has_oneof`); a bare
+    /// oneof when its members are all it has; a struct with a named oneof field otherwise
+    /// (`x-oneof-name` names it).
+    #[allow(clippy::too_many_arguments)]
+    fn object_kind(
+        &mut self,
+        name: &str,
+        obj: &Map<String, Value>,
+        pointer: &str,
+        has_oneof: bool,
+        fields: Vec<Field>,
+        consts: Vec<ConstField>,
+        members: Vec<OneOfMember>,
+    ) -> Option<TypeKind> {
         let oneof_name = match obj.get("x-oneof-name") {
             None => None,
             Some(Value::String(s)) if naming::is_identifier(&naming::snake_case(s)) => {
@@ -402,7 +475,7 @@ impl Lowerer<'_> {
                 None
             }
         };
-        if members.is_empty() {
+        if !has_oneof {
             if obj.contains_key("x-oneof-name") {
                 let at = pointer_push(pointer, "x-oneof-name");
                 self.error(&at, "`x-oneof-name` without a `oneOf`")
@@ -416,7 +489,7 @@ impl Lowerer<'_> {
         }
         let group = OneOfGroup {
             name: oneof_name.clone(),
-            members: group,
+            members,
         };
         if fields.is_empty() && consts.is_empty() {
             return Some(TypeKind::OneOf(group));
@@ -789,6 +862,44 @@ impl Lowerer<'_> {
             self.error(&format_at, "`format` must be a string");
             return None;
         }
+        match ty {
+            "string" | "integer" | "number" => self.scalar_type(obj, ty, format, pointer),
+            "boolean" => {
+                self.check_keywords(obj, pointer, &["type", "default"]);
+                Some(TypeRef::Bool)
+            }
+            "array" => self.array_type(obj, pointer),
+            "object" => self.object_value_type(obj, pointer),
+            "null" => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    "the `null` type is not supported",
+                )
+                .help(
+                    "absence is already modelled: a property that is not required is an `Option`",
+                );
+                None
+            }
+            other => {
+                self.error(
+                    &pointer_push(pointer, "type"),
+                    format!("unknown type `{other}`"),
+                )
+                .help("one of object, array, string, integer, number, boolean");
+                None
+            }
+        }
+    }
+
+    /// A string, integer or number schema, by its `format`.
+    fn scalar_type(
+        &mut self,
+        obj: &Map<String, Value>,
+        ty: &str,
+        format: Option<&str>,
+        pointer: &str,
+    ) -> Option<TypeRef> {
+        let format_at = pointer_push(pointer, "format");
         let bad_format = |lw: &mut Self, allowed: &str| {
             lw.error(
                 &format_at,
@@ -832,70 +943,52 @@ impl Lowerer<'_> {
                     ),
                 }
             }
-            "number" => {
+            // "number": type_ref passes only string, integer and number.
+            _ => {
                 self.check_keywords(obj, pointer, &["type", "format", "default"]);
                 match format {
                     None | Some("double") | Some("float") => Some(TypeRef::Number),
                     Some(_) => bad_format(self, "double, float"),
                 }
             }
-            "boolean" => {
-                self.check_keywords(obj, pointer, &["type", "default"]);
-                Some(TypeRef::Bool)
-            }
-            "array" => {
-                self.check_keywords(obj, pointer, &["type", "items"]);
-                let Some(items) = obj.get("items") else {
-                    self.error(pointer, "an array needs `items`")
-                        .help("say what the list holds, e.g. \"items\": {\"type\": \"string\"}");
-                    return None;
-                };
-                Some(TypeRef::List(Box::new(
-                    self.type_ref(items, &pointer_push(pointer, "items"))?,
-                )))
-            }
-            "object" => {
-                self.check_keywords(obj, pointer, &["type", "additionalProperties"]);
-                if obj.contains_key("properties") || obj.contains_key("oneOf") {
-                    self.error(pointer, "inline object types are not supported here")
-                        .help("move the object to $defs and refer to it with $ref");
-                    return None;
-                }
-                match obj.get("additionalProperties") {
-                    None | Some(Value::Bool(true)) => Some(TypeRef::JsonObject),
-                    Some(Value::Object(o)) if o.is_empty() => Some(TypeRef::JsonObject),
-                    Some(Value::Bool(false)) => {
-                        self.error(
-                            &pointer_push(pointer, "additionalProperties"),
-                            "an object that allows no members at all",
-                        )
-                        .help("use `\"properties\": {}` in a named $def for an empty message");
-                        None
-                    }
-                    Some(value) => {
-                        let value =
-                            self.type_ref(value, &pointer_push(pointer, "additionalProperties"))?;
-                        Some(TypeRef::Map(Box::new(value)))
-                    }
-                }
-            }
-            "null" => {
+        }
+    }
+
+    /// An array schema: a list of its `items`.
+    fn array_type(&mut self, obj: &Map<String, Value>, pointer: &str) -> Option<TypeRef> {
+        self.check_keywords(obj, pointer, &["type", "items"]);
+        let Some(items) = obj.get("items") else {
+            self.error(pointer, "an array needs `items`")
+                .help("say what the list holds, e.g. \"items\": {\"type\": \"string\"}");
+            return None;
+        };
+        Some(TypeRef::List(Box::new(
+            self.type_ref(items, &pointer_push(pointer, "items"))?,
+        )))
+    }
+
+    /// An object in a value position: a JSON object, or a map of its `additionalProperties`.
+    fn object_value_type(&mut self, obj: &Map<String, Value>, pointer: &str) -> Option<TypeRef> {
+        self.check_keywords(obj, pointer, &["type", "additionalProperties"]);
+        if obj.contains_key("properties") || obj.contains_key("oneOf") {
+            self.error(pointer, "inline object types are not supported here")
+                .help("move the object to $defs and refer to it with $ref");
+            return None;
+        }
+        match obj.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => Some(TypeRef::JsonObject),
+            Some(Value::Object(o)) if o.is_empty() => Some(TypeRef::JsonObject),
+            Some(Value::Bool(false)) => {
                 self.error(
-                    &pointer_push(pointer, "type"),
-                    "the `null` type is not supported",
+                    &pointer_push(pointer, "additionalProperties"),
+                    "an object that allows no members at all",
                 )
-                .help(
-                    "absence is already modelled: a property that is not required is an `Option`",
-                );
+                .help("use `\"properties\": {}` in a named $def for an empty message");
                 None
             }
-            other => {
-                self.error(
-                    &pointer_push(pointer, "type"),
-                    format!("unknown type `{other}`"),
-                )
-                .help("one of object, array, string, integer, number, boolean");
-                None
+            Some(value) => {
+                let value = self.type_ref(value, &pointer_push(pointer, "additionalProperties"))?;
+                Some(TypeRef::Map(Box::new(value)))
             }
         }
     }
@@ -929,4 +1022,9 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// The serde alias of a property whose Rust name differs from its JSON name.
+fn alias(json_name: &str) -> Option<String> {
+    Some(naming::snake_case(json_name)).filter(|s| s != json_name)
 }
