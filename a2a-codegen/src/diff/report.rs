@@ -108,7 +108,7 @@ impl Report {
         Ok(text)
     }
 
-    /// The JSON array of changes (the shape is documented in the [module docs](self)).
+    /// The JSON array of changes (the shape is documented in the [module docs](crate::diff)).
     pub fn to_json(&self) -> String {
         let mut text =
             serde_json::to_string_pretty(&self.changes).expect("changes serialize to JSON");
