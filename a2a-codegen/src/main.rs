@@ -97,13 +97,14 @@ enum IrFormat {
 struct Paths {
     /// Spec directory (a2a.schema.json or a2a.proto, errors.toml, methods.toml), or a schema file
     /// or proto, read with the tables beside it (without them: the types only, no error enum,
-    /// decoders or server code)
-    #[arg(long)]
-    spec: PathBuf,
+    /// decoders or server code) [default: with --out; without both, the modules of
+    /// ./a2a-codegen.toml]
+    #[arg(long, requires = "out")]
+    spec: Option<PathBuf>,
     /// Output directory for the generated module (mod.rs, types.rs, errors.rs, methods.rs,
     /// server.rs, ...)
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, requires = "spec")]
+    out: Option<PathBuf>,
     /// How the inputs are named in headers and diagnostics [default: the --spec path relative to
     /// the current directory, or its last component when it lies outside]
     #[arg(long, value_name = "LABEL")]
@@ -135,8 +136,115 @@ struct Paths {
 /// What the headers of a crate's own generated files tell a reader to run.
 const USER_REGENERATE: &str = "run `a2a-codegen generate` again with the same options";
 
+/// The file `generate` and `check` read, in the current directory, when neither `--spec` nor
+/// `--out` is given: one `[[module]]` table per generated module, with the options' names as keys.
+const PROJECT_FILE: &str = "a2a-codegen.toml";
+
+/// The contents of [`PROJECT_FILE`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProjectFile {
+    module: Vec<Module>,
+}
+
+/// One generated module: the command line's options, or one `[[module]]` of [`PROJECT_FILE`]
+/// (paths relative to the current directory either way).
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+struct Module {
+    spec: PathBuf,
+    out: PathBuf,
+    source_label: Option<String>,
+    runtime_path: Option<String>,
+    #[serde(default)]
+    preserve_unknown_fields: bool,
+    error_reference: Option<PathBuf>,
+    custom_errors: Option<PathBuf>,
+    overlay: Option<PathBuf>,
+    json_schema_feature: Option<String>,
+    #[serde(default)]
+    json_schema: bool,
+    /// What the headers tell a reader to run [default: `a2a-codegen generate` again]; only in
+    /// the file.
+    regenerate_hint: Option<String>,
+}
+
 impl Paths {
-    /// The settings: the command line's options, else the defaults of a user's crate.
+    /// The modules to generate: the one the options name, else those of [`PROJECT_FILE`].
+    fn modules(&self) -> Result<Vec<Module>, String> {
+        let (Some(spec), Some(out)) = (&self.spec, &self.out) else {
+            return read_project_file();
+        };
+        Ok(vec![Module {
+            spec: spec.clone(),
+            out: out.clone(),
+            source_label: self.source_label.clone(),
+            runtime_path: self.runtime_path.clone(),
+            preserve_unknown_fields: self.preserve_unknown_fields,
+            error_reference: self.error_reference.clone(),
+            custom_errors: self.custom_errors.clone(),
+            overlay: self.overlay.clone(),
+            json_schema_feature: self.json_schema_feature.clone(),
+            json_schema: self.json_schema,
+            regenerate_hint: None,
+        }])
+    }
+
+    /// Whether any setting beyond `--spec` and `--out` was given (they need those two).
+    fn has_settings(&self) -> bool {
+        self.source_label.is_some()
+            || self.runtime_path.is_some()
+            || self.preserve_unknown_fields
+            || self.error_reference.is_some()
+            || self.custom_errors.is_some()
+            || self.overlay.is_some()
+            || self.json_schema_feature.is_some()
+            || self.json_schema
+    }
+}
+
+/// The modules of [`PROJECT_FILE`] in the current directory; without the file, the error clap
+/// gives for the missing `--spec` and `--out`, saying the file is the other way.
+fn read_project_file() -> Result<Vec<Module>, String> {
+    let text = match std::fs::read_to_string(PROJECT_FILE) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            use clap::CommandFactory;
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    format!(
+                        "the following required arguments were not provided:\n  --spec <SPEC>\n  \
+                         --out <OUT>\n\nor run where an {PROJECT_FILE} lists the modules, one \
+                         [[module]] with `spec`, `out` and the options' names as keys \
+                         (docs/generating.md)"
+                    ),
+                )
+                .exit()
+        }
+        Err(e) => return Err(format!("{PROJECT_FILE}: {e}")),
+    };
+    let file: ProjectFile = toml::from_str(&text)
+        .map_err(|e| format!("{PROJECT_FILE}: {}", e.to_string().trim_end()))?;
+    if file.module.is_empty() {
+        return Err(format!(
+            "{PROJECT_FILE}: no [[module]]: add one with `spec` and `out`"
+        ));
+    }
+    for module in &file.module {
+        if module.json_schema && module.json_schema_feature.is_some() {
+            return Err(format!(
+                "{PROJECT_FILE}: the module of `{}` has both `json-schema` and \
+                 `json-schema-feature`: keep one",
+                module.spec.display()
+            ));
+        }
+    }
+    Ok(file.module)
+}
+
+impl Module {
+    /// The settings: the given options, else the defaults of a user's crate.
     fn config(&self) -> Config {
         let mut config = Config::new(&self.spec);
         config
@@ -145,7 +253,7 @@ impl Paths {
                     .clone()
                     .unwrap_or_else(|| default_label(&self.spec)),
             )
-            .regenerate_hint(USER_REGENERATE)
+            .regenerate_hint(self.regenerate_hint.as_deref().unwrap_or(USER_REGENERATE))
             .out_dir(&self.out)
             .runtime_path(
                 self.runtime_path
@@ -201,34 +309,63 @@ fn default_label(spec: &std::path::Path) -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Diff(args) => return run_diff(args),
-        Command::Ir(args) => return run_ir(args),
-        Command::Generate(paths) => paths.config().write().map(|touched| {
-            if touched.is_empty() {
-                println!("a2a-codegen: {} is up to date", paths.out.display());
-            }
-            for path in touched {
-                // A file no longer produced (e.g. json_schema.rs without --json-schema) is
-                // removed by `write`, not written.
-                let verb = if path.exists() { "wrote" } else { "removed" };
-                println!("a2a-codegen: {verb} {}", path.display());
-            }
-            ExitCode::SUCCESS
-        }),
-        Command::Check(paths) => paths.config().check().map(|staleness| {
-            if staleness.is_fresh() {
-                println!("a2a-codegen: {} is fresh", paths.out.display());
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("{}", staleness.report(&fix_command()));
-            ExitCode::from(1)
-        }),
+    match &cli.command {
+        Command::Diff(args) => run_diff(args),
+        Command::Ir(args) => run_ir(args),
+        Command::Generate(paths) => run_modules(paths, generate),
+        Command::Check(paths) => run_modules(paths, check),
+    }
+}
+
+/// `generate` or `check` on every module the options or the project file name; the exit code is
+/// the worst of theirs (0, 1 stale, 2 error).
+fn run_modules(paths: &Paths, run: fn(&Module) -> Result<u8, String>) -> ExitCode {
+    if paths.spec.is_none() && paths.has_settings() {
+        eprintln!("error: the options need --spec and --out (or set them in {PROJECT_FILE})");
+        return ExitCode::from(2);
+    }
+    let modules = match paths.modules() {
+        Ok(modules) => modules,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
     };
-    result.unwrap_or_else(|e| {
-        eprintln!("{e}");
-        ExitCode::from(2)
-    })
+    let worst = modules
+        .iter()
+        .map(|module| {
+            run(module).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                2
+            })
+        })
+        .max()
+        .unwrap_or(0);
+    ExitCode::from(worst)
+}
+
+fn generate(module: &Module) -> Result<u8, String> {
+    let touched = module.config().write().map_err(|e| e.to_string())?;
+    if touched.is_empty() {
+        println!("a2a-codegen: {} is up to date", module.out.display());
+    }
+    for path in touched {
+        // A file no longer produced (e.g. json_schema.rs without --json-schema) is removed by
+        // `write`, not written.
+        let verb = if path.exists() { "wrote" } else { "removed" };
+        println!("a2a-codegen: {verb} {}", path.display());
+    }
+    Ok(0)
+}
+
+fn check(module: &Module) -> Result<u8, String> {
+    let staleness = module.config().check().map_err(|e| e.to_string())?;
+    if staleness.is_fresh() {
+        println!("a2a-codegen: {} is fresh", module.out.display());
+        return Ok(0);
+    }
+    eprintln!("{}", staleness.report(&fix_command()));
+    Ok(1)
 }
 
 /// The `generate` command that repairs what `check` found: this invocation's arguments, with

@@ -297,12 +297,13 @@ fn bad_input_exits_2_naming_file_and_pointer() {
     );
 }
 
-/// The published command regenerates no repository of its own: without `--spec` and `--out` it
-/// refuses, naming both (this workspace's checked-in crate is `cargo xtask generate`'s).
+/// The published command regenerates no repository of its own: without `--spec` and `--out`, and
+/// with no `a2a-codegen.toml` where it runs, it refuses, naming both.
 #[test]
 fn generate_and_check_require_spec_and_out() {
+    let dir = scratch("no-project-file");
     for command in ["generate", "check"] {
-        let out = bin().current_dir(root()).args([command]).output().unwrap();
+        let out = bin().current_dir(&dir).args([command]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{command}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -312,6 +313,44 @@ fn generate_and_check_require_spec_and_out() {
             "{stderr}"
         );
     }
+}
+
+/// Without `--spec` and `--out`, the modules of `a2a-codegen.toml` where it runs: this
+/// workspace's file names the checked-in crate, which `cargo xtask generate` writes with its own
+/// settings, so every module is fresh (the two agree); an option without `--spec` is refused.
+#[test]
+fn check_reads_the_project_file_where_it_runs() {
+    let out = user_bin()
+        .current_dir(root())
+        .arg("check")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for module in [
+        "generated/src/v1",
+        "generated/src/v0_3",
+        "generated/src/v1_1_draft",
+    ] {
+        assert!(stdout.contains(&format!("{module} is fresh")), "{stdout}");
+    }
+    let out = run_in(root(), &["check", "--runtime-path", "crate::rt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("need --spec and --out"));
+    let dir = scratch("bad-project-file");
+    std::fs::write(dir.join("a2a-codegen.toml"), "[[module]]\nspec = \"x\"\n").unwrap();
+    let out = run_in(&dir, &["generate"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a2a-codegen.toml") && stderr.contains("out"),
+        "{stderr}"
+    );
 }
 
 /// A spec directory that does not exist is an error naming it and what --spec takes.
