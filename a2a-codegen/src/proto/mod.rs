@@ -11,13 +11,13 @@
 mod deps;
 mod lower;
 mod methods;
-// The declarations as JSON: for `internals::proto_outline` (and the tests) only.
-#[cfg(any(test, feature = "unstable-internals"))]
+// The declarations as JSON: for `internals::proto_outline` only.
+#[cfg(feature = "unstable-internals")]
 mod outline;
 
 pub(crate) use lower::{lower, module_doc};
 pub(crate) use methods::methods;
-#[cfg(any(test, feature = "unstable-internals"))]
+#[cfg(feature = "unstable-internals")]
 pub(crate) use outline::outline;
 
 use crate::diag::Diagnostics;
