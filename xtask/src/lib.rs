@@ -5,6 +5,8 @@
 //! Everything here is a2a-codegen's public API used as a user would use it: one
 //! [`Config`] per checked-in module.
 
+pub mod cycles;
+
 use a2a_codegen::{Config, JsonSchemaImpls};
 use std::path::{Path, PathBuf};
 

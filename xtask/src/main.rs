@@ -1,12 +1,20 @@
 //! `cargo xtask generate`: regenerate every checked-in module of `a2a-types` from `spec/`
 //! (writes only files whose bytes change). `cargo xtask check`: exit 1, with a short diff per
-//! stale file, when `generated/` is not what `generate` would write.
+//! stale file, when `generated/` is not what `generate` would write. `cargo xtask cycles [SRC..]`:
+//! exit 1, naming the modules and the paths, when a crate's modules import each other in a
+//! cycle (by default the generator's, the runtime's and the agent layer's; see `xtask::cycles`).
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask generate|check
+const USAGE: &str = "usage: cargo xtask generate|check|cycles [SRC..]
   generate   regenerate generated/ (a2a-types) from spec/ (writes only files that change)
-  check      exit 1, with a diff, when generated/ is not what `generate` would write";
+  check      exit 1, with a diff, when generated/ is not what `generate` would write
+  cycles     exit 1, naming them, when the modules of a crate import each other in a cycle
+             through `crate::` paths (each SRC a crate's src/ directory; by default
+             a2a-codegen, a2a-runtime and a2a-agent)";
+
+/// The crates whose modules `cargo xtask cycles` checks by default.
+const CYCLE_CHECKED: &[&str] = &["a2a-codegen/src", "a2a-runtime/src", "a2a-agent/src"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,6 +22,7 @@ fn main() -> ExitCode {
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["generate"] => generate(&root),
         ["check"] => check(&root),
+        ["cycles", ref dirs @ ..] => return cycles(&root, dirs),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -63,4 +72,45 @@ fn check(root: &std::path::Path) -> Result<ExitCode, a2a_codegen::Error> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn cycles(root: &std::path::Path, dirs: &[&str]) -> ExitCode {
+    let dirs: Vec<std::path::PathBuf> = if dirs.is_empty() {
+        CYCLE_CHECKED.iter().map(|d| root.join(d)).collect()
+    } else {
+        dirs.iter().map(std::path::PathBuf::from).collect()
+    };
+    let mut clean = true;
+    for dir in &dirs {
+        let graph = match xtask::cycles::read_crate(dir) {
+            Ok(graph) => graph,
+            Err(e) => {
+                eprintln!("xtask cycles: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let found = xtask::cycles::cycles(&graph);
+        let edges: usize = graph.edges.values().map(|e| e.len()).sum();
+        if found.is_empty() {
+            println!(
+                "xtask: {}: no import cycle ({} modules, {edges} edges)",
+                dir.display(),
+                graph.modules.len()
+            );
+        } else {
+            clean = false;
+            eprintln!(
+                "xtask: {}: {} import cycle(s) through `crate::` paths; break each by moving \
+                 what both sides use below them:\n{}",
+                dir.display(),
+                found.len(),
+                xtask::cycles::report(&graph, &found)
+            );
+        }
+    }
+    if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
