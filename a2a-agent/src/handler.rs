@@ -324,7 +324,7 @@ impl<E: AgentExecutor> Inner<E> {
 
     async fn get(&self, tenant: Option<&str>, id: &str) -> Result<Stored, ServiceError> {
         self.tasks
-            .get(tenant, id)
+            .get_task(tenant, id)
             .await
             .map_err(store_error)?
             .ok_or_else(|| task_not_found(id))
@@ -695,7 +695,7 @@ impl<E: AgentExecutor> Execution<E> {
                 self.version = self
                     .inner
                     .tasks
-                    .create(self.tenant.as_deref(), &task)
+                    .create_task(self.tenant.as_deref(), &task)
                     .await
                     .map_err(|e| self.broke(e))?;
                 self.task = Some(task.clone());
@@ -747,7 +747,7 @@ impl<E: AgentExecutor> Execution<E> {
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
-            match self.inner.tasks.update(tenant, &task, version).await {
+            match self.inner.tasks.update_task(tenant, &task, version).await {
                 Ok(written) => {
                     self.version = written;
                     self.task = Some(task.clone());
@@ -757,7 +757,7 @@ impl<E: AgentExecutor> Execution<E> {
                     let stored = self
                         .inner
                         .tasks
-                        .get(tenant, &task.id)
+                        .get_task(tenant, &task.id)
                         .await
                         .map_err(|e| self.broke(e))?
                         .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
@@ -797,7 +797,9 @@ impl<E: AgentExecutor> Execution<E> {
     async fn keep_push(&self, task_id: &str, mut config: TaskPushNotificationConfig) {
         if let Some(store) = &self.inner.pushes {
             config.task_id = Some(task_id.to_owned());
-            let _ = store.set(self.tenant.as_deref(), task_id, config).await;
+            let _ = store
+                .set_push_config(self.tenant.as_deref(), task_id, config)
+                .await;
         }
     }
 
@@ -806,7 +808,7 @@ impl<E: AgentExecutor> Execution<E> {
             return;
         };
         if let Ok(page) = store
-            .list(
+            .list_push_configs(
                 self.tenant.as_deref(),
                 &task.id,
                 Some(crate::store::MAX_PAGE_SIZE),
@@ -1022,7 +1024,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let page = self
             .inner
             .tasks
-            .list(tenant_of(&cx), &query)
+            .list_tasks(tenant_of(&cx), &query)
             .await
             .map_err(page_error)?;
         let include_artifacts = params.include_artifacts == Some(true);
@@ -1180,7 +1182,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let (store, tenant) = self.push_scope(&cx, &task_id).await?;
         self.check_push(&params)?;
         store
-            .set(tenant, &task_id, params)
+            .set_push_config(tenant, &task_id, params)
             .await
             .map_err(store_error)
     }
@@ -1192,7 +1194,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
         let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
-            .get(tenant, &params.task_id, &params.id)
+            .get_push_config(tenant, &params.task_id, &params.id)
             .await
             .map_err(store_error)?
             .ok_or_else(|| {
@@ -1221,7 +1223,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             })?),
         };
         let page = store
-            .list(
+            .list_push_configs(
                 tenant,
                 &params.task_id,
                 size,
@@ -1253,7 +1255,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     ) -> Result<Empty, ServiceError> {
         let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
         store
-            .delete(tenant, &params.task_id, &params.id)
+            .delete_push_config(tenant, &params.task_id, &params.id)
             .await
             .map_err(store_error)?;
         Ok(Empty::default())

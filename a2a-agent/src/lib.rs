@@ -54,14 +54,14 @@
 //!     status: TaskStatus { state: TaskState::Submitted, ..Default::default() },
 //!     ..Default::default()
 //! };
-//! let version = store.create(Some("acme"), &task).await?;
+//! let version = store.create_task(Some("acme"), &task).await?;
 //! assert_eq!(version, 1);
 //!
-//! let stored = store.get(Some("acme"), "t-1").await?.expect("just created");
+//! let stored = store.get_task(Some("acme"), "t-1").await?.expect("just created");
 //! assert_eq!((stored.task, stored.version), (task, 1));
 //!
 //! // Tenants do not see each other's tasks.
-//! assert!(store.get(None, "t-1").await?.is_none());
+//! assert!(store.get_task(None, "t-1").await?.is_none());
 //! # Ok(())
 //! # }
 //! ```
@@ -82,7 +82,7 @@
 //! 1. **One PostgreSQL database** for all of them: a `store::PostgresStore` per replica, on the
 //!    same database and `search_path`. A memory store per replica shares nothing, and a SQLite
 //!    file serves processes on one host only.
-//! 2. **The version check on every write**, which the stores do: [`store::TaskStore::update`]
+//! 2. **The version check on every write**, which the stores do: [`store::TaskStore::update_task`]
 //!    is `UPDATE ... SET ..., version = version + 1 WHERE tenant = $1 AND id = $2 AND version =
 //!    $3`, checked by its affected row count. Of two replicas writing one task from the same
 //!    version, one gets [`store::StoreError::Conflict`]; it must read the task again, reapply

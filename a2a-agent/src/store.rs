@@ -10,8 +10,8 @@
 //!
 //! # Optimistic versioning
 //!
-//! Every stored task carries a version: [`TaskStore::create`] stores version 1, and each
-//! [`TaskStore::update`] names the version it read and stores the next one, only if the stored
+//! Every stored task carries a version: [`TaskStore::create_task`] stores version 1, and each
+//! [`TaskStore::update_task`] names the version it read and stores the next one, only if the stored
 //! version is still the one it names; otherwise it fails with [`StoreError::Conflict`] and writes
 //! nothing. A writer that gets `Conflict` reads the task again, applies its change to what it
 //! reads, and retries. So two writers (two tasks in one process, or two replicas on one
@@ -28,14 +28,14 @@
 //! # async fn main() -> Result<(), StoreError> {
 //! let store = MemoryStore::new();
 //! let mut task = Task { id: "t-1".into(), ..Default::default() };
-//! store.create(None, &task).await?;
+//! store.create_task(None, &task).await?;
 //!
 //! // A read-modify-write that retries when another writer got there first.
 //! loop {
-//!     let current = store.get(None, "t-1").await?.expect("created above");
+//!     let current = store.get_task(None, "t-1").await?.expect("created above");
 //!     task = current.task;
 //!     task.status.state = TaskState::Working;
-//!     match store.update(None, &task, current.version).await {
+//!     match store.update_task(None, &task, current.version).await {
 //!         Ok(_new_version) => break,
 //!         Err(StoreError::Conflict { .. }) => continue, // someone else wrote: read again
 //!         Err(e) => return Err(e),
@@ -100,12 +100,12 @@ pub const DEFAULT_PAGE_SIZE: u32 = 50;
 /// The largest page a list call returns; a larger page size is clamped to it.
 pub const MAX_PAGE_SIZE: u32 = 100;
 
-/// A task as stored, with the version an [`TaskStore::update`] of it must name.
+/// A task as stored, with the version an [`TaskStore::update_task`] of it must name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
     /// The task, as it was last written.
     pub task: Task,
-    /// Its version: 1 after [`TaskStore::create`], one more after each [`TaskStore::update`].
+    /// Its version: 1 after [`TaskStore::create_task`], one more after each [`TaskStore::update_task`].
     pub version: u64,
 }
 
@@ -114,14 +114,12 @@ pub struct Stored {
 /// Implementations must be atomic per call: a task is never seen half-written, and an update
 /// either writes the whole task and the next version or nothing.
 ///
-/// # Calling it on a store that is also a [`PushConfigStore`]
-///
-/// Both traits have a `get` and a `list`: on a [`MemoryStore`] with both traits in scope, name
-/// the trait (`TaskStore::get(&store, ..)`), or call through `&dyn TaskStore` /
-/// `Arc<dyn TaskStore>` as a request handler does.
+/// The methods name what they read or write (`get_task`, `set_push_config`), so a store that is
+/// both a [`TaskStore`] and a [`PushConfigStore`], as every store of this crate is, is called
+/// with plain method syntax whichever traits are in scope.
 pub trait TaskStore: Send + Sync + 'static {
     /// The task `task_id` of `tenant`, with its version, or `None` when there is none.
-    fn get<'a>(
+    fn get_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -133,7 +131,7 @@ pub trait TaskStore: Send + Sync + 'static {
     ///
     /// [`StoreError::Conflict`] (with no `expected_version`) when `tenant` already has a task
     /// with that id; nothing is written then.
-    fn create<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64>;
+    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64>;
 
     /// Replaces the task with `task.id`, if its stored version is `expected_version`, and returns
     /// the new version (`expected_version + 1`).
@@ -143,7 +141,7 @@ pub trait TaskStore: Send + Sync + 'static {
     /// - [`StoreError::Conflict`] when the stored version is another: someone wrote the task
     ///   since it was read. Read it again, reapply the change, retry.
     /// - [`StoreError::NotFound`] when `tenant` has no task with that id.
-    fn update<'a>(
+    fn update_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task: &'a Task,
@@ -167,7 +165,7 @@ pub trait TaskStore: Send + Sync + 'static {
     ///
     /// [`StoreError::InvalidPageToken`] when `query.page_token` is not a token a store of this
     /// crate issued for a task list.
-    fn list<'a>(
+    fn list_tasks<'a>(
         &'a self,
         tenant: Option<&'a str>,
         query: &'a TaskQuery,
@@ -185,7 +183,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     /// A config without an id (or with an empty one) gets a fresh one, a UUID v4. The stored
     /// config's `task_id` is `task_id` and its `tenant` is `tenant` (`None` for the default
     /// tenant), whatever `config` held in them.
-    fn set<'a>(
+    fn set_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -193,7 +191,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, TaskPushNotificationConfig>;
 
     /// The config `config_id` of the task, or `None`.
-    fn get<'a>(
+    fn get_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -210,7 +208,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     ///
     /// [`StoreError::InvalidPageToken`] when `page_token` is not one a store of this crate
     /// issued for a config list.
-    fn list<'a>(
+    fn list_push_configs<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -219,7 +217,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, PushConfigPage>;
 
     /// Deletes the config `config_id` of the task; `true` when there was one.
-    fn delete<'a>(
+    fn delete_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -227,7 +225,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, bool>;
 }
 
-/// What [`TaskStore::list`] selects: the filters and the page of a ListTasks request, in the
+/// What [`TaskStore::list_tasks`] selects: the filters and the page of a ListTasks request, in the
 /// store's terms.
 ///
 /// Every filter that is `None` selects everything. Build one with
@@ -340,7 +338,7 @@ impl TaskQuery {
     }
 }
 
-/// One page of [`TaskStore::list`].
+/// One page of [`TaskStore::list_tasks`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskPage {
     /// The page's tasks, newest first, whole (history and artifacts as stored).
@@ -353,7 +351,7 @@ pub struct TaskPage {
     pub total_size: u64,
 }
 
-/// One page of [`PushConfigStore::list`].
+/// One page of [`PushConfigStore::list_push_configs`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PushConfigPage {
     /// The page's configs, by id.
@@ -366,8 +364,8 @@ pub struct PushConfigPage {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum StoreError {
-    /// The write would lose or duplicate data: [`TaskStore::create`] of an id that exists
-    /// (`expected_version` is `None`), or [`TaskStore::update`] naming a version that is no
+    /// The write would lose or duplicate data: [`TaskStore::create_task`] of an id that exists
+    /// (`expected_version` is `None`), or [`TaskStore::update_task`] naming a version that is no
     /// longer the stored one (`expected_version` is the one named).
     Conflict {
         /// The task's id.
@@ -375,7 +373,7 @@ pub enum StoreError {
         /// The version the update named; `None` for a create.
         expected_version: Option<u64>,
     },
-    /// [`TaskStore::update`] of a task the tenant does not have.
+    /// [`TaskStore::update_task`] of a task the tenant does not have.
     NotFound {
         /// The task's id.
         task_id: String,
@@ -486,7 +484,7 @@ fn stored_config(
     config
 }
 
-/// Where a task sorts in a list: its last update time (see [`TaskStore::list`]) and its id,
+/// Where a task sorts in a list: its last update time (see [`TaskStore::list_tasks`]) and its id,
 /// all descending.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct SortKey {

@@ -835,7 +835,7 @@ async fn two_replicas_on_one_store_lose_no_message_to_one_task() {
             .unwrap();
         assert_eq!(t.status.state, TaskState::InputRequired);
     }
-    let task = store.get(None, &first.id).await.unwrap().unwrap().task;
+    let task = store.get_task(None, &first.id).await.unwrap().unwrap().task;
     let mut users: Vec<String> = task
         .history
         .iter()
@@ -854,21 +854,21 @@ struct Flaky {
 }
 
 impl TaskStore for Flaky {
-    fn get<'a>(
+    fn get_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
     ) -> a2a_agent::store::StoreFuture<'a, Option<a2a_agent::store::Stored>> {
-        TaskStore::get(&self.inner, tenant, task_id)
+        TaskStore::get_task(&self.inner, tenant, task_id)
     }
-    fn create<'a>(
+    fn create_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task: &'a Task,
     ) -> a2a_agent::store::StoreFuture<'a, u64> {
-        TaskStore::create(&self.inner, tenant, task)
+        TaskStore::create_task(&self.inner, tenant, task)
     }
-    fn update<'a>(
+    fn update_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task: &'a Task,
@@ -881,14 +881,14 @@ impl TaskStore for Flaky {
                 ))
             });
         }
-        TaskStore::update(&self.inner, tenant, task, expected_version)
+        TaskStore::update_task(&self.inner, tenant, task, expected_version)
     }
-    fn list<'a>(
+    fn list_tasks<'a>(
         &'a self,
         tenant: Option<&'a str>,
         query: &'a a2a_agent::store::TaskQuery,
     ) -> a2a_agent::store::StoreFuture<'a, a2a_agent::store::TaskPage> {
-        TaskStore::list(&self.inner, tenant, query)
+        TaskStore::list_tasks(&self.inner, tenant, query)
     }
 }
 

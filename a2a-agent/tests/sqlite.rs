@@ -86,28 +86,27 @@ async fn reopened_file_keeps_tasks_and_configs() {
     let task = common::task("kept");
     {
         let store = SqliteStore::open(&path).await.unwrap();
-        store.create(Some("acme"), &task).await.unwrap();
+        store.create_task(Some("acme"), &task).await.unwrap();
         let mut next = task.clone();
         next.history.push(common::message("m"));
-        store.update(Some("acme"), &next, 1).await.unwrap();
+        store.update_task(Some("acme"), &next, 1).await.unwrap();
         let config = TaskPushNotificationConfig {
             id: Some("c".into()),
             url: "https://hook.invalid/".into(),
             ..Default::default()
         };
-        PushConfigStore::set(&store, Some("acme"), "kept", config)
+        store
+            .set_push_config(Some("acme"), "kept", config)
             .await
             .unwrap();
         // Dropped without close: what was committed is in the file.
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    let stored = TaskStore::get(&store, Some("acme"), "kept")
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = store.get_task(Some("acme"), "kept").await.unwrap().unwrap();
     assert_eq!(stored.version, 2);
     assert_eq!(stored.task.history.len(), 1);
-    let config = PushConfigStore::get(&store, Some("acme"), "kept", "c")
+    let config = store
+        .get_push_config(Some("acme"), "kept", "c")
         .await
         .unwrap()
         .unwrap();

@@ -99,7 +99,7 @@ fn ready<'a, T: Send + 'a>(result: Result<T, StoreError>) -> StoreFuture<'a, T> 
 }
 
 impl TaskStore for MemoryStore {
-    fn get<'a>(
+    fn get_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -116,7 +116,7 @@ impl TaskStore for MemoryStore {
         ready(Ok(found))
     }
 
-    fn create<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
+    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
         let mut inner = self.lock();
         let tasks = inner
             .tasks
@@ -132,7 +132,7 @@ impl TaskStore for MemoryStore {
         ready(Ok(1))
     }
 
-    fn update<'a>(
+    fn update_task<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task: &'a Task,
@@ -159,7 +159,7 @@ impl TaskStore for MemoryStore {
         ready(result)
     }
 
-    fn list<'a>(
+    fn list_tasks<'a>(
         &'a self,
         tenant: Option<&'a str>,
         query: &'a TaskQuery,
@@ -194,7 +194,7 @@ impl TaskStore for MemoryStore {
 }
 
 impl PushConfigStore for MemoryStore {
-    fn set<'a>(
+    fn set_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -210,7 +210,7 @@ impl PushConfigStore for MemoryStore {
         ready(Ok(config))
     }
 
-    fn get<'a>(
+    fn get_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -224,7 +224,7 @@ impl PushConfigStore for MemoryStore {
         ready(Ok(found))
     }
 
-    fn list<'a>(
+    fn list_push_configs<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,
@@ -270,7 +270,7 @@ impl PushConfigStore for MemoryStore {
         }))
     }
 
-    fn delete<'a>(
+    fn delete_push_config<'a>(
         &'a self,
         tenant: Option<&'a str>,
         task_id: &'a str,

@@ -365,7 +365,7 @@ macro_rules! sql_store {
         }
 
         impl TaskStore for $store {
-            fn get<'a>(
+            fn get_task<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task_id: &'a str,
@@ -391,7 +391,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn create<'a>(
+            fn create_task<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task: &'a Task,
@@ -422,7 +422,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn update<'a>(
+            fn update_task<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task: &'a Task,
@@ -472,7 +472,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn list<'a>(
+            fn list_tasks<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 query: &'a TaskQuery,
@@ -529,7 +529,7 @@ macro_rules! sql_store {
         }
 
         impl PushConfigStore for $store {
-            fn set<'a>(
+            fn set_push_config<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task_id: &'a str,
@@ -557,7 +557,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn get<'a>(
+            fn get_push_config<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task_id: &'a str,
@@ -582,7 +582,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn list<'a>(
+            fn list_push_configs<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task_id: &'a str,
@@ -623,7 +623,7 @@ macro_rules! sql_store {
                 })
             }
 
-            fn delete<'a>(
+            fn delete_push_config<'a>(
                 &'a self,
                 tenant: Option<&'a str>,
                 task_id: &'a str,

@@ -84,8 +84,8 @@ CREATE TABLE a2a_push_configs (
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let dir = tempfile::tempdir()?;
 /// let store = SqliteStore::open(dir.path().join("tasks.db")).await?;
-/// store.create(None, &Task { id: "t-1".into(), ..Default::default() }).await?;
-/// assert_eq!(store.get(None, "t-1").await?.unwrap().version, 1);
+/// store.create_task(None, &Task { id: "t-1".into(), ..Default::default() }).await?;
+/// assert_eq!(store.get_task(None, "t-1").await?.unwrap().version, 1);
 /// # Ok(())
 /// # }
 /// ```

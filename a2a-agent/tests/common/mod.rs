@@ -140,7 +140,7 @@ async fn every_page(
     let mut pages = Vec::new();
     let mut total = None;
     loop {
-        let page = store.list(tenant, &query).await.unwrap();
+        let page = store.list_tasks(tenant, &query).await.unwrap();
         assert_eq!(page.page_size, query.page_size());
         assert!(page.tasks.len() <= page.page_size as usize);
         match total {
@@ -185,8 +185,8 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
     .unwrap();
     assert_eq!(rich.status.state, TaskState::InputRequired);
 
-    assert_eq!(store.create(Some(&tenant), &rich).await.unwrap(), 1);
-    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(store.create_task(Some(&tenant), &rich).await.unwrap(), 1);
+    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
     assert_eq!(stored.version, 1);
     assert_eq!(stored.task, rich);
     assert_eq!(
@@ -194,7 +194,7 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
         serde_json::to_value(&rich).unwrap()
     );
     assert!(store
-        .get(Some(&tenant), &f.id("missing"))
+        .get_task(Some(&tenant), &f.id("missing"))
         .await
         .unwrap()
         .is_none());
@@ -205,18 +205,18 @@ pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixt
     let tenant = f.tenant("a");
     let id = f.id("t");
     let first = task_with(&id, "first", TaskState::Submitted, None);
-    store.create(Some(&tenant), &first).await.unwrap();
+    store.create_task(Some(&tenant), &first).await.unwrap();
     let second = task_with(&id, "second", TaskState::Working, None);
-    match store.create(Some(&tenant), &second).await {
+    match store.create_task(Some(&tenant), &second).await {
         Err(StoreError::Conflict {
             task_id,
             expected_version: None,
         }) => assert_eq!(task_id, id),
         other => panic!("expected a create conflict, got {other:?}"),
     }
-    let err = store.create(Some(&tenant), &second).await.unwrap_err();
+    let err = store.create_task(Some(&tenant), &second).await.unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` already exists"));
-    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (first, 1));
 }
 
@@ -224,15 +224,15 @@ pub async fn update_with_the_read_version_writes_the_next_version(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("t");
-    store.create(Some(&tenant), &task(&id)).await.unwrap();
+    store.create_task(Some(&tenant), &task(&id)).await.unwrap();
     let mut next = task_with(&id, "ctx", TaskState::Working, Some("2024-01-01T00:00:00Z"));
-    assert_eq!(store.update(Some(&tenant), &next, 1).await.unwrap(), 2);
-    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(store.update_task(Some(&tenant), &next, 1).await.unwrap(), 2);
+    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
     assert_eq!((&stored.task, stored.version), (&next, 2));
     next.history.push(message("m"));
     next.status.state = TaskState::Completed;
-    assert_eq!(store.update(Some(&tenant), &next, 2).await.unwrap(), 3);
-    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(store.update_task(Some(&tenant), &next, 2).await.unwrap(), 3);
+    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (next, 3));
 }
 
@@ -240,12 +240,12 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("t");
-    store.create(Some(&tenant), &task(&id)).await.unwrap();
+    store.create_task(Some(&tenant), &task(&id)).await.unwrap();
     let winner = task_with(&id, "winner", TaskState::Working, None);
-    store.update(Some(&tenant), &winner, 1).await.unwrap();
+    store.update_task(Some(&tenant), &winner, 1).await.unwrap();
     let loser = task_with(&id, "loser", TaskState::Failed, None);
     for stale in [1, 0, 3, 99, u64::MAX] {
-        match store.update(Some(&tenant), &loser, stale).await {
+        match store.update_task(Some(&tenant), &loser, stale).await {
             Err(StoreError::Conflict {
                 task_id,
                 expected_version: Some(v),
@@ -253,14 +253,17 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
             other => panic!("expected a conflict for version {stale}, got {other:?}"),
         }
     }
-    let err = store.update(Some(&tenant), &loser, 1).await.unwrap_err();
+    let err = store
+        .update_task(Some(&tenant), &loser, 1)
+        .await
+        .unwrap_err();
     assert!(
         err.to_string().starts_with(&format!(
             "task `{id}` was written by someone else: version 1"
         )),
         "{err}"
     );
-    let stored = store.get(Some(&tenant), &id).await.unwrap().unwrap();
+    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (winner, 2));
 }
 
@@ -268,23 +271,23 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("nowhere");
-    match store.update(Some(&tenant), &task(&id), 1).await {
+    match store.update_task(Some(&tenant), &task(&id), 1).await {
         Err(StoreError::NotFound { task_id }) => assert_eq!(task_id, id),
         other => panic!("expected not found, got {other:?}"),
     }
     let err = store
-        .update(Some(&tenant), &task(&id), 1)
+        .update_task(Some(&tenant), &task(&id), 1)
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` does not exist"));
     // Whatever version is named.
     for version in [0, u64::MAX] {
         assert!(matches!(
-            store.update(Some(&tenant), &task(&id), version).await,
+            store.update_task(Some(&tenant), &task(&id), version).await,
             Err(StoreError::NotFound { .. })
         ));
     }
-    assert!(store.get(Some(&tenant), &id).await.unwrap().is_none());
+    assert!(store.get_task(Some(&tenant), &id).await.unwrap().is_none());
 }
 
 pub async fn tenants_are_isolated(f: &Fixture) {
@@ -292,26 +295,32 @@ pub async fn tenants_are_isolated(f: &Fixture) {
     let (a, b) = (f.tenant("a"), f.tenant("b"));
     let id = f.id("shared-id");
     let in_a = task_with(&id, "a", TaskState::Working, None);
-    store.create(Some(&a), &in_a).await.unwrap();
+    store.create_task(Some(&a), &in_a).await.unwrap();
 
-    assert!(store.get(Some(&b), &id).await.unwrap().is_none());
-    assert!(store.get(None, &id).await.unwrap().is_none());
+    assert!(store.get_task(Some(&b), &id).await.unwrap().is_none());
+    assert!(store.get_task(None, &id).await.unwrap().is_none());
     assert!(matches!(
-        store.update(Some(&b), &in_a, 1).await,
+        store.update_task(Some(&b), &in_a, 1).await,
         Err(StoreError::NotFound { .. })
     ));
-    let page = store.list(Some(&b), &TaskQuery::default()).await.unwrap();
+    let page = store
+        .list_tasks(Some(&b), &TaskQuery::default())
+        .await
+        .unwrap();
     assert_eq!((page.tasks.len(), page.total_size), (0, 0));
 
     // The same id in another tenant is another task, with its own versions.
     let in_b = task_with(&id, "b", TaskState::Completed, None);
-    assert_eq!(store.create(Some(&b), &in_b).await.unwrap(), 1);
-    store.update(Some(&b), &in_b, 1).await.unwrap();
-    let stored_a = store.get(Some(&a), &id).await.unwrap().unwrap();
-    let stored_b = store.get(Some(&b), &id).await.unwrap().unwrap();
+    assert_eq!(store.create_task(Some(&b), &in_b).await.unwrap(), 1);
+    store.update_task(Some(&b), &in_b, 1).await.unwrap();
+    let stored_a = store.get_task(Some(&a), &id).await.unwrap().unwrap();
+    let stored_b = store.get_task(Some(&b), &id).await.unwrap().unwrap();
     assert_eq!((stored_a.task, stored_a.version), (in_a, 1));
     assert_eq!((stored_b.task, stored_b.version), (in_b, 2));
-    let page = store.list(Some(&a), &TaskQuery::default()).await.unwrap();
+    let page = store
+        .list_tasks(Some(&a), &TaskQuery::default())
+        .await
+        .unwrap();
     assert_eq!((ids(&page), page.total_size), (vec![id.clone()], 1));
 }
 
@@ -319,16 +328,24 @@ pub async fn no_tenant_and_the_empty_tenant_are_the_same(f: &Fixture) {
     // The default tenant may hold other tests' tasks (a shared database): ids only.
     let store = &*f.tasks;
     let id = f.id("default");
-    store.create(None, &task(&id)).await.unwrap();
-    assert_eq!(store.get(Some(""), &id).await.unwrap().unwrap().version, 1);
+    store.create_task(None, &task(&id)).await.unwrap();
+    assert_eq!(
+        store
+            .get_task(Some(""), &id)
+            .await
+            .unwrap()
+            .unwrap()
+            .version,
+        1
+    );
     assert!(matches!(
-        store.create(Some(""), &task(&id)).await,
+        store.create_task(Some(""), &task(&id)).await,
         Err(StoreError::Conflict { .. })
     ));
-    assert_eq!(store.update(Some(""), &task(&id), 1).await.unwrap(), 2);
-    assert_eq!(store.get(None, &id).await.unwrap().unwrap().version, 2);
+    assert_eq!(store.update_task(Some(""), &task(&id), 1).await.unwrap(), 2);
+    assert_eq!(store.get_task(None, &id).await.unwrap().unwrap().version, 2);
     assert!(store
-        .get(Some(&f.tenant("a")), &id)
+        .get_task(Some(&f.tenant("a")), &id)
         .await
         .unwrap()
         .is_none());
@@ -365,7 +382,7 @@ pub async fn list_filters_by_context_state_and_status_time(f: &Fixture) {
     ];
     for (n, ctx, state, ts) in &rows {
         store
-            .create(t, &task_with(&f.id(n), ctx, state.clone(), *ts))
+            .create_task(t, &task_with(&f.id(n), ctx, state.clone(), *ts))
             .await
             .unwrap();
     }
@@ -440,7 +457,7 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
         ("undated", None),
     ] {
         store
-            .create(t, &task_with(&f.id(n), "c", TaskState::Working, ts))
+            .create_task(t, &task_with(&f.id(n), "c", TaskState::Working, ts))
             .await
             .unwrap();
     }
@@ -451,7 +468,7 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
             .collect()
     };
     // A task without a status timestamp sorts by when it was written: now, the newest.
-    let page = store.list(t, &TaskQuery::default()).await.unwrap();
+    let page = store.list_tasks(t, &TaskQuery::default()).await.unwrap();
     assert_eq!(
         order(page),
         ["undated", "new", "tie-c", "tie-b", "tie-a", "old"]
@@ -463,8 +480,8 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
         TaskState::Working,
         Some("2030-01-01T00:00:00Z"),
     );
-    store.update(t, &moved, 1).await.unwrap();
-    let page = store.list(t, &TaskQuery::default()).await.unwrap();
+    store.update_task(t, &moved, 1).await.unwrap();
+    let page = store.list_tasks(t, &TaskQuery::default()).await.unwrap();
     assert_eq!(
         order(page),
         ["old", "undated", "new", "tie-c", "tie-b", "tie-a"]
@@ -486,7 +503,7 @@ pub async fn list_pages_cover_every_task_once_with_total_size(f: &Fixture) {
         let ctx = if i < 23 { "p" } else { "q" };
         let id = f.id(&format!("{i:02}"));
         store
-            .create(t, &task_with(&id, ctx, TaskState::Working, ts.as_deref()))
+            .create_task(t, &task_with(&id, ctx, TaskState::Working, ts.as_deref()))
             .await
             .unwrap();
         if i < 23 {
@@ -513,7 +530,7 @@ pub async fn list_pages_cover_every_task_once_with_total_size(f: &Fixture) {
     assert_eq!(got, expected, "a task missing from every page");
     // The pages, joined, are the one-page list.
     let whole = store
-        .list(
+        .list_tasks(
             t,
             &TaskQuery {
                 requested_page_size: Some(100),
@@ -543,7 +560,7 @@ pub async fn list_page_size_defaults_to_50_and_is_clamped_to_100(f: &Fixture) {
     let t = Some(tenant.as_str());
     for i in 0..(MAX_PAGE_SIZE + 5) {
         store
-            .create(t, &task(&f.id(&format!("{i:03}"))))
+            .create_task(t, &task(&f.id(&format!("{i:03}"))))
             .await
             .unwrap();
     }
@@ -559,7 +576,7 @@ pub async fn list_page_size_defaults_to_50_and_is_clamped_to_100(f: &Fixture) {
             requested_page_size: asked,
             ..Default::default()
         };
-        let page = store.list(t, &query).await.unwrap();
+        let page = store.list_tasks(t, &query).await.unwrap();
         assert_eq!(page.page_size, used, "asked {asked:?}");
         assert_eq!(page.tasks.len(), used as usize, "asked {asked:?}");
         assert_eq!(page.total_size, u64::from(MAX_PAGE_SIZE + 5));
@@ -572,10 +589,13 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     let tenant = f.tenant("a");
     let t = Some(tenant.as_str());
     for i in 0..3 {
-        store.create(t, &task(&f.id(&i.to_string()))).await.unwrap();
+        store
+            .create_task(t, &task(&f.id(&i.to_string())))
+            .await
+            .unwrap();
     }
     let first = store
-        .list(
+        .list_tasks(
             t,
             &TaskQuery {
                 requested_page_size: Some(1),
@@ -589,7 +609,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     let config_id = f.id("c");
     for i in 0..2 {
         f.configs
-            .set(
+            .set_push_config(
                 t,
                 &f.id("x"),
                 TaskPushNotificationConfig {
@@ -603,7 +623,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     }
     let config_token = f
         .configs
-        .list(t, &f.id("x"), Some(1), None)
+        .list_push_configs(t, &f.id("x"), Some(1), None)
         .await
         .unwrap()
         .next_page_token
@@ -620,7 +640,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
             page_token: Some(bad.clone()),
             ..Default::default()
         };
-        match store.list(t, &query).await {
+        match store.list_tasks(t, &query).await {
             Err(e @ StoreError::InvalidPageToken) => {
                 assert!(e.to_string().starts_with("invalid page token"), "{e}")
             }
@@ -633,14 +653,17 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
         requested_page_size: Some(1),
         ..Default::default()
     };
-    assert_eq!(ids(&store.list(t, &query).await.unwrap()), ids(&first));
+    assert_eq!(
+        ids(&store.list_tasks(t, &query).await.unwrap()),
+        ids(&first)
+    );
 }
 
 pub async fn list_of_a_tenant_without_tasks_is_empty(f: &Fixture) {
     let tenant = f.tenant("empty");
     let page = f
         .tasks
-        .list(Some(&tenant), &TaskQuery::default())
+        .list_tasks(Some(&tenant), &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!(
@@ -677,7 +700,7 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
     let mut seen = BTreeSet::new();
     for id in [None, Some(""), None] {
         let stored = store
-            .set(Some(&tenant), &task_id, config(id, "https://a.invalid/"))
+            .set_push_config(Some(&tenant), &task_id, config(id, "https://a.invalid/"))
             .await
             .unwrap();
         let id = stored.id.clone().unwrap();
@@ -685,12 +708,15 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
         assert_eq!(uuid.get_version_num(), 4, "{id}");
         assert!(seen.insert(id.clone()), "id {id} given twice");
         assert_eq!(
-            store.get(Some(&tenant), &task_id, &id).await.unwrap(),
+            store
+                .get_push_config(Some(&tenant), &task_id, &id)
+                .await
+                .unwrap(),
             Some(stored)
         );
     }
     let page = store
-        .list(Some(&tenant), &task_id, None, None)
+        .list_push_configs(Some(&tenant), &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs.len(), 3);
@@ -701,7 +727,7 @@ pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
     let tenant = f.tenant("a");
     let task_id = f.id("t");
     store
-        .set(
+        .set_push_config(
             Some(&tenant),
             &task_id,
             config(Some("c1"), "https://old.invalid/"),
@@ -710,17 +736,20 @@ pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
         .unwrap();
     let mut newer = config(Some("c1"), "https://new.invalid/");
     newer.token = None;
-    let stored = store.set(Some(&tenant), &task_id, newer).await.unwrap();
+    let stored = store
+        .set_push_config(Some(&tenant), &task_id, newer)
+        .await
+        .unwrap();
     assert_eq!(stored.url, "https://new.invalid/");
     assert_eq!(stored.token, None);
     let got = store
-        .get(Some(&tenant), &task_id, "c1")
+        .get_push_config(Some(&tenant), &task_id, "c1")
         .await
         .unwrap()
         .unwrap();
     assert_eq!(got, stored);
     let page = store
-        .list(Some(&tenant), &task_id, None, None)
+        .list_push_configs(Some(&tenant), &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs, vec![stored]);
@@ -733,25 +762,37 @@ pub async fn push_config_is_stored_under_the_task_and_tenant_it_was_set_for(f: &
     let mut c = config(Some("c1"), "https://a.invalid/");
     c.task_id = Some("some-other-task".into());
     c.tenant = Some("some-other-tenant".into());
-    let stored = store.set(Some(&tenant), &task_id, c.clone()).await.unwrap();
+    let stored = store
+        .set_push_config(Some(&tenant), &task_id, c.clone())
+        .await
+        .unwrap();
     assert_eq!(stored.task_id.as_deref(), Some(task_id.as_str()));
     assert_eq!(stored.tenant.as_deref(), Some(tenant.as_str()));
     assert_eq!((&stored.url, &stored.token), (&c.url, &c.token));
     assert_eq!(stored.authentication, c.authentication);
     assert!(store
-        .get(Some("some-other-tenant"), "some-other-task", "c1")
+        .get_push_config(Some("some-other-tenant"), "some-other-task", "c1")
         .await
         .unwrap()
         .is_none());
     // The default tenant is written as no tenant.
     let default_task = f.id("default-task");
-    let stored = store.set(Some(""), &default_task, c).await.unwrap();
+    let stored = store
+        .set_push_config(Some(""), &default_task, c)
+        .await
+        .unwrap();
     assert_eq!(stored.tenant, None);
     assert_eq!(
-        store.get(None, &default_task, "c1").await.unwrap(),
+        store
+            .get_push_config(None, &default_task, "c1")
+            .await
+            .unwrap(),
         Some(stored)
     );
-    assert!(store.delete(None, &default_task, "c1").await.unwrap());
+    assert!(store
+        .delete_push_config(None, &default_task, "c1")
+        .await
+        .unwrap());
 }
 
 pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
@@ -759,40 +800,52 @@ pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
     let (a, b) = (f.tenant("a"), f.tenant("b"));
     let (t1, t2) = (f.id("t1"), f.id("t2"));
     store
-        .set(Some(&a), &t1, config(Some("c"), "https://a1.invalid/"))
+        .set_push_config(Some(&a), &t1, config(Some("c"), "https://a1.invalid/"))
         .await
         .unwrap();
-    assert!(store.get(Some(&b), &t1, "c").await.unwrap().is_none());
-    assert!(store.get(Some(&a), &t2, "c").await.unwrap().is_none());
-    assert!(store.get(None, &t1, "c").await.unwrap().is_none());
     assert!(store
-        .list(Some(&b), &t1, None, None)
+        .get_push_config(Some(&b), &t1, "c")
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .get_push_config(Some(&a), &t2, "c")
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .get_push_config(None, &t1, "c")
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .list_push_configs(Some(&b), &t1, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
     assert!(store
-        .list(Some(&a), &t2, None, None)
+        .list_push_configs(Some(&a), &t2, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
-    assert!(!store.delete(Some(&b), &t1, "c").await.unwrap());
-    assert!(!store.delete(Some(&a), &t2, "c").await.unwrap());
+    assert!(!store.delete_push_config(Some(&b), &t1, "c").await.unwrap());
+    assert!(!store.delete_push_config(Some(&a), &t2, "c").await.unwrap());
     // The same config id elsewhere is another config.
     store
-        .set(Some(&b), &t1, config(Some("c"), "https://b1.invalid/"))
+        .set_push_config(Some(&b), &t1, config(Some("c"), "https://b1.invalid/"))
         .await
         .unwrap();
     store
-        .set(Some(&a), &t2, config(Some("c"), "https://a2.invalid/"))
+        .set_push_config(Some(&a), &t2, config(Some("c"), "https://a2.invalid/"))
         .await
         .unwrap();
     let url = |tenant: &str, task: &str| {
         let (tenant, task) = (tenant.to_owned(), task.to_owned());
         async move {
             store
-                .get(Some(&tenant), &task, "c")
+                .get_push_config(Some(&tenant), &task, "c")
                 .await
                 .unwrap()
                 .unwrap()
@@ -812,7 +865,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     let names = ["g", "b", "e", "a", "d", "c", "f"];
     for n in names {
         store
-            .set(
+            .set_push_config(
                 t,
                 &task_id,
                 config(Some(n), &format!("https://{n}.invalid/")),
@@ -822,14 +875,14 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     }
     // Another task's configs are not listed.
     store
-        .set(t, &f.id("other"), config(Some("0"), "https://0.invalid/"))
+        .set_push_config(t, &f.id("other"), config(Some("0"), "https://0.invalid/"))
         .await
         .unwrap();
     let mut pages = Vec::new();
     let mut token: Option<String> = None;
     loop {
         let page = store
-            .list(t, &task_id, Some(3), token.as_deref())
+            .list_push_configs(t, &task_id, Some(3), token.as_deref())
             .await
             .unwrap();
         pages.push(
@@ -847,10 +900,13 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     }
     assert_eq!(pages, ["abc", "def", "g"]);
     // Defaults and clamps as a task list does.
-    let page = store.list(t, &task_id, Some(0), None).await.unwrap();
+    let page = store
+        .list_push_configs(t, &task_id, Some(0), None)
+        .await
+        .unwrap();
     assert_eq!((page.configs.len(), page.next_page_token), (7, None));
     let page = store
-        .list(t, &task_id, Some(1_000), Some(""))
+        .list_push_configs(t, &task_id, Some(1_000), Some(""))
         .await
         .unwrap();
     assert_eq!(page.configs.len(), 7);
@@ -858,7 +914,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     let task_token = {
         for i in 0..2 {
             f.tasks
-                .create(t, &task(&f.id(&format!("tt{i}"))))
+                .create_task(t, &task(&f.id(&format!("tt{i}"))))
                 .await
                 .unwrap();
         }
@@ -866,12 +922,19 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
             requested_page_size: Some(1),
             ..Default::default()
         };
-        f.tasks.list(t, &q).await.unwrap().next_page_token.unwrap()
+        f.tasks
+            .list_tasks(t, &q)
+            .await
+            .unwrap()
+            .next_page_token
+            .unwrap()
     };
     for bad in [task_token.as_str(), "nope", "0"] {
         assert!(
             matches!(
-                store.list(t, &task_id, Some(3), Some(bad)).await,
+                store
+                    .list_push_configs(t, &task_id, Some(3), Some(bad))
+                    .await,
                 Err(StoreError::InvalidPageToken)
             ),
             "{bad}"
@@ -885,18 +948,28 @@ pub async fn push_config_delete_says_whether_there_was_one(f: &Fixture) {
     let t = Some(tenant.as_str());
     let task_id = f.id("t");
     store
-        .set(t, &task_id, config(Some("keep"), "https://k.invalid/"))
+        .set_push_config(t, &task_id, config(Some("keep"), "https://k.invalid/"))
         .await
         .unwrap();
     store
-        .set(t, &task_id, config(Some("drop"), "https://d.invalid/"))
+        .set_push_config(t, &task_id, config(Some("drop"), "https://d.invalid/"))
         .await
         .unwrap();
-    assert!(store.delete(t, &task_id, "drop").await.unwrap());
-    assert!(!store.delete(t, &task_id, "drop").await.unwrap());
-    assert!(!store.delete(t, &task_id, "never").await.unwrap());
-    assert!(store.get(t, &task_id, "drop").await.unwrap().is_none());
-    let left = store.list(t, &task_id, None, None).await.unwrap();
+    assert!(store.delete_push_config(t, &task_id, "drop").await.unwrap());
+    assert!(!store.delete_push_config(t, &task_id, "drop").await.unwrap());
+    assert!(!store
+        .delete_push_config(t, &task_id, "never")
+        .await
+        .unwrap());
+    assert!(store
+        .get_push_config(t, &task_id, "drop")
+        .await
+        .unwrap()
+        .is_none());
+    let left = store
+        .list_push_configs(t, &task_id, None, None)
+        .await
+        .unwrap();
     assert_eq!(
         left.configs
             .iter()
@@ -904,9 +977,9 @@ pub async fn push_config_delete_says_whether_there_was_one(f: &Fixture) {
             .collect::<Vec<_>>(),
         ["keep"]
     );
-    assert!(store.delete(t, &task_id, "keep").await.unwrap());
+    assert!(store.delete_push_config(t, &task_id, "keep").await.unwrap());
     assert!(store
-        .list(t, &task_id, None, None)
+        .list_push_configs(t, &task_id, None, None)
         .await
         .unwrap()
         .configs
@@ -949,7 +1022,7 @@ pub async fn append_concurrently(
     // each other.
     let _alone = HEAVY.lock().await;
     stores[0]
-        .create(Some(tenant), &task(task_id))
+        .create_task(Some(tenant), &task(task_id))
         .await
         .unwrap();
     let conflicts = Arc::new(AtomicU64::new(0));
@@ -963,12 +1036,19 @@ pub async fn append_concurrently(
             tokio::spawn(async move {
                 let mut lane = None;
                 loop {
-                    let current = store.get(Some(&tenant), &task_id).await.unwrap().unwrap();
+                    let current = store
+                        .get_task(Some(&tenant), &task_id)
+                        .await
+                        .unwrap()
+                        .unwrap();
                     let mut next = current.task;
                     next.history.push(message(&format!("m-{i}")));
                     // Let the other writers read the same version before this one writes.
                     tokio::task::yield_now().await;
-                    match store.update(Some(&tenant), &next, current.version).await {
+                    match store
+                        .update_task(Some(&tenant), &next, current.version)
+                        .await
+                    {
                         Ok(_) => return,
                         Err(StoreError::Conflict { .. }) => {
                             conflicts.fetch_add(1, Ordering::Relaxed);
@@ -992,7 +1072,11 @@ pub async fn append_concurrently(
         .unwrap_or_else(|_| panic!("{writers} appends did not finish within {limit:?}"));
     let elapsed = started.elapsed();
 
-    let stored = stores[0].get(Some(tenant), task_id).await.unwrap().unwrap();
+    let stored = stores[0]
+        .get_task(Some(tenant), task_id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.task.history.len(), writers, "an append was lost");
     let got: BTreeSet<String> = stored
         .task
