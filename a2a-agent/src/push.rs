@@ -39,6 +39,7 @@
 //! # }
 //! ```
 
+mod address;
 mod dispatch;
 mod screen;
 mod sender;

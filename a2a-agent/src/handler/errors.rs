@@ -1,0 +1,93 @@
+//! The errors the handler answers with, each with a message that names what was wrong.
+
+use a2a_types::rt::service::RequestContext;
+use a2a_types::v1::{A2aError, ServiceError, Task, TaskState};
+
+use crate::store::StoreError;
+
+pub(super) fn store_error(e: StoreError) -> ServiceError {
+    ServiceError::internal(format!("the task store failed: {e}"))
+}
+
+/// A list's store error: a page token the store did not give is the caller's invalid params.
+pub(super) fn page_error(e: StoreError) -> ServiceError {
+    match e {
+        StoreError::InvalidPageToken => {
+            invalid_params("Invalid params: `pageToken` is not a token this agent gave".to_owned())
+        }
+        other => store_error(other),
+    }
+}
+
+pub(super) fn task_not_found(id: &str) -> ServiceError {
+    A2aError::task_not_found()
+        .with_message(format!("Task not found: no task `{id}`"))
+        .with_info([("taskId", id)])
+        .into()
+}
+
+pub(super) fn push_config_not_found(task_id: &str, config_id: &str) -> ServiceError {
+    A2aError::task_not_found()
+        .with_message(format!(
+            "Task not found: task `{task_id}` has no push notification config `{config_id}`"
+        ))
+        .with_info([("taskId", task_id)])
+        .into()
+}
+
+pub(super) fn task_not_cancelable(task: &Task) -> ServiceError {
+    A2aError::task_not_cancelable()
+        .with_message(format!(
+            "Task cannot be canceled: task `{}` is {}",
+            task.id,
+            state_name(&task.status.state)
+        ))
+        .with_info([("taskId", task.id.as_str())])
+        .into()
+}
+
+/// `UnsupportedOperation` for a terminal task: `what` is what it takes no more of.
+pub(super) fn task_is_terminal(task: &Task, what: &str) -> ServiceError {
+    A2aError::unsupported_operation()
+        .with_message(format!(
+            "Unsupported operation: task `{}` is {}: {what}",
+            task.id,
+            state_name(&task.status.state)
+        ))
+        .into()
+}
+
+pub(super) fn invalid_params(message: String) -> ServiceError {
+    A2aError::invalid_params().with_message(message).into()
+}
+
+pub(super) fn check_history_length(n: Option<i32>) -> Result<(), ServiceError> {
+    match n {
+        Some(n) if n < 0 => Err(invalid_params(format!(
+            "Invalid params: `historyLength` is {n}; it must not be negative"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The call's tenant: `None` for none or an empty one (the default tenant).
+pub(super) fn tenant_of(cx: &RequestContext) -> Option<&str> {
+    cx.tenant.as_deref().filter(|t| !t.is_empty())
+}
+
+/// A state as the wire names it (`TASK_STATE_COMPLETED`).
+pub(super) fn state_name(state: &TaskState) -> String {
+    serde_json::to_value(state)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{state:?}"))
+}
+
+/// What a panic said, when it said it as text.
+pub(super) fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
+}

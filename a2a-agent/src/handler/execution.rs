@@ -1,0 +1,552 @@
+//! One execution of the executor on one task: it applies the executor's events in order,
+//! stores them, sends them live and to the push configs, and tells the call that started it the
+//! first answer and the settled task.
+//!
+//! An execution holds its task's lock from start to end, so messages to one task are served one
+//! at a time. It never leaves its task working: when the executor fails, panics, runs past the
+//! timeout or returns without a settled state, the task is failed with the reason.
+//!
+//! A cancel reaches an execution in one of two ways, both ending in the executor's `cancel`:
+//! while one runs, [`LiveTask::cancel_requests`] asks it to run `cancel` beside its work (and the
+//! execution then ends only at a terminal state); when none runs (the task waits for the
+//! client), a cancel starts an execution of its own whose work is `cancel` ([`Work::Cancel`]).
+
+use a2a_types::v1::{
+    Message, ServiceError, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
+};
+use futures_util::FutureExt as _;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
+use tokio::task::JoinHandle;
+
+use super::errors::panic_text;
+use super::live::LiveTask;
+use super::stream::Settled;
+use super::Shared;
+use crate::executor::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+use crate::lifecycle::{
+    accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamped, InvalidEvent,
+};
+use crate::store::{StoreError, Stored, MAX_PAGE_SIZE};
+
+/// What an execution runs: the executor's `execute`, or its `cancel`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Work {
+    Execute,
+    Cancel,
+}
+
+/// The first thing an execution tells the call that started it.
+pub(super) enum FirstAnswer {
+    /// The executor answered with a direct message; no task is kept.
+    Message(Box<Message>),
+    /// The task exists (created or continued), as stored after the first event.
+    Task {
+        task: Box<Task>,
+        /// Whether it has settled: a status of this execution at a terminal or interrupted
+        /// state.
+        settled: bool,
+    },
+}
+
+/// What the caller of [`Execution::start`] reads: the first answer, then the settled task.
+pub(super) struct Started {
+    pub(super) first: oneshot::Receiver<Result<FirstAnswer, ServiceError>>,
+    pub(super) settled: Settled,
+}
+
+/// What the execution does after an event of the executor.
+enum AfterEvent {
+    /// Go on reading events.
+    KeepGoing,
+    /// The executor answered with a direct message: the execution is over.
+    Replied,
+}
+
+/// Where the event loop stands.
+#[derive(Default)]
+struct Progress {
+    /// Why the task fails, once something failed.
+    failure: Option<String>,
+    /// The executor's work has returned.
+    returned: bool,
+    /// The executor answered with a direct message.
+    replied: bool,
+    /// Every updater is gone: no more events can come.
+    closed: bool,
+    /// A cancel was asked for: only a terminal state ends the execution now.
+    canceling: bool,
+}
+
+/// One execution (see the [module docs](self)).
+pub(super) struct Execution<E> {
+    shared: Arc<Shared<E>>,
+    tenant: Option<String>,
+    live: Arc<LiveTask>,
+    /// The task as stored; `None` until a new task's first event.
+    task: Option<Task>,
+    version: u64,
+    message: Option<Message>,
+    /// A push config that came with the message, kept when the task is created.
+    push: Option<TaskPushNotificationConfig>,
+    first: Option<oneshot::Sender<Result<FirstAnswer, ServiceError>>>,
+    settled: watch::Sender<Option<Result<Task, ServiceError>>>,
+    /// Whether this execution has set the task's status yet.
+    status_seen: bool,
+    /// Why the store refused a write, when it did: the call then answers `InternalError`.
+    store_failure: Option<String>,
+}
+
+/// What an execution starts from: the task as stored (none for a new one), the message (none for
+/// a cancel) and a push config that came with it.
+pub(super) struct Origin {
+    pub(super) tenant: Option<String>,
+    pub(super) stored: Option<Stored>,
+    pub(super) message: Option<Message>,
+    pub(super) push: Option<TaskPushNotificationConfig>,
+}
+
+impl<E: AgentExecutor> Execution<E> {
+    /// Starts an execution of `work` on the task `cx` names, holding its lock (`guard`) until it
+    /// ends.
+    pub(super) fn start(
+        shared: &Arc<Shared<E>>,
+        live: Arc<LiveTask>,
+        origin: Origin,
+        cx: TaskContext,
+        guard: OwnedMutexGuard<()>,
+        work: Work,
+    ) -> Started {
+        let (first_tx, first) = oneshot::channel();
+        let (settled_tx, settled) = watch::channel(None);
+        let (task, version) = match origin.stored {
+            Some(s) => (Some(s.task), s.version),
+            None => (None, 0),
+        };
+        let execution = Execution {
+            shared: Arc::clone(shared),
+            tenant: origin.tenant,
+            live,
+            task,
+            version,
+            message: origin.message,
+            push: origin.push,
+            first: Some(first_tx),
+            settled: settled_tx,
+            status_seen: false,
+            store_failure: None,
+        };
+        tokio::spawn(execution.run(cx, guard, work));
+        Started { first, settled }
+    }
+
+    async fn run(mut self, cx: TaskContext, guard: OwnedMutexGuard<()>, work: Work) {
+        let (tx, mut rx) = mpsc::channel::<StreamResponse>(64);
+        let (cancel_tx, mut cancel_rx) = mpsc::channel::<TaskContext>(1);
+        self.live.set_cancel_requests(Some(cancel_tx));
+        let updater = TaskUpdater::new(tx.clone(), cx.task_id.clone(), cx.context_id.clone());
+        // The execution keeps no sender of its own: the channel closes when every updater is
+        // gone.
+        let weak = tx.downgrade();
+        drop(tx);
+        if work == Work::Execute {
+            if let Err(e) = self.accept_continued_message().await {
+                self.live.set_cancel_requests(None);
+                self.settle(Err(ServiceError::internal(e)));
+                return self.release(guard);
+            }
+        }
+        let (task_id, context_id) = (cx.task_id.clone(), cx.context_id.clone());
+        let mut running = Some(self.spawn_work(cx, updater, work));
+        let deadline = tokio::time::sleep(self.shared.timeout);
+        tokio::pin!(deadline);
+        let mut p = Progress::default();
+        // Ends when the task ends, when the executor has returned and the task waits (with every
+        // event it sent applied), when every updater is gone, or at the deadline.
+        loop {
+            tokio::select! {
+                event = rx.recv(), if !p.closed => match event {
+                    Some(event) => {
+                        if self.handle(&task_id, &context_id, event, &mut p).await { break; }
+                    }
+                    None => {
+                        p.closed = true;
+                        if running.is_none() { break; }
+                    }
+                },
+                Some(cx) = cancel_rx.recv() => match weak.upgrade() {
+                    Some(tx) => {
+                        p.canceling = true;
+                        let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
+                        self.spawn_work(cx, updater, Work::Cancel);
+                    }
+                    // The executor is gone and with it this execution's channel: end, and the
+                    // cancel runs as an execution of its own.
+                    None => break,
+                },
+                outcome = async { running.as_mut().expect("polled while running").await }, if running.is_some() => {
+                    running = None;
+                    p.returned = true;
+                    p.failure = work_failure(outcome);
+                    // What the executor sent before it returned counts, in order.
+                    let mut over = false;
+                    while let Ok(event) = rx.try_recv() {
+                        over = self.handle(&task_id, &context_id, event, &mut p).await;
+                        if over { break; }
+                    }
+                    if over || p.failure.is_some() || p.closed { break; }
+                }
+                () = &mut deadline => {
+                    p.failure = Some(format!("the agent did not finish within {:?}", self.shared.timeout));
+                    break;
+                }
+            }
+            if self.is_over(p.returned && !p.canceling) {
+                break;
+            }
+        }
+        self.live.set_cancel_requests(None);
+        if let Some(running) = running {
+            running.abort();
+        }
+        drop(rx);
+        self.finish(&task_id, &context_id, p).await;
+        self.release(guard)
+    }
+
+    /// A continued task takes the message into its history before the executor runs; it may
+    /// have ended meanwhile (another replica served it), and then the message is refused.
+    async fn accept_continued_message(&mut self) -> Result<(), String> {
+        let (Some(task), Some(message)) = (self.task.clone(), self.message.clone()) else {
+            return Ok(());
+        };
+        let accept = |t: &mut Task| {
+            if is_terminal(&t.status.state) {
+                return Err(InvalidEvent(format!(
+                    "task `{}` ended meanwhile (another replica served it)",
+                    t.id
+                )));
+            }
+            accept_message(t, &message);
+            Ok(())
+        };
+        let snapshot = self.write(task, &accept).await?;
+        self.live.publish(|| StreamResponse::Task(snapshot));
+        Ok(())
+    }
+
+    /// Runs the executor's `work` on its own task, a panic caught as an outcome.
+    fn spawn_work(
+        &self,
+        cx: TaskContext,
+        updater: TaskUpdater,
+        work: Work,
+    ) -> JoinHandle<std::thread::Result<Result<(), ExecutorError>>> {
+        let shared = Arc::clone(&self.shared);
+        tokio::spawn(async move {
+            let run = match work {
+                Work::Execute => shared.executor.execute(cx, updater).boxed(),
+                Work::Cancel => shared.executor.cancel(cx, updater).boxed(),
+            };
+            AssertUnwindSafe(run).catch_unwind().await
+        })
+    }
+
+    /// Handles one event; `true` when the execution is over (a direct reply, or a failure).
+    async fn handle(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        event: StreamResponse,
+        p: &mut Progress,
+    ) -> bool {
+        match self.on_event(task_id, context_id, event).await {
+            Ok(AfterEvent::KeepGoing) => false,
+            Ok(AfterEvent::Replied) => {
+                p.replied = true;
+                true
+            }
+            Err(reason) => {
+                p.failure = Some(reason);
+                true
+            }
+        }
+    }
+
+    /// Whether the execution is over: the task ended, or the executor returned and the task
+    /// waits for the client.
+    fn is_over(&self, returned: bool) -> bool {
+        match &self.task {
+            Some(task) if is_terminal(&task.status.state) => true,
+            Some(task) => returned && self.status_seen && is_settled(&task.status.state),
+            None => false,
+        }
+    }
+
+    /// Settles the execution: never left working (an execution that ends without a settled
+    /// state fails its task; a direct reply ends one that began no task, or left its task
+    /// waiting), and the caller told the outcome.
+    async fn finish(&mut self, task_id: &str, context_id: &str, p: Progress) {
+        let settled = match &self.task {
+            Some(t) => is_settled(&t.status.state),
+            None => p.replied,
+        };
+        let reason = p.failure.or_else(|| {
+            (!settled).then(|| "the agent ended without a final or interrupted state".to_owned())
+        });
+        if let Some(reason) = reason {
+            if self
+                .task
+                .as_ref()
+                .is_none_or(|t| !is_terminal(&t.status.state))
+            {
+                self.fail(task_id, context_id, reason).await;
+            }
+        }
+        let outcome = match (&self.store_failure, &self.task) {
+            // What the store holds is the last write that succeeded; the caller is told.
+            (Some(reason), _) => Err(ServiceError::internal(reason.clone())),
+            (None, Some(task)) => Ok(task.clone()),
+            (None, None) => Err(ServiceError::internal("the agent answered nothing")),
+        };
+        self.settle(outcome);
+    }
+
+    /// Lets the task go: the next execution may take it, and the entry goes with its last user.
+    fn release(self, guard: OwnedMutexGuard<()>) {
+        drop(guard);
+        drop(self);
+    }
+
+    /// Tells the caller the first answer, once.
+    fn answer_first(&mut self, first: Result<FirstAnswer, ServiceError>) {
+        if let Some(tx) = self.first.take() {
+            let _ = tx.send(first);
+        }
+    }
+
+    /// Tells the caller the outcome (and the first answer, if it had none yet).
+    fn settle(&mut self, outcome: Result<Task, ServiceError>) {
+        match &outcome {
+            Ok(task) => self.answer_first(Ok(FirstAnswer::Task {
+                task: Box::new(task.clone()),
+                settled: true,
+            })),
+            Err(e) => self.answer_first(Err(e.clone())),
+        }
+        self.settled.send_replace(Some(outcome));
+    }
+
+    /// One event of the executor: applied, stored, sent live and to the push configs. An error
+    /// is the reason the task fails.
+    async fn on_event(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        event: StreamResponse,
+    ) -> Result<AfterEvent, String> {
+        if let StreamResponse::Message(message) = &event {
+            self.on_reply(task_id, context_id, message).await?;
+            return Ok(AfterEvent::Replied);
+        }
+        let task = match self.task.clone() {
+            Some(task) => self.write(task, &|t| apply(t, &event)).await?,
+            None => self.create(task_id, context_id, &event).await?,
+        };
+        let event = stamp_event(event, &task);
+        self.live.publish(|| event.clone());
+        // A push config that came with the message is kept once the task exists.
+        if let Some(config) = self.push.take() {
+            self.keep_push(&task.id, config).await;
+        }
+        // Only a status this execution set settles the call: a continued task still shows the
+        // interrupted state it waited in until the agent says otherwise.
+        if matches!(
+            event,
+            StreamResponse::StatusUpdate(_) | StreamResponse::Task(_)
+        ) {
+            self.status_seen = true;
+        }
+        let settled = self.status_seen && is_settled(&task.status.state);
+        self.answer_first(Ok(FirstAnswer::Task {
+            task: Box::new(task.clone()),
+            settled,
+        }));
+        if settled {
+            self.settled.send_replace(Some(Ok(task.clone())));
+        }
+        self.notify(&task, event).await;
+        Ok(AfterEvent::KeepGoing)
+    }
+
+    /// A direct message of the executor: to a new message it belongs to no task; to a waiting
+    /// task it joins the history, and the task keeps waiting.
+    async fn on_reply(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        message: &Message,
+    ) -> Result<(), String> {
+        let mut message = stamped(message, task_id, context_id);
+        match self.task.clone() {
+            None => message.task_id = None,
+            Some(task) => {
+                let keep = |t: &mut Task| {
+                    t.history.push(message.clone());
+                    Ok(())
+                };
+                self.write(task, &keep).await?;
+            }
+        }
+        self.answer_first(Ok(FirstAnswer::Message(Box::new(message.clone()))));
+        self.live.publish(|| StreamResponse::Message(message));
+        Ok(())
+    }
+
+    /// A new task, from its first event: made from the message, the event applied, stored.
+    async fn create(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        event: &StreamResponse,
+    ) -> Result<Task, String> {
+        let message = self.message.clone().unwrap_or_default();
+        let mut task = new_task(task_id, context_id, &message);
+        self.live.publish(|| StreamResponse::Task(task.clone()));
+        apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+        self.version = self
+            .shared
+            .tasks
+            .create_task(self.tenant.as_deref(), &task)
+            .await
+            .map_err(|e| self.store_failed(e))?;
+        self.task = Some(task.clone());
+        Ok(task)
+    }
+
+    /// Notes a store failure (the first one is what the caller is told) and says it.
+    fn store_failed(&mut self, e: StoreError) -> String {
+        let reason = format!("the task store failed: {e}");
+        self.store_failure.get_or_insert_with(|| reason.clone());
+        reason
+    }
+
+    /// Applies `change` to `task` (the task as this execution last wrote it) and writes it over
+    /// that version. When another writer got there first (another replica, on a shared store),
+    /// the stored task is read again and the change applied to it, so no update is lost:
+    /// optimistic versioning, a bounded number of times. The task as written.
+    async fn write(
+        &mut self,
+        mut task: Task,
+        change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
+    ) -> Result<Task, String> {
+        const ATTEMPTS: usize = 8;
+        let tenant = self.tenant.clone();
+        let tenant = tenant.as_deref();
+        let mut version = self.version;
+        for _ in 0..ATTEMPTS {
+            change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+            match self.shared.tasks.update_task(tenant, &task, version).await {
+                Ok(written) => {
+                    self.version = written;
+                    self.task = Some(task.clone());
+                    return Ok(task);
+                }
+                Err(StoreError::Conflict { .. }) => {
+                    let stored = self
+                        .shared
+                        .tasks
+                        .get_task(tenant, &task.id)
+                        .await
+                        .map_err(|e| self.store_failed(e))?
+                        .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
+                    (task, version) = (stored.task, stored.version);
+                }
+                Err(e) => return Err(self.store_failed(e)),
+            }
+        }
+        Err(format!(
+            "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
+            task.id
+        ))
+    }
+
+    /// Fails the task with `reason` as its status message (creating it when the agent never
+    /// began one); a direct reply already sent is left alone.
+    async fn fail(&mut self, task_id: &str, context_id: &str, reason: String) {
+        let message = agent_message(
+            task_id,
+            context_id,
+            vec![crate::executor::text_part(&reason)],
+        );
+        let event = StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            task_id: task_id.to_owned(),
+            context_id: context_id.to_owned(),
+            status: TaskStatus {
+                state: TaskState::Failed,
+                message: Some(message),
+                timestamp: None,
+            },
+            ..Default::default()
+        });
+        // The event may be refused only for a broken task; then the stored one stays.
+        let _ = self.on_event(task_id, context_id, event).await;
+    }
+
+    async fn keep_push(&self, task_id: &str, mut config: TaskPushNotificationConfig) {
+        if let Some(store) = &self.shared.pushes {
+            config.task_id = Some(task_id.to_owned());
+            let _ = store
+                .set_push_config(self.tenant.as_deref(), task_id, config)
+                .await;
+        }
+    }
+
+    async fn notify(&self, task: &Task, event: StreamResponse) {
+        let (Some(store), Some(dispatcher)) = (&self.shared.pushes, &self.shared.dispatcher) else {
+            return;
+        };
+        let configs = store
+            .list_push_configs(self.tenant.as_deref(), &task.id, Some(MAX_PAGE_SIZE), None)
+            .await;
+        if let Ok(page) = configs {
+            if !page.configs.is_empty() {
+                dispatcher.enqueue(page.configs, event);
+            }
+        }
+    }
+}
+
+/// Why the executor's work failed, from how it returned.
+fn work_failure(
+    outcome: Result<std::thread::Result<Result<(), ExecutorError>>, tokio::task::JoinError>,
+) -> Option<String> {
+    match outcome {
+        Ok(Ok(Ok(()))) => None,
+        Ok(Ok(Err(e))) => Some(format!("the agent failed: {e}")),
+        Ok(Err(panic)) => Some(format!("the agent panicked: {}", panic_text(&panic))),
+        Err(e) => Some(format!("the agent's execution ended: {e}")),
+    }
+}
+
+/// The event as streamed: a status or artifact update carries the task's ids.
+fn stamp_event(event: StreamResponse, task: &Task) -> StreamResponse {
+    let context_id = task.context_id.clone().unwrap_or_default();
+    match event {
+        StreamResponse::StatusUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            u.status = task.status.clone();
+            StreamResponse::StatusUpdate(u)
+        }
+        StreamResponse::ArtifactUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            StreamResponse::ArtifactUpdate(u)
+        }
+        StreamResponse::Task(_) => StreamResponse::Task(task.clone()),
+        other => other,
+    }
+}

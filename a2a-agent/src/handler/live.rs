@@ -1,0 +1,145 @@
+//! The live-task registry: what this process knows of a task beyond the store, while something
+//! here uses it.
+//!
+//! A [`LiveTask`] holds the lock that serializes the task's executions, the broadcast channel its
+//! live events go out on, and, while an execution runs, the way to ask that execution to cancel.
+//! [`LiveTasks`] maps `(tenant, task id)` to them, weakly: whoever uses a task (an execution, a
+//! caller waiting on its lock, a stream, a subscription, a cancel) holds its `Arc<LiveTask>`, and
+//! the last one to let go removes the entry (see `Drop for LiveTask`), so no path has to remember
+//! to clean up.
+
+use a2a_types::v1::StreamResponse;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::executor::TaskContext;
+
+/// How many events a subscriber may fall behind before its stream is closed with an error.
+const LIVE_EVENTS: usize = 1024;
+
+/// A task's key in the registry: its tenant (empty for none) and its id.
+type Key = (String, String);
+
+/// The tasks something in this process uses now (see the [module docs](self)).
+#[derive(Default)]
+pub(super) struct LiveTasks {
+    entries: Mutex<HashMap<Key, Weak<LiveTask>>>,
+}
+
+impl LiveTasks {
+    /// The task's entry: the one in use, or a new one.
+    pub(super) fn entry(self: &Arc<Self>, tenant: Option<&str>, task_id: &str) -> Arc<LiveTask> {
+        let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
+        let mut entries = lock(&self.entries);
+        if let Some(live) = entries.get(&key).and_then(Weak::upgrade) {
+            return live;
+        }
+        let live = Arc::new(LiveTask {
+            key: key.clone(),
+            registry: Arc::downgrade(self),
+            lock: Arc::new(tokio::sync::Mutex::new(())),
+            events: Mutex::new(None),
+            cancel: Mutex::new(None),
+        });
+        entries.insert(key, Arc::downgrade(&live));
+        live
+    }
+
+    /// How many tasks have an entry (for the tests that no entry is kept).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        lock(&self.entries).len()
+    }
+}
+
+/// One task in use in this process: its execution lock, its live events, and the running
+/// execution's cancel requests.
+pub(super) struct LiveTask {
+    key: Key,
+    registry: Weak<LiveTasks>,
+    /// Held by an execution from its start until its task settles: messages to one task are
+    /// served one at a time.
+    pub(super) lock: Arc<tokio::sync::Mutex<()>>,
+    /// Made by the first subscriber: most tasks have none (a blocking send reads the outcome,
+    /// not the events), and a 1024-slot channel per task was the handler's largest cost.
+    events: Mutex<Option<broadcast::Sender<StreamResponse>>>,
+    /// Set while an execution runs: asks it to run the executor's cancel.
+    cancel: Mutex<Option<mpsc::Sender<TaskContext>>>,
+}
+
+impl LiveTask {
+    /// The task's live events from now on.
+    pub(super) fn subscribe(&self) -> broadcast::Receiver<StreamResponse> {
+        lock(&self.events)
+            .get_or_insert_with(|| broadcast::channel(LIVE_EVENTS).0)
+            .subscribe()
+    }
+
+    /// Sends an event to the subscribers, if there are any; `event` runs only then.
+    pub(super) fn publish(&self, event: impl FnOnce() -> StreamResponse) {
+        let events = lock(&self.events);
+        if let Some(tx) = events.as_ref().filter(|tx| tx.receiver_count() > 0) {
+            let _ = tx.send(event());
+        }
+    }
+
+    /// Where the running execution takes cancel requests (`None` ends that).
+    pub(super) fn set_cancel_requests(&self, requests: Option<mpsc::Sender<TaskContext>>) {
+        *lock(&self.cancel) = requests;
+    }
+
+    /// The running execution's cancel requests, when one runs.
+    pub(super) fn cancel_requests(&self) -> Option<mpsc::Sender<TaskContext>> {
+        lock(&self.cancel).clone()
+    }
+}
+
+impl Drop for LiveTask {
+    fn drop(&mut self) {
+        let Some(registry) = self.registry.upgrade() else {
+            return;
+        };
+        let mut entries = lock(&registry.entries);
+        // A new user may have put a new entry in this one's place since its last holder let go.
+        if entries
+            .get(&self.key)
+            .is_some_and(|w| w.strong_count() == 0)
+        {
+            entries.remove(&self.key);
+        }
+    }
+}
+
+/// A subscriber's hold on a task: its events, and its [`LiveTask`] (so that the entry, and with
+/// it the channel, lasts as long as the subscriber).
+pub(super) struct Subscription {
+    events: broadcast::Receiver<StreamResponse>,
+    _live: Arc<LiveTask>,
+}
+
+impl Subscription {
+    pub(super) fn new(live: &Arc<LiveTask>) -> Subscription {
+        Subscription {
+            events: live.subscribe(),
+            _live: Arc::clone(live),
+        }
+    }
+
+    pub(super) async fn recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+        self.events.recv().await
+    }
+
+    /// An event already sent, if any; `Closed` when there is none.
+    pub(super) fn try_recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+        self.events
+            .try_recv()
+            .map_err(|_| broadcast::error::RecvError::Closed)
+    }
+}
+
+/// A std mutex's guard, whether or not a holder panicked (the data is a map or an option that a
+/// panic cannot leave half-changed).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -1,0 +1,164 @@
+//! [`RequestHandler`]: the generated v1 service trait over an [`AgentExecutor`] and the stores,
+//! keeping the spec's task lifecycle.
+//!
+//! In rooms, each with one job:
+//!
+//! - this module: the handler, its builder, and what its executions share ([`Shared`]);
+//! - `service`: the `A2aService` implementation, one method per method of the spec;
+//! - `execution`: one execution of the executor on one task (events applied, stored, sent);
+//! - `live`: the registry of the tasks this process uses now (locks, live events, cancels);
+//! - `stream`: a task's live events as a call's stream;
+//! - `errors`: the errors the handler answers with.
+
+use crate::executor::AgentExecutor;
+use crate::push::PushDispatcher;
+use crate::store::{MemoryStore, PushConfigStore, TaskStore};
+use a2a_types::v1::AgentCard;
+#[cfg(doc)]
+use a2a_types::v1::A2aService;
+use std::sync::Arc;
+use std::time::Duration;
+
+mod errors;
+mod execution;
+mod live;
+mod service;
+mod stream;
+
+use live::LiveTasks;
+
+/// How long an execution may run before its task is failed, unless set.
+pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The request handler: implements [`A2aService`] for A2A v1 over an [`AgentExecutor`] and a
+/// [`TaskStore`] (and a [`PushConfigStore`] when push notifications are on), keeping the task
+/// lifecycle of the spec (§3, §3.4, §4), as the official TCK checks it:
+///
+/// - `SendMessage` / `SendStreamingMessage`: a message without `taskId` starts a task (its id
+///   fresh, its `contextId` the message's or fresh); one with `taskId` continues that task
+///   (`TaskNotFound` when there is none; a `contextId` other than the task's is refused;
+///   a terminal task refuses with `UnsupportedOperation`). The executor answers with a direct
+///   `Message` (no task is kept) or the task's events, applied in order and stored; a blocking
+///   call returns at a terminal or interrupted state, a `returnImmediately` one when the task
+///   exists; a stream begins with the Task and ends at a terminal or interrupted state.
+///   `historyLength` trims the replies' history (absent: all, 0: none, n: the last n).
+///   Before any of that, [`AgentExecutor::admit`] may refuse the message with an error of its
+///   own, which is the call's answer (no task created or changed, no stream begun).
+/// - `GetTask`, `ListTasks` (filters and page tokens of the store; artifacts only with
+///   `includeArtifacts`), `CancelTask` (`TaskNotCancelable` for a terminal task),
+///   `SubscribeToTask` (the current Task first, then the live events, to the end of the
+///   execution; `UnsupportedOperation` for a terminal task).
+/// - Push-notification configs (CRUD, the URL screened before it is kept) and delivery of every
+///   event of a task that has configs; the extended card when one is configured.
+///
+/// Messages to one task are served one at a time (an execution holds the task until it
+/// settles), so concurrent calls never lose an update; across replicas the store's version
+/// check does the same. Live events (streams, subscriptions) reach the calls served by the same
+/// process: several replicas need sticky routing by task for `SubscribeToTask` (see the crate
+/// docs).
+///
+/// ```
+/// use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+/// use a2a_types::v1::A2aServer;
+///
+/// struct Done;
+/// impl AgentExecutor for Done {
+///     async fn execute(&self, _cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+///         task.complete(Some(task.text_message("done"))).await
+///     }
+/// }
+///
+/// let handler = RequestHandler::builder(Done).build(); // in memory, no push notifications
+/// let server = A2aServer::new(handler); // for a2a_types::rt::server::AgentRouter
+/// # drop(server);
+/// ```
+pub struct RequestHandler<E> {
+    shared: Arc<Shared<E>>,
+}
+
+/// What the handler and its executions share.
+struct Shared<E> {
+    executor: E,
+    tasks: Arc<dyn TaskStore>,
+    pushes: Option<Arc<dyn PushConfigStore>>,
+    dispatcher: Option<PushDispatcher>,
+    extended_card: Option<AgentCard>,
+    timeout: Duration,
+    live: Arc<LiveTasks>,
+}
+
+/// Builds a [`RequestHandler`]: the executor, then the stores and options.
+pub struct RequestHandlerBuilder<E> {
+    executor: E,
+    tasks: Option<Arc<dyn TaskStore>>,
+    pushes: Option<(Arc<dyn PushConfigStore>, PushDispatcher)>,
+    extended_card: Option<AgentCard>,
+    timeout: Duration,
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    /// A builder for a handler running `executor`.
+    pub fn builder(executor: E) -> RequestHandlerBuilder<E> {
+        RequestHandlerBuilder {
+            executor,
+            tasks: None,
+            pushes: None,
+            extended_card: None,
+            timeout: DEFAULT_EXECUTION_TIMEOUT,
+        }
+    }
+}
+
+impl<E: AgentExecutor> RequestHandlerBuilder<E> {
+    /// Where tasks are kept (a [`MemoryStore`] unless set).
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Some(store);
+        self
+    }
+
+    /// Turns push notifications on: configs are kept in `store`, and every event of a task
+    /// with configs goes out through `dispatcher`. A config's URL is screened with the
+    /// dispatcher's policy before it is kept (and again by the sender before each call).
+    pub fn push_notifications(
+        mut self,
+        store: Arc<dyn PushConfigStore>,
+        dispatcher: PushDispatcher,
+    ) -> Self {
+        self.pushes = Some((store, dispatcher));
+        self
+    }
+
+    /// The card `GetExtendedAgentCard` answers with (unset: `ExtendedAgentCardNotConfigured`).
+    pub fn extended_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// How long one execution may run before its task is failed ([`DEFAULT_EXECUTION_TIMEOUT`]).
+    pub fn execution_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The handler.
+    pub fn build(self) -> RequestHandler<E> {
+        let tasks = self
+            .tasks
+            .unwrap_or_else(|| Arc::new(MemoryStore::new()) as Arc<dyn TaskStore>);
+        let (pushes, dispatcher) = match self.pushes {
+            Some((store, dispatcher)) => (Some(store), Some(dispatcher)),
+            None => (None, None),
+        };
+        RequestHandler {
+            shared: Arc::new(Shared {
+                executor: self.executor,
+                tasks,
+                pushes,
+                dispatcher,
+                extended_card: self.extended_card,
+                timeout: self.timeout,
+                live: Arc::new(LiveTasks::default()),
+            }),
+        }
+    }
+}

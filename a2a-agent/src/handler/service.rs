@@ -1,0 +1,560 @@
+//! The `A2aService` implementation: one method per method of the spec (§3.1, §9), in its order,
+//! over the executions, the stores and the live tasks.
+
+use a2a_types::rt::service::RequestContext;
+use a2a_types::v1::{
+    A2aError, A2aService, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    Empty, EventStream, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
+    GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
+    SendMessageRequest, SendMessageResponse, ServiceError, StreamResponse, SubscribeToTaskRequest,
+    Task, TaskPushNotificationConfig, TaskState,
+};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+use super::errors::{
+    check_history_length, invalid_params, page_error, push_config_not_found, store_error,
+    task_is_terminal, task_not_cancelable, task_not_found, tenant_of,
+};
+use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
+use super::live::{LiveTask, Subscription};
+use super::stream::{live_stream, StreamEnd};
+use super::{RequestHandler, Shared};
+use crate::executor::{AgentExecutor, TaskContext};
+use crate::lifecycle::{is_terminal, new_id, with_history};
+use crate::store::{PushConfigStore, Stored, TaskQuery};
+
+impl<E: AgentExecutor> A2aService for RequestHandler<E> {
+    async fn send_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<SendMessageResponse, ServiceError> {
+        let config = params.configuration.as_ref();
+        let history_length = config.and_then(|c| c.history_length);
+        let immediately = config.and_then(|c| c.return_immediately) == Some(true);
+        let (started, _) = self.start(cx, params, false).await?;
+        let Started { first, mut settled } = started;
+        let first = first
+            .await
+            .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
+        let task = match first {
+            FirstAnswer::Message(message) => return Ok(SendMessageResponse::Message(*message)),
+            FirstAnswer::Task { task, settled } if immediately || settled => *task,
+            FirstAnswer::Task { .. } => {
+                let outcome = settled
+                    .wait_for(Option::is_some)
+                    .await
+                    .map_err(|_| ServiceError::internal("the execution ended early"))?;
+                outcome
+                    .clone()
+                    .unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
+            }
+        };
+        Ok(SendMessageResponse::Task(with_history(
+            task,
+            history_length,
+        )))
+    }
+
+    async fn send_streaming_message(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
+        let (started, events) = self.start(cx, params, true).await?;
+        let events = events.expect("a stream subscribes");
+        Ok(live_stream(
+            events,
+            None,
+            Some(started.settled),
+            history_length,
+            StreamEnd::AtSettled,
+        ))
+    }
+
+    async fn get_task(
+        &self,
+        cx: RequestContext,
+        params: GetTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        check_history_length(params.history_length)?;
+        let stored = self.shared.stored(tenant_of(&cx), &params.id).await?;
+        Ok(with_history(stored.task, params.history_length))
+    }
+
+    async fn list_tasks(
+        &self,
+        cx: RequestContext,
+        params: ListTasksRequest,
+    ) -> Result<ListTasksResponse, ServiceError> {
+        check_history_length(params.history_length)?;
+        let query = TaskQuery::from_request(&params)
+            .map_err(|e| invalid_params(format!("Invalid params: {e}")))?;
+        let page = self
+            .shared
+            .tasks
+            .list_tasks(tenant_of(&cx), &query)
+            .await
+            .map_err(page_error)?;
+        let include_artifacts = params.include_artifacts == Some(true);
+        let tasks = page
+            .tasks
+            .into_iter()
+            .map(|mut t| {
+                if !include_artifacts {
+                    t.artifacts.clear();
+                }
+                with_history(t, params.history_length)
+            })
+            .collect();
+        Ok(ListTasksResponse {
+            tasks,
+            next_page_token: page.next_page_token.unwrap_or_default(),
+            page_size: i32::try_from(page.page_size).unwrap_or(i32::MAX),
+            total_size: i32::try_from(page.total_size).unwrap_or(i32::MAX),
+        })
+    }
+
+    async fn cancel_task(
+        &self,
+        cx: RequestContext,
+        params: CancelTaskRequest,
+    ) -> Result<Task, ServiceError> {
+        let tenant = tenant_of(&cx).map(str::to_owned);
+        let tenant = tenant.as_deref();
+        let shared = &self.shared;
+        let stored = shared.stored(tenant, &params.id).await?;
+        if is_terminal(&stored.task.status.state) {
+            return Err(task_not_cancelable(&stored.task));
+        }
+        let live = shared.live.entry(tenant, &params.id);
+        let task_cx = TaskContext {
+            task_id: stored.task.id.clone(),
+            context_id: stored.task.context_id.clone().unwrap_or_default(),
+            message: None,
+            task: Some(stored.task),
+            configuration: None,
+            call: cx,
+        };
+        // A running execution runs the cancel beside its work. It may end before it reads the
+        // request (its task settled as the cancel came in): then, as for a task that waits for
+        // the client, a cancel execution takes the task.
+        self.ask_running_execution(&live, &task_cx).await;
+        let guard = Arc::clone(&live.lock).lock_owned().await;
+        let stored = shared.stored(tenant, &params.id).await?;
+        match stored.task.status.state {
+            TaskState::Canceled => return Ok(stored.task),
+            ref state if is_terminal(state) => return Err(task_not_cancelable(&stored.task)),
+            _ => {}
+        }
+        let origin = Origin {
+            tenant: tenant.map(str::to_owned),
+            stored: Some(stored),
+            message: None,
+            push: None,
+        };
+        let started = Execution::start(shared, live, origin, task_cx, guard, Work::Cancel);
+        let mut settled = started.settled;
+        let _ = tokio::time::timeout(shared.timeout, settled.wait_for(Option::is_some)).await;
+        let now = shared.stored(tenant, &params.id).await?.task;
+        // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it.
+        match now.status.state {
+            TaskState::Canceled => Ok(now),
+            _ => Err(task_not_cancelable(&now)),
+        }
+    }
+
+    async fn subscribe_to_task(
+        &self,
+        cx: RequestContext,
+        params: SubscribeToTaskRequest,
+    ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let tenant = tenant_of(&cx);
+        let live = self.shared.live.entry(tenant, &params.id);
+        // Subscribed before the task is read: an event between the two is not missed.
+        let events = Subscription::new(&live);
+        let stored = self.shared.stored(tenant, &params.id).await?;
+        if is_terminal(&stored.task.status.state) {
+            return Err(task_is_terminal(
+                &stored.task,
+                "a terminal task has no events to follow",
+            ));
+        }
+        // The current task first, then its events (of this execution and the next ones, should
+        // it wait for input) until it ends.
+        let first = StreamResponse::Task(stored.task);
+        Ok(live_stream(
+            events,
+            Some(first),
+            None,
+            None,
+            StreamEnd::AtTerminal,
+        ))
+    }
+
+    async fn create_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let task_id = params.task_id.clone().unwrap_or_default();
+        let (store, tenant) = self.push_scope(&cx, &task_id).await?;
+        self.check_push(&params)?;
+        store
+            .set_push_config(tenant, &task_id, params)
+            .await
+            .map_err(store_error)
+    }
+
+    async fn get_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: GetTaskPushNotificationConfigRequest,
+    ) -> Result<TaskPushNotificationConfig, ServiceError> {
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        store
+            .get_push_config(tenant, &params.task_id, &params.id)
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| push_config_not_found(&params.task_id, &params.id))
+    }
+
+    async fn list_task_push_notification_configs(
+        &self,
+        cx: RequestContext,
+        params: ListTaskPushNotificationConfigsRequest,
+    ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        let size = match params.page_size {
+            None | Some(0) => None,
+            Some(n) => Some(u32::try_from(n).map_err(|_| {
+                invalid_params(format!(
+                    "Invalid params: `pageSize` is {n}; it must not be negative"
+                ))
+            })?),
+        };
+        let token = params.page_token.as_deref().filter(|t| !t.is_empty());
+        let page = store
+            .list_push_configs(tenant, &params.task_id, size, token)
+            .await
+            .map_err(page_error)?;
+        Ok(ListTaskPushNotificationConfigsResponse {
+            configs: page.configs,
+            next_page_token: page.next_page_token,
+        })
+    }
+
+    async fn get_extended_agent_card(
+        &self,
+        _cx: RequestContext,
+        _params: GetExtendedAgentCardRequest,
+    ) -> Result<AgentCard, ServiceError> {
+        self.shared
+            .extended_card
+            .clone()
+            .ok_or_else(|| A2aError::extended_agent_card_not_configured().into())
+    }
+
+    async fn delete_task_push_notification_config(
+        &self,
+        cx: RequestContext,
+        params: DeleteTaskPushNotificationConfigRequest,
+    ) -> Result<Empty, ServiceError> {
+        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        store
+            .delete_push_config(tenant, &params.task_id, &params.id)
+            .await
+            .map_err(store_error)?;
+        Ok(Empty::default())
+    }
+}
+
+impl<E: AgentExecutor> Shared<E> {
+    /// The task as stored, or `TaskNotFound`.
+    async fn stored(&self, tenant: Option<&str>, id: &str) -> Result<Stored, ServiceError> {
+        self.tasks
+            .get_task(tenant, id)
+            .await
+            .map_err(store_error)?
+            .ok_or_else(|| task_not_found(id))
+    }
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    /// Checks a message and starts its execution; for a stream, subscribed to the task's events
+    /// before it runs, so none is missed.
+    async fn start(
+        &self,
+        cx: RequestContext,
+        params: SendMessageRequest,
+        stream: bool,
+    ) -> Result<(Started, Option<Subscription>), ServiceError> {
+        let shared = &self.shared;
+        let configuration = params.configuration;
+        check_history_length(configuration.as_ref().and_then(|c| c.history_length))?;
+        let tenant = tenant_of(&cx).map(str::to_owned);
+        let message = params.message;
+        let push = configuration
+            .as_ref()
+            .and_then(|c| c.task_push_notification_config.clone());
+        if let Some(push) = &push {
+            self.check_push(push)?;
+        }
+        // The live entry is held from here on: it, and so its lock, stays the same for everyone
+        // who waits on it.
+        let (task_id, context_id, stored) =
+            match message.task_id.clone().filter(|id| !id.is_empty()) {
+                Some(task_id) => (task_id, None, true),
+                None => {
+                    let context_id = message.context_id.clone().filter(|c| !c.is_empty());
+                    (new_id(), Some(context_id.unwrap_or_else(new_id)), false)
+                }
+            };
+        let live = shared.live.entry(tenant.as_deref(), &task_id);
+        let guard = Arc::clone(&live.lock).lock_owned().await;
+        let stored = match stored {
+            true => Some(
+                self.continuable(tenant.as_deref(), &task_id, &message)
+                    .await?,
+            ),
+            false => None,
+        };
+        let context_id = match (&stored, context_id) {
+            (Some(s), _) => s.task.context_id.clone().unwrap_or_default(),
+            (None, c) => c.unwrap_or_default(),
+        };
+        let task_cx = TaskContext {
+            task_id,
+            context_id,
+            message: Some(message.clone()),
+            task: stored.as_ref().map(|s| s.task.clone()),
+            configuration,
+            call: cx,
+        };
+        // The executor may refuse the message before it changes anything.
+        shared.executor.admit(&task_cx).await?;
+        let events = stream.then(|| Subscription::new(&live));
+        let origin = Origin {
+            tenant,
+            stored,
+            message: Some(message),
+            push,
+        };
+        let started = Execution::start(shared, live, origin, task_cx, guard, Work::Execute);
+        Ok((started, events))
+    }
+
+    /// The task `message` continues, when it may: it exists, it is not terminal, and the
+    /// message names no other context.
+    async fn continuable(
+        &self,
+        tenant: Option<&str>,
+        task_id: &str,
+        message: &Message,
+    ) -> Result<Stored, ServiceError> {
+        let stored = self.shared.stored(tenant, task_id).await?;
+        let own = stored.task.context_id.as_deref().unwrap_or_default();
+        if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
+            if asked != own {
+                return Err(invalid_params(format!(
+                    "Invalid params: the message's contextId `{asked}` is not the context \
+                     `{own}` of task `{task_id}`"
+                )));
+            }
+        }
+        if is_terminal(&stored.task.status.state) {
+            return Err(task_is_terminal(
+                &stored.task,
+                "a terminal task takes no more messages",
+            ));
+        }
+        Ok(stored)
+    }
+
+    /// Asks the task's running execution, if one runs, to run the executor's cancel, and waits
+    /// (at most the execution timeout) for a terminal status or for the execution to end.
+    async fn ask_running_execution(&self, live: &LiveTask, task_cx: &TaskContext) {
+        let Some(asks) = live.cancel_requests() else {
+            return;
+        };
+        // Subscribed before asking: the terminal status is not missed.
+        let mut events = live.subscribe();
+        if asks.send(task_cx.clone()).await.is_err() {
+            return;
+        }
+        let terminal = async {
+            loop {
+                match events.recv().await {
+                    Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => return,
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        };
+        let ended = asks.closed();
+        let _ = tokio::time::timeout(self.shared.timeout, async {
+            tokio::select! {
+                () = terminal => {}
+                () = ended => {}
+            }
+        })
+        .await;
+    }
+
+    fn check_push(&self, config: &TaskPushNotificationConfig) -> Result<(), ServiceError> {
+        let Some(dispatcher) = &self.shared.dispatcher else {
+            return Err(A2aError::push_notification_not_supported().into());
+        };
+        dispatcher
+            .sender()
+            .policy()
+            .screen(&config.url)
+            .map(drop)
+            .map_err(|e| invalid_params(format!("Invalid params: the push URL is refused: {e}")))
+    }
+
+    /// The push-config store and the call's tenant, for a call about `task_id`:
+    /// `PushNotificationNotSupported` when push notifications are off, `TaskNotFound` when the
+    /// task does not exist.
+    async fn push_scope<'a>(
+        &'a self,
+        cx: &'a RequestContext,
+        task_id: &str,
+    ) -> Result<(&'a Arc<dyn PushConfigStore>, Option<&'a str>), ServiceError> {
+        let store = self
+            .shared
+            .pushes
+            .as_ref()
+            .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
+        let tenant = tenant_of(cx);
+        self.shared.stored(tenant, task_id).await?;
+        Ok((store, tenant))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::executor::TaskUpdater;
+    use a2a_types::rt::version::ProtocolVersion;
+    use a2a_types::rt::Binding;
+    use a2a_types::v1::{Role, TaskState};
+    use futures_util::StreamExt as _;
+    use std::time::Duration;
+
+    /// Waits for input when the message id says so, completes otherwise.
+    struct Agent;
+
+    impl AgentExecutor for Agent {
+        async fn execute(
+            &self,
+            cx: TaskContext,
+            task: TaskUpdater,
+        ) -> Result<(), crate::ExecutorError> {
+            let waits = cx
+                .message
+                .as_ref()
+                .is_some_and(|m| m.message_id.starts_with("input"));
+            match waits {
+                true => task.require_input(None).await,
+                false => task.complete(None).await,
+            }
+        }
+    }
+
+    fn cx() -> RequestContext {
+        RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "SendMessage")
+    }
+
+    fn send(id: &str, task_id: Option<&str>) -> SendMessageRequest {
+        SendMessageRequest {
+            message: Message {
+                message_id: id.into(),
+                role: Role::User,
+                task_id: task_id.map(Into::into),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    async fn task(h: &RequestHandler<Agent>, request: SendMessageRequest) -> Task {
+        match h.send_message(cx(), request).await {
+            Ok(SendMessageResponse::Task(t)) => t,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn entries(h: &RequestHandler<Agent>) -> usize {
+        h.shared.live.len()
+    }
+
+    /// Every way in holds the task's entry for a while (a blocking send, a stream, a
+    /// subscription, a cancel); once all of them are over, no entry is left. (Each entry holds
+    /// a 1024-event channel: a process that kept them grew by hundreds of KiB per task.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn no_task_keeps_its_entry_once_nothing_uses_it() {
+        let h = Arc::new(RequestHandler::builder(Agent).build());
+        let sends = (0..200).map(|i| {
+            let h = Arc::clone(&h);
+            tokio::spawn(async move { task(&h, send(&format!("done-{i}"), None)).await })
+        });
+        for s in sends {
+            assert_eq!(s.await.unwrap().status.state, TaskState::Completed);
+        }
+        let mut waiting = Vec::new();
+        for i in 0..20 {
+            waiting.push(task(&h, send(&format!("input-{i}"), None)).await.id);
+        }
+        for (i, id) in waiting.iter().enumerate() {
+            let again = task(&h, send(&format!("input-again-{i}"), Some(id))).await;
+            assert_eq!(again.status.state, TaskState::InputRequired);
+        }
+        for i in 0..20 {
+            let stream = h
+                .send_streaming_message(cx(), send(&format!("stream-{i}"), None))
+                .await
+                .unwrap();
+            assert!(stream.collect::<Vec<_>>().await.iter().all(Result::is_ok));
+        }
+        // Subscribers to a waiting task: one gone early, one there until the task ends.
+        let subscribe = |id: &str| {
+            h.subscribe_to_task(
+                cx(),
+                SubscribeToTaskRequest {
+                    id: id.into(),
+                    ..Default::default()
+                },
+            )
+        };
+        drop(subscribe(&waiting[0]).await.unwrap());
+        let follows = subscribe(&waiting[1]).await.unwrap();
+        task(&h, send("done-after-waiting", Some(&waiting[1]))).await;
+        assert!(follows.collect::<Vec<_>>().await.iter().all(Result::is_ok));
+        assert!(subscribe("no-such-task").await.is_err());
+        for id in &waiting[2..5] {
+            let canceled = h
+                .cancel_task(
+                    cx(),
+                    CancelTaskRequest {
+                        id: id.clone(),
+                        ..Default::default()
+                    },
+                )
+                .await
+                .unwrap();
+            assert_eq!(canceled.status.state, TaskState::Canceled);
+        }
+        // An execution lets its entry go just after it answers: give the last ones a moment.
+        for _ in 0..200 {
+            if entries(&h) == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(entries(&h), 0, "entries left for tasks nothing uses");
+    }
+}
