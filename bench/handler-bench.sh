@@ -107,10 +107,11 @@ if [[ -n "${TCK_AGENT_BIN:-}" ]]; then
   say "tck-agent: $tck_agent (TCK_AGENT_BIN, not built); building serve_load (release)"
 else
   say "building tck-agent and serve_load (release)"
-  cargo build --release --locked -q -p tck-agent --bin tck-agent
+  # --workspace --benches: the features of CI's one release build, whose artifacts this reuses (see .ci/run).
+  cargo build --release --locked -q --workspace --benches --bin tck-agent
   tck_agent="$target/release/tck-agent"
 fi
-cargo build --release --locked -q -p a2a-bench --bin serve_load
+cargo build --release --locked -q --workspace --benches --bin serve_load
 serve_load="$target/release/serve_load"
 
 venv="$("$root/tests/interop/venv.sh")"

@@ -7,7 +7,7 @@
 #   bench/serve-bench.sh --smoke    # 200 requests or 1 s each: replies still checked (CI)
 #   bench/serve-bench.sh --workloads card,stream    # any other option goes to serve_load
 #
-# Builds the Rust agent ($AGENT_BIN of package $AGENT_PACKAGE; it must take a PORT_FILE argument,
+# Builds the Rust agent ($AGENT_BIN, a binary of this workspace; it must take a PORT_FILE argument,
 # bind 127.0.0.1 on a free port and write the port there, as tests/interop/run.sh expects) and
 # the load generators (bench/src/bin/serve_load.rs, client_load.rs) in release, makes the SDK's virtualenv
 # (tests/interop/venv.sh, under target/), starts both agents on free loopback ports, runs
@@ -24,7 +24,6 @@ cd "$root"
 
 # The Rust agent under test. It is being rebuilt on the runtime's server layer; the binary keeps
 # its name and its PORT_FILE argument.
-AGENT_PACKAGE="${AGENT_PACKAGE:-a2a-interop}"
 AGENT_BIN="${AGENT_BIN:-interop-agent}"
 # Optional: another build of the Rust agent (same PORT_FILE contract), measured in the same run
 # as "before", between the SDK agent and $AGENT_BIN: how the server layer is judged against the
@@ -107,8 +106,9 @@ start_agent() {
 }
 
 say "building $AGENT_BIN, serve_load and client_load (release)"
-cargo build --release --locked -q -p "$AGENT_PACKAGE" --bin "$AGENT_BIN"
-cargo build --release --locked -q -p a2a-bench --bin serve_load --bin client_load
+# --workspace --benches: the features of CI's one release build, whose artifacts this reuses (see .ci/run).
+cargo build --release --locked -q --workspace --benches --bin "$AGENT_BIN"
+cargo build --release --locked -q --workspace --benches --bin serve_load --bin client_load
 agent_bin="$target/release/$AGENT_BIN"
 serve_load="$target/release/serve_load"
 client_load="$target/release/client_load"

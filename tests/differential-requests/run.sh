@@ -15,7 +15,8 @@ work="$target/differential-requests"
 mkdir -p "$work"
 
 echo "differential-requests: building the classify_request example"
-cargo build --locked -q -p a2a-tests --example classify_request
+# --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
+cargo build --locked -q --workspace --tests --example classify_request
 
 venv="$("$root/tests/interop/venv.sh")"
 python="$venv/bin/python"

@@ -23,7 +23,8 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 say() { printf 'differential: %s\n' "$*"; }
 
 say "building the classify example"
-cargo build -q --locked -p a2a-tests --example classify
+# --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
+cargo build -q --locked --workspace --tests --example classify
 classify="$target/debug/examples/classify"
 
 venv="$("$root/tests/interop/venv.sh")"

@@ -120,7 +120,9 @@ run_phase() {
 }
 
 say "building the Rust programs"
-cargo build --locked -q -p a2a-interop
+# --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
+cargo build --locked -q --workspace --tests --bin interop-agent --bin interop-agent-v0-3 \
+  --bin interop-client --bin interop-client-v0-3 --bin interop-client-rest
 bin="$target/debug"
 
 say "installing a2a-sdk 1.3.0 (pinned in tests/interop/requirements.txt)"

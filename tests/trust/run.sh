@@ -28,7 +28,8 @@ say() { printf 'trust: %s\n' "$*"; }
 venv="$("$here/venv.sh")"
 python="$venv/bin/python"
 say "building trust-interop"
-cargo build --locked -q -p a2a-trust-interop --bin trust-interop
+# --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
+cargo build --locked -q --workspace --tests --bin trust-interop
 rust="$target/debug/trust-interop"
 
 failed=()
