@@ -13,9 +13,9 @@
 use crate::executor::AgentExecutor;
 use crate::push::PushDispatcher;
 use crate::store::{MemoryStore, PushConfigStore, TaskStore};
-use a2a_types::v1::AgentCard;
 #[cfg(doc)]
 use a2a_types::v1::A2aService;
+use a2a_types::v1::AgentCard;
 use std::sync::Arc;
 use std::time::Duration;
 
