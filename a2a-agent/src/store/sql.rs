@@ -20,16 +20,16 @@
 //! in that code, not in a macro's expansion (the stores were a macro before, to avoid repeating
 //! these bounds and for futures rustc could not prove `Send`).
 //!
-//! Each public store is a thin wrapper that boxes these futures in its `TaskStore` and
-//! `PushConfigStore` impls, so whether a future is `Send` is proven there, for the concrete
-//! driver, rather than for every `DB`, where it would rest on the auto traits of sqlx's own
-//! `async fn` futures (`Pool::begin_with`, `Transaction::commit`), which no `where`-clause can
-//! name. The `open_is_send` checks beside each store hold the migration to the same. Two habits
-//! inside keep rustc's proof simple: migrations are run by a plain `for` over a slice (an
-//! iterator adapter's closure held across an `.await` has defeated it), and multi-statement text
-//! through `Executor::execute` of a `&str` rather than `sqlx::raw_sql` (whose future still fails
-//! the `open_is_send` checks with rustc 1.95: "implementation of `Executor` is not general
-//! enough").
+//! Each public store is a thin wrapper that boxes these futures in its own `TaskStore` and
+//! `PushConfigStore` impls (a blanket impl over a private trait would hide them from the stores'
+//! docs), so whether a future is `Send` is checked there, for the concrete driver; the
+//! `open_is_send` checks beside each store do the same for the migration. With rustc 1.95 these
+//! futures are `Send` for a generic `DB` too (checked when the macro this replaced was removed;
+//! it had been chosen because rustc could not always prove that), but nothing relies on it. Two habits inside keep the proof simple:
+//! migrations are run by a plain `for` over a slice (an iterator adapter's closure held across an
+//! `.await` once defeated it; here, with rustc 1.95, it does not), and multi-statement text goes through
+//! `Executor::execute` of a `&str`, not `sqlx::raw_sql`, whose future still fails the
+//! `open_is_send` checks with rustc 1.95 ("implementation of `Executor` is not general enough").
 //!
 //! Values reach sqlx in one place: every statement's parameters are a list of [`Bind`]s, turned
 //! into the driver's arguments by `SqlStore`, so the Rust types bound are the same four for

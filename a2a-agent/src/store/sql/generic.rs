@@ -120,8 +120,8 @@ where
             sqlx::query(lock).execute(&mut *tx).await.map_err(fail)?;
         }
         // Statements as plain text (`Executor::execute` of a `&str`): no binds, and several
-        // statements in one text are run in turn. `sqlx::raw_sql` would do the same, but its
-        // future cannot be proven `Send`.
+        // statements in one text are run in turn. `sqlx::raw_sql` would do the same, but rustc
+        // cannot prove its future `Send` here.
         Executor::execute(&mut *tx, super::CREATE_VERSION_TABLE)
             .await
             .map_err(fail)?;
@@ -142,7 +142,7 @@ where
             ));
         }
         // A plain loop over a slice: an iterator adapter's closure held across the awaits below
-        // makes rustc fail to prove this future `Send`.
+        // once made rustc fail to prove this future `Send` (here, with rustc 1.95, it does not).
         for m in DB::MIGRATIONS {
             if m.version <= current {
                 continue;
