@@ -1,15 +1,21 @@
-use sqlx::PgPool;
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use sqlx::{PgPool, Postgres};
 
-use super::sql::{Dialect, Migration};
+use super::sql::{Dialect, Migration, SqlStore};
+use super::{
+    PushConfigPage, PushConfigStore, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
+    TaskStore,
+};
 
-static DIALECT: Dialect = Dialect {
-    label: "PostgreSQL",
-    begin_migration: "BEGIN",
+impl Dialect for Postgres {
+    const LABEL: &'static str = "PostgreSQL";
+    const BEGIN_MIGRATION: &'static str = "BEGIN";
     // Held to the end of the migration transaction: replicas starting at once take turns, and
     // the second finds the schema done. The key is "a2agent1" in ASCII.
-    migration_lock: Some("SELECT pg_advisory_xact_lock(7003767467225805873)"),
-    begin_snapshot: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
-    migrations: &[Migration {
+    const MIGRATION_LOCK: Option<&'static str> =
+        Some("SELECT pg_advisory_xact_lock(7003767467225805873)");
+    const BEGIN_SNAPSHOT: &'static str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+    const MIGRATIONS: &'static [Migration] = &[Migration {
         version: 1,
         description: "tasks and push configs",
         // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
@@ -40,20 +46,24 @@ CREATE TABLE a2a_push_configs (
     PRIMARY KEY (tenant, task_id, id)
 );
 "#,
-    }],
-};
+    }];
 
-/// Tasks and push configs in PostgreSQL: both [`TaskStore`](crate::store::TaskStore) and
-/// [`PushConfigStore`](crate::store::PushConfigStore) (feature `postgres`).
+    fn rows_affected(done: &Self::QueryResult) -> u64 {
+        done.rows_affected()
+    }
+}
+
+/// Tasks and push configs in PostgreSQL: both [`TaskStore`] and [`PushConfigStore`] (feature
+/// `postgres`).
 ///
 /// The store for several replicas of one agent: point every replica at the same database.
 /// Each write is one statement whose `WHERE` names the version it read (optimistic
 /// versioning), so two replicas updating one task never lose an update: one of them gets
-/// [`StoreError::Conflict`](crate::store::StoreError::Conflict) and retries on what the other
-/// wrote. Nothing is cached in the process, so a task written by one replica is read by the
-/// next call on any other. The same schema as [`SqliteStore`](crate::store::SqliteStore) (in
-/// PostgreSQL's types), created on first connect and versioned in `a2a_schema_version`;
-/// concurrent first connects take turns on an advisory lock. The tables (`a2a_tasks`,
+/// [`StoreError::Conflict`] and retries on what the other wrote. Nothing is cached in the
+/// process, so a task written by one replica is read by the next call on any other. The same
+/// schema as [`SqliteStore`](crate::store::SqliteStore) (in PostgreSQL's types), created on first
+/// connect and versioned in `a2a_schema_version`; concurrent first connects take turns on an
+/// advisory lock. The tables (`a2a_tasks`,
 /// `a2a_push_configs`, `a2a_schema_version`) are created in the connection's current schema
 /// (`search_path`), so an agent may share a database with other tables.
 ///
@@ -80,10 +90,7 @@ CREATE TABLE a2a_push_configs (
 /// ```
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
-    // One pool serves both: PostgreSQL takes concurrent writers.
-    reader: PgPool,
-    writer: PgPool,
-    dialect: &'static Dialect,
+    sql: SqlStore<Postgres>,
 }
 
 impl PostgresStore {
@@ -96,12 +103,12 @@ impl PostgresStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
-    /// reached, a migration fails, or its schema is newer than this build knows.
-    pub async fn connect(url: &str) -> Result<PostgresStore, super::StoreError> {
+    /// [`StoreError::Backend`] when the database cannot be reached, a migration fails, or its
+    /// schema is newer than this build knows.
+    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let pool = PgPool::connect(url)
             .await
-            .map_err(|e| super::sql::backend(DIALECT.label, "connect to the database", e))?;
+            .map_err(|e| super::sql::backend(Postgres::LABEL, "connect to the database", e))?;
         PostgresStore::from_pool(pool).await
     }
 
@@ -110,15 +117,13 @@ impl PostgresStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
-    /// reached through the pool, a migration fails, or its schema is newer than this build
-    /// knows.
-    pub async fn from_pool(pool: PgPool) -> Result<PostgresStore, super::StoreError> {
-        migrate(&pool, &DIALECT).await?;
+    /// [`StoreError::Backend`] when the database cannot be reached through the pool, a migration
+    /// fails, or its schema is newer than this build knows.
+    pub async fn from_pool(pool: PgPool) -> Result<PostgresStore, StoreError> {
+        SqlStore::migrate(&pool).await?;
         Ok(PostgresStore {
-            reader: pool.clone(),
-            writer: pool,
-            dialect: &DIALECT,
+            // One pool serves both: PostgreSQL takes concurrent writers.
+            sql: SqlStore::new(pool.clone(), pool),
         })
     }
 
@@ -127,15 +132,14 @@ impl PostgresStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the database cannot be
-    /// read.
-    pub async fn schema_version(&self) -> Result<u32, super::StoreError> {
-        read_schema_version(&self.reader, self.dialect.label).await
+    /// [`StoreError::Backend`] when the database cannot be read.
+    pub async fn schema_version(&self) -> Result<u32, StoreError> {
+        self.sql.schema_version().await
     }
 
     /// Closes the pool's connections, waiting for calls under way to finish.
     pub async fn close(&self) {
-        self.writer.close().await;
+        self.sql.close().await;
     }
 }
 
@@ -146,4 +150,75 @@ fn open_is_send() {
     send(PostgresStore::connect(""));
 }
 
-super::sql::sql_store!(PostgresStore, sqlx::Postgres);
+impl TaskStore for PostgresStore {
+    fn get_task<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        Box::pin(self.sql.get_task(tenant, task_id))
+    }
+
+    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(tenant, task))
+    }
+
+    fn update_task<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task: &'a Task,
+        expected_version: u64,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.update_task(tenant, task, expected_version))
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        query: &'a TaskQuery,
+    ) -> StoreFuture<'a, TaskPage> {
+        Box::pin(self.sql.list_tasks(tenant, query))
+    }
+}
+
+impl PushConfigStore for PostgresStore {
+    fn set_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        Box::pin(self.sql.set_push_config(tenant, task_id, config))
+    }
+
+    fn get_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        Box::pin(self.sql.get_push_config(tenant, task_id, config_id))
+    }
+
+    fn list_push_configs<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        page_size: Option<u32>,
+        page_token: Option<&'a str>,
+    ) -> StoreFuture<'a, PushConfigPage> {
+        Box::pin(
+            self.sql
+                .list_push_configs(tenant, task_id, page_size, page_token),
+        )
+    }
+
+    fn delete_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(self.sql.delete_push_config(tenant, task_id, config_id))
+    }
+}

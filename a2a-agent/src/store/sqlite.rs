@@ -1,23 +1,28 @@
 use std::path::Path;
 use std::time::Duration;
 
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::Sqlite;
 
-use super::sql::{Dialect, Migration};
+use super::sql::{Dialect, Migration, SqlStore};
+use super::{
+    PushConfigPage, PushConfigStore, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
+    TaskStore,
+};
 
 /// How long a statement waits for another process's write lock before it fails.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections that read; WAL lets them read while the writer writes.
 const READERS: u32 = 4;
 
-static DIALECT: Dialect = Dialect {
-    label: "SQLite",
-    begin_migration: "BEGIN IMMEDIATE",
-    migration_lock: None,
+impl Dialect for Sqlite {
+    const LABEL: &'static str = "SQLite";
+    const BEGIN_MIGRATION: &'static str = "BEGIN IMMEDIATE";
+    const MIGRATION_LOCK: Option<&'static str> = None;
     // Deferred: the snapshot is taken at the first read and kept to the end (WAL).
-    begin_snapshot: "BEGIN",
-    migrations: &[Migration {
+    const BEGIN_SNAPSHOT: &'static str = "BEGIN";
+    const MIGRATIONS: &'static [Migration] = &[Migration {
         version: 1,
         description: "tasks and push configs",
         sql: "
@@ -46,11 +51,15 @@ CREATE TABLE a2a_push_configs (
     PRIMARY KEY (tenant, task_id, id)
 );
 ",
-    }],
-};
+    }];
 
-/// Tasks and push configs in a SQLite file: both [`TaskStore`](crate::store::TaskStore) and
-/// [`PushConfigStore`](crate::store::PushConfigStore) (feature `sqlite`).
+    fn rows_affected(done: &Self::QueryResult) -> u64 {
+        done.rows_affected()
+    }
+}
+
+/// Tasks and push configs in a SQLite file: both [`TaskStore`] and [`PushConfigStore`] (feature
+/// `sqlite`).
 ///
 /// For one host: the file survives restarts, and several processes on the host may share it
 /// (SQLite locks the file; the version check holds across them). Replicas on several hosts need
@@ -63,7 +72,7 @@ CREATE TABLE a2a_push_configs (
 /// - Writes go through one connection, so this process's writers queue in the pool instead of
 ///   polling SQLite's lock; reads use a pool of four. A writer in another process holding the
 ///   lock is waited for up to 10 s (the busy timeout), then the call fails with
-///   [`StoreError::Backend`](crate::store::StoreError::Backend).
+///   [`StoreError::Backend`].
 /// - A task is one row: its JSON (serde of [`a2a_types::v1::Task`]) and the columns lists
 ///   filter and sort by (tenant, id, context id, state, status time, last update time,
 ///   version).
@@ -91,9 +100,7 @@ CREATE TABLE a2a_push_configs (
 /// ```
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
-    reader: SqlitePool,
-    writer: SqlitePool,
-    dialect: &'static Dialect,
+    sql: SqlStore<Sqlite>,
 }
 
 impl SqliteStore {
@@ -106,12 +113,12 @@ impl SqliteStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the file cannot be opened
-    /// or created, a migration fails, or its schema is newer than this build knows.
-    pub async fn open(path: impl AsRef<Path>) -> Result<SqliteStore, super::StoreError> {
+    /// [`StoreError::Backend`] when the file cannot be opened or created, a migration fails, or
+    /// its schema is newer than this build knows.
+    pub async fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
         let path = path.as_ref();
         let fail = |e: sqlx::Error| {
-            super::sql::backend(DIALECT.label, format!("open `{}`", path.display()), e)
+            super::sql::backend(Sqlite::LABEL, format!("open `{}`", path.display()), e)
         };
         let options = SqliteConnectOptions::new()
             .filename(path)
@@ -124,16 +131,14 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await
             .map_err(fail)?;
-        migrate(&writer, &DIALECT).await?;
+        SqlStore::migrate(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(READERS)
             .connect_with(options)
             .await
             .map_err(fail)?;
         Ok(SqliteStore {
-            reader,
-            writer,
-            dialect: &DIALECT,
+            sql: SqlStore::new(reader, writer),
         })
     }
 
@@ -141,16 +146,15 @@ impl SqliteStore {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Backend`](crate::store::StoreError::Backend) when the file cannot be read.
-    pub async fn schema_version(&self) -> Result<u32, super::StoreError> {
-        read_schema_version(&self.reader, self.dialect.label).await
+    /// [`StoreError::Backend`] when the file cannot be read.
+    pub async fn schema_version(&self) -> Result<u32, StoreError> {
+        self.sql.schema_version().await
     }
 
     /// Closes the connections, waiting for calls under way to finish (the store and its
     /// clones fail every call after). Dropping the store closes them too, without waiting.
     pub async fn close(&self) {
-        self.writer.close().await;
-        self.reader.close().await;
+        self.sql.close().await;
     }
 }
 
@@ -161,4 +165,75 @@ fn open_is_send() {
     send(SqliteStore::open(""));
 }
 
-super::sql::sql_store!(SqliteStore, sqlx::Sqlite);
+impl TaskStore for SqliteStore {
+    fn get_task<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        Box::pin(self.sql.get_task(tenant, task_id))
+    }
+
+    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(tenant, task))
+    }
+
+    fn update_task<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task: &'a Task,
+        expected_version: u64,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.update_task(tenant, task, expected_version))
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        query: &'a TaskQuery,
+    ) -> StoreFuture<'a, TaskPage> {
+        Box::pin(self.sql.list_tasks(tenant, query))
+    }
+}
+
+impl PushConfigStore for SqliteStore {
+    fn set_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        Box::pin(self.sql.set_push_config(tenant, task_id, config))
+    }
+
+    fn get_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        Box::pin(self.sql.get_push_config(tenant, task_id, config_id))
+    }
+
+    fn list_push_configs<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        page_size: Option<u32>,
+        page_token: Option<&'a str>,
+    ) -> StoreFuture<'a, PushConfigPage> {
+        Box::pin(
+            self.sql
+                .list_push_configs(tenant, task_id, page_size, page_token),
+        )
+    }
+
+    fn delete_push_config<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(self.sql.delete_push_config(tenant, task_id, config_id))
+    }
+}
