@@ -29,8 +29,8 @@
 
 use super::RequestId;
 use crate::body::{describe, not_json_reason, short_type_name, without_bom};
+use crate::client::error::ClientError;
 use crate::client::events::Events;
-use crate::client::ClientError;
 use crate::limits::Limits;
 use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
