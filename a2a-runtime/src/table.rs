@@ -1,7 +1,7 @@
 //! Static descriptions of the protocol's tables, which generated code fills in, and
 //! [`ErrorTable`], what generic runtime code asks of a generated error enum.
 
-use crate::jsonrpc::client::RawError;
+use crate::jsonrpc::RawError;
 use crate::server::Fault;
 use crate::wire::detail::{ErrorDetail, A2A_DOMAIN};
 use serde::ser::{SerializeMap, Serializer};

@@ -142,8 +142,8 @@
 //!   send them as keep-alives: sse-starlette, under a2a-sdk, every 15 s), so a long task that
 //!   streams slowly is never cut off while its agent is alive. A stream has no total timeout.
 
-use crate::custom::{domain_matches, AgentError, NoCustomErrors};
-use crate::jsonrpc::client::{decode_envelope_limited, Envelope, EventStream};
+use crate::custom::{AgentError, NoCustomErrors};
+use crate::jsonrpc::client::{call_result, decode_envelope_limited, EventStream};
 use crate::jsonrpc::RequestId;
 use crate::limits::Limits;
 use crate::rest::RestMethod;
@@ -164,32 +164,6 @@ pub use error::{CallError, ClientError, ClientErrorKind, RouteError};
 #[cfg(feature = "client")]
 pub use http::*;
 pub use message::{HttpReply, HttpRequest};
-
-/// One decoded JSON-RPC envelope as the call's outcome: the result, the agent's error (one of
-/// `E`'s when its code and domain say so, else `A`'s), or the client error.
-pub(crate) fn call_result<T, A: ErrorTable, E: AgentError>(
-    item: Result<Envelope<T>, ClientError>,
-) -> Result<T, CallError<A, E>> {
-    match item {
-        Ok(Envelope::Result(t)) => Ok(t),
-        Ok(Envelope::Error(raw)) => {
-            // Custom codes never collide with the table (the derive checks at compile time), so
-            // only a code the table does not take can be one of `E`'s, and only when its
-            // ErrorInfo, if it has one, names `E`'s domain (another agent's -32050 is not ours).
-            let data = raw.data.as_ref();
-            let custom = match !A::is_code_taken(raw.code) && domain_matches::<E>(data) {
-                true => E::from_code_and_data(raw.code, data),
-                false => None,
-            };
-            if let Some(error) = custom {
-                let message = raw.message.unwrap_or_else(|| String::from(error.message()));
-                return Err(CallError::Custom { error, message });
-            }
-            Err(CallError::Agent(A::from_raw(raw)))
-        }
-        Err(e) => Err(CallError::Malformed(e)),
-    }
-}
 
 // ----- decoding ------------------------------------------------------------------------------------
 
