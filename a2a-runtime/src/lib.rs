@@ -18,8 +18,9 @@
 //! - [`client`]: the client's side over either binding: [`client::Decoder`] (the one entry point
 //!   for decoding replies and streams), [`CallError`], [`ClientError`], [`client::encode_call`];
 //!   behind the `client` feature, [`client::Client`] on reqwest.
-//! - [`server`]: the agent's side over either binding: [`server::Fault`]; behind the `server`
-//!   feature, [`server::AgentRouter`] on axum.
+//! - [`server`]: the agent's side over either binding: [`server::Fault`] (sans-IO, defined in a
+//!   private module below both bindings' servers and the error tables, which use it too); behind
+//!   the `server` feature, [`server::AgentRouter`] on axum.
 //! - [`service`]: the service layer: the request context, a method's error, streamed replies, and
 //!   the contract between a generated module's service trait and a transport.
 //! - [`sse`]: incremental SSE framing, both ways.
@@ -73,6 +74,7 @@ mod body;
 pub mod client;
 mod codec;
 pub mod custom;
+mod fault;
 pub mod jsonrpc;
 pub mod limits;
 pub mod rest;
