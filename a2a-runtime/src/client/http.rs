@@ -5,9 +5,10 @@ use crate::custom::{AgentError, NoCustomErrors};
 use crate::jsonrpc::RequestId;
 use crate::limits::Limits;
 use crate::rest::RestMethod;
-use crate::service::{Protocol, Stream, EXTENSIONS_HEADER};
 use crate::table::Method;
-use crate::version::{interfaces, pick_interface_in, Binding, Interface, ProtocolVersion};
+use crate::version::{interfaces, pick_interface_in, Binding, Interface};
+use crate::version::{ProtocolModule, ProtocolVersion, EXTENSIONS_HEADER};
+use futures_core::Stream;
 pub use http::{HeaderMap, HeaderName, HeaderValue};
 /// The reqwest this module is built on, for a [`reqwest::Client`] of your own
 /// ([`ClientBuilder::http_client`]) of the same version.
@@ -141,7 +142,7 @@ impl<P> fmt::Debug for ClientBuilder<P> {
     }
 }
 
-impl<P: Protocol> Default for ClientBuilder<P> {
+impl<P: ProtocolModule> Default for ClientBuilder<P> {
     fn default() -> Self {
         ClientBuilder {
             bindings: vec![Binding::JsonRpc, Binding::HttpJson],
@@ -160,7 +161,7 @@ impl<P: Protocol> Default for ClientBuilder<P> {
     }
 }
 
-impl<P: Protocol> ClientBuilder<P> {
+impl<P: ProtocolModule> ClientBuilder<P> {
     /// The bindings to call the agent over, most wanted first (by default JSON-RPC, then
     /// HTTP+JSON): the first the card offers in `P`'s version is used. HTTP+JSON is skipped for
     /// a module without REST routes (v0.3).
@@ -416,7 +417,7 @@ fn bad_url(interface: &Interface, e: impl fmt::Display) -> BuildError {
 }
 
 /// The interface of `P`'s version to call, by the caller's order of bindings.
-fn choose<P: Protocol>(
+fn choose<P: ProtocolModule>(
     card: &Value,
     preferred: &[Binding],
 ) -> Result<(Interface, Binding), BuildError> {
@@ -531,7 +532,7 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-impl<P: Protocol> Client<P> {
+impl<P: ProtocolModule> Client<P> {
     /// A builder with the defaults: JSON-RPC then HTTP+JSON, [`DEFAULT_CONNECT_TIMEOUT`],
     /// [`DEFAULT_REQUEST_TIMEOUT`], [`DEFAULT_STREAM_IDLE_TIMEOUT`], [`Limits::DEFAULT`], no
     /// extra headers.
