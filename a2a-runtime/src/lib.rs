@@ -11,15 +11,17 @@
 //!   [`Timestamp`], the ProtoJSON numbers ([`wire::num`]), [`UnknownMember`] (the extra variant of
 //!   every oneof and tagged union) and [`ErrorDetail`] (the `@type` objects of a v1 error's
 //!   `data`).
-//! - [`jsonrpc`]: the JSON-RPC binding; [`jsonrpc::client`] writes requests and reads the
-//!   response envelope (the one choke point every reply goes through), [`jsonrpc::server`] reads
-//!   requests and writes responses and stream events.
+//! - [`jsonrpc`]: the JSON-RPC binding; [`jsonrpc::client`] writes requests, reads the response
+//!   envelope (the one choke point every reply goes through) and maps it to the call's outcome,
+//!   [`jsonrpc::server`] reads requests and writes responses and stream events.
 //! - [`rest`]: the HTTP+JSON binding, its routes; [`rest::client`] and [`rest::server`] likewise.
 //! - [`client`]: the client's side over either binding: [`client::Decoder`] (the one entry point
 //!   for decoding replies and streams), [`CallError`], [`ClientError`], [`client::encode_call`];
-//!   behind the `client` feature, [`client::Client`] on reqwest.
-//! - [`server`]: the agent's side over either binding: [`server::Fault`]; behind the `server`
-//!   feature, [`server::AgentRouter`] on axum.
+//!   behind the `client` feature, [`client::Client`] on reqwest. Its errors and HTTP messages
+//!   are leaves that both bindings' client halves build on.
+//! - [`server`]: the agent's side over either binding: [`server::Fault`] (sans-IO, defined in a
+//!   private module below both bindings' servers and the error tables, which use it too); behind
+//!   the `server` feature, [`server::AgentRouter`] on axum.
 //! - [`service`]: the service layer: the request context, a method's error, streamed replies, and
 //!   the contract between a generated module's service trait and a transport.
 //! - [`sse`]: incremental SSE framing, both ways.
@@ -31,7 +33,12 @@
 //!   its JWS signatures (spec §8.4) over the card as received, and receiving push notifications
 //!   (the webhook's token checked; with `server`, an axum handler).
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
-//!   and which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]).
+//!   which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]), and
+//!   what both sides know of a generated module ([`version::ProtocolModule`]).
+//!
+//! The modules import one another without cycles: the codec's pieces (`wire`, `limits`, `sse`,
+//! the shared parts of `jsonrpc` and `rest`, `table`, `custom`) below both sides, each side's
+//! halves of the bindings above them, the transports on top.
 //!
 //! Words: a server writes a *response*; a client reads a *reply*. What only generated code calls
 //! is in one hidden module, `__private`, and is not part of the API.
@@ -73,6 +80,7 @@ mod body;
 pub mod client;
 mod codec;
 pub mod custom;
+mod fault;
 pub mod jsonrpc;
 pub mod limits;
 pub mod rest;

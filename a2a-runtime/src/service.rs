@@ -50,7 +50,7 @@ use crate::rest::server::{
     encode_rest_custom_error, encode_rest_error, RestRejection, RestResponse,
 };
 use crate::table::ErrorTable;
-use crate::version::{Binding, ProtocolVersion};
+use crate::version::{Binding, ProtocolModule, ProtocolVersion};
 pub use futures_core::Stream;
 pub use http::{Extensions, HeaderMap};
 use std::fmt;
@@ -119,8 +119,7 @@ impl RequestContext {
     }
 }
 
-/// The header in which a client lists the extensions it asks for (spec §3.2.6).
-pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
+pub use crate::version::EXTENSIONS_HEADER;
 
 /// A method's error: a standard one of the module's table `A`, or one of the agent's own.
 ///
@@ -357,6 +356,12 @@ impl<R: fmt::Debug, A> fmt::Debug for Outcome<R, A> {
 
 /// A generated module seen by a transport: its version, how it decodes requests on either
 /// binding, and its types. Implemented by the generated unit type `Protocol`.
+///
+/// The server's side of the module. What both sides need (the version, whether there are
+/// routes, the error enum) is [`ProtocolModule`], which every `Protocol` is through a blanket
+/// impl that copies those three items from here; the client names a module by that alone, never
+/// by the request decoding below. (The three are declared here too because generated modules
+/// implement them in their one `impl Protocol` block.)
 pub trait Protocol: Send + Sync + 'static {
     /// The protocol version the module speaks.
     const VERSION: ProtocolVersion;
@@ -391,6 +396,12 @@ pub trait Protocol: Send + Sync + 'static {
 
     /// The tenant the params name, if the params type has a `tenant` and it is not empty.
     fn tenant(request: &Self::Request) -> Option<&str>;
+}
+
+impl<P: Protocol> ProtocolModule for P {
+    const VERSION: ProtocolVersion = <P as Protocol>::VERSION;
+    const HTTP_JSON: bool = <P as Protocol>::HTTP_JSON;
+    type Error = <P as Protocol>::Error;
 }
 
 /// A service as a transport calls it: one request in, its outcome out. Implemented by a generated

@@ -1,8 +1,8 @@
 //! Static descriptions of the protocol's tables, which generated code fills in, and
 //! [`ErrorTable`], what generic runtime code asks of a generated error enum.
 
-use crate::jsonrpc::client::RawError;
-use crate::server::Fault;
+use crate::fault::Fault;
+use crate::jsonrpc::RawError;
 use crate::wire::detail::{ErrorDetail, A2A_DOMAIN};
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;

@@ -32,6 +32,7 @@
 //! assert_eq!(ProtocolVersion::from_agent_card(&card), Some(ProtocolVersion::V1_0));
 //! ```
 
+use crate::table::ErrorTable;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -142,6 +143,29 @@ impl ProtocolVersion {
             .filter_map(|v| ProtocolVersion::parse(v).ok())
             .max()
     }
+}
+
+/// The header in which a client lists the extensions it asks for (spec §3.2.6): a service
+/// parameter, as `A2A-Version` ([`ProtocolVersion::HEADER`]) is. Also at
+/// [`crate::service::EXTENSIONS_HEADER`].
+pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
+
+/// A generated module as either side sees it: the protocol version it speaks, whether its
+/// methods have HTTP+JSON routes, and its error enum. What a client needs of a module
+/// (`Client<P>` of the `client` feature is generic over it); a server needs more, the request
+/// decoding of [`service::Protocol`](crate::service::Protocol).
+///
+/// Every [`service::Protocol`](crate::service::Protocol) is one (a blanket impl, with the same
+/// version, routes and error enum), so a generated module's unit type `Protocol` (an
+/// `a2a_types::v1::Protocol`) is one without implementing it; a bound `P: service::Protocol`
+/// still satisfies it.
+pub trait ProtocolModule: Send + Sync + 'static {
+    /// The protocol version the module speaks.
+    const VERSION: ProtocolVersion;
+    /// Whether the module's methods have HTTP+JSON routes (v0.3's table has none).
+    const HTTP_JSON: bool;
+    /// The module's error enum.
+    type Error: ErrorTable + Serialize + Clone + fmt::Debug + Send + Sync + 'static;
 }
 
 /// The HTTP bindings this crate speaks, as agent cards name them (a v1 interface's

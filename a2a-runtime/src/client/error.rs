@@ -1,5 +1,11 @@
-//! The client error of the decoding contract, and what kind of failure it is.
+//! The client's errors, whatever the binding: [`ClientError`] (a reply that broke the decoding
+//! contract, or a call that got no reply, with its [`ClientErrorKind`]), [`CallError`] (the one
+//! outcome of a failed call: the agent's error or the client error) and [`RouteError`] (params
+//! no REST route can carry). A leaf of the client's side: both bindings' decoders
+//! ([`crate::jsonrpc::client`], [`crate::rest::client`]) and the client itself build on it, and
+//! it names nothing of theirs.
 
+use crate::custom::{AgentError, NoCustomErrors};
 use std::fmt;
 
 /// A reply that breaks the JSON-RPC envelope or the method's result type: what was wrong, in one
@@ -92,3 +98,62 @@ impl fmt::Display for ClientError {
 }
 
 impl std::error::Error for ClientError {}
+
+/// Why a call failed: the agent answered with an error (a standard one `A`, from the generated
+/// error table, or one of the agent's own errors `E`), or the reply broke the contract.
+///
+/// `E` defaults to [`NoCustomErrors`], which has no values: then `Custom` cannot occur and a
+/// `match` need not name it. Generated modules fix `A` (`v1::CallError<E>`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallError<A, E = NoCustomErrors> {
+    /// The agent sent a well-formed error: a row of the table, or the table's catch-all
+    /// (`Other`) for a code neither the table nor `E` names.
+    Agent(A),
+    /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
+    Custom {
+        /// The error, with its fields.
+        error: E,
+        /// The message the agent sent, or the row's default when it sent none.
+        message: String,
+    },
+    /// The reply was malformed, or no reply came; the reason says how, the kind says which.
+    Malformed(ClientError),
+}
+
+impl<A: fmt::Display, E: AgentError> fmt::Display for CallError<A, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Agent(e) => fmt::Display::fmt(e, f),
+            Self::Custom { error, message } => {
+                write!(f, "{} ({}): {}", error.row().name, error.code(), message)
+            }
+            Self::Malformed(e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+impl<A, E> std::error::Error for CallError<A, E>
+where
+    A: std::error::Error + 'static,
+    E: AgentError + fmt::Debug,
+{
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Agent(e) => Some(e),
+            Self::Custom { .. } => None,
+            Self::Malformed(e) => Some(e),
+        }
+    }
+}
+
+/// Why params cannot be sent over a method's routes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteError(pub(crate) String);
+
+impl fmt::Display for RouteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RouteError {}

@@ -1,6 +1,6 @@
 //! SSE framing with the checks every streamed reply gets before its data is read.
 
-use crate::client::ClientError;
+use crate::client::error::ClientError;
 use crate::limits::Limits;
 use crate::sse::{SseDecoder, SseError, SseEvent};
 

@@ -142,8 +142,8 @@
 //!   send them as keep-alives: sse-starlette, under a2a-sdk, every 15 s), so a long task that
 //!   streams slowly is never cut off while its agent is alive. A stream has no total timeout.
 
-use crate::custom::{domain_matches, AgentError, NoCustomErrors};
-use crate::jsonrpc::client::{decode_envelope_limited, Envelope, EventStream};
+use crate::custom::{AgentError, NoCustomErrors};
+use crate::jsonrpc::client::{call_result, decode_envelope_limited, EventStream};
 use crate::jsonrpc::RequestId;
 use crate::limits::Limits;
 use crate::rest::RestMethod;
@@ -154,100 +154,18 @@ use serde::Serialize;
 use std::fmt;
 use std::marker::PhantomData;
 
-mod error;
+pub(crate) mod error;
 pub(crate) mod events;
 #[cfg(feature = "client")]
 mod http;
+pub(crate) mod message;
 
-pub use error::{ClientError, ClientErrorKind};
+pub use error::{CallError, ClientError, ClientErrorKind, RouteError};
 #[cfg(feature = "client")]
 pub use http::*;
-
-/// Why a call failed: the agent answered with an error (a standard one `A`, from the generated
-/// error table, or one of the agent's own errors `E`), or the reply broke the contract.
-///
-/// `E` defaults to [`NoCustomErrors`], which has no values: then `Custom` cannot occur and a
-/// `match` need not name it. Generated modules fix `A` (`v1::CallError<E>`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallError<A, E = NoCustomErrors> {
-    /// The agent sent a well-formed error: a row of the table, or the table's catch-all
-    /// (`Other`) for a code neither the table nor `E` names.
-    Agent(A),
-    /// The agent sent one of its own errors, declared by `E`, with the fields it carried.
-    Custom {
-        /// The error, with its fields.
-        error: E,
-        /// The message the agent sent, or the row's default when it sent none.
-        message: String,
-    },
-    /// The reply was malformed, or no reply came; the reason says how, the kind says which.
-    Malformed(ClientError),
-}
-
-impl<A: fmt::Display, E: AgentError> fmt::Display for CallError<A, E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Agent(e) => fmt::Display::fmt(e, f),
-            Self::Custom { error, message } => {
-                write!(f, "{} ({}): {}", error.row().name, error.code(), message)
-            }
-            Self::Malformed(e) => fmt::Display::fmt(e, f),
-        }
-    }
-}
-
-impl<A, E> std::error::Error for CallError<A, E>
-where
-    A: std::error::Error + 'static,
-    E: AgentError + fmt::Debug,
-{
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Agent(e) => Some(e),
-            Self::Custom { .. } => None,
-            Self::Malformed(e) => Some(e),
-        }
-    }
-}
-
-/// One decoded JSON-RPC envelope as the call's outcome: the result, the agent's error (one of
-/// `E`'s when its code and domain say so, else `A`'s), or the client error.
-pub(crate) fn call_result<T, A: ErrorTable, E: AgentError>(
-    item: Result<Envelope<T>, ClientError>,
-) -> Result<T, CallError<A, E>> {
-    match item {
-        Ok(Envelope::Result(t)) => Ok(t),
-        Ok(Envelope::Error(raw)) => {
-            // Custom codes never collide with the table (the derive checks at compile time), so
-            // only a code the table does not take can be one of `E`'s, and only when its
-            // ErrorInfo, if it has one, names `E`'s domain (another agent's -32050 is not ours).
-            let data = raw.data.as_ref();
-            let custom = match !A::is_code_taken(raw.code) && domain_matches::<E>(data) {
-                true => E::from_code_and_data(raw.code, data),
-                false => None,
-            };
-            if let Some(error) = custom {
-                let message = raw.message.unwrap_or_else(|| String::from(error.message()));
-                return Err(CallError::Custom { error, message });
-            }
-            Err(CallError::Agent(A::from_raw(raw)))
-        }
-        Err(e) => Err(CallError::Malformed(e)),
-    }
-}
+pub use message::{HttpReply, HttpRequest};
 
 // ----- decoding ------------------------------------------------------------------------------------
-
-/// An HTTP reply as a client received it: what [`Decoder::decode_http`] reads.
-#[derive(Clone, Copy, Debug)]
-pub struct HttpReply<'a> {
-    /// The HTTP status.
-    pub status: u16,
-    /// The `Content-Type` header, when there was one.
-    pub content_type: Option<&'a str>,
-    /// The body.
-    pub body: &'a [u8],
-}
 
 /// How to decode replies: the one entry point of the client's decoding, for unary replies
 /// ([`decode`](Decoder::decode), [`decode_http`](Decoder::decode_http)) and streams
@@ -466,44 +384,6 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
 }
 
 // ----- encoding ------------------------------------------------------------------------------------
-
-/// An HTTP request calling a method, ready to send: relative to the interface's URL, with the
-/// headers the binding asks for. What [`encode_call`] gives.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HttpRequest {
-    /// The HTTP method.
-    pub verb: &'static str,
-    /// The path below the interface's URL, with the query string when there is one
-    /// (`/tasks/t-1?historyLength=2`); empty for JSON-RPC, which posts to the URL itself.
-    pub path: String,
-    /// The headers to send: `Content-Type` when there is a body, `Accept` (`text/event-stream`
-    /// for a streaming method, else `application/json`) and `A2A-Version`.
-    pub headers: Vec<(&'static str, &'static str)>,
-    /// The JSON body, for JSON-RPC and for a REST route whose request is the body.
-    pub body: Option<Vec<u8>>,
-}
-
-impl HttpRequest {
-    /// The value of header `name` (compared ignoring ASCII case), if the request has it.
-    pub fn header(&self, name: &str) -> Option<&'static str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| *v)
-    }
-}
-
-/// Why params cannot be sent over a method's routes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RouteError(pub(crate) String);
-
-impl fmt::Display for RouteError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RouteError {}
 
 /// The HTTP request calling method `M` with `params` over `binding`, in protocol `version` (sent
 /// as `A2A-Version`; `None` for 0.3, whose clients send none: its absence means 0.3): for JSON-RPC a POST of the request object (with `id`) to the interface's

@@ -1,5 +1,7 @@
-//! The client's side of JSON-RPC 2.0: requests ([`encode_request`]), and the response envelope,
-//! the one choke point every reply body goes through.
+//! The client's side of JSON-RPC 2.0: requests ([`encode_request`]), the response envelope,
+//! the one choke point every reply body goes through, and the envelope's mapping to the call's
+//! typed outcome (the reply mapping behind [`crate::client::Decoder`], as
+//! [`crate::rest::client`] has the HTTP+JSON one).
 //!
 //! [`decode_envelope`] returns exactly one of three outcomes for any bytes:
 //!
@@ -27,29 +29,20 @@
 //! - `jsonrpc` and `id` are not checked: a client matches replies to requests by transport, and a
 //!   wrong version string is no reason to lose an otherwise clear answer.
 
+pub use super::RawError;
 use super::RequestId;
 use crate::body::{describe, not_json_reason, short_type_name, without_bom};
+use crate::client::error::{CallError, ClientError};
 use crate::client::events::Events;
-use crate::client::ClientError;
+use crate::custom::{domain_matches, AgentError};
 use crate::limits::Limits;
+use crate::table::ErrorTable;
 use serde::de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
-
-/// A JSON-RPC error object as received: `code` is always present; `message` is `None` when it was
-/// missing or not a string (callers fall back to their table's default message).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RawError {
-    /// The error code.
-    pub code: i64,
-    /// The message, when the agent sent a string.
-    pub message: Option<String>,
-    /// The `data` member, when present (any JSON, `null` included).
-    pub data: Option<Value>,
-}
 
 /// What a well-formed reply carries.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +51,32 @@ pub enum Envelope<T> {
     Result(T),
     /// The `error` object.
     Error(RawError),
+}
+
+/// One decoded JSON-RPC envelope as the call's outcome: the result, the agent's error (one of
+/// `E`'s when its code and domain say so, else `A`'s), or the client error.
+pub(crate) fn call_result<T, A: ErrorTable, E: AgentError>(
+    item: Result<Envelope<T>, ClientError>,
+) -> Result<T, CallError<A, E>> {
+    match item {
+        Ok(Envelope::Result(t)) => Ok(t),
+        Ok(Envelope::Error(raw)) => {
+            // Custom codes never collide with the table (the derive checks at compile time), so
+            // only a code the table does not take can be one of `E`'s, and only when its
+            // ErrorInfo, if it has one, names `E`'s domain (another agent's -32050 is not ours).
+            let data = raw.data.as_ref();
+            let custom = match !A::is_code_taken(raw.code) && domain_matches::<E>(data) {
+                true => E::from_code_and_data(raw.code, data),
+                false => None,
+            };
+            if let Some(error) = custom {
+                let message = raw.message.unwrap_or_else(|| String::from(error.message()));
+                return Err(CallError::Custom { error, message });
+            }
+            Err(CallError::Agent(A::from_raw(raw)))
+        }
+        Err(e) => Err(CallError::Malformed(e)),
+    }
 }
 
 /// Decodes one JSON-RPC response body. See the [module docs](self) for the rules.

@@ -1,6 +1,8 @@
 //! The JSON-RPC 2.0 binding (spec §9), by side: [`client`] writes requests and reads replies
 //! (the response envelope, the one choke point every reply body goes through, and streamed
-//! replies), [`server`] reads requests and writes responses and stream events.
+//! replies), [`server`] reads requests and writes responses and stream events. What both sides
+//! name is here: the request [`RequestId`], the [`codes`] and the error object [`RawError`] (which
+//! the error tables read, below either side).
 //!
 //! On HTTP, every JSON-RPC response, success or error, is sent with status `200 OK` and the
 //! content type [`CONTENT_TYPE`]; a streamed reply is `200 OK` with `text/event-stream`, one
@@ -97,4 +99,16 @@ impl<'de> Deserialize<'de> for RequestId {
             ))),
         }
     }
+}
+
+/// A JSON-RPC error object as received: `code` is always present; `message` is `None` when it was
+/// missing or not a string (callers fall back to their table's default message).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawError {
+    /// The error code.
+    pub code: i64,
+    /// The message, when the agent sent a string.
+    pub message: Option<String>,
+    /// The `data` member, when present (any JSON, `null` included).
+    pub data: Option<Value>,
 }

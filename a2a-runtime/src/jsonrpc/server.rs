@@ -27,8 +27,8 @@
 
 use super::{codes, RequestId};
 use crate::body::{describe, not_json_reason};
+use crate::fault::Fault;
 use crate::limits::Limits;
-use crate::server::Fault;
 use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
 use crate::wire::ErrorDetail;

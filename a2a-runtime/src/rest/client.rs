@@ -2,8 +2,9 @@
 //! [`crate::client::Decoder`] and [`crate::client::encode_call`]).
 
 use crate::body::{excerpt, short_type_name, trim};
+use crate::client::error::{CallError, ClientError, RouteError};
 use crate::client::events::Events;
-use crate::client::{CallError, ClientError, HttpReply, HttpRequest, RouteError};
+use crate::client::message::{HttpReply, HttpRequest};
 use crate::custom::{from_reason, AgentError};
 use crate::limits::Limits;
 use crate::rest::{path_variables, percent_encode, rest_reason, RestMethod};

@@ -44,7 +44,7 @@
 //! ([`server::RestResponse`]).
 
 use crate::table::{ErrorRow, Method};
-use std::fmt::Write as _;
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 pub mod client;
 pub mod server;
@@ -228,21 +228,23 @@ pub fn match_path(template: &str, path: &str) -> Option<Vec<(String, String)>> {
     Some(values)
 }
 
+/// What [`percent_encode`] escapes: every byte but RFC 3986's unreserved characters (ASCII
+/// letters and digits, `-`, `.`, `_`, `~`); non-ASCII bytes are always escaped.
+const NOT_UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 /// Percent-encodes a path segment or query value (RFC 3986: everything but the unreserved
-/// characters).
+/// characters, as `%XX` in upper case, byte by byte of the UTF-8).
 pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
+    utf8_percent_encode(text, NOT_UNRESERVED).to_string()
 }
 
 /// Decodes `%XX` escapes; `None` for a broken escape or bytes that are not UTF-8.
+// Hand-written, unlike the encoding: `percent_encoding::percent_decode_str` passes a broken
+// escape (`%zz`, a `%` at the end) through as it is, where a route must refuse it.
 pub fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -275,4 +277,50 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
             Some((percent_decode(&plus(name))?, percent_decode(&plus(value))?))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule the hand-written encoder had: the unreserved characters as they are, every other
+    /// byte of the UTF-8 as `%XX` in upper case.
+    fn by_the_rule(text: &str) -> String {
+        text.bytes()
+            .map(
+                |b| match b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                    true => char::from(b).to_string(),
+                    false => format!("%{b:02X}"),
+                },
+            )
+            .collect()
+    }
+
+    #[test]
+    fn percent_encode_escapes_all_but_the_unreserved_characters() {
+        for b in 0..=0x7f_u8 {
+            let text = char::from(b).to_string();
+            assert_eq!(percent_encode(&text), by_the_rule(&text), "byte {b:#04x}");
+        }
+        for text in ["é", "日本", "🦀", "\u{7f}\u{80}", "\u{10ffff}"] {
+            assert_eq!(percent_encode(text), by_the_rule(text), "{text:?}");
+        }
+        assert_eq!(percent_encode("t-1:cancel"), "t-1%3Acancel");
+        assert_eq!(
+            percent_encode("a b/c?d=e&f#g+h%"),
+            "a%20b%2Fc%3Fd%3De%26f%23g%2Bh%25"
+        );
+        assert_eq!(percent_encode("AZaz09-._~"), "AZaz09-._~");
+        assert_eq!(percent_encode("tenant/é"), "tenant%2F%C3%A9");
+        assert_eq!(percent_encode(""), "");
+    }
+
+    #[test]
+    fn percent_decode_reads_what_percent_encode_writes_and_refuses_broken_escapes() {
+        let text = "a b/c:é~%";
+        assert_eq!(percent_decode(&percent_encode(text)).as_deref(), Some(text));
+        assert_eq!(percent_decode("%zz"), None);
+        assert_eq!(percent_decode("abc%4"), None);
+        assert_eq!(percent_decode("%C3"), None);
+    }
 }

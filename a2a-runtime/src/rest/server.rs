@@ -2,11 +2,11 @@
 
 use crate::body::trim;
 use crate::custom::AgentError;
+use crate::fault::Fault;
 use crate::jsonrpc::{codes, RequestId};
 use crate::rest::{
     match_path, parse_query, rest_reason, ParamKind, QueryParam, RestMethod, Route, CONTENT_TYPE,
 };
-use crate::server::Fault;
 use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
 use crate::wire::detail::{ErrorDetail, A2A_DOMAIN, ERROR_INFO_TYPE};
