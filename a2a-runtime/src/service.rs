@@ -354,21 +354,17 @@ impl<R: fmt::Debug, A> fmt::Debug for Outcome<R, A> {
     }
 }
 
-/// A generated module seen by a transport: its version, how it decodes requests on either
-/// binding, and its types. Implemented by the generated unit type `Protocol`.
+/// A generated module seen by a transport: how it decodes requests on either binding, and its
+/// `Request` and `Reply` types. Implemented by the generated unit type `Protocol`.
 ///
-/// The server's side of the module. What both sides need (the version, whether there are
-/// routes, the error enum) is [`ProtocolModule`], which every `Protocol` is through a blanket
-/// impl that copies those three items from here; the client names a module by that alone, never
-/// by the request decoding below. (The three are declared here too because generated modules
-/// implement them in their one `impl Protocol` block.)
-pub trait Protocol: Send + Sync + 'static {
-    /// The protocol version the module speaks.
-    const VERSION: ProtocolVersion;
-    /// Whether the module's methods have HTTP+JSON routes (v0.3's table has none).
-    const HTTP_JSON: bool;
-    /// The module's error enum.
-    type Error: ErrorTable + serde::Serialize + Clone + fmt::Debug + Send + Sync + 'static;
+/// The server's side of the module, and only that: what both sides need (the version, whether
+/// the module has HTTP+JSON routes, the error enum) is the supertrait [`ProtocolModule`], whose
+/// items (`VERSION`, `HTTP_JSON`, `Error`) a bound `P: Protocol` reaches as `P::VERSION` or
+/// `P::Error` (spelled out, `<P as ProtocolModule>::Error`). A client names a module by
+/// [`ProtocolModule`] alone, never by the request decoding below. A generated module implements
+/// the two traits in two blocks, `impl ProtocolModule for Protocol` and
+/// `impl service::Protocol for Protocol`.
+pub trait Protocol: ProtocolModule {
     /// The module's `Request` enum (one variant per method, with its params).
     type Request: Send + 'static;
     /// The module's `Reply` enum; its `Serialize` writes the bare result.
@@ -398,12 +394,6 @@ pub trait Protocol: Send + Sync + 'static {
     fn tenant(request: &Self::Request) -> Option<&str>;
 }
 
-impl<P: Protocol> ProtocolModule for P {
-    const VERSION: ProtocolVersion = <P as Protocol>::VERSION;
-    const HTTP_JSON: bool = <P as Protocol>::HTTP_JSON;
-    type Error = <P as Protocol>::Error;
-}
-
 /// A service as a transport calls it: one request in, its outcome out. Implemented by a generated
 /// module's `A2aServer<S>` for every `S: A2aService`; a transport holds one per version it serves.
 pub trait Dispatch: Send + Sync + 'static {
@@ -418,8 +408,8 @@ pub trait Dispatch: Send + Sync + 'static {
         request: <Self::Protocol as Protocol>::Request,
     ) -> BoxFuture<
         Result<
-            Outcome<<Self::Protocol as Protocol>::Reply, <Self::Protocol as Protocol>::Error>,
-            ServiceError<<Self::Protocol as Protocol>::Error>,
+            Outcome<<Self::Protocol as Protocol>::Reply, <Self::Protocol as ProtocolModule>::Error>,
+            ServiceError<<Self::Protocol as ProtocolModule>::Error>,
         >,
     >;
 }

@@ -153,12 +153,15 @@ pub const EXTENSIONS_HEADER: &str = "A2A-Extensions";
 /// A generated module as either side sees it: the protocol version it speaks, whether its
 /// methods have HTTP+JSON routes, and its error enum. What a client needs of a module
 /// (`Client<P>` of the `client` feature is generic over it); a server needs more, the request
-/// decoding of [`service::Protocol`](crate::service::Protocol).
+/// decoding of [`service::Protocol`](crate::service::Protocol), a subtrait of this one that
+/// declares only the server's items.
 ///
-/// Every [`service::Protocol`](crate::service::Protocol) is one (a blanket impl, with the same
-/// version, routes and error enum), so a generated module's unit type `Protocol` (an
-/// `a2a_types::v1::Protocol`) is one without implementing it; a bound `P: service::Protocol`
-/// still satisfies it.
+/// These three items are declared here and nowhere else. A generated module's unit type
+/// `Protocol` (an `a2a_types::v1::Protocol`) implements both traits, in two blocks:
+/// `impl ProtocolModule for Protocol` (these three) and `impl service::Protocol for Protocol`
+/// (the request and reply types and the decoders). A bound `P: service::Protocol` implies
+/// `P: ProtocolModule`, so `P::VERSION` and `P::Error` resolve under it; a fully qualified path
+/// names this trait: `<P as ProtocolModule>::Error`.
 pub trait ProtocolModule: Send + Sync + 'static {
     /// The protocol version the module speaks.
     const VERSION: ProtocolVersion;

@@ -123,7 +123,8 @@ fn trait_fn(model: &Model, m: &MethodDef, f: &Ident, rt: &TokenStream) -> TokenS
     }
 }
 
-/// `Protocol` and the `Dispatch` impl of `A2aServer<S>`.
+/// `Protocol` with its two impls (`ProtocolModule`, `service::Protocol`) and the `Dispatch`
+/// impl of `A2aServer<S>`.
 fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStream) -> TokenStream {
     let methods = &model.methods;
     let names: Vec<Ident> = methods
@@ -159,15 +160,20 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
         }
     });
     quote! {
-        /// This module as a transport sees it: its protocol version, its request decoders on both
-        /// bindings, and its `Request`, `Reply` and error types.
+        /// This module as a client and a transport see it: its protocol version, whether it has
+        /// HTTP+JSON routes and its error type (`ProtocolModule`, what both sides need), and its
+        /// request decoders on both bindings with its `Request` and `Reply` types
+        /// (`service::Protocol`, what only a server needs).
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct Protocol;
 
-        impl #rt::service::Protocol for Protocol {
+        impl #rt::version::ProtocolModule for Protocol {
             const VERSION: #rt::version::ProtocolVersion = #rt::version::ProtocolVersion::#version;
             const HTTP_JSON: bool = #has_rest;
             type Error = super::A2aError;
+        }
+
+        impl #rt::service::Protocol for Protocol {
             type Request = super::Request;
             type Reply = super::Reply;
 

@@ -5,7 +5,7 @@ use crate::rest::server::RestResponse;
 use crate::service::{Dispatch, Outcome, Protocol, RequestContext, ServiceError};
 use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
-use crate::version::{Binding, ProtocolVersion};
+use crate::version::{Binding, ProtocolModule, ProtocolVersion};
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -103,7 +103,7 @@ impl AgentRouter {
     /// Serves `service` (a generated module's `A2aServer<S>`) in its module's protocol version,
     /// replacing one given before for that version.
     pub fn service<D: Dispatch>(mut self, service: D) -> Self {
-        let version = <D::Protocol as Protocol>::VERSION;
+        let version = <D::Protocol as ProtocolModule>::VERSION;
         self.endpoints.retain(|e| e.version() != version);
         self.endpoints.push(Arc::new(Served(service)));
         self.endpoints
@@ -658,7 +658,7 @@ trait Endpoint: Send + Sync + 'static {
 
 struct Served<D>(D);
 
-type ErrorOf<D> = <<D as Dispatch>::Protocol as Protocol>::Error;
+type ErrorOf<D> = <<D as Dispatch>::Protocol as ProtocolModule>::Error;
 
 impl<D: Dispatch> Served<D> {
     fn context(
@@ -667,7 +667,7 @@ impl<D: Dispatch> Served<D> {
         request: &<D::Protocol as Protocol>::Request,
     ) -> RequestContext {
         let mut cx = RequestContext::new(
-            <D::Protocol as Protocol>::VERSION,
+            <D::Protocol as ProtocolModule>::VERSION,
             binding,
             <D::Protocol as Protocol>::method_name(request),
         );
@@ -765,11 +765,11 @@ fn sse_response(
 
 impl<D: Dispatch> Endpoint for Served<D> {
     fn version(&self) -> ProtocolVersion {
-        <D::Protocol as Protocol>::VERSION
+        <D::Protocol as ProtocolModule>::VERSION
     }
 
     fn http_json(&self) -> bool {
-        <D::Protocol as Protocol>::HTTP_JSON
+        <D::Protocol as ProtocolModule>::HTTP_JSON
     }
 
     fn jsonrpc_error(&self, id: RequestId, code: i64, message: String) -> Response {

@@ -169,14 +169,18 @@ pub trait A2aService: ::core::marker::Send + ::core::marker::Sync + 'static {
         )
     }
 }
-/// This module as a transport sees it: its protocol version, its request decoders on both
-/// bindings, and its `Request`, `Reply` and error types.
+/// This module as a client and a transport see it: its protocol version, whether it has
+/// HTTP+JSON routes and its error type (`ProtocolModule`, what both sides need), and its
+/// request decoders on both bindings with its `Request` and `Reply` types
+/// (`service::Protocol`, what only a server needs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Protocol;
-impl crate::rt::service::Protocol for Protocol {
+impl crate::rt::version::ProtocolModule for Protocol {
     const VERSION: crate::rt::version::ProtocolVersion = crate::rt::version::ProtocolVersion::V1_0;
     const HTTP_JSON: bool = true;
     type Error = super::A2aError;
+}
+impl crate::rt::service::Protocol for Protocol {
     type Request = super::Request;
     type Reply = super::Reply;
     fn decode_jsonrpc(
