@@ -23,7 +23,9 @@
 //!   private module below both bindings' servers and the error tables, which use it too); behind
 //!   the `server` feature, [`server::AgentRouter`] on axum.
 //! - [`service`]: the service layer: the request context, a method's error, streamed replies, and
-//!   the contract between a generated module's service trait and a transport.
+//!   the contract between a generated module's service trait and a transport
+//!   ([`service::Protocol`], what only a server decodes, a subtrait of
+//!   [`version::ProtocolModule`]).
 //! - [`sse`]: incremental SSE framing, both ways.
 //! - [`limits`]: the largest body and the deepest nesting the decoders take.
 //! - [`custom`]: an agent's own error codes (the [`AgentError`](trait@AgentError) trait) and
@@ -34,7 +36,8 @@
 //!   (the webhook's token checked; with `server`, an axum handler).
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]), and
-//!   what both sides know of a generated module ([`version::ProtocolModule`]).
+//!   what both sides know of a generated module ([`version::ProtocolModule`]: its version,
+//!   whether it has HTTP+JSON routes, its error enum).
 //!
 //! The modules import one another without cycles: the codec's pieces (`wire`, `limits`, `sse`,
 //! the shared parts of `jsonrpc` and `rest`, `table`, `custom`) below both sides, each side's

@@ -17,6 +17,9 @@
 //!   allocation per stream, not per event.
 //! - [`Protocol`] and [`Dispatch`]: implemented by generated code (`Protocol`, `A2aServer<S>`),
 //!   used by a transport to decode a request, call the service and encode the outcome.
+//!   [`Protocol`] holds only what the server decodes (the `Request` and `Reply` types, the
+//!   decoders of both bindings); the version, the routes flag and the error enum, which a client
+//!   needs too, are its supertrait [`ProtocolModule`].
 //!
 //! ```
 //! use a2a_runtime::service::{events, ServiceError};
