@@ -8,6 +8,7 @@ use a2a_types::rt::server::{self, AgentRouter};
 use a2a_types::rt::service::{
     BoxFuture, Dispatch, Outcome, Protocol, RequestContext, ServiceError,
 };
+use a2a_types::rt::version::ProtocolModule;
 use std::time::Duration;
 
 /// The pause between two streamed events, so the client reads them as they happen: 20 ms, or
@@ -88,8 +89,8 @@ pub struct Logged<D> {
 }
 
 type Result<P> = std::result::Result<
-    Outcome<<P as Protocol>::Reply, <P as Protocol>::Error>,
-    ServiceError<<P as Protocol>::Error>,
+    Outcome<<P as Protocol>::Reply, <P as ProtocolModule>::Error>,
+    ServiceError<<P as ProtocolModule>::Error>,
 >;
 
 impl<D: Dispatch> Dispatch for Logged<D> {
