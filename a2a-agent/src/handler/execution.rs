@@ -19,7 +19,6 @@ use futures_util::FutureExt as _;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
-use tokio::task::JoinHandle;
 
 use super::errors::panic_text;
 use super::live::LiveTask;
@@ -30,6 +29,10 @@ use crate::lifecycle::{
     accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamped, InvalidEvent,
 };
 use crate::store::{StoreError, Stored, MAX_PAGE_SIZE};
+
+/// The executor's work as the execution polls it: its outcome, or the panic it ended in.
+type WorkFuture =
+    futures_util::future::BoxFuture<'static, std::thread::Result<Result<(), ExecutorError>>>;
 
 /// What an execution runs: the executor's `execute`, or its `cancel`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -138,7 +141,9 @@ impl<E: AgentExecutor> Execution<E> {
             status_seen: false,
             store_failure: None,
         };
-        tokio::spawn(execution.run(cx, guard, work));
+        // Boxed: the execution's future is several KiB, and a spawned future is moved more than
+        // once on its way into the runtime (the largest cost in the handler's profile).
+        tokio::spawn(Box::pin(execution.run(cx, guard, work)));
         Started { first, settled }
     }
 
@@ -159,7 +164,9 @@ impl<E: AgentExecutor> Execution<E> {
             }
         }
         let (task_id, context_id) = (cx.task_id.clone(), cx.context_id.clone());
-        let mut running = Some(self.spawn_work(cx, updater, work));
+        // Polled here, beside the events, not spawned: a task of its own would cost a spawn per
+        // message and gain nothing, as the events it sends are applied here one by one anyway.
+        let mut running = Some(self.work(cx, updater, work));
         let deadline = tokio::time::sleep(self.shared.timeout);
         tokio::pin!(deadline);
         let mut p = Progress::default();
@@ -180,13 +187,13 @@ impl<E: AgentExecutor> Execution<E> {
                     Some(tx) => {
                         p.canceling = true;
                         let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
-                        self.spawn_work(cx, updater, Work::Cancel);
+                        tokio::spawn(self.work(cx, updater, Work::Cancel));
                     }
                     // The executor is gone and with it this execution's channel: end, and the
                     // cancel runs as an execution of its own.
                     None => break,
                 },
-                outcome = async { running.as_mut().expect("polled while running").await }, if running.is_some() => {
+                outcome = async { running.as_mut().expect("polled while running").as_mut().await }, if running.is_some() => {
                     running = None;
                     p.returned = true;
                     p.failure = work_failure(outcome);
@@ -208,9 +215,9 @@ impl<E: AgentExecutor> Execution<E> {
             }
         }
         self.live.set_cancel_requests(None);
-        if let Some(running) = running {
-            running.abort();
-        }
+        // The executor's work, if it still runs, ends here (dropped: at the deadline, or after
+        // a failure or a direct reply).
+        drop(running);
         drop(rx);
         self.finish(&task_id, &context_id, p).await;
         self.release(guard)
@@ -219,7 +226,7 @@ impl<E: AgentExecutor> Execution<E> {
     /// A continued task takes the message into its history before the executor runs; it may
     /// have ended meanwhile (another replica served it), and then the message is refused.
     async fn accept_continued_message(&mut self) -> Result<(), String> {
-        let (Some(task), Some(message)) = (self.task.clone(), self.message.clone()) else {
+        let Some(message) = self.message.clone().filter(|_| self.task.is_some()) else {
             return Ok(());
         };
         let accept = |t: &mut Task| {
@@ -232,20 +239,16 @@ impl<E: AgentExecutor> Execution<E> {
             accept_message(t, &message);
             Ok(())
         };
-        let snapshot = self.write(task, &accept).await?;
-        self.live.publish(|| StreamResponse::Task(snapshot));
+        self.write(&accept).await?;
+        let task = self.task.as_ref().expect("written above");
+        self.live.publish(|| StreamResponse::Task(task.clone()));
         Ok(())
     }
 
-    /// Runs the executor's `work` on its own task, a panic caught as an outcome.
-    fn spawn_work(
-        &self,
-        cx: TaskContext,
-        updater: TaskUpdater,
-        work: Work,
-    ) -> JoinHandle<std::thread::Result<Result<(), ExecutorError>>> {
+    /// The executor's `work`, a panic caught as an outcome.
+    fn work(&self, cx: TaskContext, updater: TaskUpdater, work: Work) -> WorkFuture {
         let shared = Arc::clone(&self.shared);
-        tokio::spawn(async move {
+        Box::pin(async move {
             let run = match work {
                 Work::Execute => shared.executor.execute(cx, updater).boxed(),
                 Work::Cancel => shared.executor.cancel(cx, updater).boxed(),
@@ -320,22 +323,22 @@ impl<E: AgentExecutor> Execution<E> {
         drop(self);
     }
 
-    /// Tells the caller the first answer, once.
-    fn answer_first(&mut self, first: Result<FirstAnswer, ServiceError>) {
+    /// Tells the caller the first answer, once; `first` runs only then.
+    fn answer_first(&mut self, first: impl FnOnce() -> Result<FirstAnswer, ServiceError>) {
         if let Some(tx) = self.first.take() {
-            let _ = tx.send(first);
+            let _ = tx.send(first());
         }
     }
 
     /// Tells the caller the outcome (and the first answer, if it had none yet).
     fn settle(&mut self, outcome: Result<Task, ServiceError>) {
-        match &outcome {
-            Ok(task) => self.answer_first(Ok(FirstAnswer::Task {
+        self.answer_first(|| match &outcome {
+            Ok(task) => Ok(FirstAnswer::Task {
                 task: Box::new(task.clone()),
                 settled: true,
-            })),
-            Err(e) => self.answer_first(Err(e.clone())),
-        }
+            }),
+            Err(e) => Err(e.clone()),
+        });
         self.settled.send_replace(Some(outcome));
     }
 
@@ -351,15 +354,16 @@ impl<E: AgentExecutor> Execution<E> {
             self.on_reply(task_id, context_id, message).await?;
             return Ok(AfterEvent::Replied);
         }
-        let task = match self.task.clone() {
-            Some(task) => self.write(task, &|t| apply(t, &event)).await?,
-            None => self.create(task_id, context_id, &event).await?,
-        };
-        let event = stamp_event(event, &task);
+        match self.task.is_some() {
+            true => self.write(&|t| apply(t, &event)).await?,
+            false => self.create(task_id, context_id, &event).await?,
+        }
+        let task = self.task.as_ref().expect("written or created above");
+        let event = stamp_event(event, task);
         self.live.publish(|| event.clone());
         // A push config that came with the message is kept once the task exists.
         if let Some(config) = self.push.take() {
-            self.keep_push(&task.id, config).await;
+            self.keep_push(task_id, config).await;
         }
         // Only a status this execution set settles the call: a continued task still shows the
         // interrupted state it waited in until the agent says otherwise.
@@ -369,15 +373,18 @@ impl<E: AgentExecutor> Execution<E> {
         ) {
             self.status_seen = true;
         }
+        let task = self.task.as_ref().expect("written or created above");
         let settled = self.status_seen && is_settled(&task.status.state);
-        self.answer_first(Ok(FirstAnswer::Task {
-            task: Box::new(task.clone()),
-            settled,
-        }));
+        if let Some(tx) = self.first.take() {
+            let _ = tx.send(Ok(FirstAnswer::Task {
+                task: Box::new(task.clone()),
+                settled,
+            }));
+        }
         if settled {
             self.settled.send_replace(Some(Ok(task.clone())));
         }
-        self.notify(&task, event).await;
+        self.notify(event).await;
         Ok(AfterEvent::KeepGoing)
     }
 
@@ -390,29 +397,31 @@ impl<E: AgentExecutor> Execution<E> {
         message: &Message,
     ) -> Result<(), String> {
         let mut message = stamped(message, task_id, context_id);
-        match self.task.clone() {
-            None => message.task_id = None,
-            Some(task) => {
+        match self.task.is_some() {
+            false => message.task_id = None,
+            true => {
                 let keep = |t: &mut Task| {
                     t.history.push(message.clone());
                     Ok(())
                 };
-                self.write(task, &keep).await?;
+                self.write(&keep).await?;
             }
         }
-        self.answer_first(Ok(FirstAnswer::Message(Box::new(message.clone()))));
+        self.answer_first(|| Ok(FirstAnswer::Message(Box::new(message.clone()))));
         self.live.publish(|| StreamResponse::Message(message));
         Ok(())
     }
 
-    /// A new task, from its first event: made from the message, the event applied, stored.
+    /// A new task, from its first event: made from the message, the event applied, stored (and
+    /// kept as this execution's task).
     async fn create(
         &mut self,
         task_id: &str,
         context_id: &str,
         event: &StreamResponse,
-    ) -> Result<Task, String> {
-        let message = self.message.clone().unwrap_or_default();
+    ) -> Result<(), String> {
+        // The message is needed no more once its task exists.
+        let message = self.message.take().unwrap_or_default();
         let mut task = new_task(task_id, context_id, &message);
         self.live.publish(|| StreamResponse::Task(task.clone()));
         apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
@@ -422,8 +431,8 @@ impl<E: AgentExecutor> Execution<E> {
             .create_task(self.tenant.as_deref(), &task)
             .await
             .map_err(|e| self.store_failed(e))?;
-        self.task = Some(task.clone());
-        Ok(task)
+        self.task = Some(task);
+        Ok(())
     }
 
     /// Notes a store failure (the first one is what the caller is told) and says it.
@@ -433,16 +442,19 @@ impl<E: AgentExecutor> Execution<E> {
         reason
     }
 
-    /// Applies `change` to `task` (the task as this execution last wrote it) and writes it over
-    /// that version. When another writer got there first (another replica, on a shared store),
-    /// the stored task is read again and the change applied to it, so no update is lost:
-    /// optimistic versioning, a bounded number of times. The task as written.
+    /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
+    /// version. When another writer got there first (another replica, on a shared store), the
+    /// stored task is read again and the change applied to it, so no update is lost: optimistic
+    /// versioning, a bounded number of times. The task as written becomes this execution's; on
+    /// an error it stays the one last written.
     async fn write(
         &mut self,
-        mut task: Task,
         change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
-    ) -> Result<Task, String> {
+    ) -> Result<(), String> {
         const ATTEMPTS: usize = 8;
+        let Some(mut task) = self.task.clone() else {
+            return Err("no task to write".to_owned());
+        };
         let tenant = self.tenant.clone();
         let tenant = tenant.as_deref();
         let mut version = self.version;
@@ -451,8 +463,8 @@ impl<E: AgentExecutor> Execution<E> {
             match self.shared.tasks.update_task(tenant, &task, version).await {
                 Ok(written) => {
                     self.version = written;
-                    self.task = Some(task.clone());
-                    return Ok(task);
+                    self.task = Some(task);
+                    return Ok(());
                 }
                 Err(StoreError::Conflict { .. }) => {
                     let stored = self
@@ -504,8 +516,11 @@ impl<E: AgentExecutor> Execution<E> {
         }
     }
 
-    async fn notify(&self, task: &Task, event: StreamResponse) {
-        let (Some(store), Some(dispatcher)) = (&self.shared.pushes, &self.shared.dispatcher) else {
+    /// Sends the event to the task's push configs, if it has any.
+    async fn notify(&self, event: StreamResponse) {
+        let (Some(store), Some(dispatcher), Some(task)) =
+            (&self.shared.pushes, &self.shared.dispatcher, &self.task)
+        else {
             return;
         };
         let configs = store
@@ -520,14 +535,11 @@ impl<E: AgentExecutor> Execution<E> {
 }
 
 /// Why the executor's work failed, from how it returned.
-fn work_failure(
-    outcome: Result<std::thread::Result<Result<(), ExecutorError>>, tokio::task::JoinError>,
-) -> Option<String> {
+fn work_failure(outcome: std::thread::Result<Result<(), ExecutorError>>) -> Option<String> {
     match outcome {
-        Ok(Ok(Ok(()))) => None,
-        Ok(Ok(Err(e))) => Some(format!("the agent failed: {e}")),
-        Ok(Err(panic)) => Some(format!("the agent panicked: {}", panic_text(&panic))),
-        Err(e) => Some(format!("the agent's execution ended: {e}")),
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("the agent failed: {e}")),
+        Err(panic) => Some(format!("the agent panicked: {}", panic_text(&panic))),
     }
 }
 
