@@ -22,9 +22,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 
-# The Rust agent under test. It is being rebuilt on the runtime's server layer; the binary keeps
-# its name and its PORT_FILE argument.
-AGENT_BIN="${AGENT_BIN:-interop-agent}"
+# The Rust agent under test: bench_agent (src/bin/bench_agent.rs), the request handler on the
+# multi-threaded runtime as a user runs it. Beside it, always, the server's floor: the same
+# binary with --canned, the same server answering the same bytes without the handler, measured
+# between the SDK agent and the agent (so the table's rust/floor ratio is what the handler costs).
+AGENT_BIN="${AGENT_BIN:-bench_agent}"
 # Optional: another build of the Rust agent (same PORT_FILE contract), measured in the same run
 # as "before", between the SDK agent and $AGENT_BIN: how the server layer is judged against the
 # hand-wired agent it replaces (the ratios rust/before). For example, from a checkout of the
@@ -107,7 +109,7 @@ start_agent() {
 
 say "building $AGENT_BIN, serve_load and client_load (release)"
 # --workspace --benches: the features of CI's one release build, whose artifacts this reuses (see .ci/run).
-cargo build --release --locked -q --workspace --benches --bin "$AGENT_BIN"
+cargo build --release --locked -q --workspace --benches --bin "$AGENT_BIN" --bin bench_agent
 cargo build --release --locked -q --workspace --benches --bin serve_load --bin client_load
 agent_bin="$target/release/$AGENT_BIN"
 serve_load="$target/release/serve_load"
@@ -130,6 +132,9 @@ if [[ -n "$BEFORE_BIN" ]]; then
   agents+=("before=http://127.0.0.1:$agent_port")
   say "before: $BEFORE_BIN at http://127.0.0.1:$agent_port"
 fi
+start_agent "the server's floor (bench_agent --canned)" "$out/floor-agent.port" \
+  "$out/floor-agent.log" "$target/release/bench_agent" --canned
+agents+=("floor=http://127.0.0.1:$agent_port")
 start_agent "the Rust agent ($AGENT_BIN)" "$out/rust-agent.port" "$out/rust-agent.log" "$agent_bin"
 rust_url="http://127.0.0.1:$agent_port"
 agents+=("rust=$rust_url")
