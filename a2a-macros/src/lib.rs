@@ -138,7 +138,7 @@
 //! # Diagnostics
 //!
 //! Every problem is reported in one compile, each on the tokens at fault, with a trybuild ui test
-//! per item in `tests/ui/agent_error/` (named after `ui:`; `many_errors.rs` has most of them at
+//! per item in `tests/derive-ui/ui/agent_error/` (named after `ui:`; `many_errors.rs` has most of them at
 //! once):
 //!
 //! - the derive on a struct or union (on the item): only enums (ui: `not_enum`);

@@ -1,8 +1,8 @@
 //! The one golden-file mechanism of the workspace's tests: [`assert_golden`] compares a test's
 //! output with a checked-in file, and rewrites the file instead when `A2A_BLESS=1` is set.
 //!
-//! Included with `#[path]` by every test that has golden files, in `a2a-codegen/tests/` and in
-//! `tests/tests/` (a file rather than a crate: it is one function on `std` alone, and a crate
+//! Included with `#[path]` by every test that has golden files, in `a2a-codegen/tests/`,
+//! `tests/tests/` and `tests/derive-ui/tests/` (a file rather than a crate: it is one function on `std` alone, and a crate
 //! would be a workspace member and a dev-dependency of both test packages for it). The same
 //! variable also blesses:
 //!
@@ -11,8 +11,9 @@
 //! - the checked-in `generated/` crate: `xtask/tests/freshness.rs` writes it (what
 //!   `cargo xtask generate` does) instead of failing when it is stale.
 //!
-//! After an intended change: `A2A_BLESS=1 cargo test -p a2a-codegen -p a2a-tests -p xtask`, then review
-//! `git diff`.
+//! After an intended change: `A2A_BLESS=1 cargo test -p a2a-codegen -p a2a-tests -p a2a-derive-ui
+//! -p xtask`, then review `git diff` (and `cargo test -p a2a-fixture-programs`: the blessed
+//! goldens still compile and run).
 
 #![allow(dead_code)] // each test target uses its part
 

@@ -3,7 +3,7 @@
 //! the helper sets trybuild's `TRYBUILD=overwrite`), and the `pass_*` files that must compile and
 //! run.
 
-#[path = "../../a2a-codegen/tests/support/golden.rs"]
+#[path = "../../../a2a-codegen/tests/support/golden.rs"]
 mod golden;
 
 #[test]
@@ -18,7 +18,7 @@ fn agent_error_derive_diagnostics() {
 /// every failing case here is named there, and every name there is a case here.
 #[test]
 fn every_ui_case_is_listed_in_the_macro_docs() {
-    let docs = include_str!("../../a2a-macros/src/lib.rs");
+    let docs = include_str!("../../../a2a-macros/src/lib.rs");
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/agent_error");
     let mut cases: Vec<String> = std::fs::read_dir(dir)
         .expect("ui/agent_error")
