@@ -21,10 +21,10 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
 
 use super::errors::panic_text;
-use super::live::LiveTask;
+use super::live::{CancelRequest, LiveTask};
 use super::stream::Settled;
 use super::Shared;
-use crate::executor::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+use crate::executor::{AgentExecutor, Event, ExecutorError, TaskContext, TaskUpdater};
 use crate::lifecycle::{
     accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamped, InvalidEvent,
 };
@@ -148,8 +148,8 @@ impl<E: AgentExecutor> Execution<E> {
     }
 
     async fn run(mut self, cx: TaskContext, guard: OwnedMutexGuard<()>, work: Work) {
-        let (tx, mut rx) = mpsc::channel::<StreamResponse>(64);
-        let (cancel_tx, mut cancel_rx) = mpsc::channel::<TaskContext>(1);
+        let (tx, mut rx) = mpsc::channel::<Event>(64);
+        let (cancel_tx, mut cancel_rx) = mpsc::channel::<CancelRequest>(1);
         self.live.set_cancel_requests(Some(cancel_tx));
         let updater = TaskUpdater::new(tx.clone(), cx.task_id.clone(), cx.context_id.clone());
         // The execution keeps no sender of its own: the channel closes when every updater is
@@ -176,7 +176,7 @@ impl<E: AgentExecutor> Execution<E> {
             tokio::select! {
                 event = rx.recv(), if !p.closed => match event {
                     Some(event) => {
-                        if self.handle(&task_id, &context_id, event, &mut p).await { break; }
+                        if self.handle(&task_id, &context_id, *event, &mut p).await { break; }
                     }
                     None => {
                         p.closed = true;
@@ -185,6 +185,7 @@ impl<E: AgentExecutor> Execution<E> {
                 },
                 Some(cx) = cancel_rx.recv() => match weak.upgrade() {
                     Some(tx) => {
+                        let cx = *cx;
                         p.canceling = true;
                         let updater = TaskUpdater::new(tx, cx.task_id.clone(), cx.context_id.clone());
                         tokio::spawn(self.work(cx, updater, Work::Cancel));
@@ -200,7 +201,7 @@ impl<E: AgentExecutor> Execution<E> {
                     // What the executor sent before it returned counts, in order.
                     let mut over = false;
                     while let Ok(event) = rx.try_recv() {
-                        over = self.handle(&task_id, &context_id, event, &mut p).await;
+                        over = self.handle(&task_id, &context_id, *event, &mut p).await;
                         if over { break; }
                     }
                     if over || p.failure.is_some() || p.closed { break; }

