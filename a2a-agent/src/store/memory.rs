@@ -18,8 +18,9 @@ use super::{
 /// agents whose tasks may be forgotten on restart. It follows the same rules as the SQL stores
 /// (versions, tenants, order, page tokens): one conformance suite runs against all of them.
 ///
-/// One mutex guards the whole store; it is held only while a call copies data in or out, never
-/// across an `.await`, so a call's future completes on its first poll.
+/// One mutex guards the whole store; it is held only while a call moves data in or out (a
+/// written task is copied before the lock is taken, and the entry it replaces dropped after it
+/// is released), never across an `.await`, so a call's future completes on its first poll.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -117,19 +118,28 @@ impl TaskStore for MemoryStore {
     }
 
     fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
+        let entry = Entry::new(task, 1);
         let mut inner = self.lock();
-        let tasks = inner
-            .tasks
-            .entry(tenant_key(tenant).to_owned())
-            .or_default();
-        if tasks.contains_key(&task.id) {
-            return ready(Err(StoreError::Conflict {
-                task_id: task.id.clone(),
-                expected_version: None,
-            }));
+        let tasks = match inner.tasks.get_mut(tenant_key(tenant)) {
+            Some(tasks) => tasks,
+            None => inner
+                .tasks
+                .entry(tenant_key(tenant).to_owned())
+                .or_default(),
+        };
+        match tasks.entry(task.id.clone()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                drop(inner);
+                ready(Err(StoreError::Conflict {
+                    task_id: task.id.clone(),
+                    expected_version: None,
+                }))
+            }
+            std::collections::hash_map::Entry::Vacant(vacant) => {
+                vacant.insert(entry);
+                ready(Ok(1))
+            }
         }
-        tasks.insert(task.id.clone(), Entry::new(task, 1));
-        ready(Ok(1))
     }
 
     fn update_task<'a>(
@@ -138,6 +148,9 @@ impl TaskStore for MemoryStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
+        // Built before the lock; its version is set once the check passes (the
+        // expected version may be anything a caller sends, u64::MAX included).
+        let mut new = Entry::new(task, 0);
         let mut inner = self.lock();
         let entry = inner
             .tasks
@@ -152,11 +165,13 @@ impl TaskStore for MemoryStore {
                 expected_version: Some(expected_version),
             }),
             Some(entry) => {
-                *entry = Entry::new(task, expected_version + 1);
-                Ok(entry.version)
+                new.version = expected_version + 1;
+                Ok((new.version, std::mem::replace(entry, new)))
             }
         };
-        ready(result)
+        drop(inner);
+        // The replaced entry is freed here, outside the lock.
+        ready(result.map(|(version, _old)| version))
     }
 
     fn list_tasks<'a>(
