@@ -107,6 +107,41 @@ impl RequestContext {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
+    /// This context with its header values copied into buffers of their own, for a context kept
+    /// after its request is answered (an execution's `TaskContext`, a queue of work).
+    ///
+    /// The server's header values share the connection's read buffer: a context that outlives
+    /// its request keeps that buffer allocated, so the connection reads its next request into a
+    /// new one, and the old one is freed wherever the context ends up dropped. A few small copies
+    /// cost less.
+    ///
+    /// ```
+    /// use a2a_runtime::service::RequestContext;
+    /// use a2a_runtime::version::ProtocolVersion;
+    /// use a2a_runtime::Binding;
+    ///
+    /// let mut cx = RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "SendMessage");
+    /// cx.headers.insert("authorization", "Bearer t0k3n".parse().unwrap());
+    /// let kept = cx.detached();
+    /// assert_eq!(kept.header("authorization"), Some("Bearer t0k3n"));
+    /// ```
+    #[must_use]
+    pub fn detached(mut self) -> Self {
+        let mut headers = HeaderMap::with_capacity(self.headers.len());
+        for (name, value) in &self.headers {
+            // A value that was a valid header value stays one: the copy cannot fail.
+            let copied = http::HeaderValue::from_bytes(value.as_bytes())
+                .map(|mut copied| {
+                    copied.set_sensitive(value.is_sensitive());
+                    copied
+                })
+                .unwrap_or_else(|_| value.clone());
+            headers.append(name.clone(), copied);
+        }
+        self.headers = headers;
+        self
+    }
+
     /// The extension URIs listed in these `A2A-Extensions` headers (see
     /// [`RequestContext::requested_extensions`]).
     pub fn extensions_of(headers: &HeaderMap) -> Vec<String> {
