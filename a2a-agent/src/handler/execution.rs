@@ -54,10 +54,58 @@ pub(super) enum FirstAnswer {
     },
 }
 
-/// What the caller of [`Execution::start`] reads: the first answer, then the settled task.
+/// What the caller of [`Execution::start`] reads: the first answer, then the settled task; and
+/// the execution itself, to drive while it waits.
 pub(super) struct Started {
     pub(super) first: oneshot::Receiver<Result<FirstAnswer, ServiceError>>,
     pub(super) settled: Settled,
+    pub(super) driver: Driver,
+}
+
+/// An execution's future, not yet spawned: a call that waits for it polls it in its own task
+/// ([`Driver::drive`]), and whatever is left when the call stops waiting (it has its answer, or
+/// its client went away and the call was dropped) is spawned onto the runtime, so the execution
+/// always runs to its end.
+///
+/// A blocking `SendMessage` so costs no spawn and no wake-up across threads: the execution runs
+/// where the call is polled. A stream detaches at once: its body is polled only as fast as its
+/// client reads, and the execution must not wait for a slow reader.
+pub(super) struct Driver {
+    run: Option<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
+}
+
+impl Driver {
+    /// Waits for `until`, polling the execution meanwhile (the execution first, so what it sends
+    /// is there when `until` is polled).
+    pub(super) async fn drive<T>(&mut self, until: impl std::future::Future<Output = T>) -> T {
+        let mut until = std::pin::pin!(until);
+        std::future::poll_fn(|cx| {
+            if let Some(run) = &mut self.run {
+                if run.as_mut().poll(cx).is_ready() {
+                    self.run = None;
+                }
+            }
+            until.as_mut().poll(cx)
+        })
+        .await
+    }
+
+    /// Spawns what is left of the execution onto the runtime.
+    pub(super) fn detach(&mut self) {
+        if let Some(run) = self.run.take() {
+            // Outside a runtime (it is shutting down) there is nothing to run it on: it is
+            // dropped, as the runtime drops its own tasks then.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(run);
+            }
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.detach();
+    }
 }
 
 /// What the execution does after an event of the executor.
@@ -141,10 +189,17 @@ impl<E: AgentExecutor> Execution<E> {
             status_seen: false,
             store_failure: None,
         };
-        // Boxed: the execution's future is several KiB, and a spawned future is moved more than
-        // once on its way into the runtime (the largest cost in the handler's profile).
-        tokio::spawn(Box::pin(execution.run(cx, guard, work)));
-        Started { first, settled }
+        // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
+        // runtime) more than once (unboxed, those copies were the largest cost in the handler's
+        // profile).
+        let driver = Driver {
+            run: Some(Box::pin(execution.run(cx, guard, work))),
+        };
+        Started {
+            first,
+            settled,
+            driver,
+        }
     }
 
     async fn run(mut self, cx: TaskContext, guard: OwnedMutexGuard<()>, work: Work) {

@@ -35,16 +35,22 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let history_length = config.and_then(|c| c.history_length);
         let immediately = config.and_then(|c| c.return_immediately) == Some(true);
         let (started, _) = self.start(cx, params, false).await?;
-        let Started { first, mut settled } = started;
-        let first = first
+        // The execution runs in this call's task while it waits (see `Driver`).
+        let Started {
+            first,
+            mut settled,
+            mut driver,
+        } = started;
+        let first = driver
+            .drive(first)
             .await
             .unwrap_or_else(|_| Err(ServiceError::internal("the execution ended early")))?;
         let task = match first {
             FirstAnswer::Message(message) => return Ok(SendMessageResponse::Message(*message)),
             FirstAnswer::Task { task, settled } if immediately || settled => *task,
             FirstAnswer::Task { .. } => {
-                let outcome = settled
-                    .wait_for(Option::is_some)
+                let outcome = driver
+                    .drive(settled.wait_for(Option::is_some))
                     .await
                     .map_err(|_| ServiceError::internal("the execution ended early"))?;
                 outcome
@@ -64,7 +70,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: SendMessageRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
         let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
-        let (started, events) = self.start(cx, params, true).await?;
+        let (mut started, events) = self.start(cx, params, true).await?;
+        started.driver.detach();
         let events = events.expect("a stream subscribes");
         Ok(live_stream(
             events,
@@ -137,7 +144,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             message: None,
             task: Some(stored.task),
             configuration: None,
-            call: cx,
+            call: cx.detached(),
         };
         // A running execution runs the cancel beside its work. It may end before it reads the
         // request (its task settled as the cancel came in): then, as for a task that waits for
@@ -156,9 +163,17 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             message: None,
             push: None,
         };
-        let started = Execution::start(shared, live, origin, task_cx, guard, Work::Cancel);
-        let mut settled = started.settled;
-        let _ = tokio::time::timeout(shared.timeout, settled.wait_for(Option::is_some)).await;
+        let Started {
+            mut settled,
+            mut driver,
+            ..
+        } = Execution::start(shared, live, origin, task_cx, guard, Work::Cancel);
+        let _ = driver
+            .drive(tokio::time::timeout(
+                shared.timeout,
+                settled.wait_for(Option::is_some),
+            ))
+            .await;
         let now = shared.stored(tenant, &params.id).await?.task;
         // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it.
         match now.status.state {
@@ -332,7 +347,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             message: Some(message.clone()),
             task: stored.as_ref().map(|s| s.task.clone()),
             configuration,
-            call: cx,
+            call: cx.detached(),
         };
         // The executor may refuse the message before it changes anything.
         shared.executor.admit(&task_cx).await?;
