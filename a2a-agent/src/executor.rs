@@ -96,6 +96,14 @@ impl From<&str> for ExecutorError {
 /// interrupted state leaves the task failed, with the reason as its status message; it is never
 /// left working.
 ///
+/// `execute` is an async task of the runtime like any other: while a blocking `SendMessage`
+/// waits for its answer, the execution is polled in that call's own task, and it moves to a task
+/// of its own when the call stops waiting (it has its answer, or its client went away); a stream's
+/// execution runs in a task of its own from the start. Either way, code that blocks the thread
+/// (a synchronous client, heavy computation) stalls that worker and the calls it serves, and the
+/// execution timeout cannot interrupt it until it yields: run such work with
+/// `tokio::task::spawn_blocking` and await it.
+///
 /// ```
 /// use a2a_agent::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
 ///
