@@ -45,6 +45,12 @@ impl TaskContext {
             .collect::<Vec<_>>()
             .join("")
     }
+
+    /// Who sent the message (the server's authenticator said so; the anonymous caller on a
+    /// server without one): the same as `self.call.caller`.
+    pub fn caller(&self) -> &a2a_types::rt::auth::Caller {
+        &self.call.caller
+    }
 }
 
 /// Why an execution failed: the task then fails with this reason as its status message.

@@ -79,6 +79,7 @@ macro_rules! member_keys {
 }
 
 mod api;
+pub mod auth;
 mod body;
 pub mod client;
 mod codec;

@@ -85,11 +85,15 @@ pub struct RequestContext {
     pub headers: HeaderMap,
     /// The request's extensions: what tower layers (authentication, tracing) put there.
     pub extensions: Extensions,
+    /// Who is calling: what the server's authenticator (or a tower layer, through the request's
+    /// extensions) said; [`Caller::anonymous`](crate::auth::Caller::anonymous) on a server
+    /// without authentication. See [`crate::auth`].
+    pub caller: crate::auth::Caller,
 }
 
 impl RequestContext {
     /// A context for a call of `method` in `version` over `binding`, with no tenant, headers or
-    /// extensions.
+    /// extensions, by the anonymous caller.
     pub fn new(version: ProtocolVersion, binding: Binding, method: &'static str) -> Self {
         RequestContext {
             version,
@@ -99,6 +103,7 @@ impl RequestContext {
             requested_extensions: Vec::new(),
             headers: HeaderMap::new(),
             extensions: Extensions::new(),
+            caller: crate::auth::Caller::anonymous(),
         }
     }
 

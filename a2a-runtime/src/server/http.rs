@@ -1,3 +1,4 @@
+use super::gate::{self, Gate};
 use crate::jsonrpc::server::RawRequest;
 use crate::jsonrpc::{codes, RequestId};
 use crate::limits::Limits;
@@ -52,6 +53,7 @@ pub struct AgentRouter {
     card: serde_json::Map<String, Value>,
     endpoints: Vec<Arc<dyn Endpoint>>,
     settings: Settings,
+    authenticator: Option<Arc<dyn crate::auth::Authenticator>>,
     #[cfg(feature = "trust")]
     signers: Vec<crate::trust::Signer>,
 }
@@ -95,6 +97,7 @@ impl AgentRouter {
                 keep_alive: Duration::from_secs(15),
                 card_max_age: Duration::from_secs(300),
             },
+            authenticator: None,
             #[cfg(feature = "trust")]
             signers: Vec::new(),
         })
@@ -108,6 +111,43 @@ impl AgentRouter {
         self.endpoints.push(Arc::new(Served(service)));
         self.endpoints
             .sort_by_key(|e| std::cmp::Reverse(e.version()));
+        self
+    }
+
+    /// Authenticates every JSON-RPC and HTTP+JSON request with `authenticator` before its body
+    /// is read (the card stays public): a request it refuses gets `401 Unauthorized` with a
+    /// `WWW-Authenticate` challenge for each scheme of the card's `securitySchemes` (see
+    /// [`auth::challenges`](crate::auth::challenges)) and a body in the binding's shape
+    /// (JSON-RPC: an error response, code [`JSONRPC_ACCESS_DENIED`](super::JSONRPC_ACCESS_DENIED); HTTP+JSON: a
+    /// `google.rpc.Status` `UNAUTHENTICATED`); the caller it finds is the service's
+    /// [`RequestContext::caller`]. A request naming a tenant its caller may not use gets
+    /// `403 Forbidden` (`PERMISSION_DENIED`); one naming none works in the caller's only tenant
+    /// ([`Caller::tenant_for`](crate::auth::Caller::tenant_for)).
+    ///
+    /// Without an authenticator every request is [`Caller::anonymous`](crate::auth::Caller::anonymous),
+    /// which may use any tenant: for development only. A tower layer may authenticate instead, by
+    /// putting a [`Caller`](crate::auth::Caller) in the request's extensions.
+    ///
+    /// ```
+    /// use a2a_runtime::auth::{Caller, StaticTokens};
+    /// use a2a_runtime::server::AgentRouter;
+    /// use serde_json::json;
+    ///
+    /// let card = json!({
+    ///     "name": "secured", "version": "1",
+    ///     "supportedInterfaces": [
+    ///         {"url": "http://127.0.0.1:9999", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+    ///     ],
+    ///     "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}},
+    ///     "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]
+    /// });
+    /// let router = AgentRouter::new(&card)
+    ///     .unwrap()
+    ///     .authenticate(StaticTokens::new().bearer("t0k3n", Caller::new("alice")));
+    /// # let _ = router;
+    /// ```
+    pub fn authenticate(mut self, authenticator: impl crate::auth::Authenticator) -> Self {
+        self.authenticator = Some(Arc::new(authenticator));
         self
     }
 
@@ -208,10 +248,12 @@ impl AgentRouter {
         let card = CardDoc::new(&self.signed_card()?);
         #[cfg(not(feature = "trust"))]
         let card = CardDoc::new(&self.served_card());
+        let gate = Gate::new(self.authenticator, &Value::Object(self.card));
         let shared = Arc::new(Shared {
             endpoints: self.endpoints,
             settings: self.settings,
             card,
+            gate,
         });
         let mut router = axum::Router::new();
         let card_shared = Arc::clone(&shared);
@@ -434,6 +476,7 @@ struct Shared {
     endpoints: Vec<Arc<dyn Endpoint>>,
     settings: Settings,
     card: CardDoc,
+    gate: Gate,
 }
 
 /// The version a request asks for: the `A2A-Version` header, else the query parameter, else
@@ -509,7 +552,10 @@ impl Shared {
     }
 
     async fn jsonrpc(self: Arc<Self>, request: Request) -> Response {
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        if let Err(refused) = self.gate.admit(&mut parts, Binding::JsonRpc).await {
+            return refused;
+        }
         let version = requested_version(&parts.headers, parts.uri.query().unwrap_or(""));
         let limits = &self.settings.limits;
         let body = match read_body(body, limits).await {
@@ -543,7 +589,10 @@ impl Shared {
     }
 
     async fn rest(self: Arc<Self>, request: Request, prefix: &str) -> Response {
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        if let Err(refused) = self.gate.admit(&mut parts, Binding::HttpJson).await {
+            return refused;
+        }
         let query = parts.uri.query().unwrap_or("").to_owned();
         let path = parts.uri.path();
         let path = path.strip_prefix(prefix).unwrap_or(path).to_owned();
@@ -661,21 +710,25 @@ struct Served<D>(D);
 type ErrorOf<D> = <<D as Dispatch>::Protocol as ProtocolModule>::Error;
 
 impl<D: Dispatch> Served<D> {
+    /// The call's context: its caller (see [`Gate::admit`]) and the tenant it works in, bound
+    /// to that caller (`Err`: one it may not use).
     fn context(
-        parts: axum::http::request::Parts,
+        mut parts: axum::http::request::Parts,
         binding: Binding,
         request: &<D::Protocol as Protocol>::Request,
-    ) -> RequestContext {
+    ) -> Result<RequestContext, crate::auth::TenantRefused> {
+        let caller = gate::caller_of(&mut parts);
         let mut cx = RequestContext::new(
             <D::Protocol as ProtocolModule>::VERSION,
             binding,
             <D::Protocol as Protocol>::method_name(request),
         );
-        cx.tenant = <D::Protocol as Protocol>::tenant(request).map(str::to_owned);
+        cx.tenant = caller.tenant_for(<D::Protocol as Protocol>::tenant(request))?;
+        cx.caller = caller;
         cx.requested_extensions = RequestContext::extensions_of(&parts.headers);
         cx.headers = parts.headers;
         cx.extensions = parts.extensions;
-        cx
+        Ok(cx)
     }
 
     /// Calls the service, a panic in it answered as an internal error. The future owns what it
@@ -818,7 +871,14 @@ impl<D: Dispatch> Endpoint for Served<D> {
             return Box::pin(std::future::ready(StatusCode::NO_CONTENT.into_response()));
         }
         let id = incoming.response_id();
-        let cx = Self::context(parts, Binding::JsonRpc, &incoming.request);
+        let cx = match Self::context(parts, Binding::JsonRpc, &incoming.request) {
+            Ok(cx) => cx,
+            Err(refused) => {
+                let id = serde_json::to_value(&id).unwrap_or(Value::Null);
+                let response = gate::tenant_refused(&refused, Binding::JsonRpc, id);
+                return Box::pin(std::future::ready(response));
+            }
+        };
         let keep_alive = settings.keep_alive;
         let future = Self::call(&self.0, cx, incoming.request);
         Box::pin(async move {
@@ -860,7 +920,13 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 return Box::pin(std::future::ready(rest_response(rejected.response())));
             }
         };
-        let cx = Self::context(parts, Binding::HttpJson, &request);
+        let cx = match Self::context(parts, Binding::HttpJson, &request) {
+            Ok(cx) => cx,
+            Err(refused) => {
+                let response = gate::tenant_refused(&refused, Binding::HttpJson, Value::Null);
+                return Box::pin(std::future::ready(response));
+            }
+        };
         let keep_alive = settings.keep_alive;
         let future = Self::call(&self.0, cx, request);
         Box::pin(async move {

@@ -49,6 +49,10 @@
 pub use crate::fault::Fault;
 
 #[cfg(feature = "server")]
+mod gate;
+#[cfg(feature = "server")]
 mod http;
+#[cfg(feature = "server")]
+pub use gate::JSONRPC_ACCESS_DENIED;
 #[cfg(feature = "server")]
 pub use http::*;

@@ -5,9 +5,10 @@
 //! delivery are the request handler's.
 
 use a2a_agent::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+use a2a_types::rt::auth::{Caller, StaticTokens};
 use a2a_types::v1::{
-    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, Artifact, Part,
-    PartContent,
+    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, Artifact,
+    HTTPAuthSecurityScheme, Part, PartContent, SecurityRequirement, SecurityScheme, StringList,
 };
 use std::time::Duration;
 
@@ -161,4 +162,64 @@ pub fn card(base: &str, extended: bool) -> AgentCard {
         }],
         ..Default::default()
     }
+}
+
+/// `card` declaring an HTTP bearer scheme (`bearer`) and requiring it: the card of a tck-agent
+/// started with `--auth-tokens`.
+pub fn secured(mut card: AgentCard) -> AgentCard {
+    card.security_schemes.insert(
+        "bearer".into(),
+        SecurityScheme::HttpAuthSecurityScheme(HTTPAuthSecurityScheme {
+            scheme: "Bearer".into(),
+            description: Some("A token given to the caller out of band".into()),
+            ..Default::default()
+        }),
+    );
+    card.security_requirements = vec![SecurityRequirement {
+        schemes: [("bearer".to_owned(), StringList::default())].into(),
+    }];
+    card
+}
+
+/// The callers of an `--auth-tokens` file: a JSON object from bearer token to
+/// `{"caller": ID}`, optionally with `"tenants": [..]` (without it, the caller uses the default
+/// tenant only, the one a request without a tenant names).
+///
+/// ```
+/// let tokens = tck_agent::auth_tokens(r#"{"t-alice": {"caller": "alice"},
+///     "t-bob": {"caller": "bob", "tenants": ["acme"]}}"#).unwrap();
+/// assert_eq!(tokens.len(), 2);
+/// assert!(tck_agent::auth_tokens(r#"{"t": {"tenants": []}}"#).is_err());
+/// ```
+pub fn auth_tokens(json: &str) -> Result<StaticTokens, String> {
+    let entries: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("not a JSON object of tokens: {e}"))?;
+    let mut tokens = StaticTokens::new();
+    for (token, entry) in entries {
+        let at = |what: &str| format!("token entry {:?}: {what}", redact(&token));
+        let caller = entry
+            .get("caller")
+            .and_then(serde_json::Value::as_str)
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| at("no \"caller\" string"))?;
+        let mut caller = Caller::new(caller);
+        if let Some(tenants) = entry.get("tenants") {
+            let tenants = tenants
+                .as_array()
+                .and_then(|all| all.iter().map(|t| t.as_str()).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| at("\"tenants\" is not an array of strings"))?;
+            caller = caller.with_tenants(tenants);
+        }
+        if token.is_empty() {
+            return Err(at("an empty token"));
+        }
+        tokens = tokens.bearer(token, caller);
+    }
+    Ok(tokens)
+}
+
+/// A token's first characters, for an error message that must not print it whole.
+fn redact(token: &str) -> String {
+    let shown: String = token.chars().take(3).collect();
+    format!("{shown}…")
 }

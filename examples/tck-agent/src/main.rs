@@ -1,5 +1,7 @@
-//! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]`: serves
-//! the TCK's system under test until killed (or Ctrl-C). Webhooks on loopback over plain HTTP
+//! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
+//! [--auth-tokens FILE]`: serves the TCK's system under test until killed (or Ctrl-C). With
+//! `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the file's bearer
+//! tokens and the card declares the scheme; without it, every call is the anonymous caller. Webhooks on loopback over plain HTTP
 //! are allowed, as the TCK's receiver needs; nothing else outside the public internet.
 
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
@@ -10,9 +12,10 @@ use a2a_types::v1::A2aServer;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tck_agent::{card, TckExecutor};
+use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
-const USAGE: &str = "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL]";
+const USAGE: &str =
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -28,12 +31,18 @@ async fn main() -> ExitCode {
 async fn run() -> Result<(), String> {
     let mut listen = "127.0.0.1:9999".to_owned();
     let mut store = "memory".to_owned();
+    let mut tokens = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
         match flag.as_str() {
             "--listen" => listen = value,
             "--store" => store = value,
+            "--auth-tokens" => {
+                let text = std::fs::read_to_string(&value)
+                    .map_err(|e| format!("cannot read the tokens file {value}: {e}"))?;
+                tokens = Some(auth_tokens(&text).map_err(|e| format!("{value}: {e}"))?);
+            }
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
     }
@@ -54,10 +63,23 @@ async fn run() -> Result<(), String> {
     let handler = RequestHandler::builder(TckExecutor)
         .task_store(tasks)
         .push_notifications(configs, PushDispatcher::new(sender))
-        .extended_card(card(&base, true))
+        .extended_card(match tokens {
+            Some(_) => secured(card(&base, true)),
+            None => card(&base, true),
+        })
         .build();
-    let router = AgentRouter::new(&card(&base, false))
-        .and_then(|r| r.service(A2aServer::new(handler)).into_router())
+    let public = match tokens {
+        Some(_) => secured(card(&base, false)),
+        None => card(&base, false),
+    };
+    let router = AgentRouter::new(&public).map_err(|e| e.to_string())?;
+    let router = match tokens {
+        Some(tokens) => router.authenticate(tokens),
+        None => router,
+    };
+    let router = router
+        .service(A2aServer::new(handler))
+        .into_router()
         .map_err(|e| e.to_string())?;
     eprintln!("tck-agent: serving {base} with the {store} store; Ctrl-C stops");
     let ctrl_c = async {

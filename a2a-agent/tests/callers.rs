@@ -1,0 +1,374 @@
+//! Callers through the real server, over both bindings: authentication (static bearer tokens and
+//! JWTs) before anything is decoded, the caller reaching the executor, and tenants bound to
+//! callers. (Issue 29.)
+
+use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_types::rt::auth::{sign_jwt, Authenticator, Caller, JwtAuthenticator, StaticTokens};
+use a2a_types::rt::server::{AgentRouter, JSONRPC_ACCESS_DENIED};
+use a2a_types::rt::trust::{Algorithm, KeySet, SigningKey};
+use a2a_types::v1::A2aServer;
+use serde_json::{json, Value};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Completes every task with one artifact naming its caller and tenant.
+struct WhoAmI;
+
+impl AgentExecutor for WhoAmI {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let me = format!(
+            "{}@{}",
+            cx.caller().id(),
+            cx.call.tenant.as_deref().unwrap_or("")
+        );
+        task.add_text_artifact("who", &me).await?;
+        task.complete(None).await
+    }
+}
+
+fn card(base: &str) -> Value {
+    json!({
+        "name": "callers", "description": "d", "version": "1",
+        "supportedInterfaces": [
+            {"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": base, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {}, "defaultInputModes": ["text"], "defaultOutputModes": ["text"],
+        "skills": [],
+        "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}},
+        "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]
+    })
+}
+
+/// Serves the agent with `auth` on 127.0.0.1; the base URL.
+async fn serve(auth: impl Authenticator) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = AgentRouter::new(&card(&base))
+        .unwrap()
+        .authenticate(auth)
+        .service(A2aServer::new(RequestHandler::builder(WhoAmI).build()))
+        .into_router()
+        .unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    base
+}
+
+struct Reply {
+    status: u16,
+    challenge: Vec<String>,
+    body: Value,
+}
+
+async fn call(
+    method: reqwest::Method,
+    url: String,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Reply {
+    let client = reqwest::Client::new();
+    let mut request = client
+        .request(method, url)
+        .header("A2A-Version", "1.0")
+        .timeout(Duration::from_secs(10));
+    if let Some(token) = token {
+        request = request.header("authorization", token);
+    }
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let challenge = response
+        .headers()
+        .get_all("www-authenticate")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let bytes = response.bytes().await.unwrap();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Reply {
+        status,
+        challenge,
+        body,
+    }
+}
+
+fn message(id: &str) -> Value {
+    json!({"role": "ROLE_USER", "messageId": id, "parts": [{"text": "hi"}]})
+}
+
+/// SendMessage over JSON-RPC, `tenant` in its params.
+async fn rpc_send(base: &str, token: Option<&str>, tenant: Option<&str>) -> Reply {
+    let mut params = json!({"message": message("m-rpc")});
+    if let Some(tenant) = tenant {
+        params["tenant"] = json!(tenant);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "SendMessage", "params": params});
+    call(reqwest::Method::POST, format!("{base}/"), token, Some(body)).await
+}
+
+/// SendMessage over HTTP+JSON, `tenant` as the route's first segment.
+async fn rest_send(base: &str, token: Option<&str>, tenant: Option<&str>) -> Reply {
+    let url = match tenant {
+        Some(t) => format!("{base}/{t}/message:send"),
+        None => format!("{base}/message:send"),
+    };
+    let body = json!({"message": message("m-rest")});
+    call(reqwest::Method::POST, url, token, Some(body)).await
+}
+
+/// The artifact text of a completed task in a send's reply (`result.task` or `task`).
+fn who(reply: &Reply) -> String {
+    let task = reply.body.get("result").unwrap_or(&reply.body);
+    task["task"]["artifacts"][0]["parts"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no artifact in {}", reply.body))
+        .to_owned()
+}
+
+fn assert_unauthenticated(reply: &Reply, rpc: bool, invalid: bool, what: &str) {
+    assert_eq!(reply.status, 401, "{what}: {}", reply.body);
+    let expected = match invalid {
+        true => r#"Bearer error="invalid_token""#,
+        false => "Bearer",
+    };
+    assert_eq!(reply.challenge, [expected], "{what}");
+    let expected = match rpc {
+        true => json!({"jsonrpc": "2.0", "id": null,
+                       "error": {"code": JSONRPC_ACCESS_DENIED, "message": "Unauthenticated"}}),
+        false => json!({"error": {"code": 401, "status": "UNAUTHENTICATED",
+                                  "message": "Unauthenticated"}}),
+    };
+    assert_eq!(
+        reply.body, expected,
+        "{what}: the same answer, whatever was wrong"
+    );
+}
+
+fn tokens() -> StaticTokens {
+    StaticTokens::new()
+        .bearer("t-alice", Caller::new("alice"))
+        .bearer("t-bob", Caller::new("bob").with_tenants(["acme"]))
+        .bearer(
+            "t-carol",
+            Caller::new("carol").with_tenants(["", "acme", "globex"]),
+        )
+}
+
+#[tokio::test]
+async fn static_tokens_admit_their_callers_and_refuse_everyone_else() {
+    let base = serve(tokens()).await;
+    // The card stays public.
+    let card = call(
+        reqwest::Method::GET,
+        format!("{base}/.well-known/agent-card.json"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(card.status, 200);
+    assert!(card.body["securitySchemes"]["bearer"].is_object());
+
+    for rpc in [true, false] {
+        let send = |token, tenant| {
+            let base = base.clone();
+            async move {
+                match rpc {
+                    true => rpc_send(&base, token, tenant).await,
+                    false => rest_send(&base, token, tenant).await,
+                }
+            }
+        };
+        assert_unauthenticated(&send(None, None).await, rpc, false, "no credentials");
+        assert_unauthenticated(
+            &send(Some("Basic YTpi"), None).await,
+            rpc,
+            false,
+            "another scheme",
+        );
+        for bad in [
+            "Bearer t-mallory",
+            "Bearer",
+            "Bearer t-alice2",
+            "Bearer t-alic",
+        ] {
+            assert_unauthenticated(&send(Some(bad), None).await, rpc, true, bad);
+        }
+        let huge = format!("Bearer {}", "x".repeat(20_000));
+        assert_unauthenticated(&send(Some(&huge), None).await, rpc, true, "a huge header");
+
+        // The caller reaches the executor, in the tenant it may use.
+        assert_eq!(who(&send(Some("Bearer t-alice"), None).await), "alice@");
+        assert_eq!(
+            who(&send(Some("Bearer t-bob"), None).await),
+            "bob@acme",
+            "its only tenant"
+        );
+        assert_eq!(
+            who(&send(Some("Bearer t-bob"), Some("acme")).await),
+            "bob@acme"
+        );
+        assert_eq!(
+            who(&send(Some("Bearer t-carol"), None).await),
+            "carol@",
+            "the default"
+        );
+        assert_eq!(
+            who(&send(Some("Bearer t-carol"), Some("globex")).await),
+            "carol@globex"
+        );
+
+        // A tenant the caller may not use: 403, whether it exists or not.
+        for (token, tenant) in [
+            ("Bearer t-alice", "acme"),
+            ("Bearer t-bob", "globex"),
+            ("Bearer t-bob", "nowhere"),
+        ] {
+            let reply = send(Some(token), Some(tenant)).await;
+            assert_eq!(reply.status, 403, "{token} in {tenant}: {}", reply.body);
+            let error = match rpc {
+                true => {
+                    assert_eq!(reply.body["id"], 7);
+                    &reply.body["error"]
+                }
+                false => {
+                    assert_eq!(reply.body["error"]["status"], "PERMISSION_DENIED");
+                    &reply.body["error"]
+                }
+            };
+            assert_eq!(error["message"], "Permission denied");
+        }
+    }
+    // Other methods are behind the same door.
+    let get = call(
+        reqwest::Method::GET,
+        format!("{base}/tasks/any"),
+        None,
+        None,
+    )
+    .await;
+    assert_unauthenticated(&get, false, false, "GetTask over REST");
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+#[tokio::test]
+async fn jwts_are_verified_before_anything_is_decoded() {
+    let issuer = SigningKey::generate(Algorithm::ES256).unwrap();
+    let auth = JwtAuthenticator::new(KeySet::new().with("k1", issuer.verifying_key()))
+        .issuer("https://login.test")
+        .audience("https://agent.test");
+    let base = serve(auth).await;
+    let claims = |change: &dyn Fn(&mut Value)| {
+        let mut c = json!({"sub": "dave", "iss": "https://login.test",
+                           "aud": "https://agent.test", "exp": now() + 300,
+                           "tenants": ["acme"]});
+        change(&mut c);
+        c
+    };
+    let bearer = |token: String| format!("Bearer {token}");
+    let good = bearer(sign_jwt(&claims(&|_| {}), &issuer, "k1").unwrap());
+    assert_eq!(who(&rpc_send(&base, Some(&good), None).await), "dave@acme");
+    assert_eq!(
+        who(&rest_send(&base, Some(&good), Some("acme")).await),
+        "dave@acme"
+    );
+
+    let other_key = SigningKey::generate(Algorithm::ES256).unwrap();
+    let rsa = SigningKey::generate(Algorithm::RS256).unwrap();
+    let hmac_with_public_bytes = SigningKey::secret(Algorithm::HS256, b"k1".to_vec()).unwrap();
+    let unsigned = {
+        use base64::Engine as _;
+        let b64 =
+            |v: &Value| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string());
+        format!(
+            "{}.{}.",
+            b64(&json!({"alg": "none", "kid": "k1"})),
+            b64(&claims(&|_| {}))
+        )
+    };
+    let bad: Vec<(&str, String)> = vec![
+        (
+            "expired",
+            bearer(sign_jwt(&claims(&|c| c["exp"] = json!(now() - 3600)), &issuer, "k1").unwrap()),
+        ),
+        (
+            "wrongly signed",
+            bearer(sign_jwt(&claims(&|_| {}), &other_key, "k1").unwrap()),
+        ),
+        (
+            "another audience",
+            bearer(
+                sign_jwt(
+                    &claims(&|c| c["aud"] = json!("https://other.test")),
+                    &issuer,
+                    "k1",
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "another issuer",
+            bearer(
+                sign_jwt(
+                    &claims(&|c| c["iss"] = json!("https://evil.test")),
+                    &issuer,
+                    "k1",
+                )
+                .unwrap(),
+            ),
+        ),
+        ("alg none", bearer(unsigned)),
+        (
+            "RS256 by an unknown key",
+            bearer(sign_jwt(&claims(&|_| {}), &rsa, "k1").unwrap()),
+        ),
+        (
+            "HS256 against an EC key",
+            bearer(sign_jwt(&claims(&|_| {}), &hmac_with_public_bytes, "k1").unwrap()),
+        ),
+        ("not a JWT", "Bearer abc.def".to_owned()),
+        ("garbage", "Bearer ..".to_owned()),
+    ];
+    for (what, token) in &bad {
+        assert_unauthenticated(&rpc_send(&base, Some(token), None).await, true, true, what);
+        assert_unauthenticated(
+            &rest_send(&base, Some(token), None).await,
+            false,
+            true,
+            what,
+        );
+    }
+    // A JWT caller bound to acme may not name globex.
+    assert_eq!(
+        rpc_send(&base, Some(&good), Some("globex")).await.status,
+        403
+    );
+}
+
+#[tokio::test]
+async fn a_tower_layer_may_authenticate_instead() {
+    // No authenticator on the router: a layer puts the caller in the extensions.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = AgentRouter::new(&card(&base))
+        .unwrap()
+        .service(A2aServer::new(RequestHandler::builder(WhoAmI).build()))
+        .into_router()
+        .unwrap()
+        .layer(axum::middleware::from_fn(
+            |mut request: axum::extract::Request, next: axum::middleware::Next| async move {
+                request.extensions_mut().insert(Caller::new("from-layer"));
+                next.run(request).await
+            },
+        ));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    assert_eq!(who(&rpc_send(&base, None, None).await), "from-layer@");
+}
