@@ -42,7 +42,7 @@
 //! ## A store by itself
 //!
 //! ```
-//! use a2a_agent::store::{MemoryStore, TaskStore};
+//! use a2a_agent::store::{MemoryStore, Scope, TaskStore};
 //! use a2a_types::v1::{Task, TaskState, TaskStatus};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
@@ -54,14 +54,18 @@
 //!     status: TaskStatus { state: TaskState::Submitted, ..Default::default() },
 //!     ..Default::default()
 //! };
-//! let version = store.create_task(Some("acme"), &task).await?;
+//! // Tenant acme, owner alice: what she creates is hers.
+//! let acme = Scope::tenant(Some("acme")).owner("alice");
+//! let version = store.create_task(acme, &task).await?;
 //! assert_eq!(version, 1);
 //!
-//! let stored = store.get_task(Some("acme"), "t-1").await?.expect("just created");
+//! let stored = store.get_task(acme, "t-1").await?.expect("just created");
 //! assert_eq!((stored.task, stored.version), (task, 1));
 //!
-//! // Tenants do not see each other's tasks.
-//! assert!(store.get_task(None, "t-1").await?.is_none());
+//! // Tenants do not see each other's tasks, nor owners each other's.
+//! assert!(store.get_task(Scope::default(), "t-1").await?.is_none());
+//! let bobs = Scope::tenant(Some("acme")).owner("bob");
+//! assert!(store.get_task(bobs, "t-1").await?.is_none());
 //! # Ok(())
 //! # }
 //! ```
@@ -102,11 +106,13 @@
 
 #![deny(missing_docs)]
 
+mod access;
 mod executor;
 mod handler;
 pub mod lifecycle;
 pub mod push;
 pub mod store;
 
+pub use access::AccessPolicy;
 pub use executor::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
 pub use handler::{RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT};

@@ -21,21 +21,21 @@
 //! across connections, pools and processes.
 //!
 //! ```
-//! use a2a_agent::store::{MemoryStore, StoreError, TaskStore};
+//! use a2a_agent::store::{MemoryStore, Scope, StoreError, TaskStore};
 //! use a2a_types::v1::{Task, TaskState};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), StoreError> {
 //! let store = MemoryStore::new();
 //! let mut task = Task { id: "t-1".into(), ..Default::default() };
-//! store.create_task(None, &task).await?;
+//! store.create_task(Scope::default(), &task).await?;
 //!
 //! // A read-modify-write that retries when another writer got there first.
 //! loop {
-//!     let current = store.get_task(None, "t-1").await?.expect("created above");
+//!     let current = store.get_task(Scope::default(), "t-1").await?.expect("created above");
 //!     task = current.task;
 //!     task.status.state = TaskState::Working;
-//!     match store.update_task(None, &task, current.version).await {
+//!     match store.update_task(Scope::default(), &task, current.version).await {
 //!         Ok(_new_version) => break,
 //!         Err(StoreError::Conflict { .. }) => continue, // someone else wrote: read again
 //!         Err(e) => return Err(e),
@@ -51,6 +51,17 @@
 //! config stored under one tenant is invisible under every other. `None` and `Some("")` are the
 //! same default tenant (ProtoJSON leaves an empty `tenant` out, so the two cannot be told apart
 //! on the wire).
+//!
+//! # Owners
+//!
+//! Every task and push config records its owner, the id of the caller that made it
+//! ([`Caller::id`](a2a_types::rt::auth::Caller::id); `""` for the anonymous caller of an agent
+//! without authentication). A call's [`Scope`] names a tenant and, usually, an owner: then it
+//! sees only that owner's tasks and configs, in the store's query itself (a page of
+//! [`TaskStore::list_tasks`] never holds another owner's rows, and its `total_size` counts only
+//! theirs), and what it creates is theirs. A scope without an owner sees every owner's: the
+//! request handler uses it for push delivery and for an [`AccessPolicy`](crate::AccessPolicy)
+//! that widens a caller's view. Rows stored before owners were recorded belong to `""`.
 //!
 //! # What the stores do not do
 //!
@@ -107,6 +118,69 @@ pub struct Stored {
     pub task: Task,
     /// Its version: 1 after [`TaskStore::create_task`], one more after each [`TaskStore::update_task`].
     pub version: u64,
+    /// Its owner: the caller whose scope created it (see the [module docs](self#owners)).
+    pub owner: String,
+}
+
+/// Whose tasks and push configs a store call sees: a tenant, and an owner or every owner (see
+/// the [module docs](self#owners)).
+///
+/// ```
+/// use a2a_agent::store::Scope;
+///
+/// let alices = Scope::tenant(Some("acme")).owner("alice");
+/// assert_eq!((alices.tenant, alices.owner), (Some("acme"), Some("alice")));
+/// let everyones: Scope = None.into(); // the default tenant, every owner
+/// assert_eq!(everyones.owner, None);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scope<'a> {
+    /// The tenant: `None` and `Some("")` are the default one.
+    pub tenant: Option<&'a str>,
+    /// Only this owner's tasks and configs, and what is created is theirs; `None`: every
+    /// owner's, and what is created is the anonymous caller's (`""`).
+    pub owner: Option<&'a str>,
+}
+
+impl<'a> Scope<'a> {
+    /// Every owner's tasks and configs in `tenant`.
+    pub fn tenant(tenant: Option<&'a str>) -> Self {
+        Scope {
+            tenant,
+            owner: None,
+        }
+    }
+
+    /// This scope, narrowed to `owner`'s.
+    #[must_use]
+    pub fn owner(self, owner: &'a str) -> Self {
+        Scope {
+            owner: Some(owner),
+            ..self
+        }
+    }
+
+    /// The tenant's key (`""` for the default one).
+    fn tenant_key(&self) -> &'a str {
+        tenant_key(self.tenant)
+    }
+
+    /// The owner a create records.
+    fn owner_key(&self) -> &'a str {
+        self.owner.unwrap_or("")
+    }
+
+    /// Whether a row of `owner` is seen.
+    fn sees(&self, owner: &str) -> bool {
+        self.owner.is_none_or(|o| o == owner)
+    }
+}
+
+impl<'a> From<Option<&'a str>> for Scope<'a> {
+    /// [`Scope::tenant`]: every owner's.
+    fn from(tenant: Option<&'a str>) -> Self {
+        Scope::tenant(tenant)
+    }
 }
 
 /// Where tasks are kept, with optimistic versioning (see the [module docs](self)).
@@ -118,20 +192,21 @@ pub struct Stored {
 /// both a [`TaskStore`] and a [`PushConfigStore`], as every store of this crate is, is called
 /// with plain method syntax whichever traits are in scope.
 pub trait TaskStore: Send + Sync + 'static {
-    /// The task `task_id` of `tenant`, with its version, or `None` when there is none.
+    /// The task `task_id` of the scope, with its version and owner, or `None` when it has none
+    /// (another owner's task is `None` to a scope with an owner).
     fn get_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>>;
 
-    /// Stores a new task under its `id`, at version 1 (returned).
+    /// Stores a new task under its `id`, at version 1 (returned), owned by the scope's owner.
     ///
     /// # Errors
     ///
-    /// [`StoreError::Conflict`] (with no `expected_version`) when `tenant` already has a task
-    /// with that id; nothing is written then.
-    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64>;
+    /// [`StoreError::Conflict`] (with no `expected_version`) when the tenant already has a task
+    /// with that id, whoever owns it; nothing is written then.
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64>;
 
     /// Replaces the task with `task.id`, if its stored version is `expected_version`, and returns
     /// the new version (`expected_version + 1`).
@@ -140,15 +215,15 @@ pub trait TaskStore: Send + Sync + 'static {
     ///
     /// - [`StoreError::Conflict`] when the stored version is another: someone wrote the task
     ///   since it was read. Read it again, reapply the change, retry.
-    /// - [`StoreError::NotFound`] when `tenant` has no task with that id.
+    /// - [`StoreError::NotFound`] when the scope has no task with that id.
     fn update_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64>;
 
-    /// One page of `tenant`'s tasks that match `query`, newest first.
+    /// One page of the scope's tasks that match `query`, newest first.
     ///
     /// **Order**: by last update time, descending, as A2A's ListTasks asks: the task's
     /// `status.timestamp` when it has one that parses, or else the time the store last wrote it
@@ -167,25 +242,28 @@ pub trait TaskStore: Send + Sync + 'static {
     /// crate issued for a task list.
     fn list_tasks<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage>;
 }
 
 /// Where push-notification configs are kept, per tenant and task.
 ///
-/// Configs are keyed by `(tenant, task_id, config id)`. The store does not check that the task
-/// exists (the request handler does, against its [`TaskStore`]).
+/// Configs are keyed by `(tenant, task_id, config id)`, and each records its owner (a scope with
+/// an owner sees only that owner's). The store does not check that the task exists (the request
+/// handler does, against its [`TaskStore`]).
 pub trait PushConfigStore: Send + Sync + 'static {
     /// Stores `config` for the task, replacing the one with the same id (an upsert), and returns
     /// it as stored.
     ///
     /// A config without an id (or with an empty one) gets a fresh one, a UUID v4. The stored
-    /// config's `task_id` is `task_id` and its `tenant` is `tenant` (`None` for the default
-    /// tenant), whatever `config` held in them.
+    /// config's `task_id` is `task_id` and its `tenant` is the scope's (`None` for the default
+    /// tenant), whatever `config` held in them; its owner is the scope's. A config of that id
+    /// owned by another is left as it is (the call stores nothing and returns `config` as it
+    /// would have been stored).
     fn set_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig>;
@@ -193,7 +271,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     /// The config `config_id` of the task, or `None`.
     fn get_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>>;
@@ -210,7 +288,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     /// issued for a config list.
     fn list_push_configs<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         page_size: Option<u32>,
         page_token: Option<&'a str>,
@@ -219,7 +297,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     /// Deletes the config `config_id` of the task; `true` when there was one.
     fn delete_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, bool>;

@@ -1,8 +1,12 @@
 //! Callers through the real server, over both bindings: authentication (static bearer tokens and
-//! JWTs) before anything is decoded, the caller reaching the executor, and tenants bound to
-//! callers. (Issue 29.)
+//! JWTs) before anything is decoded, the caller reaching the executor, tenants bound to callers,
+//! and each caller's tasks and push configs its own. (Issue 29.)
 
-use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+use a2a_agent::store::MemoryStore;
+use a2a_agent::{
+    AccessPolicy, AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater,
+};
 use a2a_types::rt::auth::{sign_jwt, Authenticator, Caller, JwtAuthenticator, StaticTokens};
 use a2a_types::rt::server::{AgentRouter, JSONRPC_ACCESS_DENIED};
 use a2a_types::rt::trust::{Algorithm, KeySet, SigningKey};
@@ -10,11 +14,15 @@ use a2a_types::v1::A2aServer;
 use serde_json::{json, Value};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// Completes every task with one artifact naming its caller and tenant.
+/// Completes every task with one artifact naming its caller and tenant; a message `wait` leaves
+/// the task waiting for input instead.
 struct WhoAmI;
 
 impl AgentExecutor for WhoAmI {
     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        if cx.text() == "wait" {
+            return task.require_input(None).await;
+        }
         let me = format!(
             "{}@{}",
             cx.caller().id(),
@@ -39,14 +47,45 @@ fn card(base: &str) -> Value {
     })
 }
 
-/// Serves the agent with `auth` on 127.0.0.1; the base URL.
+/// Serves the agent with `auth` on 127.0.0.1 (push notifications to loopback allowed); the base
+/// URL.
 async fn serve(auth: impl Authenticator) -> String {
+    serve_with(auth, None::<Admins>).await
+}
+
+/// Callers with the claim `role: admin` may do anything to any task, and list every owner's.
+struct Admins;
+
+impl AccessPolicy for Admins {
+    fn allows(&self, caller: &Caller, _method: &str, _task: &a2a_types::v1::Task, _: &str) -> bool {
+        self.lists_every_owner(caller)
+    }
+
+    fn lists_every_owner(&self, caller: &Caller) -> bool {
+        caller.claim("role") == Some(&json!("admin"))
+    }
+}
+
+/// [`serve`], with an access policy.
+async fn serve_with(auth: impl Authenticator, access: Option<impl AccessPolicy>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
+    let mut handler = RequestHandler::builder(WhoAmI)
+        .push_notifications(std::sync::Arc::new(MemoryStore::new()), dispatcher);
+    if let Some(access) = access {
+        handler = handler.access_policy(access);
+    }
+    let handler = handler.build();
     let router = AgentRouter::new(&card(&base))
         .unwrap()
         .authenticate(auth)
-        .service(A2aServer::new(RequestHandler::builder(WhoAmI).build()))
+        .service(A2aServer::new(handler))
         .into_router()
         .unwrap();
     tokio::spawn(async move { axum::serve(listener, router).await });
@@ -155,6 +194,7 @@ fn tokens() -> StaticTokens {
             "t-carol",
             Caller::new("carol").with_tenants(["", "acme", "globex"]),
         )
+        .bearer("t-dave", Caller::new("dave"))
 }
 
 #[tokio::test]
@@ -371,4 +411,286 @@ async fn a_tower_layer_may_authenticate_instead() {
         ));
     tokio::spawn(async move { axum::serve(listener, router).await });
     assert_eq!(who(&rpc_send(&base, None, None).await), "from-layer@");
+}
+
+/// One call of `method` over either binding, as `token`'s caller, about task `id` (and push
+/// config `config`): the HTTP status and the body as text.
+async fn act(base: &str, token: &str, rpc: bool, method: &str, id: &str) -> (u16, String) {
+    let config = "cfg-1";
+    let push = json!({"taskId": id, "id": config, "url": "http://127.0.0.1:9/hook",
+                      "token": "alice-secret",
+                      "authentication": {"scheme": "Bearer", "credentials": "alice-credential"}});
+    let continued = json!({"message": {"role": "ROLE_USER", "messageId": format!("m-{method}"),
+                                        "taskId": id, "parts": [{"text": "more"}]}});
+    let (params, verb, path, body): (Value, reqwest::Method, String, Option<Value>) = match method {
+        "GetTask" => (
+            json!({"id": id}),
+            reqwest::Method::GET,
+            format!("/tasks/{id}"),
+            None,
+        ),
+        "CancelTask" => (
+            json!({"id": id}),
+            reqwest::Method::POST,
+            format!("/tasks/{id}:cancel"),
+            Some(json!({})),
+        ),
+        "SubscribeToTask" => (
+            json!({"id": id}),
+            reqwest::Method::POST,
+            format!("/tasks/{id}:subscribe"),
+            Some(json!({})),
+        ),
+        "SendMessage" => (
+            continued.clone(),
+            reqwest::Method::POST,
+            "/message:send".to_owned(),
+            Some(continued),
+        ),
+        "CreateTaskPushNotificationConfig" => (
+            push.clone(),
+            reqwest::Method::POST,
+            format!("/tasks/{id}/pushNotificationConfigs"),
+            Some(push),
+        ),
+        "GetTaskPushNotificationConfig" => (
+            json!({"taskId": id, "id": config}),
+            reqwest::Method::GET,
+            format!("/tasks/{id}/pushNotificationConfigs/{config}"),
+            None,
+        ),
+        "ListTaskPushNotificationConfigs" => (
+            json!({"taskId": id}),
+            reqwest::Method::GET,
+            format!("/tasks/{id}/pushNotificationConfigs"),
+            None,
+        ),
+        "DeleteTaskPushNotificationConfig" => (
+            json!({"taskId": id, "id": config}),
+            reqwest::Method::DELETE,
+            format!("/tasks/{id}/pushNotificationConfigs/{config}"),
+            None,
+        ),
+        other => panic!("no such method {other}"),
+    };
+    let client = reqwest::Client::new();
+    let request = match rpc {
+        true => client
+            .post(format!("{base}/"))
+            .header("content-type", "application/json")
+            .body(
+                json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string(),
+            ),
+        false => {
+            let request = client.request(verb, format!("{base}{path}"));
+            match body {
+                Some(body) => request
+                    .header("content-type", "application/json")
+                    .body(body.to_string()),
+                None => request,
+            }
+        }
+    };
+    let response = request
+        .header("A2A-Version", "1.0")
+        .header("authorization", format!("Bearer {token}"))
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+const TASK_METHODS: [&str; 8] = [
+    "GetTask",
+    "CancelTask",
+    "SubscribeToTask",
+    "SendMessage",
+    "CreateTaskPushNotificationConfig",
+    "GetTaskPushNotificationConfig",
+    "ListTaskPushNotificationConfigs",
+    "DeleteTaskPushNotificationConfig",
+];
+
+#[tokio::test]
+async fn nothing_of_one_caller_is_another_callers() {
+    let base = serve(tokens()).await;
+    for rpc in [true, false] {
+        // Alice's task, waiting for input, with a push config carrying her credentials.
+        let reply = match rpc {
+            true => {
+                let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+                                  "params": {"message": {"role": "ROLE_USER", "messageId": "w",
+                                             "parts": [{"text": "wait"}]}}});
+                call(
+                    reqwest::Method::POST,
+                    format!("{base}/"),
+                    Some("Bearer t-alice"),
+                    Some(body),
+                )
+                .await
+            }
+            false => {
+                let body = json!({"message": {"role": "ROLE_USER", "messageId": "w",
+                                              "parts": [{"text": "wait"}]}});
+                call(
+                    reqwest::Method::POST,
+                    format!("{base}/message:send"),
+                    Some("Bearer t-alice"),
+                    Some(body),
+                )
+                .await
+            }
+        };
+        let task = reply.body.get("result").unwrap_or(&reply.body)["task"].clone();
+        assert_eq!(
+            task["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+            "{}",
+            reply.body
+        );
+        let id = task["id"].as_str().unwrap().to_owned();
+        let (status, set) = act(
+            &base,
+            "t-alice",
+            rpc,
+            "CreateTaskPushNotificationConfig",
+            &id,
+        )
+        .await;
+        assert_eq!(status, 200, "{set}");
+
+        // Every task method of dave's (alice's tenant is his too) on alice's task answers exactly what it answers for a task
+        // that does not exist (the ids aside).
+        let missing = uuid_like(&id);
+        for method in TASK_METHODS {
+            let (status, theirs) = act(&base, "t-dave", rpc, method, &id).await;
+            let (missing_status, none) = act(&base, "t-dave", rpc, method, &missing).await;
+            assert_eq!(status, missing_status, "{method}: {theirs}");
+            assert_eq!(theirs, none.replace(&missing, &id), "{method} (rpc {rpc})");
+            assert!(
+                theirs.contains("not found") || theirs.contains("NOT_FOUND"),
+                "{method}: {theirs}"
+            );
+            assert!(!theirs.contains("alice-"), "{method} leaks: {theirs}");
+        }
+
+        // Dave lists none of alice's; alice lists hers, and her config keeps its credentials.
+        let list = |token: &'static str| {
+            let base = base.clone();
+            async move {
+                match rpc {
+                    true => {
+                        let body =
+                            json!({"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": {}});
+                        call(
+                            reqwest::Method::POST,
+                            format!("{base}/"),
+                            Some(token),
+                            Some(body),
+                        )
+                        .await
+                        .body["result"]
+                            .clone()
+                    }
+                    false => {
+                        call(
+                            reqwest::Method::GET,
+                            format!("{base}/tasks"),
+                            Some(token),
+                            None,
+                        )
+                        .await
+                        .body
+                    }
+                }
+            }
+        };
+        let daves = list("Bearer t-dave").await;
+        assert!(!daves.to_string().contains(&id), "{daves}");
+        let alices = list("Bearer t-alice").await;
+        assert!(alices.to_string().contains(&id), "{alices}");
+        let (status, mine) = act(&base, "t-alice", rpc, "GetTaskPushNotificationConfig", &id).await;
+        assert_eq!(status, 200);
+        assert!(mine.contains("alice-credential"), "{mine}");
+        // Dave's attempts changed nothing: the task still waits, with its config.
+        let (_, task) = act(&base, "t-alice", rpc, "GetTask", &id).await;
+        assert!(task.contains("TASK_STATE_INPUT_REQUIRED"), "{task}");
+        let (status, _) = act(&base, "t-alice", rpc, "CancelTask", &id).await;
+        assert_eq!(status, 200);
+    }
+}
+
+/// An id of the same shape as `id` that no task has.
+fn uuid_like(id: &str) -> String {
+    id.chars()
+        .map(|c| if c.is_ascii_hexdigit() { '0' } else { c })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_access_policy_widens_what_a_caller_sees_but_never_anothers_credentials() {
+    let mut claims = serde_json::Map::new();
+    claims.insert("role".into(), json!("admin"));
+    let tokens = tokens().bearer("t-root", Caller::new("root").with_claims(claims));
+    let base = serve_with(tokens, Some(Admins)).await;
+    let body =
+        json!({"message": {"role": "ROLE_USER", "messageId": "w", "parts": [{"text": "wait"}]}});
+    let reply = call(
+        reqwest::Method::POST,
+        format!("{base}/message:send"),
+        Some("Bearer t-alice"),
+        Some(body),
+    )
+    .await;
+    let id = reply.body["task"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        act(
+            &base,
+            "t-alice",
+            false,
+            "CreateTaskPushNotificationConfig",
+            &id
+        )
+        .await
+        .0,
+        200
+    );
+
+    // The admin reads alice's task and lists it; dave still does neither.
+    let (status, task) = act(&base, "t-root", false, "GetTask", &id).await;
+    assert_eq!(status, 200, "{task}");
+    assert_eq!(act(&base, "t-dave", false, "GetTask", &id).await.0, 404);
+    let listed = call(
+        reqwest::Method::GET,
+        format!("{base}/tasks"),
+        Some("Bearer t-root"),
+        None,
+    )
+    .await;
+    assert!(listed.body.to_string().contains(&id), "{}", listed.body);
+    // Alice's push config is hers alone: the admin sees none of it.
+    let (status, configs) = act(
+        &base,
+        "t-root",
+        false,
+        "ListTaskPushNotificationConfigs",
+        &id,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(!configs.contains("alice-"), "{configs}");
+    assert_eq!(
+        act(&base, "t-root", false, "GetTaskPushNotificationConfig", &id)
+            .await
+            .0,
+        404
+    );
+    // The admin cancels it; it stays alice's.
+    let (status, canceled) = act(&base, "t-root", false, "CancelTask", &id).await;
+    assert_eq!(status, 200, "{canceled}");
+    assert!(canceled.contains("TASK_STATE_CANCELED"), "{canceled}");
+    let (status, task) = act(&base, "t-alice", false, "GetTask", &id).await;
+    assert_eq!(status, 200);
+    assert!(task.contains("TASK_STATE_CANCELED"), "{task}");
 }

@@ -835,7 +835,12 @@ async fn two_replicas_on_one_store_lose_no_message_to_one_task() {
             .unwrap();
         assert_eq!(t.status.state, TaskState::InputRequired);
     }
-    let task = store.get_task(None, &first.id).await.unwrap().unwrap().task;
+    let task = store
+        .get_task(None.into(), &first.id)
+        .await
+        .unwrap()
+        .unwrap()
+        .task;
     let mut users: Vec<String> = task
         .history
         .iter()
@@ -856,21 +861,21 @@ struct Flaky {
 impl TaskStore for Flaky {
     fn get_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: a2a_agent::store::Scope<'a>,
         task_id: &'a str,
     ) -> a2a_agent::store::StoreFuture<'a, Option<a2a_agent::store::Stored>> {
-        TaskStore::get_task(&self.inner, tenant, task_id)
+        TaskStore::get_task(&self.inner, scope, task_id)
     }
     fn create_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: a2a_agent::store::Scope<'a>,
         task: &'a Task,
     ) -> a2a_agent::store::StoreFuture<'a, u64> {
-        TaskStore::create_task(&self.inner, tenant, task)
+        TaskStore::create_task(&self.inner, scope, task)
     }
     fn update_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: a2a_agent::store::Scope<'a>,
         task: &'a Task,
         expected_version: u64,
     ) -> a2a_agent::store::StoreFuture<'a, u64> {
@@ -881,14 +886,14 @@ impl TaskStore for Flaky {
                 ))
             });
         }
-        TaskStore::update_task(&self.inner, tenant, task, expected_version)
+        TaskStore::update_task(&self.inner, scope, task, expected_version)
     }
     fn list_tasks<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: a2a_agent::store::Scope<'a>,
         query: &'a a2a_agent::store::TaskQuery,
     ) -> a2a_agent::store::StoreFuture<'a, a2a_agent::store::TaskPage> {
-        TaskStore::list_tasks(&self.inner, tenant, query)
+        TaskStore::list_tasks(&self.inner, scope, query)
     }
 }
 

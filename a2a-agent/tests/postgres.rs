@@ -58,7 +58,13 @@ async fn connect_records_the_schema_version_once() {
             .fetch_all(&pool)
             .await
             .unwrap();
-    assert_eq!(rows, [(1, "tasks and push configs".to_owned())]);
+    assert_eq!(
+        rows,
+        [
+            (1, "tasks and push configs".to_owned()),
+            (2, "owners of tasks and push configs".to_owned())
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_agent::store::{PushConfigStore, SqliteStore, StoreError, TaskStore};
+use a2a_agent::store::{PushConfigStore, Scope, SqliteStore, StoreError, TaskStore};
 use a2a_types::v1::TaskPushNotificationConfig;
 use common::Fixture;
 
@@ -86,27 +86,37 @@ async fn reopened_file_keeps_tasks_and_configs() {
     let task = common::task("kept");
     {
         let store = SqliteStore::open(&path).await.unwrap();
-        store.create_task(Some("acme"), &task).await.unwrap();
+        store
+            .create_task(Scope::tenant(Some("acme")), &task)
+            .await
+            .unwrap();
         let mut next = task.clone();
         next.history.push(common::message("m"));
-        store.update_task(Some("acme"), &next, 1).await.unwrap();
+        store
+            .update_task(Scope::tenant(Some("acme")), &next, 1)
+            .await
+            .unwrap();
         let config = TaskPushNotificationConfig {
             id: Some("c".into()),
             url: "https://hook.invalid/".into(),
             ..Default::default()
         };
         store
-            .set_push_config(Some("acme"), "kept", config)
+            .set_push_config(Scope::tenant(Some("acme")), "kept", config)
             .await
             .unwrap();
         // Dropped without close: what was committed is in the file.
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    let stored = store.get_task(Some("acme"), "kept").await.unwrap().unwrap();
+    let stored = store
+        .get_task(Scope::tenant(Some("acme")), "kept")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.version, 2);
     assert_eq!(stored.task.history.len(), 1);
     let config = store
-        .get_push_config(Some("acme"), "kept", "c")
+        .get_push_config(Scope::tenant(Some("acme")), "kept", "c")
         .await
         .unwrap()
         .unwrap();
@@ -136,7 +146,7 @@ async fn file_with_a_newer_schema_is_refused() {
     assert!(matches!(err, StoreError::Backend(_)), "{err:?}");
     assert!(
         err.to_string()
-            .contains("schema version 99, newer than the 1"),
+            .contains("schema version 99, newer than the 2"),
         "{err}"
     );
 }
@@ -170,4 +180,48 @@ async fn two_stores_on_one_file_lose_no_update() {
     let a: Arc<dyn TaskStore> = Arc::new(SqliteStore::open(&path).await.unwrap());
     let b: Arc<dyn TaskStore> = Arc::new(SqliteStore::open(&path).await.unwrap());
     common::append_concurrently(&[a, b], "t", "appends", 300, Duration::from_secs(120)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    {
+        // The file as a2a-agent with schema 1 left it: the tables, one task, one config.
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&path)
+            .create_if_missing(true);
+        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+        for statement in [
+            "CREATE TABLE a2a_schema_version (version BIGINT PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)",
+            "INSERT INTO a2a_schema_version VALUES (1, 'tasks and push configs', '2026-12-01T00:00:00Z')",
+            "CREATE TABLE a2a_tasks (tenant TEXT NOT NULL, id TEXT NOT NULL, context_id TEXT, state TEXT NOT NULL, status_s INTEGER, status_n INTEGER, sort_s INTEGER NOT NULL, sort_n INTEGER NOT NULL, version INTEGER NOT NULL, task TEXT NOT NULL, PRIMARY KEY (tenant, id))",
+            "INSERT INTO a2a_tasks VALUES ('', 'old', NULL, 'TASK_STATE_WORKING', NULL, NULL, 1, 0, 3, '{\"id\":\"old\",\"contextId\":\"\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}')",
+            "CREATE TABLE a2a_push_configs (tenant TEXT NOT NULL, task_id TEXT NOT NULL, id TEXT NOT NULL, config TEXT NOT NULL, PRIMARY KEY (tenant, task_id, id))",
+            "INSERT INTO a2a_push_configs VALUES ('', 'old', 'c', '{\"id\":\"c\",\"taskId\":\"old\",\"url\":\"https://hook.invalid/\"}')",
+        ] {
+            sqlx::query(statement).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+    }
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(store.schema_version().await.unwrap(), 2);
+    let anonymous = Scope::tenant(None).owner("");
+    let stored = store.get_task(anonymous, "old").await.unwrap().unwrap();
+    assert_eq!((stored.version, stored.owner.as_str()), (3, ""));
+    assert!(store
+        .get_task(Scope::tenant(None).owner("alice"), "old")
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .get_push_config(anonymous, "old", "c")
+        .await
+        .unwrap()
+        .is_some());
+    assert!(store
+        .get_push_config(Scope::tenant(None).owner("alice"), "old", "c")
+        .await
+        .unwrap()
+        .is_none());
 }

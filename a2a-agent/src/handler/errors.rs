@@ -75,6 +75,11 @@ pub(super) fn tenant_of(cx: &RequestContext) -> Option<&str> {
     cx.tenant.as_deref().filter(|t| !t.is_empty())
 }
 
+/// What the call sees in the stores: its caller's own tasks and configs, in its tenant.
+pub(super) fn scope_of(cx: &RequestContext) -> crate::store::Scope<'_> {
+    crate::store::Scope::tenant(tenant_of(cx)).owner(cx.caller.id())
+}
+
 /// A state as the wire names it (`TASK_STATE_COMPLETED`).
 pub(super) fn state_name(state: &TaskState) -> String {
     serde_json::to_value(state)

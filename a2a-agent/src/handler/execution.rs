@@ -28,7 +28,7 @@ use crate::executor::{AgentExecutor, Event, ExecutorError, TaskContext, TaskUpda
 use crate::lifecycle::{
     accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamped, InvalidEvent,
 };
-use crate::store::{StoreError, Stored, MAX_PAGE_SIZE};
+use crate::store::{Scope, StoreError, Stored, MAX_PAGE_SIZE};
 
 /// The executor's work as the execution polls it: its outcome, or the panic it ended in.
 type WorkFuture =
@@ -135,6 +135,8 @@ struct Progress {
 pub(super) struct Execution<E> {
     shared: Arc<Shared<E>>,
     tenant: Option<String>,
+    /// Who owns the task: its stored owner, or for a new task the caller that sent the message.
+    owner: String,
     live: Arc<LiveTask>,
     /// The task as stored; `None` until a new task's first event.
     task: Option<Task>,
@@ -154,6 +156,8 @@ pub(super) struct Execution<E> {
 /// a cancel) and a push config that came with it.
 pub(super) struct Origin {
     pub(super) tenant: Option<String>,
+    /// The owner of a new task (a stored one keeps its own).
+    pub(super) owner: String,
     pub(super) stored: Option<Stored>,
     pub(super) message: Option<Message>,
     pub(super) push: Option<TaskPushNotificationConfig>,
@@ -172,13 +176,14 @@ impl<E: AgentExecutor> Execution<E> {
     ) -> Started {
         let (first_tx, first) = oneshot::channel();
         let (settled_tx, settled) = watch::channel(None);
-        let (task, version) = match origin.stored {
-            Some(s) => (Some(s.task), s.version),
-            None => (None, 0),
+        let (task, version, owner) = match origin.stored {
+            Some(s) => (Some(s.task), s.version, s.owner),
+            None => (None, 0, origin.owner),
         };
         let execution = Execution {
             shared: Arc::clone(shared),
             tenant: origin.tenant,
+            owner,
             live,
             task,
             version,
@@ -373,6 +378,11 @@ impl<E: AgentExecutor> Execution<E> {
         self.settle(outcome);
     }
 
+    /// The task's scope in the stores: its tenant and owner.
+    fn scope(&self) -> Scope<'_> {
+        Scope::tenant(self.tenant.as_deref()).owner(&self.owner)
+    }
+
     /// Lets the task go: the next execution may take it, and the entry goes with its last user.
     fn release(self, guard: OwnedMutexGuard<()>) {
         drop(guard);
@@ -484,7 +494,7 @@ impl<E: AgentExecutor> Execution<E> {
         self.version = self
             .shared
             .tasks
-            .create_task(self.tenant.as_deref(), &task)
+            .create_task(self.scope(), &task)
             .await
             .map_err(|e| self.store_failed(e))?;
         self.task = Some(task);
@@ -511,12 +521,12 @@ impl<E: AgentExecutor> Execution<E> {
         let Some(mut task) = self.task.clone() else {
             return Err("no task to write".to_owned());
         };
-        let tenant = self.tenant.clone();
-        let tenant = tenant.as_deref();
+        let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
+        let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
-            match self.shared.tasks.update_task(tenant, &task, version).await {
+            match self.shared.tasks.update_task(scope, &task, version).await {
                 Ok(written) => {
                     self.version = written;
                     self.task = Some(task);
@@ -526,7 +536,7 @@ impl<E: AgentExecutor> Execution<E> {
                     let stored = self
                         .shared
                         .tasks
-                        .get_task(tenant, &task.id)
+                        .get_task(scope, &task.id)
                         .await
                         .map_err(|e| self.store_failed(e))?
                         .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
@@ -566,9 +576,7 @@ impl<E: AgentExecutor> Execution<E> {
     async fn keep_push(&self, task_id: &str, mut config: TaskPushNotificationConfig) {
         if let Some(store) = &self.shared.pushes {
             config.task_id = Some(task_id.to_owned());
-            let _ = store
-                .set_push_config(self.tenant.as_deref(), task_id, config)
-                .await;
+            let _ = store.set_push_config(self.scope(), task_id, config).await;
         }
     }
 
@@ -580,7 +588,13 @@ impl<E: AgentExecutor> Execution<E> {
             return;
         };
         let configs = store
-            .list_push_configs(self.tenant.as_deref(), &task.id, Some(MAX_PAGE_SIZE), None)
+            // Every config of the task, whoever set it.
+            .list_push_configs(
+                Scope::tenant(self.tenant.as_deref()),
+                &task.id,
+                Some(MAX_PAGE_SIZE),
+                None,
+            )
             .await;
         if let Ok(page) = configs {
             if !page.configs.is_empty() {

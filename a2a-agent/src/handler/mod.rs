@@ -85,6 +85,7 @@ struct Shared<E> {
     extended_card: Option<AgentCard>,
     timeout: Duration,
     live: Arc<LiveTasks>,
+    policy: Option<Arc<dyn crate::AccessPolicy>>,
 }
 
 /// Builds a [`RequestHandler`]: the executor, then the stores and options.
@@ -94,6 +95,7 @@ pub struct RequestHandlerBuilder<E> {
     pushes: Option<(Arc<dyn PushConfigStore>, PushDispatcher)>,
     extended_card: Option<AgentCard>,
     timeout: Duration,
+    policy: Option<Arc<dyn crate::AccessPolicy>>,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -105,6 +107,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             pushes: None,
             extended_card: None,
             timeout: DEFAULT_EXECUTION_TIMEOUT,
+            policy: None,
         }
     }
 }
@@ -134,6 +137,13 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// What a caller may see beyond its own tasks (unset: only its own; see
+    /// [`AccessPolicy`](crate::AccessPolicy)).
+    pub fn access_policy(mut self, policy: impl crate::AccessPolicy) -> Self {
+        self.policy = Some(Arc::new(policy));
+        self
+    }
+
     /// How long one execution may run before its task is failed ([`DEFAULT_EXECUTION_TIMEOUT`]).
     pub fn execution_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -158,6 +168,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 extended_card: self.extended_card,
                 timeout: self.timeout,
                 live: Arc::new(LiveTasks::default()),
+                policy: self.policy,
             }),
         }
     }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use super::errors::{
-    check_history_length, invalid_params, page_error, push_config_not_found, store_error,
+    check_history_length, invalid_params, page_error, push_config_not_found, scope_of, store_error,
     task_is_terminal, task_not_cancelable, task_not_found, tenant_of,
 };
 use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
@@ -23,7 +23,7 @@ use super::stream::{live_stream, StreamEnd};
 use super::{RequestHandler, Shared};
 use crate::executor::{AgentExecutor, TaskContext};
 use crate::lifecycle::{is_terminal, new_id, with_history};
-use crate::store::{PushConfigStore, Stored, TaskQuery};
+use crate::store::{PushConfigStore, Scope, Stored, TaskQuery};
 
 impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     async fn send_message(
@@ -88,7 +88,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: GetTaskRequest,
     ) -> Result<Task, ServiceError> {
         check_history_length(params.history_length)?;
-        let stored = self.shared.stored(tenant_of(&cx), &params.id).await?;
+        let stored = self.shared.visible(&cx, &params.id).await?;
         Ok(with_history(stored.task, params.history_length))
     }
 
@@ -103,7 +103,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let page = self
             .shared
             .tasks
-            .list_tasks(tenant_of(&cx), &query)
+            .list_tasks(self.shared.list_scope(&cx), &query)
             .await
             .map_err(page_error)?;
         let include_artifacts = params.include_artifacts == Some(true);
@@ -133,7 +133,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let tenant = tenant_of(&cx).map(str::to_owned);
         let tenant = tenant.as_deref();
         let shared = &self.shared;
-        let stored = shared.stored(tenant, &params.id).await?;
+        let stored = shared.visible(&cx, &params.id).await?;
+        // From here on, the task as its owner's.
+        let owner = stored.owner.clone();
+        let scope = Scope::tenant(tenant).owner(&owner);
         if is_terminal(&stored.task.status.state) {
             return Err(task_not_cancelable(&stored.task));
         }
@@ -151,7 +154,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         // the client, a cancel execution takes the task.
         self.ask_running_execution(&live, &task_cx).await;
         let guard = Arc::clone(&live.lock).lock_owned().await;
-        let stored = shared.stored(tenant, &params.id).await?;
+        let stored = shared.stored(scope, &params.id).await?;
         match stored.task.status.state {
             TaskState::Canceled => return Ok(stored.task),
             ref state if is_terminal(state) => return Err(task_not_cancelable(&stored.task)),
@@ -159,6 +162,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         }
         let origin = Origin {
             tenant: tenant.map(str::to_owned),
+            owner: owner.clone(),
             stored: Some(stored),
             message: None,
             push: None,
@@ -174,7 +178,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                 settled.wait_for(Option::is_some),
             ))
             .await;
-        let now = shared.stored(tenant, &params.id).await?.task;
+        let now = shared.stored(scope, &params.id).await?.task;
         // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it.
         match now.status.state {
             TaskState::Canceled => Ok(now),
@@ -187,11 +191,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: SubscribeToTaskRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
-        let tenant = tenant_of(&cx);
-        let live = self.shared.live.entry(tenant, &params.id);
+        let live = self.shared.live.entry(tenant_of(&cx), &params.id);
         // Subscribed before the task is read: an event between the two is not missed.
         let events = Subscription::new(&live);
-        let stored = self.shared.stored(tenant, &params.id).await?;
+        let stored = self.shared.visible(&cx, &params.id).await?;
         if is_terminal(&stored.task.status.state) {
             return Err(task_is_terminal(
                 &stored.task,
@@ -216,10 +219,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
         let task_id = params.task_id.clone().unwrap_or_default();
-        let (store, tenant) = self.push_scope(&cx, &task_id).await?;
+        let (store, scope) = self.push_scope(&cx, &task_id).await?;
         self.check_push(&params)?;
         store
-            .set_push_config(tenant, &task_id, params)
+            .set_push_config(scope, &task_id, params)
             .await
             .map_err(store_error)
     }
@@ -229,9 +232,9 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, ServiceError> {
-        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        let (store, scope) = self.push_scope(&cx, &params.task_id).await?;
         store
-            .get_push_config(tenant, &params.task_id, &params.id)
+            .get_push_config(scope, &params.task_id, &params.id)
             .await
             .map_err(store_error)?
             .ok_or_else(|| push_config_not_found(&params.task_id, &params.id))
@@ -242,7 +245,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, ServiceError> {
-        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        let (store, scope) = self.push_scope(&cx, &params.task_id).await?;
         let size = match params.page_size {
             None | Some(0) => None,
             Some(n) => Some(u32::try_from(n).map_err(|_| {
@@ -253,7 +256,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         };
         let token = params.page_token.as_deref().filter(|t| !t.is_empty());
         let page = store
-            .list_push_configs(tenant, &params.task_id, size, token)
+            .list_push_configs(scope, &params.task_id, size, token)
             .await
             .map_err(page_error)?;
         Ok(ListTaskPushNotificationConfigsResponse {
@@ -278,9 +281,9 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<Empty, ServiceError> {
-        let (store, tenant) = self.push_scope(&cx, &params.task_id).await?;
+        let (store, scope) = self.push_scope(&cx, &params.task_id).await?;
         store
-            .delete_push_config(tenant, &params.task_id, &params.id)
+            .delete_push_config(scope, &params.task_id, &params.id)
             .await
             .map_err(store_error)?;
         Ok(Empty::default())
@@ -288,10 +291,38 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
 }
 
 impl<E: AgentExecutor> Shared<E> {
+    /// The task a call names, as stored, when its caller may see it: its own, or another's the
+    /// access policy allows for the call's method; `TaskNotFound` otherwise, as for a task that
+    /// does not exist.
+    async fn visible(&self, cx: &RequestContext, id: &str) -> Result<Stored, ServiceError> {
+        let scope = scope_of(cx);
+        if let Some(stored) = self.tasks.get_task(scope, id).await.map_err(store_error)? {
+            return Ok(stored);
+        }
+        if let Some(policy) = &self.policy {
+            let anyone = Scope::tenant(scope.tenant);
+            if let Some(stored) = self.tasks.get_task(anyone, id).await.map_err(store_error)? {
+                if policy.allows(&cx.caller, cx.method, &stored.task, &stored.owner) {
+                    return Ok(stored);
+                }
+            }
+        }
+        Err(task_not_found(id))
+    }
+
+    /// What the call's `ListTasks` lists: its caller's tasks, or every owner's when the access
+    /// policy says so.
+    fn list_scope<'a>(&self, cx: &'a RequestContext) -> Scope<'a> {
+        match &self.policy {
+            Some(policy) if policy.lists_every_owner(&cx.caller) => Scope::tenant(tenant_of(cx)),
+            _ => scope_of(cx),
+        }
+    }
+
     /// The task as stored, or `TaskNotFound`.
-    async fn stored(&self, tenant: Option<&str>, id: &str) -> Result<Stored, ServiceError> {
+    async fn stored(&self, scope: Scope<'_>, id: &str) -> Result<Stored, ServiceError> {
         self.tasks
-            .get_task(tenant, id)
+            .get_task(scope, id)
             .await
             .map_err(store_error)?
             .ok_or_else(|| task_not_found(id))
@@ -331,11 +362,13 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let live = shared.live.entry(tenant.as_deref(), &task_id);
         let guard = Arc::clone(&live.lock).lock_owned().await;
         let stored = match stored {
-            true => Some(
-                self.continuable(tenant.as_deref(), &task_id, &message)
-                    .await?,
-            ),
+            true => Some(self.continuable(&cx, &task_id, &message).await?),
             false => None,
+        };
+        // A new task is the caller's; a continued one stays its owner's.
+        let owner = match &stored {
+            Some(s) => s.owner.clone(),
+            None => cx.caller.id().to_owned(),
         };
         let context_id = match (&stored, context_id) {
             (Some(s), _) => s.task.context_id.clone().unwrap_or_default(),
@@ -354,6 +387,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let events = stream.then(|| Subscription::new(&live));
         let origin = Origin {
             tenant,
+            owner,
             stored,
             message: Some(message),
             push,
@@ -366,11 +400,11 @@ impl<E: AgentExecutor> RequestHandler<E> {
     /// message names no other context.
     async fn continuable(
         &self,
-        tenant: Option<&str>,
+        cx: &RequestContext,
         task_id: &str,
         message: &Message,
     ) -> Result<Stored, ServiceError> {
-        let stored = self.shared.stored(tenant, task_id).await?;
+        let stored = self.shared.visible(cx, task_id).await?;
         let own = stored.task.context_id.as_deref().unwrap_or_default();
         if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
             if asked != own {
@@ -431,22 +465,22 @@ impl<E: AgentExecutor> RequestHandler<E> {
             .map_err(|e| invalid_params(format!("Invalid params: the push URL is refused: {e}")))
     }
 
-    /// The push-config store and the call's tenant, for a call about `task_id`:
+    /// The push-config store and the call's scope, for a call about `task_id`:
     /// `PushNotificationNotSupported` when push notifications are off, `TaskNotFound` when the
-    /// task does not exist.
+    /// caller has no such task (it does not exist, or it is another's).
     async fn push_scope<'a>(
         &'a self,
         cx: &'a RequestContext,
         task_id: &str,
-    ) -> Result<(&'a Arc<dyn PushConfigStore>, Option<&'a str>), ServiceError> {
+    ) -> Result<(&'a Arc<dyn PushConfigStore>, Scope<'a>), ServiceError> {
         let store = self
             .shared
             .pushes
             .as_ref()
             .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
-        let tenant = tenant_of(cx);
-        self.shared.stored(tenant, task_id).await?;
-        Ok((store, tenant))
+        self.shared.visible(cx, task_id).await?;
+        // The caller's own configs, whoever owns the task.
+        Ok((store, scope_of(cx)))
     }
 }
 

@@ -7,8 +7,9 @@ use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use super::token;
 use super::{
-    config_id_for, effective_page_size, status_time, stored_config, tenant_key, PushConfigPage,
-    PushConfigStore, SortKey, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+    config_id_for, effective_page_size, status_time, stored_config, PushConfigPage,
+    PushConfigStore, Scope, SortKey, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
+    TaskStore,
 };
 
 /// Tasks and push configs in this process's memory: both [`TaskStore`] and
@@ -40,34 +41,37 @@ pub struct MemoryStore {
 struct Inner {
     /// Tenant, then task id.
     tasks: HashMap<String, HashMap<String, Entry>>,
-    /// (tenant, task id), then config id.
-    configs: HashMap<(String, String), BTreeMap<String, TaskPushNotificationConfig>>,
+    /// (tenant, task id), then config id: the config and its owner.
+    configs: HashMap<(String, String), BTreeMap<String, (TaskPushNotificationConfig, String)>>,
 }
 
 #[derive(Debug)]
 struct Entry {
     task: Task,
     version: u64,
+    owner: String,
     status_time: Option<UnixTime>,
     sort: SortKey,
 }
 
 impl Entry {
-    fn new(task: &Task, version: u64) -> Entry {
+    fn new(task: &Task, version: u64, owner: &str) -> Entry {
         let status_time = status_time(task);
         Entry {
             sort: SortKey::of(task, status_time),
             task: task.clone(),
             version,
+            owner: owner.to_owned(),
             status_time,
         }
     }
 
-    fn matches(&self, query: &TaskQuery) -> bool {
-        query
-            .context_id
-            .as_ref()
-            .is_none_or(|c| self.task.context_id.as_ref() == Some(c))
+    fn matches(&self, scope: Scope<'_>, query: &TaskQuery) -> bool {
+        scope.sees(&self.owner)
+            && query
+                .context_id
+                .as_ref()
+                .is_none_or(|c| self.task.context_id.as_ref() == Some(c))
             && query
                 .state
                 .as_ref()
@@ -102,29 +106,31 @@ fn ready<'a, T: Send + 'a>(result: Result<T, StoreError>) -> StoreFuture<'a, T> 
 impl TaskStore for MemoryStore {
     fn get_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>> {
         let inner = self.lock();
         let found = inner
             .tasks
-            .get(tenant_key(tenant))
+            .get(scope.tenant_key())
             .and_then(|tasks| tasks.get(task_id))
+            .filter(|e| scope.sees(&e.owner))
             .map(|e| Stored {
                 task: e.task.clone(),
                 version: e.version,
+                owner: e.owner.clone(),
             });
         ready(Ok(found))
     }
 
-    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
-        let entry = Entry::new(task, 1);
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
+        let entry = Entry::new(task, 1, scope.owner_key());
         let mut inner = self.lock();
-        let tasks = match inner.tasks.get_mut(tenant_key(tenant)) {
+        let tasks = match inner.tasks.get_mut(scope.tenant_key()) {
             Some(tasks) => tasks,
             None => inner
                 .tasks
-                .entry(tenant_key(tenant).to_owned())
+                .entry(scope.tenant_key().to_owned())
                 .or_default(),
         };
         match tasks.entry(task.id.clone()) {
@@ -144,18 +150,19 @@ impl TaskStore for MemoryStore {
 
     fn update_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        // Built before the lock; its version is set once the check passes (the
+        // Built before the lock; its version and owner are set once the check passes (the
         // expected version may be anything a caller sends, u64::MAX included).
-        let mut new = Entry::new(task, 0);
+        let mut new = Entry::new(task, 0, "");
         let mut inner = self.lock();
         let entry = inner
             .tasks
-            .get_mut(tenant_key(tenant))
-            .and_then(|tasks| tasks.get_mut(&task.id));
+            .get_mut(scope.tenant_key())
+            .and_then(|tasks| tasks.get_mut(&task.id))
+            .filter(|e| scope.sees(&e.owner));
         let result = match entry {
             None => Err(StoreError::NotFound {
                 task_id: task.id.clone(),
@@ -166,6 +173,7 @@ impl TaskStore for MemoryStore {
             }),
             Some(entry) => {
                 new.version = expected_version + 1;
+                new.owner = std::mem::take(&mut entry.owner);
                 Ok((new.version, std::mem::replace(entry, new)))
             }
         };
@@ -176,7 +184,7 @@ impl TaskStore for MemoryStore {
 
     fn list_tasks<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
         let after = match query.page_token.as_deref().filter(|t| !t.is_empty()) {
@@ -190,8 +198,8 @@ impl TaskStore for MemoryStore {
         let inner = self.lock();
         let mut matching: Vec<&Entry> = inner
             .tasks
-            .get(tenant_key(tenant))
-            .map(|tasks| tasks.values().filter(|e| e.matches(query)).collect())
+            .get(scope.tenant_key())
+            .map(|tasks| tasks.values().filter(|e| e.matches(scope, query)).collect())
             .unwrap_or_default();
         let total_size = matching.len() as u64;
         matching.sort_unstable_by(|a, b| b.sort.cmp(&a.sort));
@@ -211,37 +219,48 @@ impl TaskStore for MemoryStore {
 impl PushConfigStore for MemoryStore {
     fn set_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
         let id = config_id_for(&config);
-        let config = stored_config(config, tenant, task_id, id.clone());
-        self.lock()
+        let config = stored_config(config, scope.tenant, task_id, id.clone());
+        let owner = scope.owner_key();
+        let mut inner = self.lock();
+        let configs = inner
             .configs
-            .entry((tenant_key(tenant).to_owned(), task_id.to_owned()))
-            .or_default()
-            .insert(id, config.clone());
+            .entry((scope.tenant_key().to_owned(), task_id.to_owned()))
+            .or_default();
+        match configs.get_mut(&id) {
+            // Another owner's config of that id stays as it is.
+            Some((_, other)) if other != owner => {}
+            Some(slot) => slot.0 = config.clone(),
+            None => {
+                configs.insert(id, (config.clone(), owner.to_owned()));
+            }
+        }
         ready(Ok(config))
     }
 
     fn get_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
         let found = self
             .lock()
             .configs
-            .get(&(tenant_key(tenant).to_owned(), task_id.to_owned()))
-            .and_then(|configs| configs.get(config_id).cloned());
+            .get(&(scope.tenant_key().to_owned(), task_id.to_owned()))
+            .and_then(|configs| configs.get(config_id))
+            .filter(|(_, owner)| scope.sees(owner))
+            .map(|(config, _)| config.clone());
         ready(Ok(found))
     }
 
     fn list_push_configs<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         page_size: Option<u32>,
         page_token: Option<&'a str>,
@@ -257,7 +276,7 @@ impl PushConfigStore for MemoryStore {
         let inner = self.lock();
         let Some(configs) = inner
             .configs
-            .get(&(tenant_key(tenant).to_owned(), task_id.to_owned()))
+            .get(&(scope.tenant_key().to_owned(), task_id.to_owned()))
         else {
             return ready(Ok(PushConfigPage::default()));
         };
@@ -267,7 +286,8 @@ impl PushConfigStore for MemoryStore {
         };
         let mut page: Vec<&TaskPushNotificationConfig> = configs
             .range::<str, _>((lower, Bound::Unbounded))
-            .map(|(_, c)| c)
+            .filter(|(_, (_, owner))| scope.sees(owner))
+            .map(|(_, (c, _))| c)
             .take(page_size + 1)
             .collect();
         let more = page.len() > page_size;
@@ -287,16 +307,19 @@ impl PushConfigStore for MemoryStore {
 
     fn delete_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, bool> {
         let mut inner = self.lock();
-        let key = (tenant_key(tenant).to_owned(), task_id.to_owned());
+        let key = (scope.tenant_key().to_owned(), task_id.to_owned());
         let Some(configs) = inner.configs.get_mut(&key) else {
             return ready(Ok(false));
         };
-        let removed = configs.remove(config_id).is_some();
+        let removed = match configs.get(config_id) {
+            Some((_, owner)) if scope.sees(owner) => configs.remove(config_id).is_some(),
+            _ => false,
+        };
         if configs.is_empty() {
             inner.configs.remove(&key);
         }

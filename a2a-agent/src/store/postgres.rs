@@ -3,7 +3,7 @@ use sqlx::{PgPool, Postgres};
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    PushConfigPage, PushConfigStore, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
+    PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
     TaskStore,
 };
 
@@ -15,12 +15,13 @@ impl Dialect for Postgres {
     const MIGRATION_LOCK: Option<&'static str> =
         Some("SELECT pg_advisory_xact_lock(7003767467225805873)");
     const BEGIN_SNAPSHOT: &'static str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
-    const MIGRATIONS: &'static [Migration] = &[Migration {
-        version: 1,
-        description: "tasks and push configs",
-        // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
-        // them, so every store lists in the same order whatever the database's locale.
-        sql: r#"
+    const MIGRATIONS: &'static [Migration] = &[
+        Migration {
+            version: 1,
+            description: "tasks and push configs",
+            // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
+            // them, so every store lists in the same order whatever the database's locale.
+            sql: r#"
 CREATE TABLE a2a_tasks (
     tenant     TEXT   NOT NULL,
     id         TEXT   COLLATE "C" NOT NULL,
@@ -46,7 +47,9 @@ CREATE TABLE a2a_push_configs (
     PRIMARY KEY (tenant, task_id, id)
 );
 "#,
-    }];
+        },
+        super::sql::OWNERS,
+    ];
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
         done.rows_affected()
@@ -96,7 +99,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 1;
+    pub const SCHEMA_VERSION: u32 = 2;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -153,72 +156,72 @@ fn open_is_send() {
 impl TaskStore for PostgresStore {
     fn get_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>> {
-        Box::pin(self.sql.get_task(tenant, task_id))
+        Box::pin(self.sql.get_task(scope, task_id))
     }
 
-    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(tenant, task))
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(scope, task))
     }
 
     fn update_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(tenant, task, expected_version))
+        Box::pin(self.sql.update_task(scope, task, expected_version))
     }
 
     fn list_tasks<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
-        Box::pin(self.sql.list_tasks(tenant, query))
+        Box::pin(self.sql.list_tasks(scope, query))
     }
 }
 
 impl PushConfigStore for PostgresStore {
     fn set_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
-        Box::pin(self.sql.set_push_config(tenant, task_id, config))
+        Box::pin(self.sql.set_push_config(scope, task_id, config))
     }
 
     fn get_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
-        Box::pin(self.sql.get_push_config(tenant, task_id, config_id))
+        Box::pin(self.sql.get_push_config(scope, task_id, config_id))
     }
 
     fn list_push_configs<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         page_size: Option<u32>,
         page_token: Option<&'a str>,
     ) -> StoreFuture<'a, PushConfigPage> {
         Box::pin(
             self.sql
-                .list_push_configs(tenant, task_id, page_size, page_token),
+                .list_push_configs(scope, task_id, page_size, page_token),
         )
     }
 
     fn delete_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, bool> {
-        Box::pin(self.sql.delete_push_config(tenant, task_id, config_id))
+        Box::pin(self.sql.delete_push_config(scope, task_id, config_id))
     }
 }

@@ -84,12 +84,26 @@ pub(crate) const SCHEMA_VERSION: &str = "SELECT MAX(version) FROM a2a_schema_ver
 pub(crate) const RECORD_MIGRATION: &str =
     "INSERT INTO a2a_schema_version (version, description, applied_at) VALUES ($1, $2, $3)";
 
+/// The second step of both databases' schema: owners (see `store`'s docs, "Owners"). Rows
+/// stored before it belong to the anonymous caller, `''`.
+pub(crate) const OWNERS: Migration = Migration {
+    version: 2,
+    description: "owners of tasks and push configs",
+    sql: "
+ALTER TABLE a2a_tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (tenant, owner, sort_s DESC, sort_n DESC, id DESC);
+ALTER TABLE a2a_push_configs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+",
+};
+
+// The statements that read or change one row end in their `WHERE` clause: [`owned`] adds the
+// owner's condition when the scope names one.
 pub(crate) const GET_TASK: &str =
-    "SELECT task, version FROM a2a_tasks WHERE tenant = $1 AND id = $2";
+    "SELECT task, version, owner FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 pub(crate) const TASK_VERSION: &str = "SELECT version FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 pub(crate) const CREATE_TASK: &str = "INSERT INTO a2a_tasks
-    (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, task, version)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1)
+    (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, task, owner, version)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
     ON CONFLICT (tenant, id) DO NOTHING";
 /// The optimistic write: the version check and the write are one statement.
 pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks
@@ -97,16 +111,35 @@ pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks
         task = $9, version = version + 1
     WHERE tenant = $1 AND id = $2 AND version = $10";
 
-pub(crate) const SET_CONFIG: &str = "INSERT INTO a2a_push_configs (tenant, task_id, id, config)
-    VALUES ($1, $2, $3, $4)
-    ON CONFLICT (tenant, task_id, id) DO UPDATE SET config = excluded.config";
+/// An upsert that leaves another owner's config of the same id as it is.
+pub(crate) const SET_CONFIG: &str =
+    "INSERT INTO a2a_push_configs (tenant, task_id, id, config, owner)
+    VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (tenant, task_id, id) DO UPDATE SET config = excluded.config
+    WHERE a2a_push_configs.owner = excluded.owner";
 pub(crate) const GET_CONFIG: &str =
     "SELECT config FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2 AND id = $3";
 /// `$3` is the last id of the previous page, `''` for the first (a stored id is never empty).
 pub(crate) const LIST_CONFIGS: &str = "SELECT config, id FROM a2a_push_configs
-    WHERE tenant = $1 AND task_id = $2 AND id > $3 ORDER BY id LIMIT $4";
+    WHERE tenant = $1 AND task_id = $2 AND id > $3";
 pub(crate) const DELETE_CONFIG: &str =
     "DELETE FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2 AND id = $3";
+
+/// `statement` (which ends in its `WHERE` clause) limited to `owner`'s row when there is one,
+/// its bind added to `binds`.
+pub(crate) fn owned<'a>(
+    statement: &'static str,
+    owner: Option<&'a str>,
+    binds: &mut Vec<Bind<'a>>,
+) -> Cow<'static, str> {
+    match owner {
+        None => Cow::Borrowed(statement),
+        Some(owner) => {
+            let p = next(binds, Bind::text(owner));
+            Cow::Owned(format!("{statement} AND owner = {p}"))
+        }
+    }
+}
 
 /// The indexed columns of a task, and its JSON.
 pub(crate) struct TaskRow {
@@ -136,8 +169,8 @@ impl TaskRow {
         })
     }
 
-    /// The binds of [`CREATE_TASK`] (`$1` to `$9`), which [`UPDATE_TASK`] shares and follows
-    /// with the expected version.
+    /// The binds of [`CREATE_TASK`] (`$1` to `$9`, then the owner), of which [`UPDATE_TASK`]
+    /// shares the first nine and follows them with the expected version.
     pub(crate) fn binds<'a>(&'a self, tenant: &'a str, task_id: &'a str) -> Vec<Bind<'a>> {
         vec![
             Bind::text(tenant),
@@ -206,6 +239,7 @@ pub(crate) struct ListStatements<'a> {
 
 pub(crate) fn list_statements<'a>(
     tenant: &'a str,
+    owner: Option<&'a str>,
     query: &'a TaskQuery,
 ) -> Result<ListStatements<'a>, StoreError> {
     let after = match query.page_token.as_deref().filter(|t| !t.is_empty()) {
@@ -214,6 +248,11 @@ pub(crate) fn list_statements<'a>(
     };
     let mut filter = String::from("tenant = $1");
     let mut binds = vec![Bind::text(tenant)];
+    // In the query itself: a page never holds another owner's rows.
+    if let Some(owner) = owner {
+        let p = next(&mut binds, Bind::text(owner));
+        filter.push_str(&format!(" AND owner = {p}"));
+    }
     if let Some(context_id) = &query.context_id {
         let p = next(&mut binds, Bind::text(context_id));
         filter.push_str(&format!(" AND context_id = {p}"));
@@ -251,7 +290,7 @@ pub(crate) fn list_statements<'a>(
 }
 
 /// Adds a bind and returns its placeholder.
-fn next<'a>(binds: &mut Vec<Bind<'a>>, value: Bind<'a>) -> String {
+pub(crate) fn next<'a>(binds: &mut Vec<Bind<'a>>, value: Bind<'a>) -> String {
     binds.push(value);
     format!("${}", binds.len())
 }

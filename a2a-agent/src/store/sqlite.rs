@@ -7,7 +7,7 @@ use sqlx::Sqlite;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    PushConfigPage, PushConfigStore, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
+    PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
     TaskStore,
 };
 
@@ -22,10 +22,11 @@ impl Dialect for Sqlite {
     const MIGRATION_LOCK: Option<&'static str> = None;
     // Deferred: the snapshot is taken at the first read and kept to the end (WAL).
     const BEGIN_SNAPSHOT: &'static str = "BEGIN";
-    const MIGRATIONS: &'static [Migration] = &[Migration {
-        version: 1,
-        description: "tasks and push configs",
-        sql: "
+    const MIGRATIONS: &'static [Migration] = &[
+        Migration {
+            version: 1,
+            description: "tasks and push configs",
+            sql: "
 CREATE TABLE a2a_tasks (
     tenant     TEXT    NOT NULL,
     id         TEXT    NOT NULL,
@@ -51,7 +52,9 @@ CREATE TABLE a2a_push_configs (
     PRIMARY KEY (tenant, task_id, id)
 );
 ",
-    }];
+        },
+        super::sql::OWNERS,
+    ];
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
         done.rows_affected()
@@ -86,15 +89,15 @@ CREATE TABLE a2a_push_configs (
 /// newer than this build knows is refused rather than misread.
 ///
 /// ```
-/// use a2a_agent::store::{SqliteStore, TaskStore};
+/// use a2a_agent::store::{Scope, SqliteStore, TaskStore};
 /// use a2a_types::v1::Task;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let dir = tempfile::tempdir()?;
 /// let store = SqliteStore::open(dir.path().join("tasks.db")).await?;
-/// store.create_task(None, &Task { id: "t-1".into(), ..Default::default() }).await?;
-/// assert_eq!(store.get_task(None, "t-1").await?.unwrap().version, 1);
+/// store.create_task(Scope::default(), &Task { id: "t-1".into(), ..Default::default() }).await?;
+/// assert_eq!(store.get_task(Scope::default(), "t-1").await?.unwrap().version, 1);
 /// # Ok(())
 /// # }
 /// ```
@@ -106,7 +109,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 1;
+    pub const SCHEMA_VERSION: u32 = 2;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -168,72 +171,72 @@ fn open_is_send() {
 impl TaskStore for SqliteStore {
     fn get_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>> {
-        Box::pin(self.sql.get_task(tenant, task_id))
+        Box::pin(self.sql.get_task(scope, task_id))
     }
 
-    fn create_task<'a>(&'a self, tenant: Option<&'a str>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(tenant, task))
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(scope, task))
     }
 
     fn update_task<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(tenant, task, expected_version))
+        Box::pin(self.sql.update_task(scope, task, expected_version))
     }
 
     fn list_tasks<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
-        Box::pin(self.sql.list_tasks(tenant, query))
+        Box::pin(self.sql.list_tasks(scope, query))
     }
 }
 
 impl PushConfigStore for SqliteStore {
     fn set_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
-        Box::pin(self.sql.set_push_config(tenant, task_id, config))
+        Box::pin(self.sql.set_push_config(scope, task_id, config))
     }
 
     fn get_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
-        Box::pin(self.sql.get_push_config(tenant, task_id, config_id))
+        Box::pin(self.sql.get_push_config(scope, task_id, config_id))
     }
 
     fn list_push_configs<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         page_size: Option<u32>,
         page_token: Option<&'a str>,
     ) -> StoreFuture<'a, PushConfigPage> {
         Box::pin(
             self.sql
-                .list_push_configs(tenant, task_id, page_size, page_token),
+                .list_push_configs(scope, task_id, page_size, page_token),
         )
     }
 
     fn delete_push_config<'a>(
         &'a self,
-        tenant: Option<&'a str>,
+        scope: Scope<'a>,
         task_id: &'a str,
         config_id: &'a str,
     ) -> StoreFuture<'a, bool> {
-        Box::pin(self.sql.delete_push_config(tenant, task_id, config_id))
+        Box::pin(self.sql.delete_push_config(scope, task_id, config_id))
     }
 }

@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_agent::store::{
-    PushConfigStore, StoreError, TaskPage, TaskQuery, TaskStore, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+    PushConfigStore, Scope, StoreError, TaskPage, TaskQuery, TaskStore, DEFAULT_PAGE_SIZE,
+    MAX_PAGE_SIZE,
 };
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
@@ -66,6 +67,8 @@ macro_rules! conformance_tests {
             update_with_a_stale_version_is_a_conflict_and_writes_nothing,
             update_of_a_missing_task_is_not_found,
             tenants_are_isolated,
+            owners_are_isolated_in_the_query,
+            push_configs_are_scoped_by_owner,
             no_tenant_and_the_empty_tenant_are_the_same,
             list_filters_by_context_state_and_status_time,
             list_orders_by_last_update_newest_first_ties_by_id,
@@ -140,7 +143,10 @@ async fn every_page(
     let mut pages = Vec::new();
     let mut total = None;
     loop {
-        let page = store.list_tasks(tenant, &query).await.unwrap();
+        let page = store
+            .list_tasks(Scope::tenant(tenant), &query)
+            .await
+            .unwrap();
         assert_eq!(page.page_size, query.page_size());
         assert!(page.tasks.len() <= page.page_size as usize);
         match total {
@@ -185,8 +191,18 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
     .unwrap();
     assert_eq!(rich.status.state, TaskState::InputRequired);
 
-    assert_eq!(store.create_task(Some(&tenant), &rich).await.unwrap(), 1);
-    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(
+        store
+            .create_task(Scope::tenant(Some(&tenant)), &rich)
+            .await
+            .unwrap(),
+        1
+    );
+    let stored = store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.version, 1);
     assert_eq!(stored.task, rich);
     assert_eq!(
@@ -194,7 +210,7 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
         serde_json::to_value(&rich).unwrap()
     );
     assert!(store
-        .get_task(Some(&tenant), &f.id("missing"))
+        .get_task(Scope::tenant(Some(&tenant)), &f.id("missing"))
         .await
         .unwrap()
         .is_none());
@@ -205,18 +221,31 @@ pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixt
     let tenant = f.tenant("a");
     let id = f.id("t");
     let first = task_with(&id, "first", TaskState::Submitted, None);
-    store.create_task(Some(&tenant), &first).await.unwrap();
+    store
+        .create_task(Scope::tenant(Some(&tenant)), &first)
+        .await
+        .unwrap();
     let second = task_with(&id, "second", TaskState::Working, None);
-    match store.create_task(Some(&tenant), &second).await {
+    match store
+        .create_task(Scope::tenant(Some(&tenant)), &second)
+        .await
+    {
         Err(StoreError::Conflict {
             task_id,
             expected_version: None,
         }) => assert_eq!(task_id, id),
         other => panic!("expected a create conflict, got {other:?}"),
     }
-    let err = store.create_task(Some(&tenant), &second).await.unwrap_err();
+    let err = store
+        .create_task(Scope::tenant(Some(&tenant)), &second)
+        .await
+        .unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` already exists"));
-    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
+    let stored = store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((stored.task, stored.version), (first, 1));
 }
 
@@ -224,15 +253,38 @@ pub async fn update_with_the_read_version_writes_the_next_version(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("t");
-    store.create_task(Some(&tenant), &task(&id)).await.unwrap();
+    store
+        .create_task(Scope::tenant(Some(&tenant)), &task(&id))
+        .await
+        .unwrap();
     let mut next = task_with(&id, "ctx", TaskState::Working, Some("2024-01-01T00:00:00Z"));
-    assert_eq!(store.update_task(Some(&tenant), &next, 1).await.unwrap(), 2);
-    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(
+        store
+            .update_task(Scope::tenant(Some(&tenant)), &next, 1)
+            .await
+            .unwrap(),
+        2
+    );
+    let stored = store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((&stored.task, stored.version), (&next, 2));
     next.history.push(message("m"));
     next.status.state = TaskState::Completed;
-    assert_eq!(store.update_task(Some(&tenant), &next, 2).await.unwrap(), 3);
-    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
+    assert_eq!(
+        store
+            .update_task(Scope::tenant(Some(&tenant)), &next, 2)
+            .await
+            .unwrap(),
+        3
+    );
+    let stored = store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((stored.task, stored.version), (next, 3));
 }
 
@@ -240,12 +292,21 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("t");
-    store.create_task(Some(&tenant), &task(&id)).await.unwrap();
+    store
+        .create_task(Scope::tenant(Some(&tenant)), &task(&id))
+        .await
+        .unwrap();
     let winner = task_with(&id, "winner", TaskState::Working, None);
-    store.update_task(Some(&tenant), &winner, 1).await.unwrap();
+    store
+        .update_task(Scope::tenant(Some(&tenant)), &winner, 1)
+        .await
+        .unwrap();
     let loser = task_with(&id, "loser", TaskState::Failed, None);
     for stale in [1, 0, 3, 99, u64::MAX] {
-        match store.update_task(Some(&tenant), &loser, stale).await {
+        match store
+            .update_task(Scope::tenant(Some(&tenant)), &loser, stale)
+            .await
+        {
             Err(StoreError::Conflict {
                 task_id,
                 expected_version: Some(v),
@@ -254,7 +315,7 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
         }
     }
     let err = store
-        .update_task(Some(&tenant), &loser, 1)
+        .update_task(Scope::tenant(Some(&tenant)), &loser, 1)
         .await
         .unwrap_err();
     assert!(
@@ -263,7 +324,11 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
         )),
         "{err}"
     );
-    let stored = store.get_task(Some(&tenant), &id).await.unwrap().unwrap();
+    let stored = store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((stored.task, stored.version), (winner, 2));
 }
 
@@ -271,23 +336,32 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
     let id = f.id("nowhere");
-    match store.update_task(Some(&tenant), &task(&id), 1).await {
+    match store
+        .update_task(Scope::tenant(Some(&tenant)), &task(&id), 1)
+        .await
+    {
         Err(StoreError::NotFound { task_id }) => assert_eq!(task_id, id),
         other => panic!("expected not found, got {other:?}"),
     }
     let err = store
-        .update_task(Some(&tenant), &task(&id), 1)
+        .update_task(Scope::tenant(Some(&tenant)), &task(&id), 1)
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` does not exist"));
     // Whatever version is named.
     for version in [0, u64::MAX] {
         assert!(matches!(
-            store.update_task(Some(&tenant), &task(&id), version).await,
+            store
+                .update_task(Scope::tenant(Some(&tenant)), &task(&id), version)
+                .await,
             Err(StoreError::NotFound { .. })
         ));
     }
-    assert!(store.get_task(Some(&tenant), &id).await.unwrap().is_none());
+    assert!(store
+        .get_task(Scope::tenant(Some(&tenant)), &id)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 pub async fn tenants_are_isolated(f: &Fixture) {
@@ -295,43 +369,241 @@ pub async fn tenants_are_isolated(f: &Fixture) {
     let (a, b) = (f.tenant("a"), f.tenant("b"));
     let id = f.id("shared-id");
     let in_a = task_with(&id, "a", TaskState::Working, None);
-    store.create_task(Some(&a), &in_a).await.unwrap();
+    store
+        .create_task(Scope::tenant(Some(&a)), &in_a)
+        .await
+        .unwrap();
 
-    assert!(store.get_task(Some(&b), &id).await.unwrap().is_none());
-    assert!(store.get_task(None, &id).await.unwrap().is_none());
+    assert!(store
+        .get_task(Scope::tenant(Some(&b)), &id)
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .get_task(Scope::tenant(None), &id)
+        .await
+        .unwrap()
+        .is_none());
     assert!(matches!(
-        store.update_task(Some(&b), &in_a, 1).await,
+        store.update_task(Scope::tenant(Some(&b)), &in_a, 1).await,
         Err(StoreError::NotFound { .. })
     ));
     let page = store
-        .list_tasks(Some(&b), &TaskQuery::default())
+        .list_tasks(Scope::tenant(Some(&b)), &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!((page.tasks.len(), page.total_size), (0, 0));
 
     // The same id in another tenant is another task, with its own versions.
     let in_b = task_with(&id, "b", TaskState::Completed, None);
-    assert_eq!(store.create_task(Some(&b), &in_b).await.unwrap(), 1);
-    store.update_task(Some(&b), &in_b, 1).await.unwrap();
-    let stored_a = store.get_task(Some(&a), &id).await.unwrap().unwrap();
-    let stored_b = store.get_task(Some(&b), &id).await.unwrap().unwrap();
+    assert_eq!(
+        store
+            .create_task(Scope::tenant(Some(&b)), &in_b)
+            .await
+            .unwrap(),
+        1
+    );
+    store
+        .update_task(Scope::tenant(Some(&b)), &in_b, 1)
+        .await
+        .unwrap();
+    let stored_a = store
+        .get_task(Scope::tenant(Some(&a)), &id)
+        .await
+        .unwrap()
+        .unwrap();
+    let stored_b = store
+        .get_task(Scope::tenant(Some(&b)), &id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((stored_a.task, stored_a.version), (in_a, 1));
     assert_eq!((stored_b.task, stored_b.version), (in_b, 2));
     let page = store
-        .list_tasks(Some(&a), &TaskQuery::default())
+        .list_tasks(Scope::tenant(Some(&a)), &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!((ids(&page), page.total_size), (vec![id.clone()], 1));
+}
+
+pub async fn owners_are_isolated_in_the_query(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("owned");
+    let every = Scope::tenant(Some(&tenant));
+    let (alice, bob) = (every.owner("alice"), every.owner("bob"));
+    let mine = task_with(&f.id("alice-1"), "c", TaskState::Working, None);
+    store.create_task(alice, &mine).await.unwrap();
+    for i in 0..3 {
+        let theirs = task_with(&f.id(&format!("bob-{i}")), "c", TaskState::Working, None);
+        store.create_task(bob, &theirs).await.unwrap();
+    }
+
+    // Another owner's task is not there for bob: not readable, not writable.
+    assert!(store.get_task(bob, &mine.id).await.unwrap().is_none());
+    assert!(matches!(
+        store.update_task(bob, &mine, 1).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    let stored = store.get_task(alice, &mine.id).await.unwrap().unwrap();
+    assert_eq!((stored.version, stored.owner.as_str()), (1, "alice"));
+    // A scope without an owner sees it, and its owner.
+    assert_eq!(
+        store
+            .get_task(every, &mine.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .owner,
+        "alice"
+    );
+    // An update keeps the owner, whoever's scope wrote it.
+    assert_eq!(store.update_task(every, &mine, 1).await.unwrap(), 2);
+    assert_eq!(
+        store
+            .get_task(alice, &mine.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .owner,
+        "alice"
+    );
+    // The same id, created by another, is a conflict (ids are the tenant's).
+    assert!(matches!(
+        store.create_task(bob, &mine).await,
+        Err(StoreError::Conflict { .. })
+    ));
+
+    // Lists: the owner's rows only, counted alone, paged without another's.
+    let query = TaskQuery {
+        requested_page_size: Some(2),
+        ..Default::default()
+    };
+    let (pages, total) = every_page(store, Some(&tenant), query.clone()).await;
+    assert_eq!(
+        (pages.len(), total),
+        (2, 4),
+        "every owner's four tasks, two pages"
+    );
+    let page = store.list_tasks(alice, &query).await.unwrap();
+    assert_eq!((ids(&page), page.total_size), (vec![mine.id.clone()], 1));
+    assert!(page.next_page_token.is_none());
+    let mut seen = Vec::new();
+    let mut token = None;
+    loop {
+        let query = TaskQuery {
+            page_token: token.clone(),
+            ..query.clone()
+        };
+        let page = store.list_tasks(bob, &query).await.unwrap();
+        assert_eq!(page.total_size, 3);
+        assert!(
+            page.tasks.iter().all(|t| t.id.contains("bob-")),
+            "{:?}",
+            ids(&page)
+        );
+        seen.extend(ids(&page));
+        match page.next_page_token {
+            Some(next) => token = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 3);
+    let nobody = store
+        .list_tasks(every.owner("carol"), &TaskQuery::default())
+        .await
+        .unwrap();
+    assert_eq!((nobody.tasks.len(), nobody.total_size), (0, 0));
+}
+
+pub async fn push_configs_are_scoped_by_owner(f: &Fixture) {
+    let store = &*f.configs;
+    let tenant = f.tenant("owned-configs");
+    let every = Scope::tenant(Some(&tenant));
+    let (alice, bob) = (every.owner("alice"), every.owner("bob"));
+    let task_id = f.id("task");
+    let config = |id: &str, url: &str| TaskPushNotificationConfig {
+        id: Some(id.to_owned()),
+        url: url.to_owned(),
+        token: Some("secret".into()),
+        ..Default::default()
+    };
+    store
+        .set_push_config(alice, &task_id, config("a", "https://a.invalid/"))
+        .await
+        .unwrap();
+    store
+        .set_push_config(bob, &task_id, config("b", "https://b.invalid/"))
+        .await
+        .unwrap();
+
+    assert!(store
+        .get_push_config(bob, &task_id, "a")
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .get_push_config(alice, &task_id, "a")
+        .await
+        .unwrap()
+        .is_some());
+    let listed = |page: a2a_agent::store::PushConfigPage| {
+        page.configs
+            .into_iter()
+            .map(|c| c.id.unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        listed(
+            store
+                .list_push_configs(bob, &task_id, None, None)
+                .await
+                .unwrap()
+        ),
+        ["b"]
+    );
+    assert_eq!(
+        listed(
+            store
+                .list_push_configs(every, &task_id, None, None)
+                .await
+                .unwrap()
+        ),
+        ["a", "b"]
+    );
+    // Bob can neither delete nor overwrite alice's config.
+    assert!(!store.delete_push_config(bob, &task_id, "a").await.unwrap());
+    store
+        .set_push_config(bob, &task_id, config("a", "https://evil.invalid/"))
+        .await
+        .unwrap();
+    let kept = store
+        .get_push_config(alice, &task_id, "a")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.url, "https://a.invalid/");
+    assert!(store
+        .delete_push_config(alice, &task_id, "a")
+        .await
+        .unwrap());
+    assert!(store
+        .get_push_config(every, &task_id, "a")
+        .await
+        .unwrap()
+        .is_none());
 }
 
 pub async fn no_tenant_and_the_empty_tenant_are_the_same(f: &Fixture) {
     // The default tenant may hold other tests' tasks (a shared database): ids only.
     let store = &*f.tasks;
     let id = f.id("default");
-    store.create_task(None, &task(&id)).await.unwrap();
+    store
+        .create_task(Scope::tenant(None), &task(&id))
+        .await
+        .unwrap();
     assert_eq!(
         store
-            .get_task(Some(""), &id)
+            .get_task(Scope::tenant(Some("")), &id)
             .await
             .unwrap()
             .unwrap()
@@ -339,13 +611,27 @@ pub async fn no_tenant_and_the_empty_tenant_are_the_same(f: &Fixture) {
         1
     );
     assert!(matches!(
-        store.create_task(Some(""), &task(&id)).await,
+        store.create_task(Scope::tenant(Some("")), &task(&id)).await,
         Err(StoreError::Conflict { .. })
     ));
-    assert_eq!(store.update_task(Some(""), &task(&id), 1).await.unwrap(), 2);
-    assert_eq!(store.get_task(None, &id).await.unwrap().unwrap().version, 2);
+    assert_eq!(
+        store
+            .update_task(Scope::tenant(Some("")), &task(&id), 1)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store
+            .get_task(Scope::tenant(None), &id)
+            .await
+            .unwrap()
+            .unwrap()
+            .version,
+        2
+    );
     assert!(store
-        .get_task(Some(&f.tenant("a")), &id)
+        .get_task(Scope::tenant(Some(&f.tenant("a"))), &id)
         .await
         .unwrap()
         .is_none());
@@ -382,7 +668,10 @@ pub async fn list_filters_by_context_state_and_status_time(f: &Fixture) {
     ];
     for (n, ctx, state, ts) in &rows {
         store
-            .create_task(t, &task_with(&f.id(n), ctx, state.clone(), *ts))
+            .create_task(
+                Scope::tenant(t),
+                &task_with(&f.id(n), ctx, state.clone(), *ts),
+            )
             .await
             .unwrap();
     }
@@ -457,7 +746,10 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
         ("undated", None),
     ] {
         store
-            .create_task(t, &task_with(&f.id(n), "c", TaskState::Working, ts))
+            .create_task(
+                Scope::tenant(t),
+                &task_with(&f.id(n), "c", TaskState::Working, ts),
+            )
             .await
             .unwrap();
     }
@@ -468,7 +760,10 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
             .collect()
     };
     // A task without a status timestamp sorts by when it was written: now, the newest.
-    let page = store.list_tasks(t, &TaskQuery::default()).await.unwrap();
+    let page = store
+        .list_tasks(Scope::tenant(t), &TaskQuery::default())
+        .await
+        .unwrap();
     assert_eq!(
         order(page),
         ["undated", "new", "tie-c", "tie-b", "tie-a", "old"]
@@ -480,8 +775,14 @@ pub async fn list_orders_by_last_update_newest_first_ties_by_id(f: &Fixture) {
         TaskState::Working,
         Some("2030-01-01T00:00:00Z"),
     );
-    store.update_task(t, &moved, 1).await.unwrap();
-    let page = store.list_tasks(t, &TaskQuery::default()).await.unwrap();
+    store
+        .update_task(Scope::tenant(t), &moved, 1)
+        .await
+        .unwrap();
+    let page = store
+        .list_tasks(Scope::tenant(t), &TaskQuery::default())
+        .await
+        .unwrap();
     assert_eq!(
         order(page),
         ["old", "undated", "new", "tie-c", "tie-b", "tie-a"]
@@ -503,7 +804,10 @@ pub async fn list_pages_cover_every_task_once_with_total_size(f: &Fixture) {
         let ctx = if i < 23 { "p" } else { "q" };
         let id = f.id(&format!("{i:02}"));
         store
-            .create_task(t, &task_with(&id, ctx, TaskState::Working, ts.as_deref()))
+            .create_task(
+                Scope::tenant(t),
+                &task_with(&id, ctx, TaskState::Working, ts.as_deref()),
+            )
             .await
             .unwrap();
         if i < 23 {
@@ -531,7 +835,7 @@ pub async fn list_pages_cover_every_task_once_with_total_size(f: &Fixture) {
     // The pages, joined, are the one-page list.
     let whole = store
         .list_tasks(
-            t,
+            Scope::tenant(t),
             &TaskQuery {
                 requested_page_size: Some(100),
                 ..query.clone()
@@ -560,7 +864,7 @@ pub async fn list_page_size_defaults_to_50_and_is_clamped_to_100(f: &Fixture) {
     let t = Some(tenant.as_str());
     for i in 0..(MAX_PAGE_SIZE + 5) {
         store
-            .create_task(t, &task(&f.id(&format!("{i:03}"))))
+            .create_task(Scope::tenant(t), &task(&f.id(&format!("{i:03}"))))
             .await
             .unwrap();
     }
@@ -576,7 +880,7 @@ pub async fn list_page_size_defaults_to_50_and_is_clamped_to_100(f: &Fixture) {
             requested_page_size: asked,
             ..Default::default()
         };
-        let page = store.list_tasks(t, &query).await.unwrap();
+        let page = store.list_tasks(Scope::tenant(t), &query).await.unwrap();
         assert_eq!(page.page_size, used, "asked {asked:?}");
         assert_eq!(page.tasks.len(), used as usize, "asked {asked:?}");
         assert_eq!(page.total_size, u64::from(MAX_PAGE_SIZE + 5));
@@ -590,13 +894,13 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     let t = Some(tenant.as_str());
     for i in 0..3 {
         store
-            .create_task(t, &task(&f.id(&i.to_string())))
+            .create_task(Scope::tenant(t), &task(&f.id(&i.to_string())))
             .await
             .unwrap();
     }
     let first = store
         .list_tasks(
-            t,
+            Scope::tenant(t),
             &TaskQuery {
                 requested_page_size: Some(1),
                 ..Default::default()
@@ -610,7 +914,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     for i in 0..2 {
         f.configs
             .set_push_config(
-                t,
+                Scope::tenant(t),
                 &f.id("x"),
                 TaskPushNotificationConfig {
                     id: Some(format!("{config_id}{i}")),
@@ -623,7 +927,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
     }
     let config_token = f
         .configs
-        .list_push_configs(t, &f.id("x"), Some(1), None)
+        .list_push_configs(Scope::tenant(t), &f.id("x"), Some(1), None)
         .await
         .unwrap()
         .next_page_token
@@ -640,7 +944,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
             page_token: Some(bad.clone()),
             ..Default::default()
         };
-        match store.list_tasks(t, &query).await {
+        match store.list_tasks(Scope::tenant(t), &query).await {
             Err(e @ StoreError::InvalidPageToken) => {
                 assert!(e.to_string().starts_with("invalid page token"), "{e}")
             }
@@ -654,7 +958,7 @@ pub async fn list_rejects_a_malformed_page_token(f: &Fixture) {
         ..Default::default()
     };
     assert_eq!(
-        ids(&store.list_tasks(t, &query).await.unwrap()),
+        ids(&store.list_tasks(Scope::tenant(t), &query).await.unwrap()),
         ids(&first)
     );
 }
@@ -663,7 +967,7 @@ pub async fn list_of_a_tenant_without_tasks_is_empty(f: &Fixture) {
     let tenant = f.tenant("empty");
     let page = f
         .tasks
-        .list_tasks(Some(&tenant), &TaskQuery::default())
+        .list_tasks(Scope::tenant(Some(&tenant)), &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!(
@@ -700,7 +1004,11 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
     let mut seen = BTreeSet::new();
     for id in [None, Some(""), None] {
         let stored = store
-            .set_push_config(Some(&tenant), &task_id, config(id, "https://a.invalid/"))
+            .set_push_config(
+                Scope::tenant(Some(&tenant)),
+                &task_id,
+                config(id, "https://a.invalid/"),
+            )
             .await
             .unwrap();
         let id = stored.id.clone().unwrap();
@@ -709,14 +1017,14 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
         assert!(seen.insert(id.clone()), "id {id} given twice");
         assert_eq!(
             store
-                .get_push_config(Some(&tenant), &task_id, &id)
+                .get_push_config(Scope::tenant(Some(&tenant)), &task_id, &id)
                 .await
                 .unwrap(),
             Some(stored)
         );
     }
     let page = store
-        .list_push_configs(Some(&tenant), &task_id, None, None)
+        .list_push_configs(Scope::tenant(Some(&tenant)), &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs.len(), 3);
@@ -728,7 +1036,7 @@ pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
     let task_id = f.id("t");
     store
         .set_push_config(
-            Some(&tenant),
+            Scope::tenant(Some(&tenant)),
             &task_id,
             config(Some("c1"), "https://old.invalid/"),
         )
@@ -737,19 +1045,19 @@ pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
     let mut newer = config(Some("c1"), "https://new.invalid/");
     newer.token = None;
     let stored = store
-        .set_push_config(Some(&tenant), &task_id, newer)
+        .set_push_config(Scope::tenant(Some(&tenant)), &task_id, newer)
         .await
         .unwrap();
     assert_eq!(stored.url, "https://new.invalid/");
     assert_eq!(stored.token, None);
     let got = store
-        .get_push_config(Some(&tenant), &task_id, "c1")
+        .get_push_config(Scope::tenant(Some(&tenant)), &task_id, "c1")
         .await
         .unwrap()
         .unwrap();
     assert_eq!(got, stored);
     let page = store
-        .list_push_configs(Some(&tenant), &task_id, None, None)
+        .list_push_configs(Scope::tenant(Some(&tenant)), &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs, vec![stored]);
@@ -763,7 +1071,7 @@ pub async fn push_config_is_stored_under_the_task_and_tenant_it_was_set_for(f: &
     c.task_id = Some("some-other-task".into());
     c.tenant = Some("some-other-tenant".into());
     let stored = store
-        .set_push_config(Some(&tenant), &task_id, c.clone())
+        .set_push_config(Scope::tenant(Some(&tenant)), &task_id, c.clone())
         .await
         .unwrap();
     assert_eq!(stored.task_id.as_deref(), Some(task_id.as_str()));
@@ -771,26 +1079,30 @@ pub async fn push_config_is_stored_under_the_task_and_tenant_it_was_set_for(f: &
     assert_eq!((&stored.url, &stored.token), (&c.url, &c.token));
     assert_eq!(stored.authentication, c.authentication);
     assert!(store
-        .get_push_config(Some("some-other-tenant"), "some-other-task", "c1")
+        .get_push_config(
+            Scope::tenant(Some("some-other-tenant")),
+            "some-other-task",
+            "c1"
+        )
         .await
         .unwrap()
         .is_none());
     // The default tenant is written as no tenant.
     let default_task = f.id("default-task");
     let stored = store
-        .set_push_config(Some(""), &default_task, c)
+        .set_push_config(Scope::tenant(Some("")), &default_task, c)
         .await
         .unwrap();
     assert_eq!(stored.tenant, None);
     assert_eq!(
         store
-            .get_push_config(None, &default_task, "c1")
+            .get_push_config(Scope::tenant(None), &default_task, "c1")
             .await
             .unwrap(),
         Some(stored)
     );
     assert!(store
-        .delete_push_config(None, &default_task, "c1")
+        .delete_push_config(Scope::tenant(None), &default_task, "c1")
         .await
         .unwrap());
 }
@@ -800,52 +1112,70 @@ pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
     let (a, b) = (f.tenant("a"), f.tenant("b"));
     let (t1, t2) = (f.id("t1"), f.id("t2"));
     store
-        .set_push_config(Some(&a), &t1, config(Some("c"), "https://a1.invalid/"))
+        .set_push_config(
+            Scope::tenant(Some(&a)),
+            &t1,
+            config(Some("c"), "https://a1.invalid/"),
+        )
         .await
         .unwrap();
     assert!(store
-        .get_push_config(Some(&b), &t1, "c")
+        .get_push_config(Scope::tenant(Some(&b)), &t1, "c")
         .await
         .unwrap()
         .is_none());
     assert!(store
-        .get_push_config(Some(&a), &t2, "c")
+        .get_push_config(Scope::tenant(Some(&a)), &t2, "c")
         .await
         .unwrap()
         .is_none());
     assert!(store
-        .get_push_config(None, &t1, "c")
+        .get_push_config(Scope::tenant(None), &t1, "c")
         .await
         .unwrap()
         .is_none());
     assert!(store
-        .list_push_configs(Some(&b), &t1, None, None)
+        .list_push_configs(Scope::tenant(Some(&b)), &t1, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
     assert!(store
-        .list_push_configs(Some(&a), &t2, None, None)
+        .list_push_configs(Scope::tenant(Some(&a)), &t2, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
-    assert!(!store.delete_push_config(Some(&b), &t1, "c").await.unwrap());
-    assert!(!store.delete_push_config(Some(&a), &t2, "c").await.unwrap());
+    assert!(!store
+        .delete_push_config(Scope::tenant(Some(&b)), &t1, "c")
+        .await
+        .unwrap());
+    assert!(!store
+        .delete_push_config(Scope::tenant(Some(&a)), &t2, "c")
+        .await
+        .unwrap());
     // The same config id elsewhere is another config.
     store
-        .set_push_config(Some(&b), &t1, config(Some("c"), "https://b1.invalid/"))
+        .set_push_config(
+            Scope::tenant(Some(&b)),
+            &t1,
+            config(Some("c"), "https://b1.invalid/"),
+        )
         .await
         .unwrap();
     store
-        .set_push_config(Some(&a), &t2, config(Some("c"), "https://a2.invalid/"))
+        .set_push_config(
+            Scope::tenant(Some(&a)),
+            &t2,
+            config(Some("c"), "https://a2.invalid/"),
+        )
         .await
         .unwrap();
     let url = |tenant: &str, task: &str| {
         let (tenant, task) = (tenant.to_owned(), task.to_owned());
         async move {
             store
-                .get_push_config(Some(&tenant), &task, "c")
+                .get_push_config(Scope::tenant(Some(&tenant)), &task, "c")
                 .await
                 .unwrap()
                 .unwrap()
@@ -866,7 +1196,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     for n in names {
         store
             .set_push_config(
-                t,
+                Scope::tenant(t),
                 &task_id,
                 config(Some(n), &format!("https://{n}.invalid/")),
             )
@@ -875,14 +1205,18 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     }
     // Another task's configs are not listed.
     store
-        .set_push_config(t, &f.id("other"), config(Some("0"), "https://0.invalid/"))
+        .set_push_config(
+            Scope::tenant(t),
+            &f.id("other"),
+            config(Some("0"), "https://0.invalid/"),
+        )
         .await
         .unwrap();
     let mut pages = Vec::new();
     let mut token: Option<String> = None;
     loop {
         let page = store
-            .list_push_configs(t, &task_id, Some(3), token.as_deref())
+            .list_push_configs(Scope::tenant(t), &task_id, Some(3), token.as_deref())
             .await
             .unwrap();
         pages.push(
@@ -901,12 +1235,12 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     assert_eq!(pages, ["abc", "def", "g"]);
     // Defaults and clamps as a task list does.
     let page = store
-        .list_push_configs(t, &task_id, Some(0), None)
+        .list_push_configs(Scope::tenant(t), &task_id, Some(0), None)
         .await
         .unwrap();
     assert_eq!((page.configs.len(), page.next_page_token), (7, None));
     let page = store
-        .list_push_configs(t, &task_id, Some(1_000), Some(""))
+        .list_push_configs(Scope::tenant(t), &task_id, Some(1_000), Some(""))
         .await
         .unwrap();
     assert_eq!(page.configs.len(), 7);
@@ -914,7 +1248,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
     let task_token = {
         for i in 0..2 {
             f.tasks
-                .create_task(t, &task(&f.id(&format!("tt{i}"))))
+                .create_task(Scope::tenant(t), &task(&f.id(&format!("tt{i}"))))
                 .await
                 .unwrap();
         }
@@ -923,7 +1257,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
             ..Default::default()
         };
         f.tasks
-            .list_tasks(t, &q)
+            .list_tasks(Scope::tenant(t), &q)
             .await
             .unwrap()
             .next_page_token
@@ -933,7 +1267,7 @@ pub async fn push_config_list_pages_by_id(f: &Fixture) {
         assert!(
             matches!(
                 store
-                    .list_push_configs(t, &task_id, Some(3), Some(bad))
+                    .list_push_configs(Scope::tenant(t), &task_id, Some(3), Some(bad))
                     .await,
                 Err(StoreError::InvalidPageToken)
             ),
@@ -948,26 +1282,40 @@ pub async fn push_config_delete_says_whether_there_was_one(f: &Fixture) {
     let t = Some(tenant.as_str());
     let task_id = f.id("t");
     store
-        .set_push_config(t, &task_id, config(Some("keep"), "https://k.invalid/"))
+        .set_push_config(
+            Scope::tenant(t),
+            &task_id,
+            config(Some("keep"), "https://k.invalid/"),
+        )
         .await
         .unwrap();
     store
-        .set_push_config(t, &task_id, config(Some("drop"), "https://d.invalid/"))
+        .set_push_config(
+            Scope::tenant(t),
+            &task_id,
+            config(Some("drop"), "https://d.invalid/"),
+        )
         .await
         .unwrap();
-    assert!(store.delete_push_config(t, &task_id, "drop").await.unwrap());
-    assert!(!store.delete_push_config(t, &task_id, "drop").await.unwrap());
+    assert!(store
+        .delete_push_config(Scope::tenant(t), &task_id, "drop")
+        .await
+        .unwrap());
     assert!(!store
-        .delete_push_config(t, &task_id, "never")
+        .delete_push_config(Scope::tenant(t), &task_id, "drop")
+        .await
+        .unwrap());
+    assert!(!store
+        .delete_push_config(Scope::tenant(t), &task_id, "never")
         .await
         .unwrap());
     assert!(store
-        .get_push_config(t, &task_id, "drop")
+        .get_push_config(Scope::tenant(t), &task_id, "drop")
         .await
         .unwrap()
         .is_none());
     let left = store
-        .list_push_configs(t, &task_id, None, None)
+        .list_push_configs(Scope::tenant(t), &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(
@@ -977,9 +1325,12 @@ pub async fn push_config_delete_says_whether_there_was_one(f: &Fixture) {
             .collect::<Vec<_>>(),
         ["keep"]
     );
-    assert!(store.delete_push_config(t, &task_id, "keep").await.unwrap());
     assert!(store
-        .list_push_configs(t, &task_id, None, None)
+        .delete_push_config(Scope::tenant(t), &task_id, "keep")
+        .await
+        .unwrap());
+    assert!(store
+        .list_push_configs(Scope::tenant(t), &task_id, None, None)
         .await
         .unwrap()
         .configs
@@ -1022,7 +1373,7 @@ pub async fn append_concurrently(
     // each other.
     let _alone = HEAVY.lock().await;
     stores[0]
-        .create_task(Some(tenant), &task(task_id))
+        .create_task(Scope::tenant(Some(tenant)), &task(task_id))
         .await
         .unwrap();
     let conflicts = Arc::new(AtomicU64::new(0));
@@ -1037,7 +1388,7 @@ pub async fn append_concurrently(
                 let mut lane = None;
                 loop {
                     let current = store
-                        .get_task(Some(&tenant), &task_id)
+                        .get_task(Scope::tenant(Some(&tenant)), &task_id)
                         .await
                         .unwrap()
                         .unwrap();
@@ -1046,7 +1397,7 @@ pub async fn append_concurrently(
                     // Let the other writers read the same version before this one writes.
                     tokio::task::yield_now().await;
                     match store
-                        .update_task(Some(&tenant), &next, current.version)
+                        .update_task(Scope::tenant(Some(&tenant)), &next, current.version)
                         .await
                     {
                         Ok(_) => return,
@@ -1073,7 +1424,7 @@ pub async fn append_concurrently(
     let elapsed = started.elapsed();
 
     let stored = stores[0]
-        .get_task(Some(tenant), task_id)
+        .get_task(Scope::tenant(Some(tenant)), task_id)
         .await
         .unwrap()
         .unwrap();

@@ -8,8 +8,8 @@ use sqlx::{Arguments, ColumnIndex, Decode, Encode, Executor, FromRow, IntoArgume
 
 use super::{backend, Bind, Dialect, TaskRow};
 use crate::store::{
-    config_id_for, effective_page_size, stored_config, tenant_key, token, PushConfigPage,
-    StoreError, Stored, TaskPage, TaskQuery,
+    config_id_for, effective_page_size, stored_config, token, PushConfigPage, Scope, StoreError,
+    Stored, TaskPage, TaskQuery,
 };
 
 /// The pools of a SQL store, and every store operation on them, once for all databases.
@@ -190,16 +190,17 @@ where
     /// [`TaskStore::get_task`](crate::store::TaskStore::get_task).
     pub(crate) async fn get_task(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task_id: &str,
     ) -> Result<Option<Stored>, StoreError> {
         let label = DB::LABEL;
-        let binds = [Bind::text(tenant_key(tenant)), Bind::text(task_id)];
-        let row: Option<(String, i64)> = self
-            .read_one(super::GET_TASK, &binds)
+        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
+        let statement = super::owned(super::GET_TASK, scope.owner, &mut binds);
+        let row: Option<(String, i64, String)> = self
+            .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{task_id}`"), e))?;
-        let Some((json, version)) = row else {
+        let Some((json, version, owner)) = row else {
             return Ok(None);
         };
         let version = u64::try_from(version)
@@ -207,19 +208,22 @@ where
         Ok(Some(Stored {
             task: super::decode_task(label, &json)?,
             version,
+            owner,
         }))
     }
 
     /// [`TaskStore::create_task`](crate::store::TaskStore::create_task).
     pub(crate) async fn create_task(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task: &Task,
     ) -> Result<u64, StoreError> {
         let label = DB::LABEL;
         let row = TaskRow::of(label, task)?;
+        let mut binds = row.binds(scope.tenant_key(), &task.id);
+        binds.push(Bind::text(scope.owner_key()));
         let written = self
-            .write(super::CREATE_TASK, &row.binds(tenant_key(tenant), &task.id))
+            .write(super::CREATE_TASK, &binds)
             .await
             .map_err(|e| backend(label, format!("create task `{}`", task.id), e))?;
         if written == 0 {
@@ -234,7 +238,7 @@ where
     /// [`TaskStore::update_task`](crate::store::TaskStore::update_task).
     pub(crate) async fn update_task(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task: &Task,
         expected_version: u64,
     ) -> Result<u64, StoreError> {
@@ -244,9 +248,10 @@ where
         let written = match i64::try_from(expected_version) {
             Err(_) => 0,
             Ok(expected) => {
-                let mut binds = row.binds(tenant_key(tenant), &task.id);
+                let mut binds = row.binds(scope.tenant_key(), &task.id);
                 binds.push(Bind::Int(expected));
-                self.write(super::UPDATE_TASK, &binds)
+                let statement = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
+                self.write(&statement, &binds)
                     .await
                     .map_err(|e| backend(label, format!("update task `{}`", task.id), e))?
             }
@@ -255,9 +260,10 @@ where
             return Ok(expected_version + 1);
         }
         // Nothing written: tell a stale version from a missing task.
-        let binds = [Bind::text(tenant_key(tenant)), Bind::text(&task.id)];
+        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(&task.id)];
+        let statement = super::owned(super::TASK_VERSION, scope.owner, &mut binds);
         let exists: Option<(i64,)> = self
-            .read_one(super::TASK_VERSION, &binds)
+            .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{}`", task.id), e))?;
         Err(match exists {
@@ -274,11 +280,11 @@ where
     /// [`TaskStore::list_tasks`](crate::store::TaskStore::list_tasks).
     pub(crate) async fn list_tasks(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
         let label = DB::LABEL;
-        let statements = super::list_statements(tenant_key(tenant), query)?;
+        let statements = super::list_statements(scope.tenant_key(), scope.owner, query)?;
         let page_size = query.page_size();
         let fail = |e: sqlx::Error| backend(label, "list tasks", e);
         // The count and the page from one snapshot, so total_size agrees with it.
@@ -325,19 +331,20 @@ where
     /// [`PushConfigStore::set_push_config`](crate::store::PushConfigStore::set_push_config).
     pub(crate) async fn set_push_config(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task_id: &str,
         config: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, StoreError> {
         let label = DB::LABEL;
         let id = config_id_for(&config);
-        let config = stored_config(config, tenant, task_id, id.clone());
+        let config = stored_config(config, scope.tenant, task_id, id.clone());
         let json = super::encode_config(label, &config)?;
         let binds = [
-            Bind::text(tenant_key(tenant)),
+            Bind::text(scope.tenant_key()),
             Bind::text(task_id),
             Bind::text(&id),
             Bind::text(&json),
+            Bind::text(scope.owner_key()),
         ];
         self.write(super::SET_CONFIG, &binds).await.map_err(|e| {
             backend(
@@ -352,33 +359,31 @@ where
     /// [`PushConfigStore::get_push_config`](crate::store::PushConfigStore::get_push_config).
     pub(crate) async fn get_push_config(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task_id: &str,
         config_id: &str,
     ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
         let label = DB::LABEL;
-        let binds = [
-            Bind::text(tenant_key(tenant)),
+        let mut binds = vec![
+            Bind::text(scope.tenant_key()),
             Bind::text(task_id),
             Bind::text(config_id),
         ];
-        let json: Option<(String,)> =
-            self.read_one(super::GET_CONFIG, &binds)
-                .await
-                .map_err(|e| {
-                    backend(
-                        label,
-                        format!("read push config `{config_id}` of task `{task_id}`"),
-                        e,
-                    )
-                })?;
+        let statement = super::owned(super::GET_CONFIG, scope.owner, &mut binds);
+        let json: Option<(String,)> = self.read_one(&statement, &binds).await.map_err(|e| {
+            backend(
+                label,
+                format!("read push config `{config_id}` of task `{task_id}`"),
+                e,
+            )
+        })?;
         json.map(|(j,)| super::decode_config(label, &j)).transpose()
     }
 
     /// [`PushConfigStore::list_push_configs`](crate::store::PushConfigStore::list_push_configs).
     pub(crate) async fn list_push_configs(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task_id: &str,
         page_size: Option<u32>,
         page_token: Option<&str>,
@@ -389,14 +394,16 @@ where
             Some(t) => token::parse_config_token(t)?,
         };
         let page_size = effective_page_size(page_size) as usize;
-        let binds = [
-            Bind::text(tenant_key(tenant)),
+        let mut binds = vec![
+            Bind::text(scope.tenant_key()),
             Bind::text(task_id),
             Bind::text(&after),
-            Bind::Int(page_size as i64 + 1),
         ];
+        let statement = super::owned(super::LIST_CONFIGS, scope.owner, &mut binds);
+        let limit = super::next(&mut binds, Bind::Int(page_size as i64 + 1));
+        let statement = format!("{statement} ORDER BY id LIMIT {limit}");
         let mut rows: Vec<(String, String)> = self
-            .read_all(super::LIST_CONFIGS, &binds)
+            .read_all(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("list push configs of task `{task_id}`"), e))?;
         let more = rows.len() > page_size;
@@ -418,26 +425,24 @@ where
     /// [`PushConfigStore::delete_push_config`](crate::store::PushConfigStore::delete_push_config).
     pub(crate) async fn delete_push_config(
         &self,
-        tenant: Option<&str>,
+        scope: Scope<'_>,
         task_id: &str,
         config_id: &str,
     ) -> Result<bool, StoreError> {
         let label = DB::LABEL;
-        let binds = [
-            Bind::text(tenant_key(tenant)),
+        let mut binds = vec![
+            Bind::text(scope.tenant_key()),
             Bind::text(task_id),
             Bind::text(config_id),
         ];
-        let deleted = self
-            .write(super::DELETE_CONFIG, &binds)
-            .await
-            .map_err(|e| {
-                backend(
-                    label,
-                    format!("delete push config `{config_id}` of task `{task_id}`"),
-                    e,
-                )
-            })?;
+        let statement = super::owned(super::DELETE_CONFIG, scope.owner, &mut binds);
+        let deleted = self.write(&statement, &binds).await.map_err(|e| {
+            backend(
+                label,
+                format!("delete push config `{config_id}` of task `{task_id}`"),
+                e,
+            )
+        })?;
         Ok(deleted > 0)
     }
 }
