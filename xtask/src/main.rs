@@ -3,15 +3,25 @@
 //! stale file, when `generated/` is not what `generate` would write. `cargo xtask cycles [SRC..]`:
 //! exit 1, naming the modules and the paths, when a crate's modules import each other in a
 //! cycle (by default the generator's, the runtime's and the agent layer's; see `xtask::cycles`).
+//! `cargo xtask rooms`: exit 1, naming them, when a source file of the agent layer is over
+//! [`ROOM_LINES`] lines before its unit tests (issue 28: rooms a newcomer can work in).
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask generate|check|cycles [SRC..]
+const USAGE: &str = "usage: cargo xtask generate|check|cycles [SRC..]|rooms
   generate   regenerate generated/ (a2a-types) from spec/ (writes only files that change)
   check      exit 1, with a diff, when generated/ is not what `generate` would write
   cycles     exit 1, naming them, when the modules of a crate import each other in a cycle
              through `crate::` paths (each SRC a crate's src/ directory; by default
-             a2a-codegen, a2a-runtime and a2a-agent)";
+             a2a-codegen, a2a-runtime and a2a-agent)
+  rooms      exit 1, naming them, when a file of a2a-agent/src is over 600 lines before
+             its `#[cfg(test)]` module";
+
+/// The most lines a source file of [`ROOMS_CHECKED`] has before its unit tests.
+const ROOM_LINES: usize = 600;
+
+/// The source trees `cargo xtask rooms` checks.
+const ROOMS_CHECKED: &[&str] = &["a2a-agent/src"];
 
 /// The crates whose modules `cargo xtask cycles` checks by default.
 const CYCLE_CHECKED: &[&str] = &["a2a-codegen/src", "a2a-runtime/src", "a2a-agent/src"];
@@ -23,6 +33,7 @@ fn main() -> ExitCode {
         ["generate"] => generate(&root),
         ["check"] => check(&root),
         ["cycles", ref dirs @ ..] => return cycles(&root, dirs),
+        ["rooms"] => return rooms(&root),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -111,6 +122,63 @@ fn cycles(root: &std::path::Path, dirs: &[&str]) -> ExitCode {
     if clean {
         ExitCode::SUCCESS
     } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Every `.rs` file below `dir`, sorted.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            rust_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+fn rooms(root: &std::path::Path) -> ExitCode {
+    let mut over = Vec::new();
+    let mut files = Vec::new();
+    for dir in ROOMS_CHECKED {
+        if let Err(e) = rust_files(&root.join(dir), &mut files) {
+            eprintln!("xtask rooms: cannot read {dir}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    for path in &files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("xtask rooms: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        // The lines before the file's unit tests (a `#[cfg(test)]` at the start of a line).
+        let lines = text
+            .lines()
+            .take_while(|l| !l.starts_with("#[cfg(test)]"))
+            .count();
+        if lines > ROOM_LINES {
+            let shown = path.strip_prefix(root).unwrap_or(path);
+            over.push(format!("  {} ({lines} lines)", shown.display()));
+        }
+    }
+    if over.is_empty() {
+        println!(
+            "xtask: {} files of {} within {ROOM_LINES} lines before their tests",
+            files.len(),
+            ROOMS_CHECKED.join(", ")
+        );
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "xtask: over {ROOM_LINES} lines before their tests; split each by job:\n{}",
+            over.join("\n")
+        );
         ExitCode::from(1)
     }
 }

@@ -19,6 +19,7 @@ use a2a_types::v1::AgentCard;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod driver;
 mod errors;
 mod execution;
 mod live;
