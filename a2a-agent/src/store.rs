@@ -89,6 +89,7 @@ use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskStat
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod sealed;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod sql;
 #[cfg(feature = "sqlite")]
@@ -98,6 +99,7 @@ mod token;
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
+pub use sealed::{KeyLengthError, SealedPushConfigs};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
