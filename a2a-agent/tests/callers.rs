@@ -195,6 +195,7 @@ fn tokens() -> StaticTokens {
             Caller::new("carol").with_tenants(["", "acme", "globex"]),
         )
         .bearer("t-dave", Caller::new("dave"))
+        .bearer("t-erin", Caller::new("erin"))
 }
 
 #[tokio::test]
@@ -693,4 +694,105 @@ async fn an_access_policy_widens_what_a_caller_sees_but_never_anothers_credentia
     let (status, task) = act(&base, "t-alice", false, "GetTask", &id).await;
     assert_eq!(status, 200);
     assert!(task.contains("TASK_STATE_CANCELED"), "{task}");
+}
+
+/// What a test subscriber saw: each span's name and fields, each event's fields.
+#[derive(Default)]
+struct Seen {
+    spans: Vec<(String, Vec<(String, String)>)>,
+    events: Vec<Vec<(String, String)>>,
+}
+
+/// A subscriber that keeps what it sees (tracing-subscriber is not a dependency here).
+struct Recorder(std::sync::Arc<std::sync::Mutex<Seen>>);
+
+struct Fields<'a>(&'a mut Vec<(String, String)>);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push((field.name().to_owned(), format!("{value:?}")));
+    }
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.push((field.name().to_owned(), value.to_owned()));
+    }
+}
+
+impl tracing::Subscriber for Recorder {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        let mut seen = self.0.lock().unwrap();
+        let mut fields = Vec::new();
+        span.record(&mut Fields(&mut fields));
+        seen.spans.push((span.metadata().name().to_owned(), fields));
+        tracing::span::Id::from_u64(seen.spans.len() as u64)
+    }
+    fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut seen = self.0.lock().unwrap();
+        let index = id.into_u64() as usize - 1;
+        values.record(&mut Fields(&mut seen.spans[index].1));
+    }
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = Vec::new();
+        event.record(&mut Fields(&mut fields));
+        self.0.lock().unwrap().events.push(fields);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn every_call_has_a_span_and_a_log_line() {
+    // The process's subscriber (the other tests of this binary run beside it): erin's calls are
+    // this test's.
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
+    tracing::subscriber::set_global_default(Recorder(seen.clone())).unwrap();
+    let base = serve(tokens()).await;
+    assert_eq!(
+        who(&rpc_send(&base, Some("Bearer t-erin"), None).await),
+        "erin@"
+    );
+    let missing = act(&base, "t-erin", false, "GetTask", "no-such-task").await;
+    assert_eq!(missing.0, 404);
+    let seen = seen.lock().unwrap();
+    let field = |fields: &[(String, String)], name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let erins =
+        |fields: &[(String, String)]| field(fields, "enduser.id").as_deref() == Some("erin");
+    let calls: Vec<_> = seen
+        .spans
+        .iter()
+        .filter(|(name, fields)| name == "a2a.call" && erins(fields))
+        .collect();
+    assert_eq!(calls.len(), 2, "{:?}", seen.spans);
+    let (_, send) = calls[0];
+    assert_eq!(field(send, "rpc.system").as_deref(), Some("a2a"));
+    assert_eq!(field(send, "rpc.method").as_deref(), Some("SendMessage"));
+    assert_eq!(field(send, "a2a.binding").as_deref(), Some("JSONRPC"));
+    assert_eq!(field(send, "a2a.version").as_deref(), Some("1.0"));
+    assert_eq!(field(send, "a2a.error_code"), None);
+    let (_, get) = calls[1];
+    assert_eq!(field(get, "rpc.method").as_deref(), Some("GetTask"));
+    assert_eq!(field(get, "a2a.binding").as_deref(), Some("HTTP+JSON"));
+    assert_eq!(field(get, "a2a.error_code").as_deref(), Some("-32001"));
+    // A log line per call, with what it took (events name no caller: found by method and error).
+    let lines: Vec<_> = seen
+        .events
+        .iter()
+        .filter(|fields| field(fields, "elapsed_us").is_some())
+        .collect();
+    assert!(lines
+        .iter()
+        .any(|f| field(f, "method").as_deref() == Some("SendMessage")
+            && field(f, "error_code").is_none()));
+    assert!(lines
+        .iter()
+        .any(|f| field(f, "method").as_deref() == Some("GetTask")
+            && field(f, "error_code").as_deref() == Some("-32001")));
 }

@@ -880,9 +880,12 @@ impl<D: Dispatch> Endpoint for Served<D> {
             }
         };
         let keep_alive = settings.keep_alive;
-        let future = Self::call(&self.0, cx, incoming.request);
+        let trace = Trace::start(&cx);
+        let future = trace.instrument(Self::call(&self.0, cx, incoming.request));
         Box::pin(async move {
-            match future.await {
+            let outcome = future.await;
+            trace.end(outcome.as_ref().err().map(|e| e.error().code()));
+            match outcome {
                 Ok(Outcome::Unary(reply)) => json_response(
                     StatusCode::OK,
                     JSONRPC_CONTENT_TYPE,
@@ -928,9 +931,12 @@ impl<D: Dispatch> Endpoint for Served<D> {
             }
         };
         let keep_alive = settings.keep_alive;
-        let future = Self::call(&self.0, cx, request);
+        let trace = Trace::start(&cx);
+        let future = trace.instrument(Self::call(&self.0, cx, request));
         Box::pin(async move {
-            match future.await {
+            let outcome = future.await;
+            trace.end(outcome.as_ref().err().map(|e| e.error().code()));
+            match outcome {
                 Ok(Outcome::Unary(reply)) => {
                     rest_response(crate::rest::server::encode_rest_result(&reply))
                 }
@@ -951,6 +957,59 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 Err(error) => rest_response(error.rest_response()),
             }
         })
+    }
+}
+
+/// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,
+/// caller and tenant, and once answered its error code) and its log line (target
+/// `a2a_runtime::request`, at `info`: the same and the time it took). With no subscriber, or
+/// both filtered out, neither is built and no clock is read.
+struct Trace {
+    span: tracing::Span,
+    started: Option<std::time::Instant>,
+    method: &'static str,
+}
+
+impl Trace {
+    fn start(cx: &RequestContext) -> Trace {
+        let span = tracing::info_span!(
+            target: "a2a_runtime::server",
+            "a2a.call",
+            rpc.system = "a2a",
+            rpc.method = cx.method,
+            a2a.binding = cx.binding.name(),
+            a2a.version = cx.version.as_str(),
+            enduser.id = cx.caller.id(),
+            a2a.tenant = cx.tenant.as_deref().unwrap_or(""),
+            a2a.error_code = tracing::field::Empty,
+        );
+        let logged = tracing::enabled!(target: "a2a_runtime::request", tracing::Level::INFO);
+        Trace {
+            started: (logged || !span.is_disabled()).then(std::time::Instant::now),
+            span,
+            method: cx.method,
+        }
+    }
+
+    fn instrument<F: Future>(&self, future: F) -> tracing::instrument::Instrumented<F> {
+        tracing::Instrument::instrument(future, self.span.clone())
+    }
+
+    /// The call answered: `Ok`, or the error code. (A stream is answered when it begins.)
+    fn end(&self, error: Option<i64>) {
+        let Some(started) = self.started else { return };
+        if let Some(code) = error {
+            self.span.record("a2a.error_code", code);
+        }
+        tracing::info!(
+            target: "a2a_runtime::request",
+            parent: &self.span,
+            method = self.method,
+            error_code = error,
+            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            "{}",
+            if error.is_some() { "answered with an error" } else { "answered" }
+        );
     }
 }
 

@@ -15,6 +15,7 @@
 //!   --tasks N           handler-existing: the waiting tasks made first (default 5000; 50 with
 //!                       --smoke)
 //!   --json FILE         also append one JSON line per agent and workload to FILE
+//!   --auth LABEL=VALUE  every request to agent LABEL carries `Authorization: VALUE`
 //!   --smoke             200 requests or 1 s each, 0.2 s warm-up: for CI; replies still checked
 //! ```
 //!
@@ -68,7 +69,7 @@ use std::borrow::Cow;
 const USAGE: &str =
     "usage: serve_load [--connections N] [--requests N] [--seconds S] [--warmup S] \
 [--threads N] [--workloads card,jsonrpc-send,rest-send,stream,handler-new,handler-existing] \
-[--tasks N] [--json FILE] [--smoke] LABEL=URL [LABEL=URL ...]";
+[--tasks N] [--json FILE] [--smoke] [--auth LABEL=AUTHORIZATION ...] LABEL=URL [LABEL=URL ...]";
 
 /// How long one request may take before it counts as a failure (and its connection is dropped).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -145,6 +146,8 @@ struct Agent {
     authority: String,
     /// The base path without its trailing `/` (empty for the root).
     base: String,
+    /// The `Authorization` header every request to it carries (`--auth LABEL=VALUE`).
+    authorization: Option<String>,
 }
 
 impl Agent {
@@ -173,6 +176,7 @@ impl Agent {
             label: label.to_string(),
             authority: authority.to_string(),
             base: path.trim_end_matches('/').to_string(),
+            authorization: None,
         })
     }
 }
@@ -195,6 +199,7 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
     let (mut workloads, mut json, mut agents) = (Workload::ALL.to_vec(), None, Vec::new());
     let mut bounds = BoundsArgs::default();
     let mut tasks = None;
+    let mut auths: Vec<(String, String)> = Vec::new();
     let smoke = args.iter().any(|a| a == "--smoke");
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -208,6 +213,13 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         }
         match arg.as_str() {
             "--json" => json = Some(value()?),
+            "--auth" => {
+                let v = value()?;
+                let (label, header) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--auth: {v:?} is not LABEL=VALUE"))?;
+                auths.push((label.to_owned(), header.to_owned()));
+            }
             "--tasks" => {
                 let v = value()?;
                 tasks = Some(
@@ -229,6 +241,13 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
     }
     if agents.is_empty() {
         return Err("no agent given".to_string());
+    }
+    for (label, header) in auths {
+        let agent = agents
+            .iter_mut()
+            .find(|a| a.label == label)
+            .ok_or_else(|| format!("--auth: no agent labelled {label:?}"))?;
+        agent.authorization = Some(header);
     }
     let b = bounds.finish()?;
     Ok(Config {
@@ -323,6 +342,10 @@ fn request(
         .method(method)
         .uri(uri)
         .header(hyper::header::HOST, &agent.authority);
+    let builder = match &agent.authorization {
+        Some(value) => builder.header(hyper::header::AUTHORIZATION, value),
+        None => builder,
+    };
     let builder = match body {
         None => builder,
         Some(_) => builder

@@ -1,13 +1,17 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
-//! [--auth-tokens FILE]`: serves the TCK's system under test until killed (or Ctrl-C). With
-//! `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the file's bearer
-//! tokens and the card declares the scheme; without it, every call is the anonymous caller. Webhooks on loopback over plain HTTP
+//! [--auth-tokens FILE | --auth-jwks FILE]`: serves the TCK's system under test until killed (or
+//! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
+//! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
+//! caller, no issuer or audience checked); either way the card declares the bearer scheme.
+//! Without them, every call is the anonymous caller. Webhooks on loopback over plain HTTP
 //! are allowed, as the TCK's receiver needs; nothing else outside the public internet.
 
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
 use a2a_agent::store::{MemoryStore, PushConfigStore, TaskStore};
 use a2a_agent::RequestHandler;
+use a2a_types::rt::auth::JwtAuthenticator;
 use a2a_types::rt::server::{serve, AgentRouter};
+use a2a_types::rt::trust::KeySet;
 use a2a_types::v1::A2aServer;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -15,7 +19,7 @@ use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -31,7 +35,7 @@ async fn main() -> ExitCode {
 async fn run() -> Result<(), String> {
     let mut listen = "127.0.0.1:9999".to_owned();
     let mut store = "memory".to_owned();
-    let mut tokens = None;
+    let mut tokens: Option<Box<dyn FnOnce(AgentRouter) -> AgentRouter>> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -41,7 +45,17 @@ async fn run() -> Result<(), String> {
             "--auth-tokens" => {
                 let text = std::fs::read_to_string(&value)
                     .map_err(|e| format!("cannot read the tokens file {value}: {e}"))?;
-                tokens = Some(auth_tokens(&text).map_err(|e| format!("{value}: {e}"))?);
+                let tokens_read = auth_tokens(&text).map_err(|e| format!("{value}: {e}"))?;
+                tokens = Some(Box::new(move |r: AgentRouter| r.authenticate(tokens_read)));
+            }
+            "--auth-jwks" => {
+                let text = std::fs::read_to_string(&value)
+                    .map_err(|e| format!("cannot read the JWK Set {value}: {e}"))?;
+                let jwks: serde_json::Value =
+                    serde_json::from_str(&text).map_err(|e| format!("{value}: not JSON: {e}"))?;
+                let keys = KeySet::from_jwks(&jwks).map_err(|e| format!("{value}: {e}"))?;
+                let jwt = JwtAuthenticator::new(keys);
+                tokens = Some(Box::new(move |r: AgentRouter| r.authenticate(jwt)));
             }
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
@@ -74,7 +88,7 @@ async fn run() -> Result<(), String> {
     };
     let router = AgentRouter::new(&public).map_err(|e| e.to_string())?;
     let router = match tokens {
-        Some(tokens) => router.authenticate(tokens),
+        Some(authenticate) => authenticate(router),
         None => router,
     };
     let router = router
