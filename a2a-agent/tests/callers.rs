@@ -781,6 +781,9 @@ async fn every_call_has_a_span_and_a_log_line() {
     assert_eq!(field(get, "rpc.method").as_deref(), Some("GetTask"));
     assert_eq!(field(get, "a2a.binding").as_deref(), Some("HTTP+JSON"));
     assert_eq!(field(get, "a2a.error_code").as_deref(), Some("-32001"));
+    // The execution has a span of its own, inside the call's.
+    assert!(seen.spans.iter().any(|(name, fields)| name == "a2a.execute"
+        && field(fields, "a2a.work").as_deref() == Some("execute")));
     // A log line per call, with what it took (events name no caller: found by method and error).
     let lines: Vec<_> = seen
         .events

@@ -42,6 +42,16 @@ pub(super) enum Work {
     Cancel,
 }
 
+impl Work {
+    /// Its name in traces.
+    fn name(&self) -> &'static str {
+        match self {
+            Work::Execute => "execute",
+            Work::Cancel => "cancel",
+        }
+    }
+}
+
 /// The first thing an execution tells the call that started it.
 pub(super) enum FirstAnswer {
     /// The executor answered with a direct message; no task is kept.
@@ -152,8 +162,19 @@ impl<E: AgentExecutor> Execution<E> {
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
         // profile).
+        let span = tracing::info_span!(
+            target: "a2a_agent::execution",
+            "a2a.execute",
+            a2a.task_id = %cx.task_id,
+            a2a.work = work.name(),
+        );
         let driver = Driver {
-            run: Some(Box::pin(execution.run(cx, guard, work))),
+            // Its own span, a child of the call's (`a2a.call`) when the call has one: it stays
+            // the execution's parent when the rest of it is spawned.
+            run: Some(Box::pin(tracing::Instrument::instrument(
+                execution.run(cx, guard, work),
+                span,
+            ))),
         };
         Started {
             first,

@@ -352,7 +352,20 @@ impl PushSender {
         config: &TaskPushNotificationConfig,
         event: &StreamResponse,
     ) -> Result<Delivered, PushError> {
-        let result = self.try_deliver(config, event).await;
+        let span = tracing::info_span!(
+            target: "a2a_agent::push",
+            "a2a.push",
+            a2a.task_id = config.task_id.as_deref().unwrap_or_default(),
+            url.full = %redact_url(&config.url),
+            a2a.attempts = tracing::field::Empty,
+        );
+        let result =
+            tracing::Instrument::instrument(self.try_deliver(config, event), span.clone()).await;
+        let attempts = match &result {
+            Ok(delivered) => delivered.attempts,
+            Err(e) => e.attempts,
+        };
+        span.record("a2a.attempts", attempts);
         if let Err(e) = &result {
             tracing::warn!(
                 task_id = config.task_id.as_deref().unwrap_or_default(),
