@@ -479,8 +479,15 @@ pub fn challenges(card: &Value, invalid: bool) -> Vec<String> {
         true => r#"Bearer error="invalid_token""#.to_owned(),
         false => "Bearer".to_owned(),
     };
-    let schemes = card.get("securitySchemes").and_then(Value::as_object);
-    for scheme in schemes.into_iter().flat_map(|s| s.values()) {
+    // By name, whatever order the map keeps (serde_json's `preserve_order` keeps the card's).
+    let mut schemes: Vec<(&String, &Value)> = card
+        .get("securitySchemes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .collect();
+    schemes.sort_by(|a, b| a.0.cmp(b.0));
+    for (_, scheme) in schemes {
         let http = scheme
             .get("httpAuthSecurityScheme")
             .or_else(|| (scheme.get("type")? == "http").then_some(scheme));
