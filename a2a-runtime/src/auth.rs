@@ -102,12 +102,19 @@ impl Caller {
     /// The caller of a server without authentication: id `""`, any tenant. Everything it makes
     /// is everyone's.
     pub fn anonymous() -> Self {
-        Caller(Arc::new(CallerData {
-            id: String::new(),
-            tenants: Tenants::Any,
-            claims: Map::new(),
-            anonymous: true,
-        }))
+        // One, shared: every request of a server without authentication gets it (a reference
+        // count, not an allocation per request).
+        static ANONYMOUS: std::sync::OnceLock<Caller> = std::sync::OnceLock::new();
+        ANONYMOUS
+            .get_or_init(|| {
+                Caller(Arc::new(CallerData {
+                    id: String::new(),
+                    tenants: Tenants::Any,
+                    claims: Map::new(),
+                    anonymous: true,
+                }))
+            })
+            .clone()
     }
 
     /// This caller, using exactly these tenants (`""` is the default one). A caller with one
