@@ -784,6 +784,9 @@ async fn every_call_has_a_span_and_a_log_line() {
     // The execution has a span of its own, inside the call's.
     assert!(seen.spans.iter().any(|(name, fields)| name == "a2a.execute"
         && field(fields, "a2a.work").as_deref() == Some("execute")));
+    // And each store call.
+    assert!(seen.spans.iter().any(|(name, fields)| name == "a2a.store"
+        && field(fields, "db.operation").as_deref() == Some("create_task")));
     // A log line per call, with what it took (events name no caller: found by method and error).
     let lines: Vec<_> = seen
         .events

@@ -25,6 +25,7 @@ mod execution;
 mod live;
 mod service;
 mod stream;
+mod traced;
 
 use live::LiveTasks;
 
@@ -156,8 +157,13 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         let tasks = self
             .tasks
             .unwrap_or_else(|| Arc::new(MemoryStore::new()) as Arc<dyn TaskStore>);
+        // Every store call in a span of its own (free when no one listens).
+        let tasks: Arc<dyn TaskStore> = Arc::new(traced::TracedTasks(tasks));
         let (pushes, dispatcher) = match self.pushes {
-            Some((store, dispatcher)) => (Some(store), Some(dispatcher)),
+            Some((store, dispatcher)) => (
+                Some(Arc::new(traced::TracedPushConfigs(store)) as Arc<dyn PushConfigStore>),
+                Some(dispatcher),
+            ),
             None => (None, None),
         };
         RequestHandler {

@@ -1,0 +1,115 @@
+//! The stores as the handler calls them: each call in a span `a2a.store` (target
+//! `a2a_agent::store`: `db.operation`, `a2a.task_id`), a child of the call's or the execution's.
+//! With no subscriber the store's own future is returned as it is.
+
+use std::sync::Arc;
+
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
+
+use crate::store::{
+    PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+};
+
+/// `future` in a span for `operation` on `task_id`, when anyone listens.
+fn traced<'a, T: 'a>(
+    operation: &'static str,
+    task_id: &str,
+    future: StoreFuture<'a, T>,
+) -> StoreFuture<'a, T> {
+    let span = tracing::info_span!(
+        target: "a2a_agent::store",
+        "a2a.store",
+        db.operation = operation,
+        a2a.task_id = task_id,
+    );
+    if span.is_disabled() {
+        return future;
+    }
+    Box::pin(tracing::Instrument::instrument(future, span))
+}
+
+/// A task store whose calls are traced.
+pub(super) struct TracedTasks(pub(super) Arc<dyn TaskStore>);
+
+impl TaskStore for TracedTasks {
+    fn get_task<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        traced("get_task", task_id, self.0.get_task(scope, task_id))
+    }
+
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
+        traced("create_task", &task.id, self.0.create_task(scope, task))
+    }
+
+    fn update_task<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+    ) -> StoreFuture<'a, u64> {
+        let future = self.0.update_task(scope, task, expected_version);
+        traced("update_task", &task.id, future)
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        query: &'a TaskQuery,
+    ) -> StoreFuture<'a, TaskPage> {
+        traced("list_tasks", "", self.0.list_tasks(scope, query))
+    }
+}
+
+/// A push-config store whose calls are traced.
+pub(super) struct TracedPushConfigs(pub(super) Arc<dyn PushConfigStore>);
+
+impl PushConfigStore for TracedPushConfigs {
+    fn set_push_config<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        traced(
+            "set_push_config",
+            task_id,
+            self.0.set_push_config(scope, task_id, config),
+        )
+    }
+
+    fn get_push_config<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+        let future = self.0.get_push_config(scope, task_id, config_id);
+        traced("get_push_config", task_id, future)
+    }
+
+    fn list_push_configs<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        page_size: Option<u32>,
+        page_token: Option<&'a str>,
+    ) -> StoreFuture<'a, PushConfigPage> {
+        let future = self
+            .0
+            .list_push_configs(scope, task_id, page_size, page_token);
+        traced("list_push_configs", task_id, future)
+    }
+
+    fn delete_push_config<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        config_id: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        let future = self.0.delete_push_config(scope, task_id, config_id);
+        traced("delete_push_config", task_id, future)
+    }
+}
