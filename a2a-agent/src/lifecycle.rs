@@ -222,6 +222,26 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// The event as streamed: a status or artifact update carries the task's ids.
+pub(crate) fn stamp_event(event: StreamResponse, task: &Task) -> StreamResponse {
+    let context_id = task.context_id.clone().unwrap_or_default();
+    match event {
+        StreamResponse::StatusUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            u.status = task.status.clone();
+            StreamResponse::StatusUpdate(u)
+        }
+        StreamResponse::ArtifactUpdate(mut u) => {
+            u.task_id.clone_from(&task.id);
+            u.context_id = context_id;
+            StreamResponse::ArtifactUpdate(u)
+        }
+        StreamResponse::Task(_) => StreamResponse::Task(task.clone()),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,8 @@ use super::stream::Settled;
 use super::Shared;
 use crate::executor::{AgentExecutor, Event, ExecutorError, TaskContext, TaskUpdater};
 use crate::lifecycle::{
-    accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamped, InvalidEvent,
+    accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamp_event, stamped,
+    InvalidEvent,
 };
 use crate::store::{Scope, StoreError, Stored, MAX_PAGE_SIZE};
 
@@ -586,25 +587,5 @@ fn work_failure(outcome: std::thread::Result<Result<(), ExecutorError>>) -> Opti
         Ok(Ok(())) => None,
         Ok(Err(e)) => Some(format!("the agent failed: {e}")),
         Err(panic) => Some(format!("the agent panicked: {}", panic_text(&panic))),
-    }
-}
-
-/// The event as streamed: a status or artifact update carries the task's ids.
-fn stamp_event(event: StreamResponse, task: &Task) -> StreamResponse {
-    let context_id = task.context_id.clone().unwrap_or_default();
-    match event {
-        StreamResponse::StatusUpdate(mut u) => {
-            u.task_id.clone_from(&task.id);
-            u.context_id = context_id;
-            u.status = task.status.clone();
-            StreamResponse::StatusUpdate(u)
-        }
-        StreamResponse::ArtifactUpdate(mut u) => {
-            u.task_id.clone_from(&task.id);
-            u.context_id = context_id;
-            StreamResponse::ArtifactUpdate(u)
-        }
-        StreamResponse::Task(_) => StreamResponse::Task(task.clone()),
-        other => other,
     }
 }
