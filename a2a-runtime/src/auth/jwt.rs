@@ -16,6 +16,7 @@ use http::request::Parts;
 use serde_json::{Map, Value};
 
 use super::{bearer_token, AuthFuture, Authenticator, Caller, Unauthenticated};
+use crate::trust::header_key;
 use crate::trust::{Algorithm, KeyError, KeyResolver, SigningKey};
 
 /// Maps a verified token's claims to its caller.
@@ -164,27 +165,27 @@ impl JwtAuthenticator {
             }
         };
         let header = object(header64, "header")?;
-        let alg = header
-            .get("alg")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("no alg"))?;
-        let algorithm = Algorithm::from_name(alg)
-            .filter(|a| self.algorithms.contains(a))
-            .ok_or_else(|| bad(&format!("alg {alg:?} is not allowed")))?;
-        if header.contains_key("crit") {
-            return Err(bad("a crit header"));
-        }
-        let kid = header
-            .get("kid")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("no kid"))?;
-        let key = self
-            .keys
-            .resolve(kid, None)
-            .ok_or_else(|| bad(&format!("unknown kid {kid:?}")))?;
-        if key.kind() != algorithm.key_kind() || key.algorithm().is_some_and(|a| a != algorithm) {
-            return Err(bad(&format!("{algorithm} does not go with {}", key.kind())));
-        }
+        // The header checked as a card's signature is (trust::verify::header_key); the
+        // refusal worded for a token.
+        let (algorithm, key) = header_key(&header, &self.algorithms, &*self.keys).map_err(|f| {
+            use crate::trust::SignatureFailure as F;
+            match f {
+                F::AlgNone | F::UnknownAlgorithm(_) | F::AlgorithmNotAllowed(_) => {
+                    let alg = header
+                        .get("alg")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    bad(&format!("alg {alg:?} is not allowed"))
+                }
+                F::MissingAlg => bad("no alg"),
+                F::MissingKid => bad("no kid"),
+                F::CriticalHeader => bad("a crit header"),
+                F::KeyMismatch { algorithm, key } => {
+                    bad(&format!("{algorithm} does not go with {key}"))
+                }
+                other => bad(&other.to_string()),
+            }
+        })?;
         let signature = URL_SAFE_NO_PAD
             .decode(signature64)
             .map_err(|_| bad("its signature is not base64url"))?;

@@ -26,6 +26,7 @@ mod card;
 mod keys;
 mod sign;
 mod verify;
+pub(crate) use verify::header_key;
 
 #[doc(hidden)]
 pub use card::presence_table;

@@ -363,34 +363,13 @@ impl Verifier {
         let Ok(Value::Object(header)) = jcs::parse(&header) else {
             return fail(F::ProtectedNotObject);
         };
-        let Some(alg) = header.get("alg").and_then(Value::as_str) else {
-            return fail(F::MissingAlg);
-        };
-        if alg.eq_ignore_ascii_case("none") {
-            return fail(F::AlgNone);
-        }
-        let Some(algorithm) = Algorithm::from_name(alg) else {
-            return fail(F::UnknownAlgorithm(alg.to_owned()));
-        };
-        if !self.algorithms.contains(&algorithm) {
-            return fail(F::AlgorithmNotAllowed(algorithm));
-        }
-        if header.contains_key("crit") {
-            return fail(F::CriticalHeader);
-        }
-        let Some(kid) = header.get("kid").and_then(Value::as_str) else {
-            return fail(F::MissingKid);
-        };
+        let (algorithm, key) = header_key(&header, &self.algorithms, &*self.resolver)
+            .map_err(CheckError::Signature)?;
+        let kid = header
+            .get("kid")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let jku = header.get("jku").and_then(Value::as_str);
-        let Some(key) = self.resolver.resolve(kid, jku) else {
-            return fail(F::UnknownKid(kid.to_owned()));
-        };
-        if key.kind() != algorithm.key_kind() || key.algorithm().is_some_and(|a| a != algorithm) {
-            return fail(F::KeyMismatch {
-                algorithm,
-                key: key.kind(),
-            });
-        }
         let Ok(signature) = URL_SAFE_NO_PAD.decode(signature) else {
             return fail(F::SignatureNotBase64);
         };
@@ -412,6 +391,48 @@ impl Verifier {
         }
         fail(F::BadSignature)
     }
+}
+
+/// The algorithm and key a JWS protected header names, checked as every JWS this crate reads
+/// is (a card's signature, a JWT): an `alg` that is not `none`, is known and is in `algorithms`
+/// (so a MAC only when listed); no `crit`; a `kid` the resolver knows (the `jku` a hint); a
+/// key of the kind the algorithm takes, and bound to no other (an HMAC "signature" made with
+/// an RSA or EC key's public bytes is refused here).
+pub(crate) fn header_key(
+    header: &serde_json::Map<String, Value>,
+    algorithms: &[Algorithm],
+    resolver: &dyn KeyResolver,
+) -> Result<(Algorithm, VerifyingKey), SignatureFailure> {
+    use SignatureFailure as F;
+    let alg = header
+        .get("alg")
+        .and_then(Value::as_str)
+        .ok_or(F::MissingAlg)?;
+    if alg.eq_ignore_ascii_case("none") {
+        return Err(F::AlgNone);
+    }
+    let algorithm = Algorithm::from_name(alg).ok_or_else(|| F::UnknownAlgorithm(alg.to_owned()))?;
+    if !algorithms.contains(&algorithm) {
+        return Err(F::AlgorithmNotAllowed(algorithm));
+    }
+    if header.contains_key("crit") {
+        return Err(F::CriticalHeader);
+    }
+    let kid = header
+        .get("kid")
+        .and_then(Value::as_str)
+        .ok_or(F::MissingKid)?;
+    let jku = header.get("jku").and_then(Value::as_str);
+    let key = resolver
+        .resolve(kid, jku)
+        .ok_or_else(|| F::UnknownKid(kid.to_owned()))?;
+    if key.kind() != algorithm.key_kind() || key.algorithm().is_some_and(|a| a != algorithm) {
+        return Err(F::KeyMismatch {
+            algorithm,
+            key: key.kind(),
+        });
+    }
+    Ok((algorithm, key))
 }
 
 enum CheckError {
