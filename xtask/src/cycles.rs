@@ -104,8 +104,8 @@ fn line_of(text: &str, path: &[String]) -> usize {
     find(&whole).or_else(|| find(last)).map_or(1, |i| i + 1)
 }
 
-/// Every `.rs` file under `dir`.
-fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Every `.rs` file under `dir` (in no particular order).
+pub fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {

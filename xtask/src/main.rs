@@ -126,29 +126,16 @@ fn cycles(root: &std::path::Path, dirs: &[&str]) -> ExitCode {
     }
 }
 
-/// Every `.rs` file below `dir`, sorted.
-fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            rust_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(())
-}
-
 fn rooms(root: &std::path::Path) -> ExitCode {
     let mut over = Vec::new();
     let mut files = Vec::new();
     for dir in ROOMS_CHECKED {
-        if let Err(e) = rust_files(&root.join(dir), &mut files) {
+        if let Err(e) = xtask::cycles::collect_rs(&root.join(dir), &mut files) {
             eprintln!("xtask rooms: cannot read {dir}: {e}");
             return ExitCode::from(2);
         }
     }
+    files.sort();
     for path in &files {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
