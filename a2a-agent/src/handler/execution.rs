@@ -122,8 +122,6 @@ pub(super) struct Execution<E> {
 /// a cancel) and a push config that came with it.
 pub(super) struct Origin {
     pub(super) tenant: Option<String>,
-    /// The owner of a new task (a stored one keeps its own).
-    pub(super) owner: String,
     pub(super) stored: Option<Stored>,
     pub(super) message: Option<Message>,
     pub(super) push: Option<TaskPushNotificationConfig>,
@@ -144,7 +142,8 @@ impl<E: AgentExecutor> Execution<E> {
         let (settled_tx, settled) = watch::channel(None);
         let (task, version, owner) = match origin.stored {
             Some(s) => (Some(s.task), s.version, s.owner),
-            None => (None, 0, origin.owner),
+            // A new task is its caller's; a stored one keeps its owner.
+            None => (None, 0, cx.call.caller.id().to_owned()),
         };
         let execution = Execution {
             shared: Arc::clone(shared),

@@ -162,7 +162,6 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         }
         let origin = Origin {
             tenant: tenant.map(str::to_owned),
-            owner: owner.clone(),
             stored: Some(stored),
             message: None,
             push: None,
@@ -365,11 +364,6 @@ impl<E: AgentExecutor> RequestHandler<E> {
             true => Some(self.continuable(&cx, &task_id, &message).await?),
             false => None,
         };
-        // A new task is the caller's; a continued one stays its owner's.
-        let owner = match &stored {
-            Some(s) => s.owner.clone(),
-            None => cx.caller.id().to_owned(),
-        };
         let context_id = match (&stored, context_id) {
             (Some(s), _) => s.task.context_id.clone().unwrap_or_default(),
             (None, c) => c.unwrap_or_default(),
@@ -387,7 +381,6 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let events = stream.then(|| Subscription::new(&live));
         let origin = Origin {
             tenant,
-            owner,
             stored,
             message: Some(message),
             push,
