@@ -175,6 +175,7 @@ async fn every_page(
 pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let id = f.id("rich");
     let rich: Task = serde_json::from_value(serde_json::json!({
         "id": id,
@@ -191,18 +192,8 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
     .unwrap();
     assert_eq!(rich.status.state, TaskState::InputRequired);
 
-    assert_eq!(
-        store
-            .create_task(Scope::tenant(Some(&tenant)), &rich)
-            .await
-            .unwrap(),
-        1
-    );
-    let stored = store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(store.create_task(scope, &rich).await.unwrap(), 1);
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
     assert_eq!(stored.version, 1);
     assert_eq!(stored.task, rich);
     assert_eq!(
@@ -210,7 +201,7 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
         serde_json::to_value(&rich).unwrap()
     );
     assert!(store
-        .get_task(Scope::tenant(Some(&tenant)), &f.id("missing"))
+        .get_task(scope, &f.id("missing"))
         .await
         .unwrap()
         .is_none());
@@ -219,94 +210,52 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
 pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let id = f.id("t");
     let first = task_with(&id, "first", TaskState::Submitted, None);
-    store
-        .create_task(Scope::tenant(Some(&tenant)), &first)
-        .await
-        .unwrap();
+    store.create_task(scope, &first).await.unwrap();
     let second = task_with(&id, "second", TaskState::Working, None);
-    match store
-        .create_task(Scope::tenant(Some(&tenant)), &second)
-        .await
-    {
+    match store.create_task(scope, &second).await {
         Err(StoreError::Conflict {
             task_id,
             expected_version: None,
         }) => assert_eq!(task_id, id),
         other => panic!("expected a create conflict, got {other:?}"),
     }
-    let err = store
-        .create_task(Scope::tenant(Some(&tenant)), &second)
-        .await
-        .unwrap_err();
+    let err = store.create_task(scope, &second).await.unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` already exists"));
-    let stored = store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (first, 1));
 }
 
 pub async fn update_with_the_read_version_writes_the_next_version(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let id = f.id("t");
-    store
-        .create_task(Scope::tenant(Some(&tenant)), &task(&id))
-        .await
-        .unwrap();
+    store.create_task(scope, &task(&id)).await.unwrap();
     let mut next = task_with(&id, "ctx", TaskState::Working, Some("2024-01-01T00:00:00Z"));
-    assert_eq!(
-        store
-            .update_task(Scope::tenant(Some(&tenant)), &next, 1)
-            .await
-            .unwrap(),
-        2
-    );
-    let stored = store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(store.update_task(scope, &next, 1).await.unwrap(), 2);
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
     assert_eq!((&stored.task, stored.version), (&next, 2));
     next.history.push(message("m"));
     next.status.state = TaskState::Completed;
-    assert_eq!(
-        store
-            .update_task(Scope::tenant(Some(&tenant)), &next, 2)
-            .await
-            .unwrap(),
-        3
-    );
-    let stored = store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(store.update_task(scope, &next, 2).await.unwrap(), 3);
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (next, 3));
 }
 
 pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let id = f.id("t");
-    store
-        .create_task(Scope::tenant(Some(&tenant)), &task(&id))
-        .await
-        .unwrap();
+    store.create_task(scope, &task(&id)).await.unwrap();
     let winner = task_with(&id, "winner", TaskState::Working, None);
-    store
-        .update_task(Scope::tenant(Some(&tenant)), &winner, 1)
-        .await
-        .unwrap();
+    store.update_task(scope, &winner, 1).await.unwrap();
     let loser = task_with(&id, "loser", TaskState::Failed, None);
     for stale in [1, 0, 3, 99, u64::MAX] {
-        match store
-            .update_task(Scope::tenant(Some(&tenant)), &loser, stale)
-            .await
-        {
+        match store.update_task(scope, &loser, stale).await {
             Err(StoreError::Conflict {
                 task_id,
                 expected_version: Some(v),
@@ -314,113 +263,73 @@ pub async fn update_with_a_stale_version_is_a_conflict_and_writes_nothing(f: &Fi
             other => panic!("expected a conflict for version {stale}, got {other:?}"),
         }
     }
-    let err = store
-        .update_task(Scope::tenant(Some(&tenant)), &loser, 1)
-        .await
-        .unwrap_err();
+    let err = store.update_task(scope, &loser, 1).await.unwrap_err();
     assert!(
         err.to_string().starts_with(&format!(
             "task `{id}` was written by someone else: version 1"
         )),
         "{err}"
     );
-    let stored = store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
     assert_eq!((stored.task, stored.version), (winner, 2));
 }
 
 pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
     let store = &*f.tasks;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let id = f.id("nowhere");
-    match store
-        .update_task(Scope::tenant(Some(&tenant)), &task(&id), 1)
-        .await
-    {
+    match store.update_task(scope, &task(&id), 1).await {
         Err(StoreError::NotFound { task_id }) => assert_eq!(task_id, id),
         other => panic!("expected not found, got {other:?}"),
     }
-    let err = store
-        .update_task(Scope::tenant(Some(&tenant)), &task(&id), 1)
-        .await
-        .unwrap_err();
+    let err = store.update_task(scope, &task(&id), 1).await.unwrap_err();
     assert_eq!(err.to_string(), format!("task `{id}` does not exist"));
     // Whatever version is named.
     for version in [0, u64::MAX] {
         assert!(matches!(
-            store
-                .update_task(Scope::tenant(Some(&tenant)), &task(&id), version)
-                .await,
+            store.update_task(scope, &task(&id), version).await,
             Err(StoreError::NotFound { .. })
         ));
     }
-    assert!(store
-        .get_task(Scope::tenant(Some(&tenant)), &id)
-        .await
-        .unwrap()
-        .is_none());
+    assert!(store.get_task(scope, &id).await.unwrap().is_none());
 }
 
 pub async fn tenants_are_isolated(f: &Fixture) {
     let store = &*f.tasks;
     let (a, b) = (f.tenant("a"), f.tenant("b"));
+    let scope_b = Scope::tenant(Some(&b));
+    let scope_a = Scope::tenant(Some(&a));
     let id = f.id("shared-id");
     let in_a = task_with(&id, "a", TaskState::Working, None);
-    store
-        .create_task(Scope::tenant(Some(&a)), &in_a)
-        .await
-        .unwrap();
+    store.create_task(scope_a, &in_a).await.unwrap();
 
-    assert!(store
-        .get_task(Scope::tenant(Some(&b)), &id)
-        .await
-        .unwrap()
-        .is_none());
+    assert!(store.get_task(scope_b, &id).await.unwrap().is_none());
     assert!(store
         .get_task(Scope::tenant(None), &id)
         .await
         .unwrap()
         .is_none());
     assert!(matches!(
-        store.update_task(Scope::tenant(Some(&b)), &in_a, 1).await,
+        store.update_task(scope_b, &in_a, 1).await,
         Err(StoreError::NotFound { .. })
     ));
     let page = store
-        .list_tasks(Scope::tenant(Some(&b)), &TaskQuery::default())
+        .list_tasks(scope_b, &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!((page.tasks.len(), page.total_size), (0, 0));
 
     // The same id in another tenant is another task, with its own versions.
     let in_b = task_with(&id, "b", TaskState::Completed, None);
-    assert_eq!(
-        store
-            .create_task(Scope::tenant(Some(&b)), &in_b)
-            .await
-            .unwrap(),
-        1
-    );
-    store
-        .update_task(Scope::tenant(Some(&b)), &in_b, 1)
-        .await
-        .unwrap();
-    let stored_a = store
-        .get_task(Scope::tenant(Some(&a)), &id)
-        .await
-        .unwrap()
-        .unwrap();
-    let stored_b = store
-        .get_task(Scope::tenant(Some(&b)), &id)
-        .await
-        .unwrap()
-        .unwrap();
+    assert_eq!(store.create_task(scope_b, &in_b).await.unwrap(), 1);
+    store.update_task(scope_b, &in_b, 1).await.unwrap();
+    let stored_a = store.get_task(scope_a, &id).await.unwrap().unwrap();
+    let stored_b = store.get_task(scope_b, &id).await.unwrap().unwrap();
     assert_eq!((stored_a.task, stored_a.version), (in_a, 1));
     assert_eq!((stored_b.task, stored_b.version), (in_b, 2));
     let page = store
-        .list_tasks(Scope::tenant(Some(&a)), &TaskQuery::default())
+        .list_tasks(scope_a, &TaskQuery::default())
         .await
         .unwrap();
     assert_eq!((ids(&page), page.total_size), (vec![id.clone()], 1));
@@ -1000,15 +909,12 @@ fn config(id: Option<&str>, url: &str) -> TaskPushNotificationConfig {
 pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
     let store = &*f.configs;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let task_id = f.id("t");
     let mut seen = BTreeSet::new();
     for id in [None, Some(""), None] {
         let stored = store
-            .set_push_config(
-                Scope::tenant(Some(&tenant)),
-                &task_id,
-                config(id, "https://a.invalid/"),
-            )
+            .set_push_config(scope, &task_id, config(id, "https://a.invalid/"))
             .await
             .unwrap();
         let id = stored.id.clone().unwrap();
@@ -1016,15 +922,12 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
         assert_eq!(uuid.get_version_num(), 4, "{id}");
         assert!(seen.insert(id.clone()), "id {id} given twice");
         assert_eq!(
-            store
-                .get_push_config(Scope::tenant(Some(&tenant)), &task_id, &id)
-                .await
-                .unwrap(),
+            store.get_push_config(scope, &task_id, &id).await.unwrap(),
             Some(stored)
         );
     }
     let page = store
-        .list_push_configs(Scope::tenant(Some(&tenant)), &task_id, None, None)
+        .list_push_configs(scope, &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs.len(), 3);
@@ -1033,31 +936,25 @@ pub async fn push_config_without_id_gets_a_fresh_uuid(f: &Fixture) {
 pub async fn push_config_set_with_an_existing_id_replaces_it(f: &Fixture) {
     let store = &*f.configs;
     let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
     let task_id = f.id("t");
     store
-        .set_push_config(
-            Scope::tenant(Some(&tenant)),
-            &task_id,
-            config(Some("c1"), "https://old.invalid/"),
-        )
+        .set_push_config(scope, &task_id, config(Some("c1"), "https://old.invalid/"))
         .await
         .unwrap();
     let mut newer = config(Some("c1"), "https://new.invalid/");
     newer.token = None;
-    let stored = store
-        .set_push_config(Scope::tenant(Some(&tenant)), &task_id, newer)
-        .await
-        .unwrap();
+    let stored = store.set_push_config(scope, &task_id, newer).await.unwrap();
     assert_eq!(stored.url, "https://new.invalid/");
     assert_eq!(stored.token, None);
     let got = store
-        .get_push_config(Scope::tenant(Some(&tenant)), &task_id, "c1")
+        .get_push_config(scope, &task_id, "c1")
         .await
         .unwrap()
         .unwrap();
     assert_eq!(got, stored);
     let page = store
-        .list_push_configs(Scope::tenant(Some(&tenant)), &task_id, None, None)
+        .list_push_configs(scope, &task_id, None, None)
         .await
         .unwrap();
     assert_eq!(page.configs, vec![stored]);
@@ -1110,22 +1007,20 @@ pub async fn push_config_is_stored_under_the_task_and_tenant_it_was_set_for(f: &
 pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
     let store = &*f.configs;
     let (a, b) = (f.tenant("a"), f.tenant("b"));
+    let scope_b = Scope::tenant(Some(&b));
+    let scope_a = Scope::tenant(Some(&a));
     let (t1, t2) = (f.id("t1"), f.id("t2"));
     store
-        .set_push_config(
-            Scope::tenant(Some(&a)),
-            &t1,
-            config(Some("c"), "https://a1.invalid/"),
-        )
+        .set_push_config(scope_a, &t1, config(Some("c"), "https://a1.invalid/"))
         .await
         .unwrap();
     assert!(store
-        .get_push_config(Scope::tenant(Some(&b)), &t1, "c")
+        .get_push_config(scope_b, &t1, "c")
         .await
         .unwrap()
         .is_none());
     assert!(store
-        .get_push_config(Scope::tenant(Some(&a)), &t2, "c")
+        .get_push_config(scope_a, &t2, "c")
         .await
         .unwrap()
         .is_none());
@@ -1135,40 +1030,26 @@ pub async fn push_configs_are_scoped_by_tenant_and_task(f: &Fixture) {
         .unwrap()
         .is_none());
     assert!(store
-        .list_push_configs(Scope::tenant(Some(&b)), &t1, None, None)
+        .list_push_configs(scope_b, &t1, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
     assert!(store
-        .list_push_configs(Scope::tenant(Some(&a)), &t2, None, None)
+        .list_push_configs(scope_a, &t2, None, None)
         .await
         .unwrap()
         .configs
         .is_empty());
-    assert!(!store
-        .delete_push_config(Scope::tenant(Some(&b)), &t1, "c")
-        .await
-        .unwrap());
-    assert!(!store
-        .delete_push_config(Scope::tenant(Some(&a)), &t2, "c")
-        .await
-        .unwrap());
+    assert!(!store.delete_push_config(scope_b, &t1, "c").await.unwrap());
+    assert!(!store.delete_push_config(scope_a, &t2, "c").await.unwrap());
     // The same config id elsewhere is another config.
     store
-        .set_push_config(
-            Scope::tenant(Some(&b)),
-            &t1,
-            config(Some("c"), "https://b1.invalid/"),
-        )
+        .set_push_config(scope_b, &t1, config(Some("c"), "https://b1.invalid/"))
         .await
         .unwrap();
     store
-        .set_push_config(
-            Scope::tenant(Some(&a)),
-            &t2,
-            config(Some("c"), "https://a2.invalid/"),
-        )
+        .set_push_config(scope_a, &t2, config(Some("c"), "https://a2.invalid/"))
         .await
         .unwrap();
     let url = |tenant: &str, task: &str| {
@@ -1385,21 +1266,15 @@ pub async fn append_concurrently(
             let (tenant, task_id) = (tenant.to_owned(), task_id.to_owned());
             let (conflicts, lanes) = (conflicts.clone(), lanes.clone());
             tokio::spawn(async move {
+                let scope = Scope::tenant(Some(&tenant));
                 let mut lane = None;
                 loop {
-                    let current = store
-                        .get_task(Scope::tenant(Some(&tenant)), &task_id)
-                        .await
-                        .unwrap()
-                        .unwrap();
+                    let current = store.get_task(scope, &task_id).await.unwrap().unwrap();
                     let mut next = current.task;
                     next.history.push(message(&format!("m-{i}")));
                     // Let the other writers read the same version before this one writes.
                     tokio::task::yield_now().await;
-                    match store
-                        .update_task(Scope::tenant(Some(&tenant)), &next, current.version)
-                        .await
-                    {
+                    match store.update_task(scope, &next, current.version).await {
                         Ok(_) => return,
                         Err(StoreError::Conflict { .. }) => {
                             conflicts.fetch_add(1, Ordering::Relaxed);
