@@ -34,6 +34,8 @@ rm -rf "$out"
 mkdir -p "$out"
 say() { printf 'auth-bench: %s\n' "$*"; }
 START_TIMEOUT=60
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 
 pids=()
 cleanup() {
@@ -58,20 +60,8 @@ start() {
   shift
   "$target/release/tck-agent" --listen 127.0.0.1:0 --store memory "$@" >"$log" 2>&1 &
   pids+=("$!")
-  local pid=$! waited=0 url=""
-  while [[ -z "$url" ]]; do
-    url="$(sed -n 's/^tck-agent: serving \(http:[^ ]*\) .*/\1/p' "$log" 2>/dev/null || true)"
-    if [[ -z "$url" ]]; then
-      if ! kill -0 "$pid" 2>/dev/null || ((waited >= START_TIMEOUT * 10)); then
-        say "$name did not start listening (log ${log#"$root"/}):" >&2
-        cat "$log" >&2
-        return 1
-      fi
-      sleep 0.1
-      waited=$((waited + 1))
-    fi
-  done
-  agent_url="$url"
+  wait_for "$name" "$!" "$log" tck_url "$log"
+  agent_url="$found"
 }
 
 start off

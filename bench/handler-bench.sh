@@ -82,6 +82,8 @@ START_TIMEOUT=60
 RUN_TIMEOUT=900
 
 say() { printf 'handler-bench: %s\n' "$*"; }
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 
 pids=()
 pg_url=""
@@ -165,26 +167,16 @@ start() {
   esac
   agent_pid=$!
   pids+=("$agent_pid")
-  local waited=0 url=""
-  while [[ -z "$url" ]]; do
-    if [[ -s "$port_file" ]]; then
-      url="http://127.0.0.1:$(cat "$port_file")"
-    else
-      # tck-agent: "tck-agent: serving http://127.0.0.1:PORT with the ... store; ..."
-      # (The log may not be there yet: the agent's shell opens it.)
-      url="$(sed -n 's/^tck-agent: serving \(http:[^ ]*\) .*/\1/p' "$log" 2>/dev/null || true)"
-    fi
-    if [[ -z "$url" ]]; then
-      if ! kill -0 "$agent_pid" 2>/dev/null || ((waited >= START_TIMEOUT * 10)); then
-        say "$name did not start listening (log ${log#"$root"/}):" >&2
-        cat "$log" >&2
-        return 1
-      fi
-      sleep 0.1
-      waited=$((waited + 1))
-    fi
-  done
-  agent_url="$url"
+  case "$name" in
+    sdk-*)
+      wait_for "$name" "$agent_pid" "$log" port_of "$port_file"
+      agent_url="http://127.0.0.1:$found"
+      ;;
+    rust-*)
+      wait_for "$name" "$agent_pid" "$log" tck_url "$log"
+      agent_url="$found"
+      ;;
+  esac
 }
 
 # stop PID: stops that agent and waits for it (and forgets it: cleanup kills only live agents).

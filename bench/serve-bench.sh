@@ -75,6 +75,8 @@ START_TIMEOUT=60
 RUN_TIMEOUT=900
 
 say() { printf 'serve-bench: %s\n' "$*"; }
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 
 pids=()
 cleanup() {
@@ -94,17 +96,8 @@ start_agent() {
   "$@" "$port_file" >"$log" 2>&1 &
   local pid=$!
   pids+=("$pid")
-  local waited=0
-  while [[ ! -s "$port_file" ]]; do
-    if ! kill -0 "$pid" 2>/dev/null || ((waited >= START_TIMEOUT * 10)); then
-      say "$name did not start listening (log ${log#"$root"/}):" >&2
-      cat "$log" >&2
-      return 1
-    fi
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  agent_port="$(cat "$port_file")"
+  wait_for "$name" "$pid" "$log" port_of "$port_file"
+  agent_port="$found"
 }
 
 say "building $AGENT_BIN, serve_load and client_load (release)"
