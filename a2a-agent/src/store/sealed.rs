@@ -25,7 +25,8 @@ const SEALED: &str = "a2a-sealed:v1:";
 /// sealed) is read as it is. A sealed value that does not open (another key, a changed row) is a
 /// store error, never a config with a garbled secret.
 ///
-/// The crypto is aws-lc-rs's, the library the HTTP client's TLS already builds on.
+/// Replicas on one store must all be given the same key: the seal is in the row, not in the
+/// process. The crypto is aws-lc-rs's, the library the HTTP client's TLS already builds on.
 ///
 /// ```
 /// use std::sync::Arc;
