@@ -10,6 +10,7 @@ use a2a_agent::push::{
     AddressClass, Lookup, PushDispatcher, PushFailure, PushResolver, PushSender, PushUrlError,
     PushUrlPolicy,
 };
+use a2a_types::rt::telemetry::TraceContext;
 use a2a_types::v1::{
     AuthenticationInfo, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
@@ -203,6 +204,43 @@ async fn delivers_the_stream_response_with_the_auth_and_token_headers() {
         // The ProtoJSON shape the TCK validates: the oneof member at the top.
         let json: serde_json::Value = serde_json::from_slice(&got.body).unwrap();
         assert_eq!(json["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    })
+    .await;
+}
+
+/// With no OpenTelemetry layer listening, a notification carries the trace context its work
+/// came with, as it came (W3C Trace Context: a party that does not trace passes it on), through
+/// the sender and through the dispatcher; without one, none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passes_the_trace_context_on_when_not_tracing() {
+    bounded("trace context passed on", async {
+        let hook = Hook::start(|_, _| Answer::Status(200)).await;
+        let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        let trace = TraceContext::parse(parent, Some("vendor=abc")).unwrap();
+        let sender = fast(local());
+        let cfg = config(hook.url());
+        sender
+            .deliver_traced(&cfg, &status_event(1), Some(&trace))
+            .await
+            .unwrap();
+        sender.deliver(&cfg, &status_event(2)).await.unwrap();
+        let dispatcher = PushDispatcher::new(sender);
+        dispatcher.enqueue_traced(vec![cfg], status_event(3), Some(trace));
+        dispatcher.idle().await;
+
+        let received = hook.received();
+        let header = |i: usize, name: &str| {
+            received[i]
+                .headers
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_owned())
+        };
+        assert_eq!(received.len(), 3);
+        for i in [0, 2] {
+            assert_eq!(header(i, "traceparent").as_deref(), Some(parent));
+            assert_eq!(header(i, "tracestate").as_deref(), Some("vendor=abc"));
+        }
+        assert_eq!(header(1, "traceparent"), None);
     })
     .await;
 }

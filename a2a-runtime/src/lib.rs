@@ -34,6 +34,8 @@
 //! - `trust` (feature `trust`): the agent card's canonical form (RFC 8785), signing and verifying
 //!   its JWS signatures (spec §8.4) over the card as received, and receiving push notifications
 //!   (the webhook's token checked; with `server`, an axum handler).
+//! - [`telemetry`]: W3C Trace Context ([`telemetry::TraceContext`]) and, behind the `otel`
+//!   feature, OpenTelemetry: spans that join the caller's trace, and the metrics.
 //! - [`version`]: which protocol version a peer speaks (the `A2A-Version` header, agent cards),
 //!   which of a card's interfaces to call ([`version::pick_interface`], over a [`Binding`]), and
 //!   what both sides know of a generated module ([`version::ProtocolModule`]: its version,
@@ -92,6 +94,7 @@ pub mod server;
 pub mod service;
 pub mod sse;
 pub mod table;
+pub mod telemetry;
 #[cfg(feature = "trust")]
 pub mod trust;
 pub mod version;

@@ -112,6 +112,12 @@ impl RequestContext {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
+    /// The caller's W3C trace context (`traceparent`, `tracestate`), when the request carried a
+    /// valid one. See [`crate::telemetry`].
+    pub fn trace_context(&self) -> Option<crate::telemetry::TraceContext> {
+        crate::telemetry::TraceContext::from_headers(&self.headers)
+    }
+
     /// This context with its header values copied into buffers of their own, for a context kept
     /// after its request is answered (an execution's `TaskContext`, a queue of work).
     ///

@@ -12,6 +12,7 @@
 //! client), a cancel starts an execution of its own whose work is `cancel` ([`Work::Cancel`]).
 
 use super::driver::Driver;
+use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{
     Message, ServiceError, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
@@ -116,6 +117,8 @@ pub(super) struct Execution<E> {
     status_seen: bool,
     /// Why the store refused a write, when it did: the call then answers `InternalError`.
     store_failure: Option<String>,
+    /// The caller's trace context, for its push notifications.
+    trace: Option<TraceContext>,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -158,6 +161,7 @@ impl<E: AgentExecutor> Execution<E> {
             settled: settled_tx,
             status_seen: false,
             store_failure: None,
+            trace: cx.call.trace_context(),
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -396,11 +400,16 @@ impl<E: AgentExecutor> Execution<E> {
             self.on_reply(task_id, context_id, message).await?;
             return Ok(AfterEvent::Replied);
         }
+        let before = self.task.as_ref().map(|t| t.status.state.clone());
         match self.task.is_some() {
             true => self.write(&|t| apply(t, &event)).await?,
             false => self.create(task_id, context_id, &event).await?,
         }
         let task = self.task.as_ref().expect("written or created above");
+        telemetry::task_moved(
+            before.as_ref().map(|s| s.as_str()),
+            task.status.state.as_str(),
+        );
         let event = stamp_event(event, task);
         self.live.publish(|| event.clone());
         // A push config that came with the message is kept once the task exists.
@@ -574,7 +583,7 @@ impl<E: AgentExecutor> Execution<E> {
             .await;
         if let Ok(page) = configs {
             if !page.configs.is_empty() {
-                dispatcher.enqueue(page.configs, event);
+                dispatcher.enqueue_traced(page.configs, event, self.trace.clone());
             }
         }
     }

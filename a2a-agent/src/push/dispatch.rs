@@ -4,6 +4,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 use tokio::runtime::Handle;
 use tokio::sync::Notify;
@@ -98,6 +99,9 @@ impl QueueKey {
 struct Job {
     config: TaskPushNotificationConfig,
     event: Arc<StreamResponse>,
+    /// The span that enqueued it (the delivery's parent) and the trace context it came with.
+    span: tracing::Span,
+    trace: Option<Arc<TraceContext>>,
 }
 
 impl Inner {
@@ -151,19 +155,35 @@ impl PushDispatcher {
     /// Queues `event` for every config and returns at once. Events given to one registration
     /// are delivered in the order of the calls.
     pub fn enqueue(&self, configs: Vec<TaskPushNotificationConfig>, event: StreamResponse) {
+        self.enqueue_traced(configs, event, None);
+    }
+
+    /// [`enqueue`](Self::enqueue), for work that came with a trace context: each delivery is a
+    /// child of the current span, and carries `trace` (see [`PushSender::deliver_traced`]).
+    pub fn enqueue_traced(
+        &self,
+        configs: Vec<TaskPushNotificationConfig>,
+        event: StreamResponse,
+        trace: Option<TraceContext>,
+    ) {
         let event = Arc::new(event);
+        let trace = trace.map(Arc::new);
+        let span = tracing::Span::current();
         let mut queues = self.inner.queues();
         for config in configs {
             let key = QueueKey::of(&config);
             let job = Job {
                 config,
                 event: Arc::clone(&event),
+                span: span.clone(),
+                trace: trace.clone(),
             };
             match queues.get_mut(&key) {
                 Some(waiting) => {
                     if waiting.len() >= self.inner.capacity {
                         if let Some(old) = waiting.pop_front() {
                             self.inner.dropped.fetch_add(1, Ordering::Relaxed);
+                            telemetry::push_outcome("dropped");
                             tracing::warn!(
                                 task_id = old.config.task_id.as_deref().unwrap_or_default(),
                                 config_id = old.config.id.as_deref().unwrap_or_default(),
@@ -232,7 +252,10 @@ async fn drain(inner: Arc<Inner>, key: QueueKey) {
                 }
             }
         };
-        match inner.sender.deliver(&job.config, &job.event).await {
+        let delivery = inner
+            .sender
+            .deliver_traced(&job.config, &job.event, job.trace.as_deref());
+        match tracing::Instrument::instrument(delivery, job.span).await {
             Ok(_) => inner.delivered.fetch_add(1, Ordering::Relaxed),
             Err(_) => inner.failed.fetch_add(1, Ordering::Relaxed),
         };
@@ -252,6 +275,7 @@ impl Drop for DrainGuard<'_> {
         if !self.finished {
             let lost = self.inner.queues().remove(self.key).map_or(0, |q| q.len());
             self.inner.dropped.fetch_add(lost as u64, Ordering::Relaxed);
+            (0..lost).for_each(|_| telemetry::push_outcome("dropped"));
             self.inner.ended.notify_waiters();
         }
     }

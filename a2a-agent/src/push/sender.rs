@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 
@@ -352,6 +353,18 @@ impl PushSender {
         config: &TaskPushNotificationConfig,
         event: &StreamResponse,
     ) -> Result<Delivered, PushError> {
+        self.deliver_traced(config, event, None).await
+    }
+
+    /// [`deliver`](Self::deliver), carrying a W3C trace context to the webhook (`traceparent`,
+    /// `tracestate`): with the `otel` feature, that of the delivery's span (`a2a.push`, a child
+    /// of the current span) when it is in a trace; otherwise `trace`, as the work came with it.
+    pub async fn deliver_traced(
+        &self,
+        config: &TaskPushNotificationConfig,
+        event: &StreamResponse,
+        trace: Option<&TraceContext>,
+    ) -> Result<Delivered, PushError> {
         let span = tracing::info_span!(
             target: "a2a_agent::push",
             "a2a.push",
@@ -360,11 +373,13 @@ impl PushSender {
             a2a.attempts = tracing::field::Empty,
         );
         let result =
-            tracing::Instrument::instrument(self.try_deliver(config, event), span.clone()).await;
-        let attempts = match &result {
-            Ok(delivered) => delivered.attempts,
-            Err(e) => e.attempts,
+            tracing::Instrument::instrument(self.try_deliver(config, event, trace), span.clone())
+                .await;
+        let (attempts, outcome) = match &result {
+            Ok(delivered) => (delivered.attempts, "delivered"),
+            Err(e) => (e.attempts, "failed"),
         };
+        telemetry::push_outcome(outcome);
         span.record("a2a.attempts", attempts);
         if let Err(e) = &result {
             tracing::warn!(
@@ -380,6 +395,7 @@ impl PushSender {
         &self,
         config: &TaskPushNotificationConfig,
         event: &StreamResponse,
+        trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
         let fail = |attempts, failure| PushError {
             url: redact_url(&config.url),
@@ -390,7 +406,11 @@ impl PushSender {
             .policy
             .screen(&config.url)
             .map_err(|e| fail(0, PushFailure::Refused(e)))?;
-        let headers = headers(config).map_err(|what| fail(0, PushFailure::InvalidHeader(what)))?;
+        let mut headers =
+            headers(config).map_err(|what| fail(0, PushFailure::InvalidHeader(what)))?;
+        if let Some(trace) = TraceContext::outgoing(trace) {
+            trace.insert_into(&mut headers);
+        }
         // A generated type always serializes; the fallback only keeps this path panic-free.
         let body = serde_json::to_vec(event).unwrap_or_else(|_| b"{}".to_vec());
 

@@ -764,15 +764,19 @@ impl<D: Dispatch> Served<D> {
 /// A stream's items, a panic while polling it ending it with an internal error.
 fn guarded<R: Send + 'static, A: ErrorTable + Send + 'static>(
     stream: crate::service::EventStream<R, A>,
+    method: &'static str,
 ) -> impl futures_core::Stream<Item = Result<R, ServiceError<A>>> + Send {
-    AssertUnwindSafe(stream)
-        .catch_unwind()
-        .map(|item| match item {
+    // Counted as a live stream (with `otel`) until the response drops it.
+    let live = crate::telemetry::stream_opened(method);
+    AssertUnwindSafe(stream).catch_unwind().map(move |item| {
+        let _counted = &live;
+        match item {
             Ok(item) => item,
             Err(_) => Err(ServiceError::internal(
                 "the agent failed while streaming".to_owned(),
             )),
-        })
+        }
+    })
 }
 
 /// The items of `stream` up to and including its first error.
@@ -892,7 +896,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
                     crate::jsonrpc::server::encode_result(&id, &reply),
                 ),
                 Ok(Outcome::Stream(stream)) => {
-                    let events = until_error(guarded(stream)).map(move |item| {
+                    let events = until_error(guarded(stream, trace.method)).map(move |item| {
                         let item = item.as_ref().map_err(ServiceError::error);
                         axum_event(crate::jsonrpc::server::encode_event(&id, item))
                     });
@@ -941,7 +945,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
                     rest_response(crate::rest::server::encode_rest_result(&reply))
                 }
                 Ok(Outcome::Stream(stream)) => {
-                    let events = until_error(guarded(stream)).map(|item| {
+                    let events = until_error(guarded(stream, trace.method)).map(|item| {
                         axum_event(match item {
                             Ok(reply) => {
                                 crate::rest::server::encode_rest_event::<_, ErrorOf<D>>(Ok(&reply))
@@ -961,13 +965,15 @@ impl<D: Dispatch> Endpoint for Served<D> {
 }
 
 /// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,
-/// caller and tenant, and once answered its error code) and its log line (target
-/// `a2a_runtime::request`, at `info`: the same and the time it took). With no subscriber, or
-/// both filtered out, neither is built and no clock is read.
+/// caller and tenant, the caller's trace id, and once answered its error code; with `otel`, a
+/// child of the caller's `traceparent`), its log line (target `a2a_runtime::request`, at `info`:
+/// the same and the time it took) and, with `otel`, its metrics. With no subscriber, or both
+/// filtered out, and without `otel`, neither is built and no clock is read.
 struct Trace {
     span: tracing::Span,
     started: Option<std::time::Instant>,
     method: &'static str,
+    binding: &'static str,
 }
 
 impl Trace {
@@ -982,12 +988,21 @@ impl Trace {
             enduser.id = cx.caller.id(),
             a2a.tenant = cx.tenant.as_deref().unwrap_or(""),
             a2a.error_code = tracing::field::Empty,
+            trace_id = tracing::field::Empty,
         );
+        if !span.is_disabled() {
+            if let Some(parent) = cx.trace_context() {
+                crate::telemetry::adopt(&span, &parent);
+                span.record("trace_id", parent.trace_id_hex());
+            }
+        }
         let logged = tracing::enabled!(target: "a2a_runtime::request", tracing::Level::INFO);
         Trace {
-            started: (logged || !span.is_disabled()).then(std::time::Instant::now),
+            started: (cfg!(feature = "otel") || logged || !span.is_disabled())
+                .then(std::time::Instant::now),
             span,
             method: cx.method,
+            binding: cx.binding.name(),
         }
     }
 
@@ -998,6 +1013,8 @@ impl Trace {
     /// The call answered: `Ok`, or the error code. (A stream is answered when it begins.)
     fn end(&self, error: Option<i64>) {
         let Some(started) = self.started else { return };
+        let elapsed = started.elapsed();
+        crate::telemetry::call_answered(self.method, self.binding, error, elapsed);
         if let Some(code) = error {
             self.span.record("a2a.error_code", code);
         }
@@ -1006,7 +1023,7 @@ impl Trace {
             parent: &self.span,
             method = self.method,
             error_code = error,
-            elapsed_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            elapsed_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
             "{}",
             if error.is_some() { "answered with an error" } else { "answered" }
         );

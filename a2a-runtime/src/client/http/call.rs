@@ -165,6 +165,8 @@ impl<P: ProtocolModule> Client<P> {
         if let Some(auth) = &inner.auth {
             auth(&mut headers);
         }
+        // With `otel`, the current span's trace goes with the call (unless set above).
+        crate::telemetry::inject_current(&mut headers);
         let mut builder = inner.http.request(verb, url).headers(headers);
         if let Some(body) = request.body {
             builder = builder.body(body);
