@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The authentication bench (issue 29; bench/README.md, "Authentication"): examples/tck-agent on
-# its memory store three ways, under serve_load's handler-new (a new task per call) in one run:
+# The callers bench (issue 29; bench/README.md, "Authentication and tracing"): examples/tck-agent
+# on its memory store five ways, under serve_load's handler-new (a new task per call) in one run:
 #
-#   off     no authenticator (every call the anonymous caller)
+#   off     no authenticator (every call the anonymous caller), nothing subscribed to tracing
 #   static  --auth-tokens: a static bearer token (StaticTokens, compared in constant time)
 #   jwt     --auth-jwks: an ES256 JWT verified against a JWK Set (JwtAuthenticator)
+#   log     --trace log: a request log line per call on stderr (tracing-subscriber's fmt)
+#   otel    --trace otel: every span and metric through the OpenTelemetry SDK (batch processor,
+#           periodic reader) to exporters that drop them
 #
-# serve_load prints each agent's req/s, p50 and p99 and the ratios static/off and jwt/off.
+# serve_load prints each agent's req/s, p50 and p99 and the ratios of each to off.
 #
 #   bench/auth-bench.sh            # 8 s or 20,000 requests per agent: under a minute
 #   bench/auth-bench.sh --smoke    # 200 requests or 1 s each: replies still checked
 #   bench/auth-bench.sh --requests 100000 --seconds 10   # anything else goes to serve_load
+#
+# `off` runs the same binary as the others: the `otel` feature compiled in, no subscriber.
 #
 # Builds tck-agent, serve_load and mint_jwt in release (the features of CI's one release
 # build, whose artifacts this reuses), starts the agents on free loopback ports, stops them on
@@ -70,8 +75,12 @@ start static --auth-tokens "$out/tokens.json"
 static="$agent_url"
 start jwt --auth-jwks "$out/jwks.json"
 jwt_url="$agent_url"
-say "agents: off $off, static $static, jwt $jwt_url"
+start log --trace log
+log="$agent_url"
+start otel --trace otel
+otel="$agent_url"
+say "agents: off $off, static $static, jwt $jwt_url, log $log, otel $otel"
 
 "$target/release/serve_load" --workloads handler-new "$@" \
   --auth "static=Bearer bench-static-token" --auth "jwt=Bearer $jwt" \
-  "off=$off" "static=$static" "jwt=$jwt_url" | tee "$out/serve_load.txt"
+  "off=$off" "static=$static" "jwt=$jwt_url" "log=$log" "otel=$otel" | tee "$out/serve_load.txt"

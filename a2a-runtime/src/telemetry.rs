@@ -426,9 +426,28 @@ mod otel {
     pub(super) fn task_moved(from: Option<&str>, to: &str) {
         let tasks = &instruments().tasks;
         if let Some(from) = from {
-            tasks.add(-1, &[KeyValue::new("a2a.task.state", from.to_owned())]);
+            tasks.add(-1, &[KeyValue::new("a2a.task.state", state(from))]);
         }
-        tasks.add(1, &[KeyValue::new("a2a.task.state", to.to_owned())]);
+        tasks.add(1, &[KeyValue::new("a2a.task.state", state(to))]);
+    }
+
+    /// A state's name as an attribute value: the names of the v1 states without an allocation.
+    fn state(name: &str) -> opentelemetry::Value {
+        const KNOWN: [&str; 9] = [
+            "TASK_STATE_UNSPECIFIED",
+            "TASK_STATE_SUBMITTED",
+            "TASK_STATE_WORKING",
+            "TASK_STATE_COMPLETED",
+            "TASK_STATE_FAILED",
+            "TASK_STATE_CANCELED",
+            "TASK_STATE_INPUT_REQUIRED",
+            "TASK_STATE_REJECTED",
+            "TASK_STATE_AUTH_REQUIRED",
+        ];
+        match KNOWN.iter().find(|known| **known == name) {
+            Some(known) => (*known).into(),
+            None => name.to_owned().into(),
+        }
     }
 
     pub(super) fn push_outcome(outcome: &'static str) {

@@ -1,10 +1,14 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
-//! [--auth-tokens FILE | --auth-jwks FILE]`: serves the TCK's system under test until killed (or
+//! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel]`: serves the TCK's system under test until killed (or
 //! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
 //! Without them, every call is the anonymous caller. Webhooks on loopback over plain HTTP
-//! are allowed, as the TCK's receiver needs; nothing else outside the public internet.
+//! are allowed, as the TCK's receiver needs; nothing else outside the public internet. With
+//! `--trace`, spans and request log lines are collected (see `trace.rs`); without it, nothing
+//! subscribes.
+
+mod trace;
 
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
 use a2a_agent::store::{MemoryStore, PushConfigStore, TaskStore};
@@ -19,7 +23,7 @@ use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -36,6 +40,7 @@ async fn run() -> Result<(), String> {
     let mut listen = "127.0.0.1:9999".to_owned();
     let mut store = "memory".to_owned();
     let mut tokens: Option<Box<dyn FnOnce(AgentRouter) -> AgentRouter>> = None;
+    let mut _traced = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -57,6 +62,7 @@ async fn run() -> Result<(), String> {
                 let jwt = JwtAuthenticator::new(keys);
                 tokens = Some(Box::new(move |r: AgentRouter| r.authenticate(jwt)));
             }
+            "--trace" => _traced = Some(trace::install(&value)?),
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
     }
