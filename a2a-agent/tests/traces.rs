@@ -286,6 +286,13 @@ async fn one_trace_from_client_through_agent_to_webhook_and_the_metrics() {
         attribute(calls[0], "rpc.method"),
         Some(&Value::from("SendMessage"))
     );
+    // The task it made, named on the call's span as on the execution's.
+    let executed = named(&finished, "a2a.execute");
+    let task_id = attribute(calls[0], "a2a.task_id").expect("a2a.call names its task");
+    assert!(executed
+        .iter()
+        .any(|s| s.span_context.trace_id() == trace_id
+            && attribute(s, "a2a.task_id") == Some(task_id)));
     // The webhook's parent is the push delivery's span.
     let pushes = named(&finished, "a2a.push");
     let push_ids: Vec<SpanId> = pushes.iter().map(|s| s.span_context.span_id()).collect();
@@ -308,6 +315,16 @@ async fn one_trace_from_client_through_agent_to_webhook_and_the_metrics() {
         foreign_call.parent_span_id,
         SpanId::from_bytes(foreign.parent_id)
     );
+    // An error answered: its code, the task it named, and the span's status.
+    assert_eq!(
+        attribute(foreign_call, "a2a.error_code"),
+        Some(&Value::from(-32001_i64))
+    );
+    assert_eq!(
+        attribute(foreign_call, "a2a.task_id"),
+        Some(&Value::from("none"))
+    );
+    assert_eq!(foreign_call.status, opentelemetry::trace::Status::error(""));
 
     // The metrics.
     meter_provider.force_flush().unwrap();

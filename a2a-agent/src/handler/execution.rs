@@ -166,6 +166,7 @@ impl<E: AgentExecutor> Execution<E> {
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
         // profile).
+        tracing::Span::current().record("a2a.task_id", cx.task_id.as_str());
         let span = tracing::info_span!(
             target: "a2a_agent::execution",
             "a2a.execute",

@@ -294,6 +294,8 @@ impl<E: AgentExecutor> Shared<E> {
     /// access policy allows for the call's method; `TaskNotFound` otherwise, as for a task that
     /// does not exist.
     async fn visible(&self, cx: &RequestContext, id: &str) -> Result<Stored, ServiceError> {
+        // On the call's span (`a2a.call`), when it has one.
+        tracing::Span::current().record("a2a.task_id", id);
         let scope = scope_of(cx);
         if let Some(stored) = self.tasks.get_task(scope, id).await.map_err(store_error)? {
             return Ok(stored);

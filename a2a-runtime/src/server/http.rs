@@ -965,7 +965,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
 }
 
 /// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,
-/// caller and tenant, the caller's trace id, and once answered its error code; with `otel`, a
+/// caller and tenant, the caller's trace id, the task once a handler names it (`a2a.task_id`), and
+/// once answered its error code and `otel.status_code` `ERROR`; with `otel`, a
 /// child of the caller's `traceparent`), its log line (target `a2a_runtime::request`, at `info`:
 /// the same and the time it took) and, with `otel`, its metrics. With no subscriber, or both
 /// filtered out, and without `otel`, neither is built and no clock is read.
@@ -987,7 +988,9 @@ impl Trace {
             a2a.version = cx.version.as_str(),
             enduser.id = cx.caller.id(),
             a2a.tenant = cx.tenant.as_deref().unwrap_or(""),
+            a2a.task_id = tracing::field::Empty,
             a2a.error_code = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
             trace_id = tracing::field::Empty,
         );
         if !span.is_disabled() {
@@ -1017,6 +1020,7 @@ impl Trace {
         crate::telemetry::call_answered(self.method, self.binding, error, elapsed);
         if let Some(code) = error {
             self.span.record("a2a.error_code", code);
+            self.span.record("otel.status_code", "ERROR");
         }
         tracing::info!(
             target: "a2a_runtime::request",
