@@ -86,6 +86,7 @@ use std::pin::Pin;
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskState};
 
+mod error;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -96,6 +97,7 @@ mod sql;
 mod sqlite;
 mod token;
 
+pub use error::StoreError;
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
@@ -215,6 +217,9 @@ pub trait TaskStore: Send + Sync + 'static {
     ///
     /// # Errors
     ///
+    /// - [`StoreError::Terminal`] when the stored task is in a terminal state, whatever the
+    ///   version: the check is part of the write itself, so no writer (another replica's late
+    ///   execution included) moves a task out of a terminal state.
     /// - [`StoreError::Conflict`] when the stored version is another: someone wrote the task
     ///   since it was read. Read it again, reapply the change, retry.
     /// - [`StoreError::NotFound`] when the scope has no task with that id.
@@ -438,66 +443,6 @@ pub struct PushConfigPage {
     pub configs: Vec<TaskPushNotificationConfig>,
     /// The token of the next page, or `None` on the last page.
     pub next_page_token: Option<String>,
-}
-
-/// Why a store call failed.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The write would lose or duplicate data: [`TaskStore::create_task`] of an id that exists
-    /// (`expected_version` is `None`), or [`TaskStore::update_task`] naming a version that is no
-    /// longer the stored one (`expected_version` is the one named).
-    Conflict {
-        /// The task's id.
-        task_id: String,
-        /// The version the update named; `None` for a create.
-        expected_version: Option<u64>,
-    },
-    /// [`TaskStore::update_task`] of a task the tenant does not have.
-    NotFound {
-        /// The task's id.
-        task_id: String,
-    },
-    /// A page token that is not one this crate's stores issued for that list (malformed,
-    /// truncated, or from the other kind of list).
-    InvalidPageToken,
-    /// The backend failed: the database could not be reached, a statement failed, a stored
-    /// row did not decode. The source says which store, what it was doing and why.
-    Backend(Box<dyn Error + Send + Sync>),
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::Conflict {
-                task_id,
-                expected_version: None,
-            } => write!(f, "task `{task_id}` already exists"),
-            StoreError::Conflict {
-                task_id,
-                expected_version: Some(v),
-            } => write!(
-                f,
-                "task `{task_id}` was written by someone else: version {v} is no longer the \
-                 stored one (read it again and retry)"
-            ),
-            StoreError::NotFound { task_id } => write!(f, "task `{task_id}` does not exist"),
-            StoreError::InvalidPageToken => f.write_str(
-                "invalid page token: not one this store issued for this list (start again \
-                 without a token)",
-            ),
-            StoreError::Backend(e) => write!(f, "store backend failed: {e}"),
-        }
-    }
-}
-
-impl Error for StoreError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match self {
-            StoreError::Backend(e) => Some(&**e),
-            _ => None,
-        }
-    }
 }
 
 /// A ListTasks request whose values a store cannot select by; see [`TaskQuery::from_request`].

@@ -703,7 +703,7 @@ struct Seen {
     events: Vec<Vec<(String, String)>>,
 }
 
-/// A subscriber that keeps what it sees (tracing-subscriber is not a dependency here).
+/// A subscriber that keeps what it sees, every field as recorded (no formatting layer between).
 struct Recorder(std::sync::Arc<std::sync::Mutex<Seen>>);
 
 struct Fields<'a>(&'a mut Vec<(String, String)>);

@@ -852,6 +852,79 @@ async fn two_replicas_on_one_store_lose_no_message_to_one_task() {
     assert_eq!(users.len(), 101, "every message kept once");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_on_another_replica_is_final_and_the_running_execution_stops() {
+    // Replica A runs a slow task; replica B (its own locks and live registry, the same store)
+    // cancels it. A's execution must not write over the cancel when its executor goes on: the
+    // store refuses the write, and A's subscribers get the canceled task.
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let replica = || {
+        RequestHandler::builder(Scripted)
+            .task_store(Arc::clone(&store))
+            .build()
+    };
+    let (a, b) = (replica(), replica());
+    let config = SendMessageConfiguration {
+        return_immediately: Some(true),
+        ..Default::default()
+    };
+    let started = task_of(&a, with_config(message("slow-x", None, None), config)).await;
+    let subscription = a
+        .subscribe_to_task(
+            cx("SubscribeToTask"),
+            SubscribeToTaskRequest {
+                id: started.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let canceled = b
+        .cancel_task(
+            cx("CancelTask"),
+            CancelTaskRequest {
+                id: started.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(canceled.status.state, TaskState::Canceled);
+
+    // A's executor adds its artifact and completes 300 ms in: both writes are refused.
+    let events = tokio::time::timeout(Duration::from_secs(10), collect(subscription))
+        .await
+        .expect("A's subscription ends");
+    match events.last() {
+        Some(StreamResponse::Task(t)) => assert_eq!(t.status.state, TaskState::Canceled),
+        other => panic!("A's subscription should end with the canceled task: {other:?}"),
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let stored = store
+        .get_task(None.into(), &started.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.task.status.state, TaskState::Canceled);
+    assert!(
+        stored.task.artifacts.is_empty(),
+        "{:?}",
+        stored.task.artifacts
+    );
+    // A reads it canceled too, and refuses a message to it.
+    let read = a
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: started.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(read.status.state, TaskState::Canceled);
+}
+
 /// A task store that refuses every update while `broken` is set.
 struct Flaky {
     inner: MemoryStore,

@@ -12,6 +12,8 @@
 //! client), a cancel starts an execution of its own whose work is `cancel` ([`Work::Cancel`]).
 
 use super::driver::Driver;
+
+mod write;
 use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{
     Message, ServiceError, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
@@ -31,7 +33,7 @@ use crate::lifecycle::{
     accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamp_event, stamped,
     InvalidEvent,
 };
-use crate::store::{Scope, StoreError, Stored, MAX_PAGE_SIZE};
+use crate::store::{Scope, Stored, MAX_PAGE_SIZE};
 
 /// The executor's work as the execution polls it: its outcome, or the panic it ended in.
 type WorkFuture =
@@ -485,56 +487,6 @@ impl<E: AgentExecutor> Execution<E> {
             .map_err(|e| self.store_failed(e))?;
         self.task = Some(task);
         Ok(())
-    }
-
-    /// Notes a store failure (the first one is what the caller is told) and says it.
-    fn store_failed(&mut self, e: StoreError) -> String {
-        let reason = format!("the task store failed: {e}");
-        self.store_failure.get_or_insert_with(|| reason.clone());
-        reason
-    }
-
-    /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
-    /// version. When another writer got there first (another replica, on a shared store), the
-    /// stored task is read again and the change applied to it, so no update is lost: optimistic
-    /// versioning, a bounded number of times. The task as written becomes this execution's; on
-    /// an error it stays the one last written.
-    async fn write(
-        &mut self,
-        change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
-    ) -> Result<(), String> {
-        const ATTEMPTS: usize = 8;
-        let Some(mut task) = self.task.clone() else {
-            return Err("no task to write".to_owned());
-        };
-        let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
-        let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
-        let mut version = self.version;
-        for _ in 0..ATTEMPTS {
-            change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
-            match self.shared.tasks.update_task(scope, &task, version).await {
-                Ok(written) => {
-                    self.version = written;
-                    self.task = Some(task);
-                    return Ok(());
-                }
-                Err(StoreError::Conflict { .. }) => {
-                    let stored = self
-                        .shared
-                        .tasks
-                        .get_task(scope, &task.id)
-                        .await
-                        .map_err(|e| self.store_failed(e))?
-                        .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
-                    (task, version) = (stored.task, stored.version);
-                }
-                Err(e) => return Err(self.store_failed(e)),
-            }
-        }
-        Err(format!(
-            "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
-            task.id
-        ))
     }
 
     /// Fails the task with `reason` as its status message (creating it when the agent never

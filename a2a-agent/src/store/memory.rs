@@ -11,6 +11,7 @@ use super::{
     PushConfigStore, Scope, SortKey, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
     TaskStore,
 };
+use crate::lifecycle::is_terminal;
 
 /// Tasks and push configs in this process's memory: both [`TaskStore`] and
 /// [`PushConfigStore`].
@@ -166,6 +167,10 @@ impl TaskStore for MemoryStore {
         let result = match entry {
             None => Err(StoreError::NotFound {
                 task_id: task.id.clone(),
+            }),
+            Some(entry) if is_terminal(&entry.task.status.state) => Err(StoreError::Terminal {
+                task_id: task.id.clone(),
+                state: entry.task.status.state.as_str().to_owned(),
             }),
             Some(entry) if entry.version != expected_version => Err(StoreError::Conflict {
                 task_id: task.id.clone(),

@@ -66,6 +66,7 @@ macro_rules! conformance_tests {
             update_with_the_read_version_writes_the_next_version,
             update_with_a_stale_version_is_a_conflict_and_writes_nothing,
             update_of_a_missing_task_is_not_found,
+            no_update_moves_a_task_out_of_a_terminal_state,
             tenants_are_isolated,
             owners_are_isolated_in_the_query,
             push_configs_are_scoped_by_owner,
@@ -295,6 +296,74 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
     assert!(store.get_task(scope, &id).await.unwrap().is_none());
 }
 
+pub async fn no_update_moves_a_task_out_of_a_terminal_state(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let terminal = [
+        TaskState::Completed,
+        TaskState::Failed,
+        TaskState::Canceled,
+        TaskState::Rejected,
+    ];
+    for state in terminal {
+        let id = f.id(&format!("ended-{}", state.as_str()));
+        store.create_task(scope, &task(&id)).await.unwrap();
+        let ended = task_with(&id, "ctx", state.clone(), None);
+        assert_eq!(store.update_task(scope, &ended, 1).await.unwrap(), 2);
+        // The current version and a stale one alike: a late write of another execution.
+        let late = task_with(&id, "late", TaskState::Completed, None);
+        for version in [2, 1, u64::MAX] {
+            match store.update_task(scope, &late, version).await {
+                Err(StoreError::Terminal {
+                    task_id,
+                    state: stored,
+                }) => assert_eq!(
+                    (task_id.as_str(), stored.as_str()),
+                    (id.as_str(), state.as_str())
+                ),
+                other => panic!(
+                    "{}: expected Terminal at version {version}, got {other:?}",
+                    state.as_str()
+                ),
+            }
+        }
+        let err = store.update_task(scope, &late, 2).await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "task `{id}` is {}, a terminal state: it is not written again",
+                state.as_str()
+            )
+        );
+        let stored = store.get_task(scope, &id).await.unwrap().unwrap();
+        assert_eq!((stored.task, stored.version), (ended, 2));
+    }
+    // A task created in a terminal state is final too; the interrupted states are not final.
+    let id = f.id("born-rejected");
+    store
+        .create_task(scope, &task_with(&id, "ctx", TaskState::Rejected, None))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.update_task(scope, &task(&id), 1).await,
+        Err(StoreError::Terminal { .. })
+    ));
+    for state in [
+        TaskState::InputRequired,
+        TaskState::AuthRequired,
+        TaskState::Submitted,
+    ] {
+        let id = f.id(&format!("waiting-{}", state.as_str()));
+        store
+            .create_task(scope, &task_with(&id, "ctx", state, None))
+            .await
+            .unwrap();
+        let resumed = task_with(&id, "ctx", TaskState::Working, None);
+        assert_eq!(store.update_task(scope, &resumed, 1).await.unwrap(), 2);
+    }
+}
+
 pub async fn tenants_are_isolated(f: &Fixture) {
     let store = &*f.tasks;
     let (a, b) = (f.tenant("a"), f.tenant("b"));
@@ -321,7 +390,7 @@ pub async fn tenants_are_isolated(f: &Fixture) {
     assert_eq!((page.tasks.len(), page.total_size), (0, 0));
 
     // The same id in another tenant is another task, with its own versions.
-    let in_b = task_with(&id, "b", TaskState::Completed, None);
+    let in_b = task_with(&id, "b", TaskState::InputRequired, None);
     assert_eq!(store.create_task(scope_b, &in_b).await.unwrap(), 1);
     store.update_task(scope_b, &in_b, 1).await.unwrap();
     let stored_a = store.get_task(scope_a, &id).await.unwrap().unwrap();

@@ -1,12 +1,13 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
-//! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel]`: serves the TCK's system under test until killed (or
+//! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]`: serves the TCK's system under test until killed (or
 //! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
 //! Without them, every call is the anonymous caller. Webhooks on loopback over plain HTTP
 //! are allowed, as the TCK's receiver needs; nothing else outside the public internet. With
 //! `--trace`, spans and request log lines are collected (see `trace.rs`); without it, nothing
-//! subscribes.
+//! subscribes. With `--public-url`, the card names that URL (a balancer in front of replicas)
+//! instead of the address it listens on.
 
 mod trace;
 
@@ -23,7 +24,7 @@ use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -41,6 +42,7 @@ async fn run() -> Result<(), String> {
     let mut store = "memory".to_owned();
     let mut tokens: Option<Box<dyn FnOnce(AgentRouter) -> AgentRouter>> = None;
     let mut _traced = None;
+    let mut public_url: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -63,6 +65,13 @@ async fn run() -> Result<(), String> {
                 tokens = Some(Box::new(move |r: AgentRouter| r.authenticate(jwt)));
             }
             "--trace" => _traced = Some(trace::install(&value)?),
+            "--public-url" => {
+                let url = value.trim_end_matches('/');
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(format!("--public-url `{value}` is not an http(s) URL"));
+                }
+                public_url = Some(url.to_owned());
+            }
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
     }
@@ -70,10 +79,11 @@ async fn run() -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(&listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-    let base = format!(
+    let listening = format!(
         "http://{}",
         listener.local_addr().map_or(listen, |a| a.to_string())
     );
+    let base = public_url.unwrap_or_else(|| listening.clone());
     let policy = PushUrlPolicy {
         allow_loopback: true,
         allow_http: true,
@@ -101,7 +111,10 @@ async fn run() -> Result<(), String> {
         .service(A2aServer::new(handler))
         .into_router()
         .map_err(|e| e.to_string())?;
-    eprintln!("tck-agent: serving {base} with the {store} store; Ctrl-C stops");
+    eprintln!("tck-agent: serving {listening} with the {store} store; Ctrl-C stops");
+    if listening != base {
+        eprintln!("tck-agent: the card names {base}");
+    }
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -259,14 +259,20 @@ where
         if written == 1 {
             return Ok(expected_version + 1);
         }
-        // Nothing written: tell a stale version from a missing task.
+        // Nothing written: tell a terminal task and a stale version from a missing task.
         let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(&task.id)];
         let statement = super::owned(super::TASK_VERSION, scope.owner, &mut binds);
-        let exists: Option<(i64,)> = self
+        let exists: Option<(i64, String)> = self
             .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{}`", task.id), e))?;
         Err(match exists {
+            Some((_, state)) if super::TERMINAL_STATES.contains(&state.as_str()) => {
+                StoreError::Terminal {
+                    task_id: task.id.clone(),
+                    state,
+                }
+            }
             Some(_) => StoreError::Conflict {
                 task_id: task.id.clone(),
                 expected_version: Some(expected_version),

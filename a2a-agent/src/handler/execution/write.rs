@@ -1,0 +1,81 @@
+//! How an execution writes its task: optimistically, over the version it last wrote, and never
+//! over a task that ended meanwhile.
+
+use a2a_types::v1::{StreamResponse, Task};
+
+use super::Execution;
+use crate::executor::AgentExecutor;
+use crate::lifecycle::InvalidEvent;
+use crate::store::{Scope, StoreError};
+
+impl<E: AgentExecutor> Execution<E> {
+    /// Notes a store failure (the first one is what the caller is told) and says it.
+    pub(super) fn store_failed(&mut self, e: StoreError) -> String {
+        let reason = format!("the task store failed: {e}");
+        self.store_failure.get_or_insert_with(|| reason.clone());
+        reason
+    }
+
+    /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
+    /// version. When another writer got there first (another replica, on a shared store), the
+    /// stored task is read again and the change applied to it, so no update is lost: optimistic
+    /// versioning, a bounded number of times. The task as written becomes this execution's; on
+    /// an error it stays the one last written.
+    ///
+    /// When the task ended meanwhile (a cancel served by another replica), the store refuses the
+    /// write ([`StoreError::Terminal`]): the ended task becomes this execution's, its live
+    /// streams are sent it, and the error ends the execution with that task as its outcome.
+    pub(super) async fn write(
+        &mut self,
+        change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
+    ) -> Result<(), String> {
+        const ATTEMPTS: usize = 8;
+        let Some(mut task) = self.task.clone() else {
+            return Err("no task to write".to_owned());
+        };
+        let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
+        let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
+        let mut version = self.version;
+        for _ in 0..ATTEMPTS {
+            change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+            match self.shared.tasks.update_task(scope, &task, version).await {
+                Ok(written) => {
+                    self.version = written;
+                    self.task = Some(task);
+                    return Ok(());
+                }
+                Err(StoreError::Conflict { .. }) => {
+                    let stored = self
+                        .shared
+                        .tasks
+                        .get_task(scope, &task.id)
+                        .await
+                        .map_err(|e| self.store_failed(e))?
+                        .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
+                    (task, version) = (stored.task, stored.version);
+                }
+                Err(StoreError::Terminal { task_id, state }) => {
+                    let stored = self
+                        .shared
+                        .tasks
+                        .get_task(scope, &task_id)
+                        .await
+                        .map_err(|e| self.store_failed(e))?;
+                    if let Some(stored) = stored {
+                        let ended = stored.task;
+                        self.live.publish(|| StreamResponse::Task(ended.clone()));
+                        (self.task, self.version) = (Some(ended), stored.version);
+                    }
+                    return Err(format!(
+                        "task `{task_id}` ended meanwhile ({state}); the agent's update was not kept"
+                    ));
+                }
+                Err(e) => return Err(self.store_failed(e)),
+            }
+        }
+        Err(format!(
+            "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
+            task.id
+        ))
+    }
+}
