@@ -306,42 +306,6 @@ impl AgentRouter {
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` completes, then stops taking connections and
-/// waits for the requests in flight (open streams included) at most `grace`.
-///
-/// Every connection has `TCP_NODELAY` set: a streamed response writes its head, then each event
-/// as it comes, and with Nagle's algorithm on, the first event waited for the client's delayed
-/// ACK of the head (about 40 ms on Linux) before it left.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
-        shutdown.await;
-        let _ = tx.send(());
-    };
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        // A socket that refuses the option is served all the same, as before.
-        let _ = tcp.set_nodelay(true);
-    });
-    let server = axum::serve(listener, router).with_graceful_shutdown(signal);
-    let deadline = async move {
-        // Never fires before the signal; after it, bounds the wait for open connections.
-        if rx.await.is_ok() {
-            tokio::time::sleep(grace).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
-    tokio::select! {
-        result = server => result,
-        () = deadline => Ok(()),
-    }
-}
-
 /// The served card, encoded once, with its validators.
 struct CardDoc {
     body: Bytes,

@@ -53,6 +53,10 @@ mod gate;
 #[cfg(feature = "server")]
 mod http;
 #[cfg(feature = "server")]
+mod serve;
+#[cfg(feature = "server")]
 pub use gate::JSONRPC_ACCESS_DENIED;
 #[cfg(feature = "server")]
 pub use http::*;
+#[cfg(feature = "server")]
+pub use serve::{serve, serve_with, ServeOptions};
