@@ -24,7 +24,10 @@
 #                                                              aiosqlite, SQLite's defaults)
 #   sdk-sqlite-wal  handler_agent.py --store sqlite-wal:FILE  (the same, in WAL mode with
 #                                                              synchronous=NORMAL: throughput only)
-#   rust-sqlite     tck-agent --store sqlite:FILE             (SqliteStore: WAL, synchronous=NORMAL)
+#   rust-sqlite     tck-agent --store sqlite:FILE             (SqliteStore: WAL, synchronous=FULL,
+#                                                              its durable default)
+#   rust-sqlite-normal  tck-agent ... --sqlite-sync normal    (the same, synchronous=NORMAL:
+#                                                              throughput only)
 #   rust-postgres   tck-agent --store postgres:URL            (PostgresStore;
 #                                                              a2a-agent/tests/start-postgres.sh)
 #
@@ -32,7 +35,7 @@
 #    above, for every workload); then a table of req/s, p50 and p99 with the ratios rust/sdk of
 #    the matching store (memory/memory, sqlite/sqlite, and our sqlite against the SDK's in WAL
 #    mode; postgres against our sqlite, the SDK having no PostgreSQL run here).
-# 2. Memory: each agent and store but sdk-sqlite-wal again, one at a time, fresh: its RSS
+# 2. Memory: each agent and store but sdk-sqlite-wal and rust-sqlite-normal again, one at a time, fresh: its RSS
 #    (VmRSS of /proc/PID/status) once it listens, then handler-new with a count bound of
 #    --memory-tasks (no warm-up, the same concurrency), then its RSS and peak (VmHWM) and the
 #    store's size on disk; how long the creation took. The RSS is the agent's process only (for
@@ -163,6 +166,9 @@ start() {
   rm -f "$port_file" "$log"
   case "$name" in
     sdk-*) "$python" "$here/python/handler_agent.py" --store "$store" "$port_file" >"$log" 2>&1 & ;;
+    rust-sqlite-normal)
+      "$tck_agent" --listen 127.0.0.1:0 --store "$store" --sqlite-sync normal >"$log" 2>&1 &
+      ;;
     rust-*) "$tck_agent" --listen 127.0.0.1:0 --store "$store" >"$log" 2>&1 & ;;
   esac
   agent_pid=$!
@@ -196,11 +202,12 @@ store_of() {
     *-memory) echo memory ;;
     *-sqlite) rm -f "$out/$1-$2.sqlite"*; echo "sqlite:$out/$1-$2.sqlite" ;;
     *-sqlite-wal) rm -f "$out/$1-$2.sqlite"*; echo "sqlite-wal:$out/$1-$2.sqlite" ;;
+    *-sqlite-normal) rm -f "$out/$1-$2.sqlite"*; echo "sqlite:$out/$1-$2.sqlite" ;;
     *-postgres) echo "postgres:$(fresh_db "hb_$2")" ;;
   esac
 }
 
-agents=(sdk-memory rust-memory sdk-sqlite sdk-sqlite-wal rust-sqlite rust-postgres)
+agents=(sdk-memory rust-memory sdk-sqlite sdk-sqlite-wal rust-sqlite rust-sqlite-normal rust-postgres)
 memory_agents=(sdk-memory rust-memory sdk-sqlite rust-sqlite rust-postgres)
 say "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 failed=0
@@ -254,7 +261,8 @@ tsv = [l.rstrip('\n').split('\t') for l in open(sys.argv[3]) if l.strip()]
 want = int(sys.argv[4])
 # rust-STORE against the SDK's STORE; postgres against our sqlite.
 PAIRS = [('rust-memory', 'sdk-memory'), ('rust-sqlite', 'sdk-sqlite'),
-         ('rust-sqlite', 'sdk-sqlite-wal'), ('rust-postgres', 'rust-sqlite')]
+         ('rust-sqlite', 'sdk-sqlite-wal'), ('rust-sqlite-normal', 'sdk-sqlite-wal'),
+         ('rust-sqlite', 'rust-sqlite-normal'), ('rust-postgres', 'rust-sqlite')]
 
 def ms(v):
     return '-' if v is None else f'{v:.0f} ms' if v >= 100 else f'{v:.1f} ms' if v >= 10 else f'{v:.2f} ms'

@@ -103,7 +103,7 @@ pub use memory::MemoryStore;
 pub use postgres::PostgresStore;
 pub use sealed::{KeyLengthError, SealedPushConfigs};
 #[cfg(feature = "sqlite")]
-pub use sqlite::SqliteStore;
+pub use sqlite::{Durability, SqliteStore};
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).

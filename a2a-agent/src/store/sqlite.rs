@@ -61,6 +61,18 @@ CREATE TABLE a2a_push_configs (
     }
 }
 
+/// What an acknowledged write of a [`SqliteStore`] survives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// A power loss or an OS crash: each commit syncs the WAL (`synchronous = FULL`). The
+    /// default.
+    #[default]
+    PowerLoss,
+    /// A crash of the process only: no sync per commit (`synchronous = NORMAL`); a power loss may
+    /// lose the last acknowledged commits, never the file's consistency.
+    ProcessCrash,
+}
+
 /// Tasks and push configs in a SQLite file: both [`TaskStore`] and [`PushConfigStore`] (feature
 /// `sqlite`).
 ///
@@ -70,8 +82,13 @@ CREATE TABLE a2a_push_configs (
 ///
 /// - The file and its schema are created on first [`open`](SqliteStore::open); each open
 ///   applies the migrations the file has not had (see [`schema_version`](SqliteStore::schema_version)).
-/// - WAL journal mode: readers never wait for the writer. `synchronous = NORMAL`, which in WAL
-///   mode survives a crash of the process but may lose the last commits on a power loss.
+/// - WAL journal mode: readers never wait for the writer. By default `synchronous = FULL`: a
+///   write is acknowledged once the WAL is synced, so it survives a power loss
+///   ([`Durability::PowerLoss`]). [`open_with`](SqliteStore::open_with) and
+///   [`Durability::ProcessCrash`] choose `synchronous = NORMAL` instead: no sync per commit, a
+///   crash of the process loses nothing, a power loss (or an OS crash) may lose the last commits
+///   (those since the last WAL checkpoint), never the file's consistency. What the sync costs:
+///   bench/README.md, "SQLite durability".
 /// - Writes go through one connection, so this process's writers queue in the pool instead of
 ///   polling SQLite's lock; reads use a pool of four. A writer in another process holding the
 ///   lock is waited for up to 10 s (the busy timeout), then the call fails with
@@ -119,6 +136,18 @@ impl SqliteStore {
     /// [`StoreError::Backend`] when the file cannot be opened or created, a migration fails, or
     /// its schema is newer than this build knows.
     pub async fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        Self::open_with(path, Durability::PowerLoss).await
+    }
+
+    /// [`open`](SqliteStore::open), with the durability of acknowledged writes chosen.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](SqliteStore::open).
+    pub async fn open_with(
+        path: impl AsRef<Path>,
+        durability: Durability,
+    ) -> Result<SqliteStore, StoreError> {
         let path = path.as_ref();
         let fail = |e: sqlx::Error| {
             super::sql::backend(Sqlite::LABEL, format!("open `{}`", path.display()), e)
@@ -127,7 +156,10 @@ impl SqliteStore {
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
+            .synchronous(match durability {
+                Durability::PowerLoss => SqliteSynchronous::Full,
+                Durability::ProcessCrash => SqliteSynchronous::Normal,
+            })
             .busy_timeout(BUSY_TIMEOUT);
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
@@ -238,5 +270,40 @@ impl PushConfigStore for SqliteStore {
         config_id: &'a str,
     ) -> StoreFuture<'a, bool> {
         Box::pin(self.sql.delete_push_config(scope, task_id, config_id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn acknowledged_writes_survive_a_power_loss_unless_asked_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tasks.db");
+        // PRAGMA synchronous: 2 is FULL, 1 is NORMAL; on the writer and the readers alike.
+        for (store, expected) in [
+            (SqliteStore::open(&path).await.unwrap(), 2),
+            (
+                SqliteStore::open_with(&path, Durability::ProcessCrash)
+                    .await
+                    .unwrap(),
+                1,
+            ),
+        ] {
+            for pool in store.sql.pools() {
+                let (level,): (i64,) = sqlx::query_as("PRAGMA synchronous")
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+                assert_eq!(level, expected);
+                let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+                assert_eq!(mode, "wal");
+            }
+            store.close().await;
+        }
     }
 }

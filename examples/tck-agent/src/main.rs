@@ -1,5 +1,6 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
-//! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]`: serves the TCK's system under test until killed (or
+//! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]
+//! [--sqlite-sync full|normal]`: serves the TCK's system under test until killed (or
 //! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
@@ -7,12 +8,13 @@
 //! are allowed, as the TCK's receiver needs; nothing else outside the public internet. With
 //! `--trace`, spans and request log lines are collected (see `trace.rs`); without it, nothing
 //! subscribes. With `--public-url`, the card names that URL (a balancer in front of replicas)
-//! instead of the address it listens on.
+//! instead of the address it listens on. `--sqlite-sync normal` opens the SQLite store with
+//! `synchronous = NORMAL` (no sync per commit) instead of its durable default, for the bench.
 
 mod trace;
 
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
-use a2a_agent::store::{MemoryStore, PushConfigStore, TaskStore};
+use a2a_agent::store::{Durability, MemoryStore, PushConfigStore, TaskStore};
 use a2a_agent::RequestHandler;
 use a2a_types::rt::auth::JwtAuthenticator;
 use a2a_types::rt::server::{serve, AgentRouter};
@@ -24,7 +26,7 @@ use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -43,6 +45,7 @@ async fn run() -> Result<(), String> {
     let mut tokens: Option<Box<dyn FnOnce(AgentRouter) -> AgentRouter>> = None;
     let mut _traced = None;
     let mut public_url: Option<String> = None;
+    let mut durability = Durability::PowerLoss;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -65,6 +68,13 @@ async fn run() -> Result<(), String> {
                 tokens = Some(Box::new(move |r: AgentRouter| r.authenticate(jwt)));
             }
             "--trace" => _traced = Some(trace::install(&value)?),
+            "--sqlite-sync" => {
+                durability = match value.as_str() {
+                    "full" => Durability::PowerLoss,
+                    "normal" => Durability::ProcessCrash,
+                    _ => return Err(format!("--sqlite-sync `{value}`: full or normal")),
+                }
+            }
             "--public-url" => {
                 let url = value.trim_end_matches('/');
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -75,7 +85,7 @@ async fn run() -> Result<(), String> {
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
     }
-    let (tasks, configs) = open_store(&store).await?;
+    let (tasks, configs) = open_store(&store, durability).await?;
     let listener = tokio::net::TcpListener::bind(&listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
@@ -125,7 +135,7 @@ async fn run() -> Result<(), String> {
 
 type Stores = (Arc<dyn TaskStore>, Arc<dyn PushConfigStore>);
 
-async fn open_store(spec: &str) -> Result<Stores, String> {
+async fn open_store(spec: &str, durability: Durability) -> Result<Stores, String> {
     fn both<S: TaskStore + PushConfigStore>(store: S) -> Stores {
         let store = Arc::new(store);
         (store.clone(), store)
@@ -134,7 +144,7 @@ async fn open_store(spec: &str) -> Result<Stores, String> {
         return Ok(both(MemoryStore::new()));
     }
     if let Some(path) = spec.strip_prefix("sqlite:") {
-        let store = a2a_agent::store::SqliteStore::open(path)
+        let store = a2a_agent::store::SqliteStore::open_with(path, durability)
             .await
             .map_err(|e| format!("cannot open the SQLite store {path}: {e}"))?;
         return Ok(both(store));

@@ -57,6 +57,12 @@ where
 {
     /// A store on `reader` and `writer`, whose database [`migrate`](Self::migrate) has brought
     /// up to date.
+    /// The pools, for a test to read the connections' settings.
+    #[cfg(test)]
+    pub(crate) fn pools(&self) -> [&Pool<DB>; 2] {
+        [&self.reader, &self.writer]
+    }
+
     pub(crate) fn new(reader: Pool<DB>, writer: Pool<DB>) -> SqlStore<DB> {
         SqlStore { reader, writer }
     }
