@@ -925,6 +925,36 @@ async fn a_cancel_on_another_replica_is_final_and_the_running_execution_stops() 
     assert_eq!(read.status.state, TaskState::Canceled);
 }
 
+#[tokio::test]
+async fn a_history_cap_keeps_the_newest_messages() {
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store))
+        .max_history(3)
+        .build();
+    let first = task_of(&h, send(message("input-0", None, None))).await;
+    for i in 1..=5 {
+        let t = task_of(
+            &h,
+            send(message(&format!("input-{i}"), Some(&first.id), None)),
+        )
+        .await;
+        assert!(t.history.len() <= 3, "{:?}", ids(&t));
+    }
+    let stored = store
+        .get_task(None.into(), &first.id)
+        .await
+        .unwrap()
+        .unwrap()
+        .task;
+    // Each turn adds the agent's last question (from the status) and the client's message:
+    // the newest three remain.
+    assert_eq!(stored.history.len(), 3);
+    assert_eq!(stored.history[0].message_id, "input-4");
+    assert_eq!(stored.history[1].role, Role::Agent);
+    assert_eq!(stored.history[2].message_id, "input-5");
+}
+
 /// A task store that refuses every update while `broken` is set.
 struct Flaky {
     inner: MemoryStore,

@@ -479,6 +479,7 @@ impl<E: AgentExecutor> Execution<E> {
         let mut task = new_task(task_id, context_id, &message);
         self.live.publish(|| StreamResponse::Task(task.clone()));
         apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+        self.cap_history(&mut task);
         self.version = self
             .shared
             .tasks

@@ -88,6 +88,7 @@ struct Shared<E> {
     timeout: Duration,
     live: Arc<LiveTasks>,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
+    max_history: Option<usize>,
 }
 
 /// Builds a [`RequestHandler`]: the executor, then the stores and options.
@@ -98,6 +99,7 @@ pub struct RequestHandlerBuilder<E> {
     extended_card: Option<AgentCard>,
     timeout: Duration,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
+    max_history: Option<usize>,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -110,6 +112,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             extended_card: None,
             timeout: DEFAULT_EXECUTION_TIMEOUT,
             policy: None,
+            max_history: None,
         }
     }
 }
@@ -152,6 +155,14 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// Keeps at most `max` messages (at least 1) in a task's stored history: each write drops
+    /// the oldest beyond it, so a task that goes on for many turns stays the same size. Without
+    /// it (the default) the history grows with every message.
+    pub fn max_history(mut self, max: usize) -> Self {
+        self.max_history = Some(max.max(1));
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -176,6 +187,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 timeout: self.timeout,
                 live: Arc::new(LiveTasks::default()),
                 policy: self.policy,
+                max_history: self.max_history,
             }),
         }
     }

@@ -16,6 +16,16 @@ impl<E: AgentExecutor> Execution<E> {
         reason
     }
 
+    /// Drops the oldest messages of `task`'s history beyond the handler's cap, if it has one.
+    pub(super) fn cap_history(&self, task: &mut Task) {
+        if let Some(max) = self.shared.max_history {
+            let len = task.history.len();
+            if len > max {
+                task.history.drain(..len - max);
+            }
+        }
+    }
+
     /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
     /// version. When another writer got there first (another replica, on a shared store), the
     /// stored task is read again and the change applied to it, so no update is lost: optimistic
@@ -38,6 +48,7 @@ impl<E: AgentExecutor> Execution<E> {
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+            self.cap_history(&mut task);
             match self.shared.tasks.update_task(scope, &task, version).await {
                 Ok(written) => {
                     self.version = written;
