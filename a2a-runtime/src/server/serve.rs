@@ -36,7 +36,8 @@ use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 ///     .header_read_timeout(Some(Duration::from_secs(5)))
 ///     .idle_timeout(Some(Duration::from_secs(30)))
 ///     .max_connections(2_000);
-/// assert_eq!(options.max_connections_value(), 2_000);
+/// # let _ = options;
+/// // serve_with(listener, app, shutdown, options).await?;
 /// ```
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
@@ -94,16 +95,6 @@ impl ServeOptions {
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
         self
-    }
-
-    /// The grace set.
-    pub fn grace_value(&self) -> Duration {
-        self.grace
-    }
-
-    /// The connection cap set.
-    pub fn max_connections_value(&self) -> usize {
-        self.max_connections
     }
 }
 
