@@ -107,23 +107,14 @@ pub(crate) const CREATE_TASK: &str = "INSERT INTO a2a_tasks
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
     ON CONFLICT (tenant, id) DO NOTHING";
 /// The optimistic write: the version check, the refusal of a terminal task and the write are
-/// one statement (the states are the v1 wire names the `state` column holds; see
-/// [`TERMINAL_STATES`]).
+/// one statement. The states are the v1 wire names of `lifecycle::is_terminal`'s states (the
+/// `state` column holds wire names); the stores' conformance suite writes over each of them.
 pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks
     SET context_id = $3, state = $4, status_s = $5, status_n = $6, sort_s = $7, sort_n = $8,
         task = $9, version = version + 1
     WHERE tenant = $1 AND id = $2 AND version = $10
         AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED',
                           'TASK_STATE_REJECTED')";
-
-/// The terminal states `UPDATE_TASK` refuses to write over (a test holds them to
-/// `lifecycle::is_terminal`).
-pub(crate) const TERMINAL_STATES: [&str; 4] = [
-    "TASK_STATE_COMPLETED",
-    "TASK_STATE_FAILED",
-    "TASK_STATE_CANCELED",
-    "TASK_STATE_REJECTED",
-];
 
 /// An upsert that leaves another owner's config of the same id as it is.
 pub(crate) const SET_CONFIG: &str =

@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use a2a_types::v1::{Task, TaskPushNotificationConfig, TaskState};
 use sqlx::{Arguments, ColumnIndex, Decode, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::{backend, Bind, Dialect, TaskRow};
+use crate::lifecycle::is_terminal;
 use crate::store::{
     config_id_for, effective_page_size, stored_config, token, PushConfigPage, Scope, StoreError,
     Stored, TaskPage, TaskQuery,
@@ -273,7 +274,9 @@ where
             .await
             .map_err(|e| backend(label, format!("read task `{}`", task.id), e))?;
         Err(match exists {
-            Some((_, state)) if super::TERMINAL_STATES.contains(&state.as_str()) => {
+            Some((_, state))
+                if TaskState::from_known_name(&state).is_some_and(|s| is_terminal(&s)) =>
+            {
                 StoreError::Terminal {
                     task_id: task.id.clone(),
                     state,
