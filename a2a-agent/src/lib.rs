@@ -100,13 +100,18 @@
 //! finish a rollout that migrates; keep the replicas' clocks in sync (a task without a status
 //! timestamp is listed by the time the writing replica's clock gave it; versions do not depend
 //! on clocks); each replica's pool (10 connections by default, or the one given to
-//! `PostgresStore::from_pool`) counts against the server's `max_connections`. What the stores
-//! do not give replicas is a way to hear of another replica's write: a stream of a task served
-//! by one replica sees updates made by another only when it reads the task again.
+//! `PostgresStore::from_pool`) counts against the server's `max_connections`.
+//!
+//! Live events (streams, `SubscribeToTask`) cross replicas when each replica's handler has an
+//! event feed ([`cluster::PostgresFeed`], given with
+//! [`RequestHandlerBuilder::event_feed`]): each task's events are logged in the store and read
+//! by the other replicas when they are told, so a stream on any replica gets every event of the
+//! task in order (see [`cluster`]).
 
 #![deny(missing_docs)]
 
 mod access;
+pub mod cluster;
 mod executor;
 mod handler;
 pub mod lifecycle;

@@ -63,6 +63,17 @@
 //! request handler uses it for push delivery and for an [`AccessPolicy`](crate::AccessPolicy)
 //! that widens a caller's view. Rows stored before owners were recorded belong to `""`.
 //!
+//! # Event logs
+//!
+//! The SQL stores keep each task's event log: the events the request handler applied to it, each
+//! under the version of the task it made, written by [`TaskStore::create_task_logged`] and
+//! [`TaskStore::update_task_logged`] in the same transaction as the task's new version. The
+//! version is the log's sequence number: versions are one apart and a write of version `v + 1` is
+//! refused until version `v` is stored, so a log read with [`TaskStore::events_after`] has no gap
+//! and no duplicate, on any replica. It is what carries a task's live events from the replica that
+//! runs it to the streams other replicas serve, and what a stream resumed with `Last-Event-ID`
+//! reads. The memory store keeps none (its streams are all in its one process).
+//!
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
@@ -84,7 +95,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use a2a_types::rt::UnixTime;
-use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskState};
+use a2a_types::v1::{
+    ListTasksRequest, StreamResponse, Task, TaskPushNotificationConfig, TaskState,
+};
 
 mod error;
 mod memory;
@@ -102,6 +115,8 @@ pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 pub use sealed::{KeyLengthError, SealedPushConfigs};
+#[cfg(feature = "postgres")]
+pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};
 
@@ -252,6 +267,74 @@ pub trait TaskStore: Send + Sync + 'static {
         scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage>;
+
+    /// Whether the store keeps each task's event log (see the [module docs](self#event-logs)):
+    /// `false` unless a store says so, and then the `_logged` writes are the plain ones.
+    fn keeps_events(&self) -> bool {
+        false
+    }
+
+    /// [`create_task`](TaskStore::create_task), and `event` logged as the event that made
+    /// version 1, in the same transaction. A store without a log only creates the task.
+    ///
+    /// # Errors
+    ///
+    /// As [`create_task`](TaskStore::create_task).
+    fn create_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        let _ = event;
+        self.create_task(scope, task)
+    }
+
+    /// [`update_task`](TaskStore::update_task), and `event` logged as the event that made the
+    /// new version, in the same transaction: both are written or neither. A store without a log
+    /// only updates the task.
+    ///
+    /// # Errors
+    ///
+    /// As [`update_task`](TaskStore::update_task).
+    fn update_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        let _ = event;
+        self.update_task(scope, task, expected_version)
+    }
+
+    /// The task's logged events that made the versions after `after`, oldest first, at most
+    /// `limit` of them: empty when there are none, or when the store keeps no log. The caller
+    /// has checked that the task is visible to it (the log has no owners).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the log cannot be read.
+    fn events_after<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<LoggedEvent>> {
+        let _ = (tenant, task_id, after, limit);
+        Box::pin(std::future::ready(Ok(Vec::new())))
+    }
+}
+
+/// One entry of a task's event log: the event, and the task version it made (see the
+/// [module docs](self#event-logs)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedEvent {
+    /// The version of the task once the event was applied: the log's sequence number.
+    pub version: u64,
+    /// The event, as the task's streams send it.
+    pub event: StreamResponse,
 }
 
 /// Where push-notification configs are kept, per tenant and task.

@@ -13,23 +13,8 @@ use std::time::Duration;
 use a2a_agent::store::{PostgresStore, TaskStore};
 use common::Fixture;
 
-const URL_VAR: &str = "A2A_TEST_POSTGRES_URL";
-
 fn url() -> Option<String> {
-    match std::env::var(URL_VAR) {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => panic!(
-            "{URL_VAR} is not set, and CI is: the PostgreSQL tests must run in CI \
-             (export {URL_VAR}=\"$(a2a-agent/tests/start-postgres.sh start target/pg 55432)\")"
-        ),
-        _ => {
-            println!(
-                "SKIPPED: {URL_VAR} is not set (start a database with \
-                 a2a-agent/tests/start-postgres.sh start target/pg 55432)"
-            );
-            None
-        }
-    }
+    common::postgres_url()
 }
 
 async fn fixture() -> Option<Fixture> {
@@ -62,7 +47,8 @@ async fn connect_records_the_schema_version_once() {
         rows,
         [
             (1, "tasks and push configs".to_owned()),
-            (2, "owners of tasks and push configs".to_owned())
+            (2, "owners of tasks and push configs".to_owned()),
+            (3, "task event logs and execution leases".to_owned()),
         ]
     );
 }

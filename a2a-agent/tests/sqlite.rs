@@ -146,7 +146,7 @@ async fn file_with_a_newer_schema_is_refused() {
     assert!(matches!(err, StoreError::Backend(_)), "{err:?}");
     assert!(
         err.to_string()
-            .contains("schema version 99, newer than the 2"),
+            .contains("schema version 99, newer than the 3"),
         "{err}"
     );
 }
@@ -205,7 +205,10 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
         pool.close().await;
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(store.schema_version().await.unwrap(), 2);
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        SqliteStore::SCHEMA_VERSION
+    );
     let anonymous = Scope::tenant(None).owner("");
     let stored = store.get_task(anonymous, "old").await.unwrap().unwrap();
     assert_eq!((stored.version, stored.owner.as_str()), (3, ""));

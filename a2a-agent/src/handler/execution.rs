@@ -213,6 +213,7 @@ impl<E: AgentExecutor> Execution<E> {
         let deadline = tokio::time::sleep(self.shared.timeout);
         tokio::pin!(deadline);
         let mut p = Progress::default();
+        let live = Arc::clone(&self.live);
         // Ends when the task ends, when the executor has returned and the task waits (with every
         // event it sent applied), when every updater is gone, or at the deadline.
         loop {
@@ -249,6 +250,10 @@ impl<E: AgentExecutor> Execution<E> {
                     }
                     if over || p.failure.is_some() || p.closed { break; }
                 }
+                // Another replica ended the task (a cancel served there): its work is over.
+                () = live.ended_elsewhere.notified() => {
+                    if self.ended_elsewhere().await { break; }
+                }
                 () = &mut deadline => {
                     p.failure = Some(format!("the agent did not finish within {:?}", self.shared.timeout));
                     break;
@@ -283,9 +288,11 @@ impl<E: AgentExecutor> Execution<E> {
             accept_message(t, &message);
             Ok(())
         };
-        self.write(&accept).await?;
+        let whole = |t: &Task| StreamResponse::Task(t.clone());
+        let logged = self.write(&accept, &whole).await?;
         let task = self.task.as_ref().expect("written above");
-        self.live.publish(|| StreamResponse::Task(task.clone()));
+        self.live
+            .publish(Some(self.version), || logged.unwrap_or_else(|| whole(task)));
         Ok(())
     }
 
@@ -404,17 +411,20 @@ impl<E: AgentExecutor> Execution<E> {
             return Ok(AfterEvent::Replied);
         }
         let before = self.task.as_ref().map(|t| t.status.state.clone());
-        match self.task.is_some() {
-            true => self.write(&|t| apply(t, &event)).await?,
+        let logged = match self.task.is_some() {
+            true => {
+                let stamped = |t: &Task| stamp_event(event.clone(), t);
+                self.write(&|t| apply(t, &event), &stamped).await?
+            }
             false => self.create(task_id, context_id, &event).await?,
-        }
+        };
         let task = self.task.as_ref().expect("written or created above");
         telemetry::task_moved(
             before.as_ref().map(|s| s.as_str()),
             task.status.state.as_str(),
         );
-        let event = stamp_event(event, task);
-        self.live.publish(|| event.clone());
+        let event = logged.unwrap_or_else(|| stamp_event(event, task));
+        self.live.publish(Some(self.version), || event.clone());
         // A push config that came with the message is kept once the task exists.
         if let Some(config) = self.push.take() {
             self.keep_push(task_id, config).await;
@@ -451,43 +461,56 @@ impl<E: AgentExecutor> Execution<E> {
         message: &Message,
     ) -> Result<(), String> {
         let mut message = stamped(message, task_id, context_id);
-        match self.task.is_some() {
-            false => message.task_id = None,
+        let version = match self.task.is_some() {
+            false => {
+                message.task_id = None;
+                None
+            }
             true => {
                 let keep = |t: &mut Task| {
                     t.history.push(message.clone());
                     Ok(())
                 };
-                self.write(&keep).await?;
+                self.write(&keep, &|_| StreamResponse::Message(message.clone()))
+                    .await?;
+                Some(self.version)
             }
-        }
+        };
         self.answer_first(|| Ok(FirstAnswer::Message(Box::new(message.clone()))));
-        self.live.publish(|| StreamResponse::Message(message));
+        self.live
+            .publish(version, || StreamResponse::Message(message));
         Ok(())
     }
 
     /// A new task, from its first event: made from the message, the event applied, stored (and
-    /// kept as this execution's task).
+    /// kept as this execution's task), the event logged when the store keeps a log (and then
+    /// returned).
     async fn create(
         &mut self,
         task_id: &str,
         context_id: &str,
         event: &StreamResponse,
-    ) -> Result<(), String> {
+    ) -> Result<Option<StreamResponse>, String> {
         // The message is needed no more once its task exists.
         let message = self.message.take().unwrap_or_default();
         let mut task = new_task(task_id, context_id, &message);
-        self.live.publish(|| StreamResponse::Task(task.clone()));
+        // Before it is stored: the version it will be stored at is the first event's.
+        self.live
+            .publish(None, || StreamResponse::Task(task.clone()));
         apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
         self.cap_history(&mut task);
-        self.version = self
-            .shared
-            .tasks
-            .create_task(self.scope(), &task)
-            .await
-            .map_err(|e| self.store_failed(e))?;
+        let tasks = &self.shared.tasks;
+        let logged = tasks
+            .keeps_events()
+            .then(|| stamp_event(event.clone(), &task));
+        let created = match &logged {
+            Some(event) => tasks.create_task_logged(self.scope(), &task, event).await,
+            None => tasks.create_task(self.scope(), &task).await,
+        };
+        self.version = created.map_err(|e| self.store_failed(e))?;
+        self.announce(task_id);
         self.task = Some(task);
-        Ok(())
+        Ok(logged)
     }
 
     /// Fails the task with `reason` as its status message (creating it when the agent never

@@ -43,11 +43,27 @@ impl LiveTasks {
             key: key.clone(),
             registry: Arc::downgrade(self),
             lock: Arc::new(tokio::sync::Mutex::new(())),
-            events: Mutex::new(None),
+            events: Mutex::new(Events::default()),
             cancel: Mutex::new(None),
+            ended_elsewhere: tokio::sync::Notify::new(),
+            catching_up: tokio::sync::Mutex::new(()),
         });
         entries.insert(key, Arc::downgrade(&live));
         live
+    }
+
+    /// The task's entry, if something here uses it.
+    pub(super) fn get(&self, tenant: &str, task_id: &str) -> Option<Arc<LiveTask>> {
+        let key = (tenant.to_owned(), task_id.to_owned());
+        lock(&self.entries).get(&key).and_then(Weak::upgrade)
+    }
+
+    /// Every entry in use.
+    pub(super) fn in_use(&self) -> Vec<Arc<LiveTask>> {
+        lock(&self.entries)
+            .values()
+            .filter_map(Weak::upgrade)
+            .collect()
     }
 
     /// How many tasks have an entry (for the tests that no entry is kept).
@@ -57,6 +73,10 @@ impl LiveTasks {
     }
 }
 
+/// An event as it goes out live: the task version it made (`None` for one that made none: a
+/// new task before it is stored, a direct reply), and the event.
+pub(super) type Sequenced = (Option<u64>, StreamResponse);
+
 /// One task in use in this process: its execution lock, its live events, and the running
 /// execution's cancel requests.
 pub(super) struct LiveTask {
@@ -65,29 +85,81 @@ pub(super) struct LiveTask {
     /// Held by an execution from its start until its task settles: messages to one task are
     /// served one at a time.
     pub(super) lock: Arc<tokio::sync::Mutex<()>>,
+    events: Mutex<Events>,
+    /// Set while an execution runs: asks it to run the executor's cancel.
+    cancel: Mutex<Option<mpsc::Sender<CancelRequest>>>,
+    /// Told when another replica ended the task (its terminal event came from the log, not
+    /// from this process): the running execution stops.
+    pub(super) ended_elsewhere: tokio::sync::Notify,
+    /// Held while the task's log is read for the live events, so that one read runs at a time.
+    pub(super) catching_up: tokio::sync::Mutex<()>,
+}
+
+/// A task's live events.
+#[derive(Default)]
+struct Events {
     /// Made by the first subscriber: most tasks have none (a blocking send reads the outcome,
     /// not the events), and a 1024-slot channel per task was the handler's largest cost. Events
     /// are shared (`Arc`): the channel makes all its slots at once, 48 KiB so, 400 KiB with the
     /// events inline (an allocation past malloc's mmap threshold for every stream).
-    events: Mutex<Option<broadcast::Sender<Arc<StreamResponse>>>>,
-    /// Set while an execution runs: asks it to run the executor's cancel.
-    cancel: Mutex<Option<mpsc::Sender<CancelRequest>>>,
+    tx: Option<broadcast::Sender<Arc<Sequenced>>>,
+    /// The version of the last event sent: an event of this version or an older one is not sent
+    /// again (this process's execution and the task's log may both offer it). `None` until the
+    /// first is sent, or a subscriber says where it starts.
+    last: Option<u64>,
 }
 
 impl LiveTask {
+    /// The task's tenant (`""` for the default one) and id.
+    pub(super) fn key(&self) -> (&str, &str) {
+        (&self.key.0, &self.key.1)
+    }
+
     /// The task's live events from now on.
-    pub(super) fn subscribe(&self) -> broadcast::Receiver<Arc<StreamResponse>> {
+    pub(super) fn subscribe(&self) -> broadcast::Receiver<Arc<Sequenced>> {
         lock(&self.events)
+            .tx
             .get_or_insert_with(|| broadcast::channel(LIVE_EVENTS).0)
             .subscribe()
     }
 
-    /// Sends an event to the subscribers, if there are any; `event` runs only then.
-    pub(super) fn publish(&self, event: impl FnOnce() -> StreamResponse) {
-        let events = lock(&self.events);
-        if let Some(tx) = events.as_ref().filter(|tx| tx.receiver_count() > 0) {
-            let _ = tx.send(Arc::new(event()));
+    /// Whether anyone here follows the task's events.
+    pub(super) fn is_followed(&self) -> bool {
+        lock(&self.events)
+            .tx
+            .as_ref()
+            .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
+    /// Sends an event to the subscribers, if there are any (`event` runs only then), unless an
+    /// event of its version or a newer one was sent already; `true` when it was not.
+    pub(super) fn publish(
+        &self,
+        version: Option<u64>,
+        event: impl FnOnce() -> StreamResponse,
+    ) -> bool {
+        let mut events = lock(&self.events);
+        if let Some(v) = version {
+            if events.last.is_some_and(|last| v <= last) {
+                return false;
+            }
+            events.last = Some(v);
         }
+        if let Some(tx) = events.tx.as_ref().filter(|tx| tx.receiver_count() > 0) {
+            let _ = tx.send(Arc::new((version, event())));
+        }
+        true
+    }
+
+    /// The version of the last event sent, or else `at` (where a subscriber begins, having
+    /// read the task at that version): where the log is read from.
+    pub(super) fn sent_or(&self, at: u64) -> u64 {
+        *lock(&self.events).last.get_or_insert(at)
+    }
+
+    /// The version of the last event sent, if any was.
+    pub(super) fn sent(&self) -> Option<u64> {
+        lock(&self.events).last
     }
 
     /// Where the running execution takes cancel requests (`None` ends that).
@@ -98,6 +170,11 @@ impl LiveTask {
     /// The running execution's cancel requests, when one runs.
     pub(super) fn cancel_requests(&self) -> Option<mpsc::Sender<CancelRequest>> {
         lock(&self.cancel).clone()
+    }
+
+    /// Whether an execution runs here.
+    pub(super) fn is_running(&self) -> bool {
+        lock(&self.cancel).is_some()
     }
 }
 
@@ -120,7 +197,7 @@ impl Drop for LiveTask {
 /// A subscriber's hold on a task: its events, and its [`LiveTask`] (so that the entry, and with
 /// it the channel, lasts as long as the subscriber).
 pub(super) struct Subscription {
-    events: broadcast::Receiver<Arc<StreamResponse>>,
+    events: broadcast::Receiver<Arc<Sequenced>>,
     _live: Arc<LiveTask>,
 }
 
@@ -132,12 +209,12 @@ impl Subscription {
         }
     }
 
-    pub(super) async fn recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+    pub(super) async fn recv(&mut self) -> Result<Sequenced, broadcast::error::RecvError> {
         self.events.recv().await.map(Arc::unwrap_or_clone)
     }
 
     /// An event already sent, if any; `Closed` when there is none.
-    pub(super) fn try_recv(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+    pub(super) fn try_recv(&mut self) -> Result<Sequenced, broadcast::error::RecvError> {
         self.events
             .try_recv()
             .map(Arc::unwrap_or_clone)

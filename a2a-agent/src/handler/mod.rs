@@ -7,9 +7,11 @@
 //! - `service`: the `A2aService` implementation, one method per method of the spec;
 //! - `execution`: one execution of the executor on one task (events applied, stored, sent);
 //! - `live`: the registry of the tasks this process uses now (locks, live events, cancels);
+//! - `fanout`: live events written by other replicas, read from the task's log;
 //! - `stream`: a task's live events as a call's stream;
 //! - `errors`: the errors the handler answers with.
 
+use crate::cluster::EventFeed;
 use crate::executor::AgentExecutor;
 use crate::push::PushDispatcher;
 use crate::store::{MemoryStore, PushConfigStore, TaskStore};
@@ -22,6 +24,7 @@ use std::time::Duration;
 mod driver;
 mod errors;
 mod execution;
+mod fanout;
 mod live;
 mod service;
 mod stream;
@@ -56,8 +59,8 @@ pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
 /// Messages to one task are served one at a time (an execution holds the task until it
 /// settles), so concurrent calls never lose an update; across replicas the store's version
 /// check does the same. Live events (streams, subscriptions) reach the calls served by the same
-/// process: several replicas need sticky routing by task for `SubscribeToTask` (see the crate
-/// docs).
+/// process, and, with an [event feed](RequestHandlerBuilder::event_feed), those of every other
+/// replica (see [`cluster`](crate::cluster)).
 ///
 /// ```
 /// use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
@@ -89,6 +92,11 @@ struct Shared<E> {
     live: Arc<LiveTasks>,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
     max_history: Option<usize>,
+    /// The other replicas' announcements, when there are other replicas.
+    feed: Option<Arc<dyn EventFeed>>,
+    /// Set once the feed is heard (on the first use of a task: the handler may be built
+    /// outside a runtime).
+    hearing: std::sync::Once,
 }
 
 /// Builds a [`RequestHandler`]: the executor, then the stores and options.
@@ -100,6 +108,7 @@ pub struct RequestHandlerBuilder<E> {
     timeout: Duration,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
     max_history: Option<usize>,
+    feed: Option<Arc<dyn EventFeed>>,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -113,6 +122,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             timeout: DEFAULT_EXECUTION_TIMEOUT,
             policy: None,
             max_history: None,
+            feed: None,
         }
     }
 }
@@ -163,6 +173,18 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// Serves as one of several replicas on one database: `feed` tells this handler which
+    /// tasks the others wrote, and the others which tasks this one wrote (see
+    /// [`cluster`](crate::cluster)). Then a `SubscribeToTask` or a stream on this replica gets
+    /// the events another replica writes, from the task's event log, and a cancel served on
+    /// another replica stops the execution running here. The task store must keep event logs
+    /// (the SQL stores do). Without a feed (the default) live events reach only the calls this
+    /// process serves.
+    pub fn event_feed(mut self, feed: Arc<dyn EventFeed>) -> Self {
+        self.feed = Some(feed);
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -188,7 +210,24 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 live: Arc::new(LiveTasks::default()),
                 policy: self.policy,
                 max_history: self.max_history,
+                feed: self.feed,
+                hearing: std::sync::Once::new(),
             }),
         }
+    }
+}
+
+impl<E> Shared<E> {
+    /// The task's live entry; the first one also starts hearing the other replicas, when there
+    /// are any.
+    fn entry(&self, tenant: Option<&str>, task_id: &str) -> Arc<live::LiveTask> {
+        if let Some(feed) = &self.feed {
+            self.hearing.call_once(|| {
+                let wakeups = feed.wakeups();
+                let (live, tasks) = (Arc::downgrade(&self.live), Arc::clone(&self.tasks));
+                tokio::spawn(fanout::fan_out(live, tasks, wakeups));
+            });
+        }
+        self.live.entry(tenant, task_id)
     }
 }

@@ -140,7 +140,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         if is_terminal(&stored.task.status.state) {
             return Err(task_not_cancelable(&stored.task));
         }
-        let live = shared.live.entry(tenant, &params.id);
+        let live = shared.entry(tenant, &params.id);
         let task_cx = TaskContext {
             task_id: stored.task.id.clone(),
             context_id: stored.task.context_id.clone().unwrap_or_default(),
@@ -190,7 +190,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: SubscribeToTaskRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
-        let live = self.shared.live.entry(tenant_of(&cx), &params.id);
+        let live = self.shared.entry(tenant_of(&cx), &params.id);
         // Subscribed before the task is read: an event between the two is not missed.
         let events = Subscription::new(&live);
         let stored = self.shared.visible(&cx, &params.id).await?;
@@ -200,12 +200,21 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                 "a terminal task has no events to follow",
             ));
         }
+        // Events another replica writes come from the log, from the version read here on
+        // (unless events were sent here already: then from the last of those).
+        if self.shared.feed.is_some() && !live.is_running() {
+            live.sent_or(stored.version);
+            tokio::spawn(super::fanout::catch_up(
+                Arc::clone(&live),
+                Arc::clone(&self.shared.tasks),
+            ));
+        }
         // The current task first, then its events (of this execution and the next ones, should
-        // it wait for input) until it ends.
+        // it wait for input) until it ends; none it already holds.
         let first = StreamResponse::Task(stored.task);
         Ok(live_stream(
             events,
-            Some(first),
+            Some((Some(stored.version), first)),
             None,
             None,
             StreamEnd::AtTerminal,
@@ -360,7 +369,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
                     (new_id(), Some(context_id.unwrap_or_else(new_id)), false)
                 }
             };
-        let live = shared.live.entry(tenant.as_deref(), &task_id);
+        let live = shared.entry(tenant.as_deref(), &task_id);
         let guard = Arc::clone(&live.lock).lock_owned().await;
         let stored = match stored {
             true => Some(self.continuable(&cx, &task_id, &message).await?),
@@ -432,7 +441,9 @@ impl<E: AgentExecutor> RequestHandler<E> {
         let terminal = async {
             loop {
                 match events.recv().await.as_deref() {
-                    Ok(StreamResponse::StatusUpdate(u)) if is_terminal(&u.status.state) => return,
+                    Ok((_, StreamResponse::StatusUpdate(u))) if is_terminal(&u.status.state) => {
+                        return
+                    }
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => return,
                 }

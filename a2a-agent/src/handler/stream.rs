@@ -4,7 +4,7 @@
 use a2a_types::v1::{EventStream, ServiceError, StreamResponse, Task};
 use tokio::sync::{broadcast, watch};
 
-use super::live::Subscription;
+use super::live::{Sequenced, Subscription};
 use crate::lifecycle::{is_settled, is_terminal, with_history};
 
 /// Where a live stream ends.
@@ -36,20 +36,23 @@ impl StreamEnd {
 /// The settled outcome of an execution, as its watchers see it: `None` until it settles.
 pub(super) type Settled = watch::Receiver<Option<Result<Task, ServiceError>>>;
 
-/// The live events as a stream, ending after the event that `end` names (or when the execution
-/// ends, for a stream that has its `settled`); `history_length` trims a streamed Task's history.
+/// The live events as a stream, after `first` (with the version it shows: no event of that
+/// version or an older one follows it), ending after the event that `end` names (or when the
+/// execution ends, for a stream that has its `settled`); `history_length` trims a streamed
+/// Task's history.
 /// Read straight from the broadcast channel: no task of its own, so a client that goes away
 /// drops it at once.
 pub(super) fn live_stream(
     events: Subscription,
-    first: Option<StreamResponse>,
+    first: Option<Sequenced>,
     settled: Option<Settled>,
     history_length: Option<i32>,
     end: StreamEnd,
 ) -> EventStream<StreamResponse> {
     let state = Reader {
         events,
-        first,
+        after: first.as_ref().and_then(|(v, _)| *v),
+        first: first.map(|(_, event)| event),
         settled,
         ended: false,
     };
@@ -69,6 +72,8 @@ pub(super) fn live_stream(
 /// A live stream's state between two events.
 struct Reader {
     events: Subscription,
+    /// The version the stream's first event showed: older events are not sent.
+    after: Option<u64>,
     first: Option<StreamResponse>,
     settled: Option<Settled>,
     ended: bool,
@@ -84,8 +89,14 @@ impl Reader {
             self.ended = end.is_last(&first);
             return Some(Ok(first));
         }
-        match self.receive().await {
-            Ok(event) => {
+        let received = loop {
+            match self.receive().await {
+                Ok((Some(v), _)) if self.after.is_some_and(|after| v <= after) => continue,
+                other => break other,
+            }
+        };
+        match received {
+            Ok((_, event)) => {
                 self.ended = end.is_last(&event);
                 Some(Ok(event))
             }
@@ -101,7 +112,7 @@ impl Reader {
 
     /// The channel's next event; with `settled`, once the execution has ended, only what it sent
     /// before it did.
-    async fn receive(&mut self) -> Result<StreamResponse, broadcast::error::RecvError> {
+    async fn receive(&mut self) -> Result<Sequenced, broadcast::error::RecvError> {
         let Some(settled) = &mut self.settled else {
             return self.events.recv().await;
         };

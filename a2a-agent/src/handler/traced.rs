@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
 use crate::store::{
-    PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery,
+    TaskStore,
 };
 
 /// `future` in a span for `operation` on `task_id`, when anyone listens.
@@ -60,6 +61,44 @@ impl TaskStore for TracedTasks {
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
         traced("list_tasks", "", self.0.list_tasks(scope, query))
+    }
+
+    fn keeps_events(&self) -> bool {
+        self.0.keeps_events()
+    }
+
+    fn create_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        let future = self.0.create_task_logged(scope, task, event);
+        traced("create_task", &task.id, future)
+    }
+
+    fn update_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        let future = self
+            .0
+            .update_task_logged(scope, task, expected_version, event);
+        traced("update_task", &task.id, future)
+    }
+
+    fn events_after<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<LoggedEvent>> {
+        let future = self.0.events_after(tenant, task_id, after, limit);
+        traced("events_after", task_id, future)
     }
 }
 

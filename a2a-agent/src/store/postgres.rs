@@ -1,15 +1,15 @@
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 use sqlx::{PgPool, Postgres};
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
-    TaskStore,
+    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage,
+    TaskQuery, TaskStore,
 };
 
 impl Dialect for Postgres {
     const LABEL: &'static str = "PostgreSQL";
-    const BEGIN_MIGRATION: &'static str = "BEGIN";
+    const BEGIN_WRITE: &'static str = "BEGIN";
     // Held to the end of the migration transaction: replicas starting at once take turns, and
     // the second finds the schema done. The key is "a2agent1" in ASCII.
     const MIGRATION_LOCK: Option<&'static str> =
@@ -49,7 +49,9 @@ CREATE TABLE a2a_push_configs (
 "#,
         },
         super::sql::OWNERS,
+        super::sql::EVENTS,
     ];
+    const WRITES_IN_WITH: bool = true;
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
         done.rows_affected()
@@ -99,7 +101,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 2;
+    pub const SCHEMA_VERSION: u32 = 3;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -140,6 +142,11 @@ impl PostgresStore {
         self.sql.schema_version().await
     }
 
+    /// The store's pool.
+    pub(crate) fn pool(&self) -> &PgPool {
+        self.sql.writer()
+    }
+
     /// Closes the pool's connections, waiting for calls under way to finish.
     pub async fn close(&self) {
         self.sql.close().await;
@@ -163,7 +170,7 @@ impl TaskStore for PostgresStore {
     }
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task))
+        Box::pin(self.sql.create_task(scope, task, None))
     }
 
     fn update_task<'a>(
@@ -172,7 +179,7 @@ impl TaskStore for PostgresStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(scope, task, expected_version))
+        Box::pin(self.sql.update_task(scope, task, expected_version, None))
     }
 
     fn list_tasks<'a>(
@@ -181,6 +188,42 @@ impl TaskStore for PostgresStore {
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
         Box::pin(self.sql.list_tasks(scope, query))
+    }
+
+    fn keeps_events(&self) -> bool {
+        true
+    }
+
+    fn create_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(scope, task, Some(event)))
+    }
+
+    fn update_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(
+            self.sql
+                .update_task(scope, task, expected_version, Some(event)),
+        )
+    }
+
+    fn events_after<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<LoggedEvent>> {
+        Box::pin(self.sql.events_after(tenant, task_id, after, limit))
     }
 }
 

@@ -7,7 +7,7 @@
 //! NOTHING`/`DO UPDATE SET ... = excluded.…` and row-value comparisons, so every statement below
 //! serves both. What differs is gathered in [`Dialect`], implemented for `sqlx::Sqlite` (in
 //! `store::sqlite`) and `sqlx::Postgres` (in `store::postgres`): the name in error messages,
-//! how the migration and the list snapshot transactions begin, PostgreSQL's migration lock, the
+//! how write and list snapshot transactions begin, PostgreSQL's migration lock, the
 //! schema (its column types differ), and the affected-row count of a write (an inherent method of
 //! each driver's result type, not a trait method in sqlx 0.8).
 //!
@@ -39,7 +39,7 @@ use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
 use super::{status_time, token, SortKey, StoreError, TaskQuery};
 
@@ -51,9 +51,10 @@ pub(crate) use generic::SqlStore;
 pub(crate) trait Dialect: sqlx::Database {
     /// The database's name in error messages.
     const LABEL: &'static str;
-    /// Starts the migration transaction (SQLite: `BEGIN IMMEDIATE`, which takes the write lock
-    /// at once, so two processes opening one new file do not both migrate).
-    const BEGIN_MIGRATION: &'static str;
+    /// Starts a write transaction: the migration, a logged write (SQLite: `BEGIN IMMEDIATE`,
+    /// which takes the write lock at once, so two processes opening one new file do not both
+    /// migrate, and a transaction never fails to upgrade a read lock).
+    const BEGIN_WRITE: &'static str;
     /// Run first in the migration transaction (PostgreSQL: an advisory lock, so two replicas
     /// starting at once migrate one after the other).
     const MIGRATION_LOCK: Option<&'static str>;
@@ -61,6 +62,9 @@ pub(crate) trait Dialect: sqlx::Database {
     const BEGIN_SNAPSHOT: &'static str;
     /// The schema, in order; see [`Migration`].
     const MIGRATIONS: &'static [Migration];
+    /// Whether a statement's `WITH` may write (PostgreSQL): then a logged write is one
+    /// statement; otherwise (SQLite) a transaction of two.
+    const WRITES_IN_WITH: bool;
 
     /// How many rows a write changed.
     fn rows_affected(done: &Self::QueryResult) -> u64;
@@ -96,6 +100,32 @@ ALTER TABLE a2a_push_configs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 ",
 };
 
+/// The third step: each task's event log (see `store`'s docs, "Event logs"), and the columns
+/// of an execution's lease on its task (who runs it, until when by the database's clock, in
+/// milliseconds since the Unix epoch).
+pub(crate) const EVENTS: Migration = Migration {
+    version: 3,
+    description: "task event logs and execution leases",
+    sql: "
+CREATE TABLE a2a_events (
+    tenant  TEXT   NOT NULL,
+    task_id TEXT   NOT NULL,
+    seq     BIGINT NOT NULL,
+    event   TEXT   NOT NULL,
+    PRIMARY KEY (tenant, task_id, seq)
+);
+ALTER TABLE a2a_tasks ADD COLUMN lease_owner TEXT;
+ALTER TABLE a2a_tasks ADD COLUMN lease_until BIGINT;
+",
+};
+
+/// Logs one event: `$1` tenant, `$2` task id, `$3` the version it made, `$4` its JSON.
+pub(crate) const LOG_EVENT: &str =
+    "INSERT INTO a2a_events (tenant, task_id, seq, event) VALUES ($1, $2, $3, $4)";
+/// A task's events after a version, oldest first.
+pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
+    WHERE tenant = $1 AND task_id = $2 AND seq > $3 ORDER BY seq LIMIT $4";
+
 // The statements that read or change one row end in their `WHERE` clause: [`owned`] adds the
 // owner's condition when the scope names one.
 pub(crate) const GET_TASK: &str =
@@ -115,6 +145,25 @@ pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks
     WHERE tenant = $1 AND id = $2 AND version = $10
         AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED',
                           'TASK_STATE_REJECTED')";
+
+/// [`CREATE_TASK`] and its first event in one statement, where the database runs a write in a
+/// `WITH` (PostgreSQL): one round trip, one transaction. `$11` is the event's JSON.
+pub(crate) const CREATE_TASK_LOGGED: &str = "WITH created AS (
+    INSERT INTO a2a_tasks
+    (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, task, owner, version)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
+    ON CONFLICT (tenant, id) DO NOTHING RETURNING version)
+    INSERT INTO a2a_events (tenant, task_id, seq, event) SELECT $1, $2, version, $11 FROM created";
+
+/// [`UPDATE_TASK`] (as `update`, its owner's condition added) and the event in one statement,
+/// where the database runs a write in a `WITH`; `event` is the event's placeholder.
+pub(crate) fn update_task_logged(update: &str, event: &str) -> String {
+    format!(
+        "WITH moved AS ({update} RETURNING version) \
+         INSERT INTO a2a_events (tenant, task_id, seq, event) SELECT $1, $2, version, {event} \
+         FROM moved"
+    )
+}
 
 /// An upsert that leaves another owner's config of the same id as it is.
 pub(crate) const SET_CONFIG: &str =
@@ -194,6 +243,19 @@ impl TaskRow {
 /// A stored task's JSON, read back.
 pub(crate) fn decode_task(label: &'static str, json: &str) -> Result<Task, StoreError> {
     serde_json::from_str(json).map_err(|e| backend(label, "decode a stored task", e))
+}
+
+/// An event as the log keeps it: its JSON.
+pub(crate) fn encode_event(
+    label: &'static str,
+    event: &StreamResponse,
+) -> Result<String, StoreError> {
+    serde_json::to_string(event).map_err(|e| backend(label, "encode an event as JSON", e))
+}
+
+/// A logged event's JSON, read back.
+pub(crate) fn decode_event(label: &'static str, json: &str) -> Result<StreamResponse, StoreError> {
+    serde_json::from_str(json).map_err(|e| backend(label, "decode a logged event", e))
 }
 
 /// A stored config's JSON, read back.

@@ -1,14 +1,14 @@
 use std::path::Path;
 use std::time::Duration;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::Sqlite;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
-    TaskStore,
+    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage,
+    TaskQuery, TaskStore,
 };
 
 /// How long a statement waits for another process's write lock before it fails.
@@ -18,7 +18,7 @@ const READERS: u32 = 4;
 
 impl Dialect for Sqlite {
     const LABEL: &'static str = "SQLite";
-    const BEGIN_MIGRATION: &'static str = "BEGIN IMMEDIATE";
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const MIGRATION_LOCK: Option<&'static str> = None;
     // Deferred: the snapshot is taken at the first read and kept to the end (WAL).
     const BEGIN_SNAPSHOT: &'static str = "BEGIN";
@@ -54,7 +54,9 @@ CREATE TABLE a2a_push_configs (
 ",
         },
         super::sql::OWNERS,
+        super::sql::EVENTS,
     ];
+    const WRITES_IN_WITH: bool = false;
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
         done.rows_affected()
@@ -126,7 +128,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 2;
+    pub const SCHEMA_VERSION: u32 = 3;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -210,7 +212,7 @@ impl TaskStore for SqliteStore {
     }
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task))
+        Box::pin(self.sql.create_task(scope, task, None))
     }
 
     fn update_task<'a>(
@@ -219,7 +221,7 @@ impl TaskStore for SqliteStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(scope, task, expected_version))
+        Box::pin(self.sql.update_task(scope, task, expected_version, None))
     }
 
     fn list_tasks<'a>(
@@ -228,6 +230,42 @@ impl TaskStore for SqliteStore {
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
         Box::pin(self.sql.list_tasks(scope, query))
+    }
+
+    fn keeps_events(&self) -> bool {
+        true
+    }
+
+    fn create_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.create_task(scope, task, Some(event)))
+    }
+
+    fn update_task_logged<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+        event: &'a StreamResponse,
+    ) -> StoreFuture<'a, u64> {
+        Box::pin(
+            self.sql
+                .update_task(scope, task, expected_version, Some(event)),
+        )
+    }
+
+    fn events_after<'a>(
+        &'a self,
+        tenant: Option<&'a str>,
+        task_id: &'a str,
+        after: u64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<LoggedEvent>> {
+        Box::pin(self.sql.events_after(tenant, task_id, after, limit))
     }
 }
 

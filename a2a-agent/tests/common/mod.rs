@@ -19,8 +19,8 @@ use a2a_agent::store::{
 };
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
-    AuthenticationInfo, Message, Part, PartContent, Role, Task, TaskPushNotificationConfig,
-    TaskState, TaskStatus,
+    AuthenticationInfo, Message, Part, PartContent, Role, StreamResponse, Task,
+    TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 
 /// A store under test, seen through both traits, and a namespace of its own.
@@ -55,6 +55,27 @@ impl Fixture {
     }
 }
 
+/// The test database's URL, `A2A_TEST_POSTGRES_URL` (start one with
+/// `a2a-agent/tests/start-postgres.sh`): `None` (a printed skip) without it, except under `CI`,
+/// where its absence fails the test.
+pub fn postgres_url() -> Option<String> {
+    const URL_VAR: &str = "A2A_TEST_POSTGRES_URL";
+    match std::env::var(URL_VAR) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => panic!(
+            "{URL_VAR} is not set, and CI is: the PostgreSQL tests must run in CI \
+             (export {URL_VAR}=\"$(a2a-agent/tests/start-postgres.sh start target/pg 55432)\")"
+        ),
+        _ => {
+            println!(
+                "SKIPPED: {URL_VAR} is not set (start a database with \
+                 a2a-agent/tests/start-postgres.sh start target/pg 55432)"
+            );
+            None
+        }
+    }
+}
+
 /// One `#[tokio::test]` per behaviour of the suite, each on a fresh fixture from `$fixture`
 /// (an `async fn() -> Option<Fixture>`; `None` skips).
 #[macro_export]
@@ -67,6 +88,7 @@ macro_rules! conformance_tests {
             update_with_a_stale_version_is_a_conflict_and_writes_nothing,
             update_of_a_missing_task_is_not_found,
             no_update_moves_a_task_out_of_a_terminal_state,
+            logged_writes_keep_each_version_s_event_in_order,
             tenants_are_isolated,
             owners_are_isolated_in_the_query,
             push_configs_are_scoped_by_owner,
@@ -294,6 +316,102 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
         ));
     }
     assert!(store.get_task(scope, &id).await.unwrap().is_none());
+}
+
+/// A status event of `state` for task `id`: what the log is given.
+fn status_event(id: &str, state: TaskState) -> StreamResponse {
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+        task_id: id.to_owned(),
+        context_id: "ctx".to_owned(),
+        status: TaskStatus {
+            state,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+}
+
+pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let id = f.id("logged");
+    let first = status_event(&id, TaskState::Submitted);
+    assert_eq!(
+        store
+            .create_task_logged(scope, &task(&id), &first)
+            .await
+            .unwrap(),
+        1
+    );
+    let states = [
+        TaskState::Working,
+        TaskState::InputRequired,
+        TaskState::Working,
+    ];
+    for (i, state) in states.iter().enumerate() {
+        let t = task_with(&id, "ctx", state.clone(), None);
+        let v = store
+            .update_task_logged(scope, &t, i as u64 + 1, &status_event(&id, state.clone()))
+            .await
+            .unwrap();
+        assert_eq!(v, i as u64 + 2);
+    }
+    // Refused writes log nothing: a stale version, an existing id, a terminal task.
+    let stale = status_event(&id, TaskState::Failed);
+    let t = task_with(&id, "ctx", TaskState::Failed, None);
+    assert!(matches!(
+        store.update_task_logged(scope, &t, 1, &stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        store.create_task_logged(scope, &task(&id), &stale).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    let done = status_event(&id, TaskState::Completed);
+    let t = task_with(&id, "ctx", TaskState::Completed, None);
+    assert_eq!(
+        store.update_task_logged(scope, &t, 4, &done).await.unwrap(),
+        5
+    );
+    assert!(matches!(
+        store.update_task_logged(scope, &t, 5, &stale).await,
+        Err(StoreError::Terminal { .. })
+    ));
+    let read = |after, limit| store.events_after(Some(&tenant), &id, after, limit);
+    if !store.keeps_events() {
+        assert_eq!(read(0, 100).await.unwrap(), vec![]);
+        return;
+    }
+    let all = read(0, 100).await.unwrap();
+    let versions: Vec<u64> = all.iter().map(|e| e.version).collect();
+    assert_eq!(versions, [1, 2, 3, 4, 5]);
+    let mut expected = vec![first];
+    expected.extend(states.iter().map(|s| status_event(&id, s.clone())));
+    expected.push(done);
+    let events: Vec<StreamResponse> = all.into_iter().map(|e| e.event).collect();
+    assert_eq!(events, expected);
+    // From a version, and a page at a time.
+    let tail: Vec<u64> = read(3, 100)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.version)
+        .collect();
+    assert_eq!(tail, [4, 5]);
+    let page: Vec<u64> = read(1, 2)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.version)
+        .collect();
+    assert_eq!(page, [2, 3]);
+    assert_eq!(read(5, 100).await.unwrap(), vec![]);
+    assert_eq!(read(u64::MAX, 100).await.unwrap(), vec![]);
+    // Another tenant's log is its own.
+    let other = f.tenant("b");
+    let theirs = store.events_after(Some(&other), &id, 0, 100).await.unwrap();
+    assert_eq!(theirs, vec![]);
 }
 
 pub async fn no_update_moves_a_task_out_of_a_terminal_state(f: &Fixture) {

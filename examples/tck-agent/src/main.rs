@@ -8,7 +8,9 @@
 //! are allowed, as the TCK's receiver needs; nothing else outside the public internet. With
 //! `--trace`, spans and request log lines are collected (see `trace.rs`); without it, nothing
 //! subscribes. With `--public-url`, the card names that URL (a balancer in front of replicas)
-//! instead of the address it listens on. `--sqlite-sync normal` opens the SQLite store with
+//! instead of the address it listens on. With `--store postgres:URL` it is one of any number of
+//! replicas on that database: it listens for the others' task events (`PostgresFeed`), so a
+//! stream on it follows a task another replica runs. `--sqlite-sync normal` opens the SQLite store with
 //! `synchronous = NORMAL` (no sync per commit) instead of its durable default, for the bench.
 
 mod trace;
@@ -85,7 +87,7 @@ async fn run() -> Result<(), String> {
             _ => return Err(format!("unknown flag `{flag}`\n{USAGE}")),
         }
     }
-    let (tasks, configs) = open_store(&store, durability).await?;
+    let (tasks, configs, feed) = open_store(&store, durability).await?;
     let listener = tokio::net::TcpListener::bind(&listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
@@ -100,8 +102,13 @@ async fn run() -> Result<(), String> {
         ..Default::default()
     };
     let sender = PushSender::new(policy).map_err(|e| e.to_string())?;
-    let handler = RequestHandler::builder(TckExecutor)
-        .task_store(tasks)
+    let handler = RequestHandler::builder(TckExecutor).task_store(tasks);
+    // On PostgreSQL, one replica of many: the others' live events reach this one's streams.
+    let handler = match feed {
+        Some(feed) => handler.event_feed(feed),
+        None => handler,
+    };
+    let handler = handler
         .push_notifications(configs, PushDispatcher::new(sender))
         .extended_card(match tokens {
             Some(_) => secured(card(&base, true)),
@@ -133,12 +140,17 @@ async fn run() -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-type Stores = (Arc<dyn TaskStore>, Arc<dyn PushConfigStore>);
+/// The task store, the push-config store, and on PostgreSQL the replicas' event feed.
+type Stores = (
+    Arc<dyn TaskStore>,
+    Arc<dyn PushConfigStore>,
+    Option<Arc<dyn a2a_agent::cluster::EventFeed>>,
+);
 
 async fn open_store(spec: &str, durability: Durability) -> Result<Stores, String> {
     fn both<S: TaskStore + PushConfigStore>(store: S) -> Stores {
         let store = Arc::new(store);
-        (store.clone(), store)
+        (store.clone(), store, None)
     }
     if spec == "memory" {
         return Ok(both(MemoryStore::new()));
@@ -153,7 +165,11 @@ async fn open_store(spec: &str, durability: Durability) -> Result<Stores, String
         let store = a2a_agent::store::PostgresStore::connect(url)
             .await
             .map_err(|e| format!("cannot connect the PostgreSQL store: {e}"))?;
-        return Ok(both(store));
+        let feed = a2a_agent::cluster::PostgresFeed::start(&store)
+            .await
+            .map_err(|e| format!("cannot listen for other replicas' events: {e}"))?;
+        let (tasks, configs, _) = both(store);
+        return Ok((tasks, configs, Some(Arc::new(feed))));
     }
     Err(format!("unknown store `{spec}`\n{USAGE}"))
 }

@@ -2,10 +2,11 @@
 //! over a task that ended meanwhile.
 
 use a2a_types::v1::{StreamResponse, Task};
+use std::sync::Arc;
 
 use super::Execution;
 use crate::executor::AgentExecutor;
-use crate::lifecycle::InvalidEvent;
+use crate::lifecycle::{is_terminal, InvalidEvent};
 use crate::store::{Scope, StoreError};
 
 impl<E: AgentExecutor> Execution<E> {
@@ -27,10 +28,12 @@ impl<E: AgentExecutor> Execution<E> {
     }
 
     /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
-    /// version. When another writer got there first (another replica, on a shared store), the
-    /// stored task is read again and the change applied to it, so no update is lost: optimistic
-    /// versioning, a bounded number of times. The task as written becomes this execution's; on
-    /// an error it stays the one last written.
+    /// version, with `event_of` the written task logged as the event that made it (when the
+    /// store keeps a log: then it is returned, and the other replicas told). When another writer
+    /// got there first (another replica, on a shared store), the stored task is read again and
+    /// the change applied to it, so no update is lost: optimistic versioning, a bounded number
+    /// of times. The task as written becomes this execution's; on an error it stays the one last
+    /// written.
     ///
     /// When the task ended meanwhile (a cancel served by another replica), the store refuses the
     /// write ([`StoreError::Terminal`]): the ended task becomes this execution's, its live
@@ -38,27 +41,34 @@ impl<E: AgentExecutor> Execution<E> {
     pub(super) async fn write(
         &mut self,
         change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
-    ) -> Result<(), String> {
+        event_of: &(dyn Fn(&Task) -> StreamResponse + Sync),
+    ) -> Result<Option<StreamResponse>, String> {
         const ATTEMPTS: usize = 8;
         let Some(mut task) = self.task.clone() else {
             return Err("no task to write".to_owned());
         };
         let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
         let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
+        let tasks = Arc::clone(&self.shared.tasks);
+        let logs = tasks.keeps_events();
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
             self.cap_history(&mut task);
-            match self.shared.tasks.update_task(scope, &task, version).await {
+            let logged = logs.then(|| event_of(&task));
+            let written = match &logged {
+                Some(event) => tasks.update_task_logged(scope, &task, version, event).await,
+                None => tasks.update_task(scope, &task, version).await,
+            };
+            match written {
                 Ok(written) => {
                     self.version = written;
+                    self.announce(&task.id);
                     self.task = Some(task);
-                    return Ok(());
+                    return Ok(logged);
                 }
                 Err(StoreError::Conflict { .. }) => {
-                    let stored = self
-                        .shared
-                        .tasks
+                    let stored = tasks
                         .get_task(scope, &task.id)
                         .await
                         .map_err(|e| self.store_failed(e))?
@@ -66,17 +76,7 @@ impl<E: AgentExecutor> Execution<E> {
                     (task, version) = (stored.task, stored.version);
                 }
                 Err(StoreError::Terminal { task_id, state }) => {
-                    let stored = self
-                        .shared
-                        .tasks
-                        .get_task(scope, &task_id)
-                        .await
-                        .map_err(|e| self.store_failed(e))?;
-                    if let Some(stored) = stored {
-                        let ended = stored.task;
-                        self.live.publish(|| StreamResponse::Task(ended.clone()));
-                        (self.task, self.version) = (Some(ended), stored.version);
-                    }
+                    self.adopt_ended(scope, &task_id).await?;
                     return Err(format!(
                         "task `{task_id}` ended meanwhile ({state}); the agent's update was not kept"
                     ));
@@ -88,5 +88,51 @@ impl<E: AgentExecutor> Execution<E> {
             "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
             task.id
         ))
+    }
+
+    /// Makes the task as stored, which another replica ended, this execution's, and sends it to
+    /// the live streams (unless its log got there first).
+    pub(super) async fn adopt_ended(
+        &mut self,
+        scope: Scope<'_>,
+        task_id: &str,
+    ) -> Result<(), String> {
+        let stored = self
+            .shared
+            .tasks
+            .get_task(scope, task_id)
+            .await
+            .map_err(|e| self.store_failed(e))?;
+        if let Some(stored) = stored {
+            let ended = stored.task;
+            self.live
+                .publish(Some(stored.version), || StreamResponse::Task(ended.clone()));
+            (self.task, self.version) = (Some(ended), stored.version);
+        }
+        Ok(())
+    }
+
+    /// Whether the task as stored has ended, written by another replica; then it is this
+    /// execution's. (A wake-up that finds it still going, or the store unreadable, is ignored.)
+    pub(super) async fn ended_elsewhere(&mut self) -> bool {
+        let Some(id) = self.task.as_ref().map(|t| t.id.clone()) else {
+            return false;
+        };
+        let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
+        let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
+        match self.shared.tasks.get_task(scope, &id).await {
+            Ok(Some(stored)) if is_terminal(&stored.task.status.state) => {
+                (self.task, self.version) = (Some(stored.task), stored.version);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Tells the other replicas that the task's log grew, when there are any.
+    pub(super) fn announce(&self, task_id: &str) {
+        if let Some(feed) = &self.shared.feed {
+            feed.announce(self.tenant.as_deref(), task_id);
+        }
     }
 }

@@ -3,14 +3,14 @@
 
 use std::fmt;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig, TaskState};
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
 use sqlx::{Arguments, ColumnIndex, Decode, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::{backend, Bind, Dialect, TaskRow};
 use crate::lifecycle::is_terminal;
 use crate::store::{
-    config_id_for, effective_page_size, stored_config, token, PushConfigPage, Scope, StoreError,
-    Stored, TaskPage, TaskQuery,
+    config_id_for, effective_page_size, stored_config, token, LoggedEvent, PushConfigPage, Scope,
+    StoreError, Stored, TaskPage, TaskQuery,
 };
 
 /// The pools of a SQL store, and every store operation on them, once for all databases.
@@ -62,6 +62,11 @@ where
     #[cfg(test)]
     pub(crate) fn pools(&self) -> [&Pool<DB>; 2] {
         [&self.reader, &self.writer]
+    }
+
+    /// The pool that writes.
+    pub(crate) fn writer(&self) -> &Pool<DB> {
+        &self.writer
     }
 
     pub(crate) fn new(reader: Pool<DB>, writer: Pool<DB>) -> SqlStore<DB> {
@@ -122,7 +127,7 @@ where
     pub(crate) async fn migrate(pool: &Pool<DB>) -> Result<(), StoreError> {
         let label = DB::LABEL;
         let fail = |e: sqlx::Error| backend(label, "migrate the schema", e);
-        let mut tx = pool.begin_with(DB::BEGIN_MIGRATION).await.map_err(fail)?;
+        let mut tx = pool.begin_with(DB::BEGIN_WRITE).await.map_err(fail)?;
         if let Some(lock) = DB::MIGRATION_LOCK {
             sqlx::query(lock).execute(&mut *tx).await.map_err(fail)?;
         }
@@ -219,20 +224,38 @@ where
         }))
     }
 
-    /// [`TaskStore::create_task`](crate::store::TaskStore::create_task).
+    /// [`TaskStore::create_task`](crate::store::TaskStore::create_task), and with an `event`
+    /// [`TaskStore::create_task_logged`](crate::store::TaskStore::create_task_logged).
     pub(crate) async fn create_task(
         &self,
         scope: Scope<'_>,
         task: &Task,
+        event: Option<&StreamResponse>,
     ) -> Result<u64, StoreError> {
         let label = DB::LABEL;
         let row = TaskRow::of(label, task)?;
+        let event = event.map(|e| super::encode_event(label, e)).transpose()?;
         let mut binds = row.binds(scope.tenant_key(), &task.id);
         binds.push(Bind::text(scope.owner_key()));
-        let written = self
-            .write(super::CREATE_TASK, &binds)
-            .await
-            .map_err(|e| backend(label, format!("create task `{}`", task.id), e))?;
+        let fail = |e| backend(label, format!("create task `{}`", task.id), e);
+        let written = match &event {
+            None => self.write(super::CREATE_TASK, &binds).await.map_err(fail)?,
+            Some(event) if DB::WRITES_IN_WITH => {
+                binds.push(Bind::text(event));
+                let written = self.write(super::CREATE_TASK_LOGGED, &binds);
+                written.await.map_err(fail)?
+            }
+            Some(event) => {
+                let log = [
+                    Bind::text(scope.tenant_key()),
+                    Bind::text(&task.id),
+                    Bind::Int(1),
+                    Bind::text(event),
+                ];
+                let written = self.write_logged(super::CREATE_TASK, &binds, &log);
+                written.await.map_err(fail)?
+            }
+        };
         if written == 0 {
             return Err(StoreError::Conflict {
                 task_id: task.id.clone(),
@@ -242,25 +265,48 @@ where
         Ok(1)
     }
 
-    /// [`TaskStore::update_task`](crate::store::TaskStore::update_task).
+    /// [`TaskStore::update_task`](crate::store::TaskStore::update_task), and with an `event`
+    /// [`TaskStore::update_task_logged`](crate::store::TaskStore::update_task_logged).
     pub(crate) async fn update_task(
         &self,
         scope: Scope<'_>,
         task: &Task,
         expected_version: u64,
+        event: Option<&StreamResponse>,
     ) -> Result<u64, StoreError> {
         let label = DB::LABEL;
         let row = TaskRow::of(label, task)?;
+        let event = event.map(|e| super::encode_event(label, e)).transpose()?;
+        let fail = |e| backend(label, format!("update task `{}`", task.id), e);
         // A version beyond i64 was never stored: no row can match it.
-        let written = match i64::try_from(expected_version) {
-            Err(_) => 0,
-            Ok(expected) => {
+        let written = match (i64::try_from(expected_version), &event) {
+            (Err(_), _) => 0,
+            (Ok(expected), None) => {
                 let mut binds = row.binds(scope.tenant_key(), &task.id);
                 binds.push(Bind::Int(expected));
                 let statement = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
-                self.write(&statement, &binds)
-                    .await
-                    .map_err(|e| backend(label, format!("update task `{}`", task.id), e))?
+                self.write(&statement, &binds).await.map_err(fail)?
+            }
+            (Ok(expected), Some(event)) if DB::WRITES_IN_WITH => {
+                let mut binds = row.binds(scope.tenant_key(), &task.id);
+                binds.push(Bind::Int(expected));
+                let placeholder = super::next(&mut binds, Bind::text(event));
+                let update = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
+                let statement = super::update_task_logged(&update, &placeholder);
+                self.write(&statement, &binds).await.map_err(fail)?
+            }
+            (Ok(expected), Some(event)) => {
+                let mut binds = row.binds(scope.tenant_key(), &task.id);
+                binds.push(Bind::Int(expected));
+                let statement = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
+                let log = [
+                    Bind::text(scope.tenant_key()),
+                    Bind::text(&task.id),
+                    Bind::Int(expected.saturating_add(1)),
+                    Bind::text(event),
+                ];
+                let written = self.write_logged(&statement, &binds, &log);
+                written.await.map_err(fail)?
             }
         };
         if written == 1 {
@@ -290,6 +336,68 @@ where
                 task_id: task.id.clone(),
             },
         })
+    }
+
+    /// Runs `statement` on the writer and, when it changed one row, logs the event (`log`: the
+    /// binds of [`LOG_EVENT`](super::LOG_EVENT)) in the same transaction. Returns how many rows
+    /// `statement` changed; with none, nothing is logged.
+    async fn write_logged(
+        &self,
+        statement: &str,
+        binds: &[Bind<'_>],
+        log: &[Bind<'_>],
+    ) -> Result<u64, sqlx::Error> {
+        let mut tx = self.writer.begin_with(DB::BEGIN_WRITE).await?;
+        let done = sqlx::query_with(statement, Self::arguments(binds)?)
+            .execute(&mut *tx)
+            .await?;
+        let written = DB::rows_affected(&done);
+        if written == 1 {
+            sqlx::query_with(super::LOG_EVENT, Self::arguments(log)?)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        } else {
+            tx.rollback().await?;
+        }
+        Ok(written)
+    }
+
+    /// [`TaskStore::events_after`](crate::store::TaskStore::events_after).
+    pub(crate) async fn events_after(
+        &self,
+        tenant: Option<&str>,
+        task_id: &str,
+        after: u64,
+        limit: u32,
+    ) -> Result<Vec<LoggedEvent>, StoreError> {
+        let label = DB::LABEL;
+        let fail =
+            |e: sqlx::Error| backend(label, format!("read the events of task `{task_id}`"), e);
+        // A version beyond i64 was never stored: nothing follows it.
+        let Ok(after) = i64::try_from(after) else {
+            return Ok(Vec::new());
+        };
+        let binds = [
+            Bind::text(tenant.unwrap_or_default()),
+            Bind::text(task_id),
+            Bind::Int(after),
+            Bind::Int(i64::from(limit)),
+        ];
+        let rows: Vec<(i64, String)> = self
+            .read_all(super::EVENTS_AFTER, &binds)
+            .await
+            .map_err(fail)?;
+        rows.into_iter()
+            .map(|(seq, json)| {
+                Ok(LoggedEvent {
+                    version: u64::try_from(seq).map_err(|e| {
+                        backend(label, format!("read an event of task `{task_id}`"), e)
+                    })?,
+                    event: super::decode_event(label, &json)?,
+                })
+            })
+            .collect()
     }
 
     /// [`TaskStore::list_tasks`](crate::store::TaskStore::list_tasks).

@@ -1,0 +1,329 @@
+//! [`PostgresFeed`]: the event feed of replicas on one PostgreSQL database, over
+//! `LISTEN`/`NOTIFY`.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::{EventFeed, Wakeup};
+use crate::store::{PostgresStore, StoreError};
+
+/// The channel every replica listens on.
+const CHANNEL: &str = "a2a_events";
+/// How many wake-ups a replica keeps for a slow reader before it says [`Wakeup::Resync`].
+const WAKEUPS: usize = 4096;
+/// A notification's payload must stay under PostgreSQL's 8000 bytes.
+const PAYLOAD_LIMIT: usize = 7_000;
+/// How long the listener waits before it tries a lost connection again, at most.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// The [`EventFeed`] of replicas that share a [`PostgresStore`]'s database (feature
+/// `postgres`): one `LISTEN` connection per replica, and announcements sent with `NOTIFY`.
+///
+/// # How it sends
+///
+/// [`announce`](EventFeed::announce) queues the task and returns. A task of the feed sends the
+/// queue with `SELECT pg_notify(...)` on the store's pool, in a statement of its own after the
+/// write's commit, never inside the writing transaction: PostgreSQL serializes the commits of
+/// transactions that notify (a global lock held to the end of the WAL flush), so notifying in
+/// the write would make every write of every replica wait in one line. What queues while one
+/// notification is sent goes out in the next one, several tasks at once (a payload names the
+/// tasks, up to 7,000 bytes), so a busy replica sends fewer notifications than it writes events.
+/// A replica ignores its own announcements.
+///
+/// # When the connection drops
+///
+/// The listening connection is opened again (at once, then backing off up to 5 s while the
+/// database cannot be reached), and the handler is told [`Wakeup::Resync`]: it reads the log of
+/// every task it follows from the last event it sent, so nothing written meanwhile is lost.
+///
+/// ```no_run
+/// use a2a_agent::cluster::PostgresFeed;
+/// use a2a_agent::store::PostgresStore;
+/// use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+/// use std::sync::Arc;
+///
+/// # struct Done;
+/// # impl AgentExecutor for Done {
+/// #     async fn execute(&self, _: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+/// #         task.complete(None).await
+/// #     }
+/// # }
+/// # async fn demo() -> Result<(), a2a_agent::store::StoreError> {
+/// let store = PostgresStore::connect("postgres://agent@db.internal/agent").await?;
+/// let feed = PostgresFeed::start(&store).await?;
+/// let handler = RequestHandler::builder(Done)
+///     .task_store(Arc::new(store))
+///     .event_feed(Arc::new(feed))
+///     .build();
+/// # drop(handler);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct PostgresFeed {
+    replica: String,
+    wakeups: broadcast::Sender<Wakeup>,
+    outbox: mpsc::UnboundedSender<(String, String)>,
+    /// Dropped with the feed: the listener stops.
+    _stop: oneshot::Sender<()>,
+}
+
+impl PostgresFeed {
+    /// Opens the listening connection on `store`'s database (with the store pool's settings, in
+    /// a pool of its own) and starts the feed's two tasks (the listener and the sender) on the
+    /// current Tokio runtime. They end when the feed is dropped (the sender once it has sent what
+    /// was queued; it also ends when the store's pool is closed).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the listening connection cannot be opened.
+    pub async fn start(store: &PostgresStore) -> Result<PostgresFeed, StoreError> {
+        let pool = store.pool().clone();
+        // The listening connection in a pool of its own, so that it takes none of the store's.
+        let options = pool.connect_options().as_ref().clone();
+        let listening = PgPoolOptions::new()
+            .max_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_lazy_with(options);
+        let fail = |e| crate::store::backend_error("PostgreSQL", "listen for task events", e);
+        let listener = open_listener(&listening).await.map_err(fail)?;
+        let replica = uuid::Uuid::new_v4().to_string();
+        let (wakeups, _) = broadcast::channel(WAKEUPS);
+        let (outbox, queued) = mpsc::unbounded_channel();
+        let (stop, stopped) = oneshot::channel();
+        tokio::spawn(listen(
+            listening,
+            listener,
+            replica.clone(),
+            wakeups.clone(),
+            stopped,
+        ));
+        tokio::spawn(send(pool, replica.clone(), queued));
+        Ok(PostgresFeed {
+            replica,
+            wakeups,
+            outbox,
+            _stop: stop,
+        })
+    }
+
+    /// This replica's id in the feed's notifications (a UUID, fresh for each feed).
+    #[must_use]
+    pub fn replica_id(&self) -> &str {
+        &self.replica
+    }
+}
+
+impl EventFeed for PostgresFeed {
+    fn announce(&self, tenant: Option<&str>, task_id: &str) {
+        // Fails only once the sender has stopped (its pool closed): nobody hears it then.
+        let _ = self
+            .outbox
+            .send((tenant.unwrap_or_default().to_owned(), task_id.to_owned()));
+    }
+
+    fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
+        self.wakeups.subscribe()
+    }
+}
+
+/// Sends what is queued: each time, everything queued so far, as few notifications as fit.
+async fn send(
+    pool: PgPool,
+    replica: String,
+    mut queued: mpsc::UnboundedReceiver<(String, String)>,
+) {
+    while let Some(first) = queued.recv().await {
+        let mut tasks = BTreeSet::from([first]);
+        while let Ok(next) = queued.try_recv() {
+            tasks.insert(next);
+        }
+        for payload in payloads(&replica, tasks) {
+            let sent = sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(&payload)
+                .execute(&pool)
+                .await;
+            match sent {
+                Ok(_) => {}
+                Err(sqlx::Error::PoolClosed) => return,
+                // The others find the events at their next wake-up or resync; the log has them.
+                Err(e) => tracing::warn!(
+                    target: "a2a_agent::cluster",
+                    error = %e,
+                    "could not announce task events to the other replicas",
+                ),
+            }
+        }
+    }
+}
+
+/// The payloads that name `tasks`, each under [`PAYLOAD_LIMIT`]: `{"r": replica, "t": [[tenant,
+/// id], ...]}`. A task whose name alone is too long is announced as `"t": "*"` (everyone
+/// resyncs).
+fn payloads(replica: &str, tasks: BTreeSet<(String, String)>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut batch: Vec<serde_json::Value> = Vec::new();
+    let mut size = 0;
+    let flush = |batch: &mut Vec<serde_json::Value>, out: &mut Vec<String>| {
+        if !batch.is_empty() {
+            let t = serde_json::Value::Array(std::mem::take(batch));
+            out.push(serde_json::json!({ "r": replica, "t": t }).to_string());
+        }
+    };
+    for (tenant, task_id) in tasks {
+        let entry = serde_json::json!([tenant, task_id]);
+        let len = entry.to_string().len() + 1;
+        if len + replica.len() + 16 > PAYLOAD_LIMIT {
+            out.push(serde_json::json!({ "r": replica, "t": "*" }).to_string());
+            continue;
+        }
+        if size + len + replica.len() + 16 > PAYLOAD_LIMIT {
+            flush(&mut batch, &mut out);
+            size = 0;
+        }
+        size += len;
+        batch.push(entry);
+    }
+    flush(&mut batch, &mut out);
+    out
+}
+
+/// The wake-ups a notification's payload names, unless this replica sent it. A payload that
+/// does not parse (another writer on the channel) is a resync: harmless, and nothing is missed.
+fn wakeups_of(payload: &str, replica: &str) -> Vec<Wakeup> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(payload) else {
+        return vec![Wakeup::Resync];
+    };
+    if value.get("r").and_then(|r| r.as_str()) == Some(replica) {
+        return Vec::new();
+    }
+    let Some(tasks) = value.get("t").and_then(|t| t.as_array()) else {
+        return vec![Wakeup::Resync];
+    };
+    let named = tasks
+        .iter()
+        .map(|entry| match entry.as_array().map(Vec::as_slice) {
+            Some([tenant, task_id]) => match (tenant.as_str(), task_id.as_str()) {
+                (Some(tenant), Some(task_id)) => Some(Wakeup::Task {
+                    tenant: tenant.to_owned(),
+                    task_id: task_id.to_owned(),
+                }),
+                _ => None,
+            },
+            _ => None,
+        });
+    named
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_else(|| vec![Wakeup::Resync])
+}
+
+/// A listener on [`CHANNEL`], on `pool`'s connection.
+async fn open_listener(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(listener)
+}
+
+/// Hears the other replicas' notifications and passes them on, until the feed is dropped; a
+/// lost connection is opened again and followed by [`Wakeup::Resync`].
+async fn listen(
+    pool: PgPool,
+    mut listener: PgListener,
+    replica: String,
+    wakeups: broadcast::Sender<Wakeup>,
+    mut stop: oneshot::Receiver<()>,
+) {
+    loop {
+        let received = tokio::select! {
+            _ = &mut stop => return,
+            received = listener.try_recv() => received,
+        };
+        match received {
+            Ok(Some(notification)) => {
+                for wakeup in wakeups_of(notification.payload(), &replica) {
+                    let _ = wakeups.send(wakeup);
+                }
+            }
+            // The connection dropped and is open again (sqlx reconnects and listens again
+            // before it says so): what was sent meanwhile is in the logs.
+            Ok(None) => {
+                let _ = wakeups.send(Wakeup::Resync);
+            }
+            // The connection failed otherwise (the server ended it, or it could not be opened
+            // again): a new listener, once the database answers.
+            Err(e) => {
+                tracing::warn!(
+                    target: "a2a_agent::cluster",
+                    error = %e,
+                    "lost the connection that listens for task events; opening it again",
+                );
+                drop(listener);
+                let mut backoff = Duration::from_millis(50);
+                listener = loop {
+                    tokio::select! {
+                        _ = &mut stop => return,
+                        () = tokio::time::sleep(backoff) => {}
+                    }
+                    match open_listener(&pool).await {
+                        Ok(listener) => break listener,
+                        Err(_) => backoff = (backoff * 2).min(MAX_BACKOFF),
+                    }
+                };
+                let _ = wakeups.send(Wakeup::Resync);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(tenant: &str, id: &str) -> (String, String) {
+        (tenant.to_owned(), id.to_owned())
+    }
+
+    #[test]
+    fn payloads_name_every_task_once_and_stay_under_the_limit() {
+        let tasks: BTreeSet<_> = (0..500)
+            .map(|i| task("t", &format!("task-{i:04}")))
+            .collect();
+        let payloads = payloads("me", tasks.clone());
+        assert!(payloads.len() > 1, "500 tasks do not fit one payload");
+        let mut named = BTreeSet::new();
+        for p in &payloads {
+            assert!(p.len() <= PAYLOAD_LIMIT, "{} bytes", p.len());
+            for w in wakeups_of(p, "another") {
+                match w {
+                    Wakeup::Task { tenant, task_id } => assert!(named.insert((tenant, task_id))),
+                    Wakeup::Resync => panic!("a resync in {p}"),
+                }
+            }
+        }
+        assert_eq!(named, tasks);
+    }
+
+    #[test]
+    fn a_replica_ignores_its_own_and_odd_payloads_resync() {
+        let p = payloads("me", BTreeSet::from([task("", "a\n\"b")]));
+        assert_eq!(wakeups_of(&p[0], "me"), []);
+        assert_eq!(
+            wakeups_of(&p[0], "you"),
+            [Wakeup::Task {
+                tenant: String::new(),
+                task_id: "a\n\"b".into()
+            }]
+        );
+        let long = "x".repeat(PAYLOAD_LIMIT);
+        let p = payloads("me", BTreeSet::from([task("", &long)]));
+        assert_eq!(wakeups_of(&p[0], "you"), [Wakeup::Resync]);
+        for odd in ["", "hello", "{}", r#"{"t": [[1, 2]]}"#, r#"{"t": [["a"]]}"#] {
+            assert_eq!(wakeups_of(odd, "you"), [Wakeup::Resync], "{odd}");
+        }
+    }
+}

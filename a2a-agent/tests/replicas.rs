@@ -1,0 +1,354 @@
+//! Replicas of one agent on one PostgreSQL database (`A2A_TEST_POSTGRES_URL`, see
+//! `tests/common`): each replica a `RequestHandler` with its own store connections, live
+//! registry and `PostgresFeed` (its own `LISTEN` connection), as two processes would have. The
+//! events of a task that one replica runs reach a subscriber on another, in order, with no gap
+//! and no duplicate, through the task's event log; a cancel served by another replica stops the
+//! running execution; a dropped `LISTEN` connection loses nothing.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use a2a_agent::cluster::PostgresFeed;
+use a2a_agent::store::{PostgresStore, TaskStore};
+use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_types::rt::service::RequestContext;
+use a2a_types::rt::version::ProtocolVersion;
+use a2a_types::rt::Binding;
+use a2a_types::v1::{
+    A2aService, CancelTaskRequest, EventStream, Message, Part, PartContent, Role,
+    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskState,
+};
+use futures_util::StreamExt as _;
+use tokio::sync::Notify;
+
+/// Runs what its message id says: `gated-N` works, waits for the gate, then sends N artifacts
+/// (each naming the microsecond it was sent) and completes; `hold` works until it is stopped.
+#[derive(Clone, Default)]
+struct Agent {
+    gate: Arc<Notify>,
+    /// Executions under way, and the most at once.
+    running: Arc<AtomicUsize>,
+    /// Executions whose work was dropped before it returned (stopped from outside).
+    stopped: Arc<AtomicUsize>,
+}
+
+/// Counts an execution's work while it runs, and whether it was stopped.
+struct Running(Agent, bool);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+        if !self.1 {
+            self.0.stopped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl AgentExecutor for Agent {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        self.running.fetch_add(1, Ordering::SeqCst);
+        let mut running = Running(self.clone(), false);
+        let id = cx
+            .message
+            .as_ref()
+            .map(|m| m.message_id.clone())
+            .unwrap_or_default();
+        task.start_work(None).await?;
+        if let Some(n) = id.strip_prefix("gated-") {
+            self.gate.notified().await;
+            for _ in 0..n.parse::<usize>().unwrap() {
+                task.add_text_artifact("tick", &micros().to_string())
+                    .await?;
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        } else {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+        }
+        running.1 = true;
+        task.complete(None).await
+    }
+}
+
+fn micros() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_micros()
+}
+
+/// A replica: its own pool, feed and handler, on the test database.
+async fn replica(url: &str, agent: &Agent) -> RequestHandler<Agent> {
+    let store = PostgresStore::connect(url).await.unwrap();
+    let feed = PostgresFeed::start(&store).await.unwrap();
+    RequestHandler::builder(agent.clone())
+        .task_store(Arc::new(store))
+        .event_feed(Arc::new(feed))
+        .build()
+}
+
+fn cx(method: &'static str) -> RequestContext {
+    RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, method)
+}
+
+/// Starts a task on `h` with a message of `id`, answered once it works.
+async fn start(h: &RequestHandler<Agent>, id: &str) -> Task {
+    let request = SendMessageRequest {
+        message: Message {
+            message_id: id.into(),
+            role: Role::User,
+            parts: vec![Part {
+                content: PartContent::Text(id.into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        configuration: Some(SendMessageConfiguration {
+            return_immediately: Some(true),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    match h.send_message(cx("SendMessage"), request).await.unwrap() {
+        SendMessageResponse::Task(t) => t,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn subscribe(h: &RequestHandler<Agent>, id: &str) -> EventStream<StreamResponse> {
+    let request = SubscribeToTaskRequest {
+        id: id.into(),
+        ..Default::default()
+    };
+    h.subscribe_to_task(cx("SubscribeToTask"), request)
+        .await
+        .unwrap()
+}
+
+/// Every event of `stream`, with the microsecond each arrived, to its end (at most 30 s).
+async fn collect(stream: EventStream<StreamResponse>) -> Vec<(StreamResponse, u128)> {
+    let all = stream.map(|e| (e.unwrap(), micros())).collect::<Vec<_>>();
+    tokio::time::timeout(Duration::from_secs(30), all)
+        .await
+        .expect("the stream ends")
+}
+
+fn ends_completed(events: &[(StreamResponse, u128)]) -> bool {
+    matches!(events.last(), Some((StreamResponse::StatusUpdate(u), _))
+        if u.status.state == TaskState::Completed)
+}
+
+/// The delivery delays of the artifacts in `events`, in microseconds, sorted.
+fn delays(events: &[(StreamResponse, u128)]) -> Vec<u128> {
+    let mut d: Vec<u128> = events
+        .iter()
+        .filter_map(|(e, at)| match e {
+            StreamResponse::ArtifactUpdate(u) => match &u.artifact.parts[0].content {
+                PartContent::Text(sent) => Some(at - sent.parse::<u128>().unwrap()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    d.sort_unstable();
+    d
+}
+
+fn percentile(sorted: &[u128], p: usize) -> f64 {
+    sorted[(sorted.len() * p / 100).min(sorted.len() - 1)] as f64 / 1000.0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscriber_on_another_replica_gets_every_event_in_order_to_the_end() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let (a, b) = (replica(&url, &agent).await, replica(&url, &agent).await);
+    let task = start(&a, "gated-200").await;
+    // One subscriber where the task runs, one on the other replica.
+    let here = subscribe(&a, &task.id).await;
+    let there = subscribe(&b, &task.id).await;
+    agent.gate.notify_one();
+    let (here, there) = tokio::join!(collect(here), collect(there));
+    assert!(ends_completed(&here), "{:?}", here.last());
+    assert!(ends_completed(&there), "{:?}", there.last());
+    // The same events, in the same order: the task, 200 artifacts, the end.
+    let events = |all: &[(StreamResponse, u128)]| -> Vec<StreamResponse> {
+        all.iter().map(|(e, _)| e.clone()).collect()
+    };
+    assert_eq!(events(&there), events(&here));
+    assert_eq!(there.len(), 1 + 200 + 1);
+    let d = delays(&there);
+    println!(
+        "cross-replica delivery of 200 events: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms \
+         (same replica: p50 {:.2} ms)",
+        percentile(&d, 50),
+        percentile(&d, 99),
+        percentile(&d, 100),
+        percentile(&delays(&here), 50),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_on_another_replica_stops_the_execution_where_it_runs() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let (a, b) = (replica(&url, &agent).await, replica(&url, &agent).await);
+    let task = start(&a, "hold").await;
+    let here = subscribe(&a, &task.id).await;
+    let request = CancelTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let canceled = b.cancel_task(cx("CancelTask"), request).await.unwrap();
+    assert_eq!(canceled.status.state, TaskState::Canceled);
+    // A's subscriber sees it end, and A's execution stops (its work is dropped, not left
+    // running for its 60 s).
+    let here = collect(here).await;
+    let last = here.last().map(|(e, _)| e.clone());
+    let state = match &last {
+        Some(StreamResponse::StatusUpdate(u)) => u.status.state.clone(),
+        Some(StreamResponse::Task(t)) => t.status.state.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(state, TaskState::Canceled);
+    for _ in 0..100 {
+        if agent.stopped.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        agent.stopped.load(Ordering::SeqCst),
+        1,
+        "A's execution stopped"
+    );
+    assert_eq!(agent.running.load(Ordering::SeqCst), 0);
+    let store = PostgresStore::connect(&url).await.unwrap();
+    let stored = store
+        .get_task(None.into(), &task.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.task.status.state, TaskState::Canceled);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_listen_connection_loses_no_event() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let (a, b) = (replica(&url, &agent).await, replica(&url, &agent).await);
+    let task = start(&a, "gated-50").await;
+    let there = subscribe(&b, &task.id).await;
+    // Every listening connection of the database is cut (other tests' replicas too: they
+    // resync as well), while the task goes on.
+    let admin = sqlx::PgPool::connect(&url).await.unwrap();
+    let cut: Vec<(bool,)> = sqlx::query_as(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    )
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    assert!(cut.len() >= 2, "each replica listens: {} cut", cut.len());
+    agent.gate.notify_one();
+    let there = collect(there).await;
+    assert!(ends_completed(&there), "{:?}", there.last());
+    assert_eq!(there.len(), 1 + 50 + 1, "every event once");
+    drop(b);
+}
+
+/// A TCP hop between one replica and the database that the test can cut (every connection
+/// through it closed, new ones refused) and heal: a network partition of that replica alone.
+struct Partition {
+    url: String,
+    open: Arc<std::sync::atomic::AtomicBool>,
+    links: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Partition {
+    /// A hop to the database of `url`; its own URL is [`Partition::url`].
+    async fn to(url: &str) -> Partition {
+        // postgres://user@host:port/db: the authority is between the `@` and the next `/`.
+        let (head, rest) = url.split_once('@').expect("a URL with a user");
+        let (authority, tail) = rest.split_once('/').expect("a URL with a database");
+        let upstream: std::net::SocketAddr = authority.parse().expect("host:port");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let hop = listener.local_addr().unwrap();
+        let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let links = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (accepting, linked) = (Arc::clone(&open), Arc::clone(&links));
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if !accepting.load(Ordering::SeqCst) {
+                    continue; // dropped: refused
+                }
+                let link = tokio::spawn(async move {
+                    if let Ok(mut up) = tokio::net::TcpStream::connect(upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut up).await;
+                    }
+                });
+                linked.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Partition {
+            url: format!("{head}@{hop}/{tail}"),
+            open,
+            links,
+        }
+    }
+
+    fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+
+    fn heal(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_cut_off_while_the_task_runs_gets_every_event_once_it_is_back() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let a = replica(&url, &agent).await;
+    let hop = Partition::to(&url).await;
+    let b = replica(&hop.url, &agent).await;
+    let task = start(&a, "gated-50").await;
+    let there = subscribe(&b, &task.id).await;
+    // B is cut off (its LISTEN connection and its pool's) while A runs the task to its end: B
+    // hears none of A's notifications.
+    hop.cut();
+    agent.gate.notify_one();
+    let store = PostgresStore::connect(&url).await.unwrap();
+    for _ in 0..200 {
+        let stored = store
+            .get_task(None.into(), &task.id)
+            .await
+            .unwrap()
+            .unwrap();
+        if stored.task.status.state == TaskState::Completed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    hop.heal();
+    // Back, B reads the log from the last event it sent: the subscriber gets all of it.
+    let there = collect(there).await;
+    assert!(ends_completed(&there), "{:?}", there.last());
+    assert_eq!(there.len(), 1 + 50 + 1, "every event once");
+}
