@@ -3,12 +3,17 @@
 //!
 //! The replica that runs a task writes each event to the task's event log (see
 //! [`store`'s docs](crate::store#event-logs)) in the same transaction as the task's new version,
-//! and after the commit [announces](EventFeed::announce) that the task's log grew. Every replica
+//! and after the commit [announces](EventFeed::send) that the task's log grew. Every replica
 //! hears the announcements ([`EventFeed::wakeups`]) and, for each task something of its own
 //! follows (a `SubscribeToTask` stream, a cancel waiting for the end), reads the log from the last
 //! version it has sent on. An announcement is only a wake-up: the log carries the order, so one
 //! that is lost or late costs latency, never an event, and a feed that may have missed some says
 //! so ([`Wakeup::Resync`]) and every followed task is read again.
+//!
+//! The feed also carries what replicas ask of each other: a cancel for the replica running a
+//! task ([`Wakeup::Cancel`]), and a sweep when one stopped and gave its leases back
+//! ([`Wakeup::Sweep`]). Which replica runs a task is its lease in the store (see
+//! [`store`'s docs](crate::store#leases)).
 //!
 //! [`PostgresFeed`] is the feed of [`PostgresStore`](crate::store::PostgresStore): PostgreSQL's
 //! `LISTEN`/`NOTIFY`, one listening connection per replica. A request handler is given its feed
@@ -23,19 +28,28 @@ mod postgres;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresFeed;
 
-/// Tells the replicas of an agent which tasks' logs grew (see the [module docs](self)).
+/// Tells the replicas of an agent which tasks' logs grew, and asks them to act (see the
+/// [module docs](self)).
 pub trait EventFeed: Send + Sync + 'static {
-    /// Tells every other replica that the task's log grew. Called after the write committed;
-    /// returns at once (the feed sends in the background, and may send several at once).
-    fn announce(&self, tenant: Option<&str>, task_id: &str);
+    /// This replica's id: the holder of the leases of the tasks it runs.
+    fn replica_id(&self) -> &str;
 
-    /// The announcements of the other replicas, from now on.
+    /// Sends `wakeup` to every other replica (a [`Wakeup::Task`] once the write it announces has
+    /// committed). Returns at once: the feed sends in the background, and may send several
+    /// wake-ups together.
+    fn send(&self, wakeup: Wakeup);
+
+    /// The other replicas' wake-ups, from now on.
     fn wakeups(&self) -> broadcast::Receiver<Wakeup>;
 }
 
 impl<F: EventFeed + ?Sized> EventFeed for Arc<F> {
-    fn announce(&self, tenant: Option<&str>, task_id: &str) {
-        (**self).announce(tenant, task_id);
+    fn replica_id(&self) -> &str {
+        (**self).replica_id()
+    }
+
+    fn send(&self, wakeup: Wakeup) {
+        (**self).send(wakeup);
     }
 
     fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
@@ -43,17 +57,37 @@ impl<F: EventFeed + ?Sized> EventFeed for Arc<F> {
     }
 }
 
-/// What a feed tells a replica.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What one replica tells the others.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Wakeup {
-    /// The log of this task grew.
+    /// The log of this task grew (or its lease was given back).
     Task {
         /// The task's tenant (`""` for the default one).
         tenant: String,
         /// The task's id.
         task_id: String,
     },
-    /// Announcements may have been missed (the feed reconnected, or fell behind): read every
-    /// followed task's log again.
+    /// Cancel this task (`CancelTask` served by a replica that does not run it): the replica
+    /// running it runs the executor's cancel.
+    Cancel {
+        /// The task's tenant (`""` for the default one).
+        tenant: String,
+        /// The task's id.
+        task_id: String,
+    },
+    /// Look for tasks whose lease expired now (a replica stopped and gave its leases back).
+    Sweep,
+    /// Wake-ups may have been missed (the feed reconnected, or fell behind): read every followed
+    /// task's log again.
     Resync,
+}
+
+impl Wakeup {
+    /// A [`Wakeup::Task`].
+    pub fn task(tenant: Option<&str>, task_id: &str) -> Wakeup {
+        Wakeup::Task {
+            tenant: tenant.unwrap_or_default().to_owned(),
+            task_id: task_id.to_owned(),
+        }
+    }
 }

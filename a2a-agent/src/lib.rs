@@ -102,11 +102,14 @@
 //! on clocks); each replica's pool (10 connections by default, or the one given to
 //! `PostgresStore::from_pool`) counts against the server's `max_connections`.
 //!
-//! Live events (streams, `SubscribeToTask`) cross replicas when each replica's handler has an
-//! event feed ([`cluster::PostgresFeed`], given with
-//! [`RequestHandlerBuilder::event_feed`]): each task's events are logged in the store and read
-//! by the other replicas when they are told, so a stream on any replica gets every event of the
-//! task in order (see [`cluster`]).
+//! With an event feed ([`cluster::PostgresFeed`], given with
+//! [`RequestHandlerBuilder::event_feed`]), the replicas share what is live too, and any call may
+//! go to any replica: each task's events are logged in the store and read by the other replicas
+//! when they are told, so a stream on any replica gets every event of the task in order; an
+//! execution holds its task's lease, so one replica runs a task at a time (a message for a task
+//! another replica runs waits for it, a cancel is sent to it); and the tasks of a replica that
+//! stopped are failed by another once its leases expire, or at once when it stopped with
+//! [`RequestHandler::shutdown`] (see [`cluster`]).
 
 #![deny(missing_docs)]
 
@@ -120,4 +123,6 @@ pub mod store;
 
 pub use access::AccessPolicy;
 pub use executor::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
-pub use handler::{RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT};
+pub use handler::{
+    RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT, DEFAULT_LEASE_TTL,
+};

@@ -66,13 +66,24 @@
 //! # Event logs
 //!
 //! The SQL stores keep each task's event log: the events the request handler applied to it, each
-//! under the version of the task it made, written by [`TaskStore::create_task_logged`] and
-//! [`TaskStore::update_task_logged`] in the same transaction as the task's new version. The
+//! under the version of the task it made, written by [`TaskStore::create_task_with`] and
+//! [`TaskStore::update_task_with`] in the same transaction as the task's new version. The
 //! version is the log's sequence number: versions are one apart and a write of version `v + 1` is
 //! refused until version `v` is stored, so a log read with [`TaskStore::events_after`] has no gap
 //! and no duplicate, on any replica. It is what carries a task's live events from the replica that
 //! runs it to the streams other replicas serve, and what a stream resumed with `Last-Event-ID`
 //! reads. The memory store keeps none (its streams are all in its one process).
+//!
+//! # Leases
+//!
+//! The SQL stores also keep each task's execution lease: who runs it (a replica's id) and until
+//! when, by the database's clock, so that a replica whose clock is off judges no lease wrongly.
+//! A write that holds the lease ([`Lease::Hold`]) takes it when it is free, expired or already
+//! the holder's, and renews it; one that settles the task gives it back ([`Lease::Release`]);
+//! both are refused with [`StoreError::Leased`] while another holder's lease runs. So of several
+//! replicas, one runs a task at a time, and one whose lease was taken over writes nothing more.
+//! A replica renews its leases with [`TaskStore::renew_leases`], and the tasks of one that stopped
+//! are found with [`TaskStore::expired_leases`]. The memory store keeps none (one process).
 //!
 //! # What the stores do not do
 //!
@@ -91,6 +102,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
@@ -106,6 +118,7 @@ mod sql;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod token;
+mod write;
 
 pub use error::StoreError;
 pub use memory::MemoryStore;
@@ -118,6 +131,7 @@ pub use sealed::{KeyLengthError, SealedPushConfigs};
 pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};
+pub use write::{ExpiredLease, Lease, WriteWith};
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).
@@ -268,42 +282,51 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, TaskPage>;
 
     /// Whether the store keeps each task's event log (see the [module docs](self#event-logs)):
-    /// `false` unless a store says so, and then the `_logged` writes are the plain ones.
+    /// `false` unless a store says so, and then [`WriteWith::event`] is not written.
     fn keeps_events(&self) -> bool {
         false
     }
 
-    /// [`create_task`](TaskStore::create_task), and `event` logged as the event that made
-    /// version 1, in the same transaction. A store without a log only creates the task.
+    /// Whether the store keeps execution leases (see the [module docs](self#leases)): `false`
+    /// unless a store says so, and then [`WriteWith::lease`] is ignored.
+    fn keeps_leases(&self) -> bool {
+        false
+    }
+
+    /// [`create_task`](TaskStore::create_task), and what `with` says in the same transaction:
+    /// its event logged as the one that made version 1, the lease taken for its holder (a
+    /// [`Lease::Release`] creates the task with no lease). A store without logs or leases only
+    /// creates the task.
     ///
     /// # Errors
     ///
     /// As [`create_task`](TaskStore::create_task).
-    fn create_task_logged<'a>(
+    fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        let _ = event;
+        let _ = with;
         self.create_task(scope, task)
     }
 
-    /// [`update_task`](TaskStore::update_task), and `event` logged as the event that made the
-    /// new version, in the same transaction: both are written or neither. A store without a log
-    /// only updates the task.
+    /// [`update_task`](TaskStore::update_task), and what `with` says in the same transaction:
+    /// the event logged as the one that made the new version, the lease held or given back.
+    /// All of it is written or none. A store without logs or leases only updates the task.
     ///
     /// # Errors
     ///
-    /// As [`update_task`](TaskStore::update_task).
-    fn update_task_logged<'a>(
+    /// As [`update_task`](TaskStore::update_task), and [`StoreError::Leased`] when `with` holds
+    /// or releases the lease and another holder's lease has not expired.
+    fn update_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        let _ = event;
+        let _ = with;
         self.update_task(scope, task, expected_version)
     }
 
@@ -322,6 +345,60 @@ pub trait TaskStore: Send + Sync + 'static {
         limit: u32,
     ) -> StoreFuture<'a, Vec<LoggedEvent>> {
         let _ = (tenant, task_id, after, limit);
+        Box::pin(std::future::ready(Ok(Vec::new())))
+    }
+
+    /// Takes or renews the task's lease ([`Lease::Hold`]) or gives it back ([`Lease::Release`]:
+    /// only the holder's own; a lease it does not hold is left as it is), without writing the
+    /// task: what a replica does around work that writes nothing first (a cancel). A store
+    /// without leases does nothing, as does [`Lease::Ignore`].
+    ///
+    /// # Errors
+    ///
+    /// For [`Lease::Hold`]: [`StoreError::Leased`] while another holder's lease runs,
+    /// [`StoreError::Terminal`] for a task that ended, [`StoreError::NotFound`] when the scope
+    /// has no such task.
+    fn set_lease<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        lease: Lease<'a>,
+    ) -> StoreFuture<'a, ()> {
+        let _ = (scope, task_id, lease);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Renews every lease `holder` holds, to expire `ttl` from now by the database's clock (a
+    /// replica's heartbeat), and returns how many it renewed. A store without leases renews none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be written.
+    fn renew_leases<'a>(&'a self, holder: &'a str, ttl: Duration) -> StoreFuture<'a, u64> {
+        let _ = (holder, ttl);
+        Box::pin(std::future::ready(Ok(0)))
+    }
+
+    /// Expires every lease `holder` holds now (a replica that stops), so that a recovery sweep
+    /// settles their tasks at once; returns how many. A store without leases expires none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be written.
+    fn release_leases<'a>(&'a self, holder: &'a str) -> StoreFuture<'a, u64> {
+        let _ = holder;
+        Box::pin(std::future::ready(Ok(0)))
+    }
+
+    /// Up to `limit` tasks, of every tenant and owner, whose lease expired (by the database's
+    /// clock) while they were not in a terminal state, the longest expired first. A store without
+    /// leases has none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be read.
+    fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
+        let _ = limit;
         Box::pin(std::future::ready(Ok(Vec::new())))
     }
 }

@@ -26,7 +26,8 @@ use futures_util::StreamExt as _;
 use tokio::sync::Notify;
 
 /// Runs what its message id says: `gated-N` works, waits for the gate, then sends N artifacts
-/// (each naming the microsecond it was sent) and completes; `hold` works until it is stopped.
+/// (each naming the microsecond it was sent) and completes; `hold` works until it is stopped;
+/// `wait` works a moment, then waits for input, as does every later message to its task.
 #[derive(Clone, Default)]
 struct Agent {
     gate: Arc<Notify>,
@@ -34,29 +35,52 @@ struct Agent {
     running: Arc<AtomicUsize>,
     /// Executions whose work was dropped before it returned (stopped from outside).
     stopped: Arc<AtomicUsize>,
+    /// Executions under way per task, and the most of one task at once.
+    per_task: Arc<std::sync::Mutex<(std::collections::HashMap<String, usize>, usize)>>,
 }
 
 /// Counts an execution's work while it runs, and whether it was stopped.
-struct Running(Agent, bool);
+struct Running(Agent, String, bool);
 
 impl Drop for Running {
     fn drop(&mut self) {
         self.0.running.fetch_sub(1, Ordering::SeqCst);
-        if !self.1 {
+        let mut per_task = self.0.per_task.lock().unwrap();
+        *per_task.0.get_mut(&self.1).unwrap() -= 1;
+        if !self.2 {
             self.0.stopped.fetch_add(1, Ordering::SeqCst);
         }
+    }
+}
+
+impl Agent {
+    fn most_at_once_on_one_task(&self) -> usize {
+        self.per_task.lock().unwrap().1
     }
 }
 
 impl AgentExecutor for Agent {
     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
         self.running.fetch_add(1, Ordering::SeqCst);
-        let mut running = Running(self.clone(), false);
+        {
+            let mut per_task = self.per_task.lock().unwrap();
+            let now = per_task.0.entry(cx.task_id.clone()).or_default();
+            *now += 1;
+            let now = *now;
+            per_task.1 = per_task.1.max(now);
+        }
+        let mut running = Running(self.clone(), cx.task_id.clone(), false);
         let id = cx
             .message
             .as_ref()
             .map(|m| m.message_id.clone())
             .unwrap_or_default();
+        if cx.task.is_some() {
+            // A later message: a moment's work, then the task waits again.
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            running.2 = true;
+            return task.require_input(None).await;
+        }
         task.start_work(None).await?;
         if let Some(n) = id.strip_prefix("gated-") {
             self.gate.notified().await;
@@ -65,10 +89,14 @@ impl AgentExecutor for Agent {
                     .await?;
                 tokio::time::sleep(Duration::from_millis(2)).await;
             }
+        } else if id == "wait" {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            running.2 = true;
+            return task.require_input(None).await;
         } else {
             tokio::time::sleep(Duration::from_secs(60)).await;
         }
-        running.1 = true;
+        running.2 = true;
         task.complete(None).await
     }
 }
@@ -82,12 +110,49 @@ fn micros() -> u128 {
 
 /// A replica: its own pool, feed and handler, on the test database.
 async fn replica(url: &str, agent: &Agent) -> RequestHandler<Agent> {
+    replica_with(url, agent, Duration::from_secs(30)).await
+}
+
+/// A replica whose leases last `ttl`.
+async fn replica_with(url: &str, agent: &Agent, ttl: Duration) -> RequestHandler<Agent> {
     let store = PostgresStore::connect(url).await.unwrap();
     let feed = PostgresFeed::start(&store).await.unwrap();
     RequestHandler::builder(agent.clone())
         .task_store(Arc::new(store))
         .event_feed(Arc::new(feed))
+        .lease_ttl(ttl)
         .build()
+}
+
+fn message(id: &str, task_id: Option<&str>) -> Message {
+    Message {
+        message_id: id.into(),
+        role: Role::User,
+        task_id: task_id.map(Into::into),
+        parts: vec![Part {
+            content: PartContent::Text(id.into()),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// A blocking message `id` to the task `task_id`: its answer.
+async fn send(h: &RequestHandler<Agent>, id: &str, task_id: &str) -> Task {
+    let request = SendMessageRequest {
+        message: message(id, Some(task_id)),
+        ..Default::default()
+    };
+    match h.send_message(cx("SendMessage"), request).await.unwrap() {
+        SendMessageResponse::Task(t) => t,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The task as stored, read through a connection of the test's own.
+async fn stored(url: &str, id: &str) -> Task {
+    let store = PostgresStore::connect(url).await.unwrap();
+    store.get_task(None.into(), id).await.unwrap().unwrap().task
 }
 
 fn cx(method: &'static str) -> RequestContext {
@@ -97,15 +162,7 @@ fn cx(method: &'static str) -> RequestContext {
 /// Starts a task on `h` with a message of `id`, answered once it works.
 async fn start(h: &RequestHandler<Agent>, id: &str) -> Task {
     let request = SendMessageRequest {
-        message: Message {
-            message_id: id.into(),
-            role: Role::User,
-            parts: vec![Part {
-                content: PartContent::Text(id.into()),
-                ..Default::default()
-            }],
-            ..Default::default()
-        },
+        message: message(id, None),
         configuration: Some(SendMessageConfiguration {
             return_immediately: Some(true),
             ..Default::default()
@@ -351,4 +408,151 @@ async fn a_replica_cut_off_while_the_task_runs_gets_every_event_once_it_is_back(
     let there = collect(there).await;
     assert!(ends_completed(&there), "{:?}", there.last());
     assert_eq!(there.len(), 1 + 50 + 1, "every event once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_for_a_task_another_replica_runs_waits_for_it_and_runs_once_at_a_time() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let replicas = [
+        replica(&url, &agent).await,
+        replica(&url, &agent).await,
+        replica(&url, &agent).await,
+    ];
+    // Runs 300 ms on replica 0 before it waits; meanwhile 150 messages come to all three.
+    let task = start(&replicas[0], "wait").await;
+    let sends = (0..150).map(|i| {
+        let h = replicas[i % 3].clone();
+        let id = task.id.clone();
+        tokio::spawn(async move { send(&h, &format!("more-{i}"), &id).await })
+    });
+    for s in futures_util::future::join_all(sends).await {
+        assert_eq!(s.unwrap().status.state, TaskState::InputRequired);
+    }
+    assert_eq!(
+        agent.most_at_once_on_one_task(),
+        1,
+        "one execution at a time"
+    );
+    let history = stored(&url, &task.id).await.history;
+    let mut users: Vec<String> = history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.message_id.clone())
+        .collect();
+    assert_eq!(users.len(), 151, "every message kept once");
+    users.sort();
+    users.dedup();
+    assert_eq!(users.len(), 151, "no message twice");
+}
+
+/// A replica on a runtime of its own, which the test can kill: every execution, heartbeat and
+/// connection of it stops at once, as when its process is killed.
+struct Doomed {
+    runtime: Option<tokio::runtime::Runtime>,
+    handler: RequestHandler<Agent>,
+}
+
+impl Doomed {
+    fn start(url: &str, agent: &Agent, ttl: Duration) -> Doomed {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (url, agent) = (url.to_owned(), agent.clone());
+        let handler = std::thread::spawn({
+            let handle = runtime.handle().clone();
+            move || handle.block_on(replica_with(&url, &agent, ttl))
+        })
+        .join()
+        .unwrap();
+        Doomed {
+            runtime: Some(runtime),
+            handler,
+        }
+    }
+
+    /// Starts the task on this replica, in its runtime.
+    async fn start_task(&self, id: &str) -> Task {
+        let (h, id) = (self.handler.clone(), id.to_owned());
+        let handle = self.runtime.as_ref().unwrap().handle().clone();
+        handle
+            .spawn(async move { start(&h, &id).await })
+            .await
+            .unwrap()
+    }
+
+    fn kill(&mut self) {
+        self.runtime.take().unwrap().shutdown_background();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tasks_of_a_killed_replica_are_failed_by_another_once_its_lease_expires() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let ttl = Duration::from_secs(1);
+    let mut doomed = Doomed::start(&url, &agent, ttl);
+    let survivor = replica_with(&url, &agent, ttl).await;
+    let task = doomed.start_task("hold").await;
+    let watching = subscribe(&survivor, &task.id).await;
+    let killed = std::time::Instant::now();
+    doomed.kill();
+    let events = collect(watching).await;
+    let settled = killed.elapsed();
+    let last = match events.last() {
+        Some((StreamResponse::StatusUpdate(u), _)) => u.status.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(last.state, TaskState::Failed);
+    let PartContent::Text(why) = &last.message.as_ref().unwrap().parts[0].content else {
+        panic!("{last:?}")
+    };
+    assert!(why.contains("stopped before the task ended"), "{why}");
+    assert!(
+        settled < ttl * 4,
+        "settled {settled:?} after the kill (lease {ttl:?})"
+    );
+    println!("a killed replica's task settled {settled:?} after the kill (lease {ttl:?})");
+    assert_eq!(stored(&url, &task.id).await.status.state, TaskState::Failed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_that_shuts_down_hands_its_running_tasks_over_at_once() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    // Leases of a minute: only the hand-over can settle the task within the test.
+    let ttl = Duration::from_secs(60);
+    let mut leaving = Doomed::start(&url, &agent, ttl);
+    let staying = replica_with(&url, &agent, ttl).await;
+    let task = leaving.start_task("hold").await;
+    let watching = subscribe(&staying, &task.id).await;
+    let (h, handle) = (
+        leaving.handler.clone(),
+        leaving.runtime.as_ref().unwrap().handle().clone(),
+    );
+    let stopped = std::time::Instant::now();
+    handle
+        .spawn(async move { h.shutdown(Duration::from_millis(100)).await })
+        .await
+        .unwrap();
+    leaving.kill();
+    let events = collect(watching).await;
+    let settled = stopped.elapsed();
+    match events.last() {
+        Some((StreamResponse::StatusUpdate(u), _)) => assert_eq!(u.status.state, TaskState::Failed),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        settled < Duration::from_secs(5),
+        "settled after {settled:?}"
+    );
+    println!("a stopping replica's task settled {settled:?} after shutdown began");
 }

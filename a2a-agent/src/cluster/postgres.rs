@@ -24,7 +24,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 ///
 /// # How it sends
 ///
-/// [`announce`](EventFeed::announce) queues the task and returns. A task of the feed sends the
+/// [`send`](EventFeed::send) queues the wake-up and returns. A task of the feed sends the
 /// queue with `SELECT pg_notify(...)` on the store's pool, in a statement of its own after the
 /// write's commit, never inside the writing transaction: PostgreSQL serializes the commits of
 /// transactions that notify (a global lock held to the end of the WAL flush), so notifying in
@@ -66,7 +66,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 pub struct PostgresFeed {
     replica: String,
     wakeups: broadcast::Sender<Wakeup>,
-    outbox: mpsc::UnboundedSender<(String, String)>,
+    outbox: mpsc::UnboundedSender<Wakeup>,
     /// Dropped with the feed: the listener stops.
     _stop: oneshot::Sender<()>,
 }
@@ -110,20 +110,16 @@ impl PostgresFeed {
             _stop: stop,
         })
     }
-
-    /// This replica's id in the feed's notifications (a UUID, fresh for each feed).
-    #[must_use]
-    pub fn replica_id(&self) -> &str {
-        &self.replica
-    }
 }
 
 impl EventFeed for PostgresFeed {
-    fn announce(&self, tenant: Option<&str>, task_id: &str) {
+    fn replica_id(&self) -> &str {
+        &self.replica
+    }
+
+    fn send(&self, wakeup: Wakeup) {
         // Fails only once the sender has stopped (its pool closed): nobody hears it then.
-        let _ = self
-            .outbox
-            .send((tenant.unwrap_or_default().to_owned(), task_id.to_owned()));
+        let _ = self.outbox.send(wakeup);
     }
 
     fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
@@ -132,17 +128,13 @@ impl EventFeed for PostgresFeed {
 }
 
 /// Sends what is queued: each time, everything queued so far, as few notifications as fit.
-async fn send(
-    pool: PgPool,
-    replica: String,
-    mut queued: mpsc::UnboundedReceiver<(String, String)>,
-) {
+async fn send(pool: PgPool, replica: String, mut queued: mpsc::UnboundedReceiver<Wakeup>) {
     while let Some(first) = queued.recv().await {
-        let mut tasks = BTreeSet::from([first]);
+        let mut wakeups = BTreeSet::from([first]);
         while let Ok(next) = queued.try_recv() {
-            tasks.insert(next);
+            wakeups.insert(next);
         }
-        for payload in payloads(&replica, tasks) {
+        for payload in payloads(&replica, wakeups) {
             let sent = sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
                 .bind(&payload)
@@ -162,64 +154,97 @@ async fn send(
     }
 }
 
-/// The payloads that name `tasks`, each under [`PAYLOAD_LIMIT`]: `{"r": replica, "t": [[tenant,
-/// id], ...]}`. A task whose name alone is too long is announced as `"t": "*"` (everyone
-/// resyncs).
-fn payloads(replica: &str, tasks: BTreeSet<(String, String)>) -> Vec<String> {
+/// The payloads that carry `wakeups`, each under [`PAYLOAD_LIMIT`]: `{"r": replica, "t":
+/// [[tenant, id], ...], "c": [[tenant, id], ...], "s": true, "y": true}` (`t` tasks whose log
+/// grew, `c` tasks to cancel, `s` a sweep, `y` a resync; each key only when it has something).
+/// A task whose name alone is too long is sent as a resync (everyone reads every log again).
+fn payloads(replica: &str, wakeups: BTreeSet<Wakeup>) -> Vec<String> {
+    use serde_json::{json, Map, Value};
     let mut out = Vec::new();
-    let mut batch: Vec<serde_json::Value> = Vec::new();
-    let mut size = 0;
-    let flush = |batch: &mut Vec<serde_json::Value>, out: &mut Vec<String>| {
-        if !batch.is_empty() {
-            let t = serde_json::Value::Array(std::mem::take(batch));
-            out.push(serde_json::json!({ "r": replica, "t": t }).to_string());
+    let mut current = Map::new();
+    let mut size = replica.len() + 16;
+    let flush = |current: &mut Map<String, Value>, out: &mut Vec<String>| {
+        if !current.is_empty() {
+            let mut message = std::mem::take(current);
+            message.insert("r".into(), json!(replica));
+            out.push(Value::Object(message).to_string());
         }
     };
-    for (tenant, task_id) in tasks {
-        let entry = serde_json::json!([tenant, task_id]);
-        let len = entry.to_string().len() + 1;
+    for wakeup in wakeups {
+        let (key, entry) = match wakeup {
+            Wakeup::Task { tenant, task_id } => ("t", json!([tenant, task_id])),
+            Wakeup::Cancel { tenant, task_id } => ("c", json!([tenant, task_id])),
+            Wakeup::Sweep => ("s", json!(true)),
+            Wakeup::Resync => ("y", json!(true)),
+        };
+        let len = entry.to_string().len() + 8;
         if len + replica.len() + 16 > PAYLOAD_LIMIT {
-            out.push(serde_json::json!({ "r": replica, "t": "*" }).to_string());
+            out.push(json!({ "r": replica, "y": true }).to_string());
             continue;
         }
-        if size + len + replica.len() + 16 > PAYLOAD_LIMIT {
-            flush(&mut batch, &mut out);
-            size = 0;
+        if size + len > PAYLOAD_LIMIT {
+            flush(&mut current, &mut out);
+            size = replica.len() + 16;
         }
         size += len;
-        batch.push(entry);
+        match entry {
+            Value::Bool(_) => {
+                current.insert(key.into(), entry);
+            }
+            entry => {
+                let list = current
+                    .entry(key)
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(list) = list {
+                    list.push(entry);
+                }
+            }
+        }
     }
-    flush(&mut batch, &mut out);
+    flush(&mut current, &mut out);
     out
 }
 
-/// The wake-ups a notification's payload names, unless this replica sent it. A payload that
+/// The wake-ups a notification's payload carries, unless this replica sent it. A payload that
 /// does not parse (another writer on the channel) is a resync: harmless, and nothing is missed.
 fn wakeups_of(payload: &str, replica: &str) -> Vec<Wakeup> {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(payload) else {
+    let Ok(serde_json::Value::Object(value)) = serde_json::from_str(payload) else {
         return vec![Wakeup::Resync];
     };
     if value.get("r").and_then(|r| r.as_str()) == Some(replica) {
         return Vec::new();
     }
-    let Some(tasks) = value.get("t").and_then(|t| t.as_array()) else {
+    let mut out = Vec::new();
+    for (key, entries) in &value {
+        let make = match key.as_str() {
+            "t" => |tenant, task_id| Wakeup::Task { tenant, task_id },
+            "c" => |tenant, task_id| Wakeup::Cancel { tenant, task_id },
+            "s" => {
+                out.push(Wakeup::Sweep);
+                continue;
+            }
+            "y" => {
+                out.push(Wakeup::Resync);
+                continue;
+            }
+            _ => continue,
+        };
+        let Some(entries) = entries.as_array() else {
+            return vec![Wakeup::Resync];
+        };
+        for entry in entries {
+            match entry.as_array().map(Vec::as_slice) {
+                Some([serde_json::Value::String(tenant), serde_json::Value::String(task_id)]) => {
+                    out.push(make(tenant.clone(), task_id.clone()));
+                }
+                _ => return vec![Wakeup::Resync],
+            }
+        }
+    }
+    if out.is_empty() {
         return vec![Wakeup::Resync];
-    };
-    let named = tasks
-        .iter()
-        .map(|entry| match entry.as_array().map(Vec::as_slice) {
-            Some([tenant, task_id]) => match (tenant.as_str(), task_id.as_str()) {
-                (Some(tenant), Some(task_id)) => Some(Wakeup::Task {
-                    tenant: tenant.to_owned(),
-                    task_id: task_id.to_owned(),
-                }),
-                _ => None,
-            },
-            _ => None,
-        });
-    named
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_else(|| vec![Wakeup::Resync])
+    }
+    out
 }
 
 /// A listener on [`CHANNEL`], on `pool`'s connection.
@@ -284,45 +309,52 @@ async fn listen(
 mod tests {
     use super::*;
 
-    fn task(tenant: &str, id: &str) -> (String, String) {
-        (tenant.to_owned(), id.to_owned())
+    fn task(tenant: &str, id: &str) -> Wakeup {
+        Wakeup::Task {
+            tenant: tenant.to_owned(),
+            task_id: id.to_owned(),
+        }
     }
 
     #[test]
-    fn payloads_name_every_task_once_and_stay_under_the_limit() {
-        let tasks: BTreeSet<_> = (0..500)
+    fn payloads_carry_every_wakeup_once_and_stay_under_the_limit() {
+        let mut sent: BTreeSet<_> = (0..500)
             .map(|i| task("t", &format!("task-{i:04}")))
             .collect();
-        let payloads = payloads("me", tasks.clone());
+        sent.insert(Wakeup::Cancel {
+            tenant: String::new(),
+            task_id: "c".into(),
+        });
+        sent.insert(Wakeup::Sweep);
+        let payloads = payloads("me", sent.clone());
         assert!(payloads.len() > 1, "500 tasks do not fit one payload");
-        let mut named = BTreeSet::new();
+        let mut heard = BTreeSet::new();
         for p in &payloads {
             assert!(p.len() <= PAYLOAD_LIMIT, "{} bytes", p.len());
             for w in wakeups_of(p, "another") {
-                match w {
-                    Wakeup::Task { tenant, task_id } => assert!(named.insert((tenant, task_id))),
-                    Wakeup::Resync => panic!("a resync in {p}"),
-                }
+                assert_ne!(w, Wakeup::Resync, "{p}");
+                assert!(heard.insert(w));
             }
         }
-        assert_eq!(named, tasks);
+        assert_eq!(heard, sent);
     }
 
     #[test]
     fn a_replica_ignores_its_own_and_odd_payloads_resync() {
         let p = payloads("me", BTreeSet::from([task("", "a\n\"b")]));
         assert_eq!(wakeups_of(&p[0], "me"), []);
-        assert_eq!(
-            wakeups_of(&p[0], "you"),
-            [Wakeup::Task {
-                tenant: String::new(),
-                task_id: "a\n\"b".into()
-            }]
-        );
+        assert_eq!(wakeups_of(&p[0], "you"), [task("", "a\n\"b")]);
         let long = "x".repeat(PAYLOAD_LIMIT);
         let p = payloads("me", BTreeSet::from([task("", &long)]));
         assert_eq!(wakeups_of(&p[0], "you"), [Wakeup::Resync]);
-        for odd in ["", "hello", "{}", r#"{"t": [[1, 2]]}"#, r#"{"t": [["a"]]}"#] {
+        for odd in [
+            "",
+            "hello",
+            "{}",
+            r#"{"t": [[1, 2]]}"#,
+            r#"{"t": [["a"]]}"#,
+            r#"{"t": 3}"#,
+        ] {
             assert_eq!(wakeups_of(odd, "you"), [Wakeup::Resync], "{odd}");
         }
     }

@@ -25,15 +25,16 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
 
 use super::errors::panic_text;
+use super::lease::{ended_while_waiting, Taken};
 use super::live::{CancelRequest, LiveTask};
 use super::stream::Settled;
 use super::Shared;
 use crate::executor::{AgentExecutor, Event, ExecutorError, TaskContext, TaskUpdater};
 use crate::lifecycle::{
-    accept_message, agent_message, apply, is_settled, is_terminal, new_task, stamp_event, stamped,
+    accept_message, agent_message, apply, is_settled, is_terminal, stamp_event, stamped,
     InvalidEvent,
 };
-use crate::store::{Scope, Stored, MAX_PAGE_SIZE};
+use crate::store::{Scope, Stored};
 
 /// The executor's work as the execution polls it: its outcome, or the panic it ended in.
 type WorkFuture =
@@ -121,6 +122,8 @@ pub(super) struct Execution<E> {
     store_failure: Option<String>,
     /// The caller's trace context, for its push notifications.
     trace: Option<TraceContext>,
+    /// Another replica took the task's lease over: this execution writes nothing more.
+    lost_lease: bool,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -164,6 +167,7 @@ impl<E: AgentExecutor> Execution<E> {
             status_seen: false,
             store_failure: None,
             trace: cx.call.trace_context(),
+            lost_lease: false,
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -202,7 +206,7 @@ impl<E: AgentExecutor> Execution<E> {
         if work == Work::Execute {
             if let Err(e) = self.accept_continued_message().await {
                 self.live.set_cancel_requests(None);
-                self.settle(Err(ServiceError::internal(e)));
+                self.settle(Err(e));
                 return self.release(guard);
             }
         }
@@ -272,12 +276,22 @@ impl<E: AgentExecutor> Execution<E> {
         self.release(guard)
     }
 
-    /// A continued task takes the message into its history before the executor runs; it may
-    /// have ended meanwhile (another replica served it), and then the message is refused.
-    async fn accept_continued_message(&mut self) -> Result<(), String> {
+    /// A continued task takes the message into its history before the executor runs, once this
+    /// replica holds its lease (waiting while another replica runs it); it may have ended
+    /// meanwhile (another replica served it), and then the message is refused.
+    async fn accept_continued_message(&mut self) -> Result<(), ServiceError> {
         let Some(message) = self.message.clone().filter(|_| self.task.is_some()) else {
             return Ok(());
         };
+        let id = self.task.as_ref().map(|t| t.id.clone()).unwrap_or_default();
+        let shared = Arc::clone(&self.shared);
+        if let Taken::Ended = shared
+            .take_lease(&self.live, self.scope(), &id, None)
+            .await?
+        {
+            let ended = shared.stored(self.scope(), &id).await?;
+            return Err(ended_while_waiting(&ended.task));
+        }
         let accept = |t: &mut Task| {
             if is_terminal(&t.status.state) {
                 return Err(InvalidEvent(format!(
@@ -289,10 +303,12 @@ impl<E: AgentExecutor> Execution<E> {
             Ok(())
         };
         let whole = |t: &Task| StreamResponse::Task(t.clone());
-        let logged = self.write(&accept, &whole).await?;
+        let logged = self
+            .write(&accept, &whole)
+            .await
+            .map_err(ServiceError::internal)?;
         let task = self.task.as_ref().expect("written above");
-        self.live
-            .publish(Some(self.version), || logged.unwrap_or_else(|| whole(task)));
+        self.send_live(Some(self.version), || logged.unwrap_or_else(|| whole(task)));
         Ok(())
     }
 
@@ -351,10 +367,12 @@ impl<E: AgentExecutor> Execution<E> {
             (!settled).then(|| "the agent ended without a final or interrupted state".to_owned())
         });
         if let Some(reason) = reason {
-            if self
-                .task
-                .as_ref()
-                .is_none_or(|t| !is_terminal(&t.status.state))
+            // A task another replica took over is that replica's to settle.
+            if !self.lost_lease
+                && self
+                    .task
+                    .as_ref()
+                    .is_none_or(|t| !is_terminal(&t.status.state))
             {
                 self.fail(task_id, context_id, reason).await;
             }
@@ -424,7 +442,7 @@ impl<E: AgentExecutor> Execution<E> {
             task.status.state.as_str(),
         );
         let event = logged.unwrap_or_else(|| stamp_event(event, task));
-        self.live.publish(Some(self.version), || event.clone());
+        self.send_live(Some(self.version), || event.clone());
         // A push config that came with the message is kept once the task exists.
         if let Some(config) = self.push.take() {
             self.keep_push(task_id, config).await;
@@ -477,40 +495,8 @@ impl<E: AgentExecutor> Execution<E> {
             }
         };
         self.answer_first(|| Ok(FirstAnswer::Message(Box::new(message.clone()))));
-        self.live
-            .publish(version, || StreamResponse::Message(message));
+        self.send_live(version, || StreamResponse::Message(message));
         Ok(())
-    }
-
-    /// A new task, from its first event: made from the message, the event applied, stored (and
-    /// kept as this execution's task), the event logged when the store keeps a log (and then
-    /// returned).
-    async fn create(
-        &mut self,
-        task_id: &str,
-        context_id: &str,
-        event: &StreamResponse,
-    ) -> Result<Option<StreamResponse>, String> {
-        // The message is needed no more once its task exists.
-        let message = self.message.take().unwrap_or_default();
-        let mut task = new_task(task_id, context_id, &message);
-        // Before it is stored: the version it will be stored at is the first event's.
-        self.live
-            .publish(None, || StreamResponse::Task(task.clone()));
-        apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
-        self.cap_history(&mut task);
-        let tasks = &self.shared.tasks;
-        let logged = tasks
-            .keeps_events()
-            .then(|| stamp_event(event.clone(), &task));
-        let created = match &logged {
-            Some(event) => tasks.create_task_logged(self.scope(), &task, event).await,
-            None => tasks.create_task(self.scope(), &task).await,
-        };
-        self.version = created.map_err(|e| self.store_failed(e))?;
-        self.announce(task_id);
-        self.task = Some(task);
-        Ok(logged)
     }
 
     /// Fails the task with `reason` as its status message (creating it when the agent never
@@ -544,24 +530,13 @@ impl<E: AgentExecutor> Execution<E> {
 
     /// Sends the event to the task's push configs, if it has any.
     async fn notify(&self, event: StreamResponse) {
-        let (Some(store), Some(dispatcher), Some(task)) =
-            (&self.shared.pushes, &self.shared.dispatcher, &self.task)
-        else {
+        if self.shared.dispatcher.is_none() {
             return;
-        };
-        let configs = store
-            // Every config of the task, whoever set it.
-            .list_push_configs(
-                Scope::tenant(self.tenant.as_deref()),
-                &task.id,
-                Some(MAX_PAGE_SIZE),
-                None,
-            )
-            .await;
-        if let Ok(page) = configs {
-            if !page.configs.is_empty() {
-                dispatcher.enqueue_traced(page.configs, event, self.trace.clone());
-            }
+        }
+        if let Some(task) = &self.task {
+            let tenant = self.tenant.as_deref();
+            let trace = self.trace.clone();
+            self.shared.push_event(tenant, &task.id, event, trace).await;
         }
     }
 }

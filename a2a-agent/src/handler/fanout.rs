@@ -14,38 +14,87 @@ use std::sync::{Arc, Weak};
 use a2a_types::v1::{StreamResponse, TaskStatusUpdateEvent};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::live::{LiveTask, LiveTasks};
+use a2a_types::rt::service::RequestContext;
+use a2a_types::rt::version::ProtocolVersion;
+use a2a_types::rt::Binding;
+
+use super::live::{LiveTask, Published};
+use super::Shared;
 use crate::cluster::Wakeup;
+use crate::executor::{AgentExecutor, TaskContext};
 use crate::lifecycle::is_terminal;
-use crate::store::TaskStore;
+use crate::store::{Scope, TaskStore};
 
 /// How many events one read of a log takes.
 const PAGE: u32 = 100;
 
-/// Hears `wakeups` until the feed closes or the handler is gone, and catches up every followed
-/// task they name.
-pub(super) async fn fan_out(
-    live: Weak<LiveTasks>,
-    tasks: Arc<dyn TaskStore>,
+/// Hears `wakeups` until the feed closes or the handler is gone: catches up every followed task
+/// they name, passes a cancel to the execution running here, and starts a sweep when asked.
+pub(super) async fn fan_out<E: AgentExecutor>(
+    shared: Weak<Shared<E>>,
     mut wakeups: tokio::sync::broadcast::Receiver<Wakeup>,
 ) {
     loop {
         let wakeup = wakeups.recv().await;
-        let Some(live) = live.upgrade() else { return };
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
         let entries = match wakeup {
             Ok(Wakeup::Task { tenant, task_id }) => {
-                live.get(&tenant, &task_id).into_iter().collect()
+                shared.live.get(&tenant, &task_id).into_iter().collect()
+            }
+            Ok(Wakeup::Cancel { tenant, task_id }) => {
+                if let Some(entry) = shared.live.get(&tenant, &task_id) {
+                    tokio::spawn(cancel_here(Arc::clone(&shared), entry, tenant));
+                }
+                continue;
+            }
+            Ok(Wakeup::Sweep) => {
+                shared.sweep_now.notify_one();
+                continue;
             }
             // Some may have been missed: every followed task is read again.
-            Ok(Wakeup::Resync) | Err(RecvError::Lagged(_)) => live.in_use(),
+            Ok(Wakeup::Resync) | Err(RecvError::Lagged(_)) => shared.live.in_use(),
             Err(RecvError::Closed) => return,
         };
         for entry in entries {
+            // A call waiting for another replica's lease tries again.
+            entry.changed.notify_waiters();
             if entry.is_followed() || entry.is_running() {
-                tokio::spawn(catch_up(entry, Arc::clone(&tasks)));
+                tokio::spawn(catch_up(entry, Arc::clone(&shared.tasks)));
             }
         }
     }
+}
+
+/// Another replica served a cancel of a task whose execution runs here: that execution runs the
+/// executor's cancel, as for a cancel served here.
+async fn cancel_here<E: AgentExecutor>(
+    shared: Arc<Shared<E>>,
+    live: Arc<LiveTask>,
+    tenant: String,
+) {
+    let Some(asks) = live.cancel_requests() else {
+        return;
+    };
+    let (_, task_id) = live.key();
+    let Ok(Some(stored)) = shared
+        .tasks
+        .get_task(Scope::tenant(Some(&tenant)), task_id)
+        .await
+    else {
+        return;
+    };
+    let cx = TaskContext {
+        task_id: stored.task.id.clone(),
+        context_id: stored.task.context_id.clone().unwrap_or_default(),
+        message: None,
+        task: Some(stored.task),
+        configuration: None,
+        call: RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "CancelTask"),
+    };
+    // A cancel already waiting there is the same cancel.
+    let _ = asks.try_send(Box::new(cx));
 }
 
 /// Sends the task's logged events after the last one sent here, in order. Nothing is read
@@ -72,7 +121,7 @@ pub(super) async fn catch_up(live: Arc<LiveTask>, tasks: Arc<dyn TaskStore>) {
         for logged in events {
             after = logged.version;
             let ends = ends_task(&logged.event);
-            let sent = live.publish(Some(logged.version), || logged.event);
+            let sent = live.publish(Some(logged.version), || logged.event) == Published::Sent;
             // Sent from the log alone (this process did not write it), and final.
             if sent && ends && live.is_running() {
                 live.ended_elsewhere.notify_one();

@@ -29,9 +29,20 @@ type Key = (String, String);
 #[derive(Default)]
 pub(super) struct LiveTasks {
     entries: Mutex<HashMap<Key, Weak<LiveTask>>>,
+    /// Whether the tasks' events can be read again from their log (other replicas write them):
+    /// then an event is sent only right after the one before it (see [`Published::Gap`]).
+    logged: bool,
 }
 
 impl LiveTasks {
+    /// The registry of a handler whose tasks' events are logged (`logged`) or not.
+    pub(super) fn new(logged: bool) -> LiveTasks {
+        LiveTasks {
+            entries: Mutex::default(),
+            logged,
+        }
+    }
+
     /// The task's entry: the one in use, or a new one.
     pub(super) fn entry(self: &Arc<Self>, tenant: Option<&str>, task_id: &str) -> Arc<LiveTask> {
         let key = (tenant.unwrap_or_default().to_owned(), task_id.to_owned());
@@ -46,7 +57,9 @@ impl LiveTasks {
             events: Mutex::new(Events::default()),
             cancel: Mutex::new(None),
             ended_elsewhere: tokio::sync::Notify::new(),
+            changed: tokio::sync::Notify::new(),
             catching_up: tokio::sync::Mutex::new(()),
+            logged: self.logged,
         });
         entries.insert(key, Arc::downgrade(&live));
         live
@@ -91,8 +104,25 @@ pub(super) struct LiveTask {
     /// Told when another replica ended the task (its terminal event came from the log, not
     /// from this process): the running execution stops.
     pub(super) ended_elsewhere: tokio::sync::Notify,
+    /// Told at each of the other replicas' wake-ups for the task: a call waiting for another
+    /// replica's lease on it tries again.
+    pub(super) changed: tokio::sync::Notify,
     /// Held while the task's log is read for the live events, so that one read runs at a time.
     pub(super) catching_up: tokio::sync::Mutex<()>,
+    /// See [`LiveTasks::logged`].
+    logged: bool,
+}
+
+/// What [`LiveTask::publish`] did with an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Published {
+    /// Sent (to the subscribers there are, if any).
+    Sent,
+    /// Not sent: an event of its version, or a newer one, was.
+    Old,
+    /// Not sent: events between the last one sent and this one were not (another replica wrote
+    /// them); the task's log has them, and this one after them.
+    Gap,
 }
 
 /// A task's live events.
@@ -107,6 +137,9 @@ struct Events {
     /// again (this process's execution and the task's log may both offer it). `None` until the
     /// first is sent, or a subscriber says where it starts.
     last: Option<u64>,
+    /// This process's execution is writing the task and has not sent the event yet: a
+    /// subscriber must not start the log after a version whose event is still to be sent.
+    writing: bool,
 }
 
 impl LiveTask {
@@ -132,29 +165,42 @@ impl LiveTask {
     }
 
     /// Sends an event to the subscribers, if there are any (`event` runs only then), unless an
-    /// event of its version or a newer one was sent already; `true` when it was not.
+    /// event of its version or a newer one was sent already, or (for logged tasks) the ones
+    /// between the last sent and it were not: see [`Published`].
     pub(super) fn publish(
         &self,
         version: Option<u64>,
         event: impl FnOnce() -> StreamResponse,
-    ) -> bool {
+    ) -> Published {
         let mut events = lock(&self.events);
         if let Some(v) = version {
-            if events.last.is_some_and(|last| v <= last) {
-                return false;
+            events.writing = false;
+            match events.last {
+                Some(last) if v <= last => return Published::Old,
+                Some(last) if self.logged && v > last + 1 => return Published::Gap,
+                _ => events.last = Some(v),
             }
-            events.last = Some(v);
         }
         if let Some(tx) = events.tx.as_ref().filter(|tx| tx.receiver_count() > 0) {
             let _ = tx.send(Arc::new((version, event())));
         }
-        true
+        Published::Sent
     }
 
-    /// The version of the last event sent, or else `at` (where a subscriber begins, having
-    /// read the task at that version): where the log is read from.
-    pub(super) fn sent_or(&self, at: u64) -> u64 {
-        *lock(&self.events).last.get_or_insert(at)
+    /// Marks the start (`true`) or the failed end (`false`) of a write of this process's
+    /// execution; [`publish`](Self::publish) of its event ends it too.
+    pub(super) fn writing(&self, writing: bool) {
+        lock(&self.events).writing = writing;
+    }
+
+    /// A subscriber that read the task at version `at` begins there: the log is read from it,
+    /// unless events were sent here already (then from the last of those), or this process is
+    /// writing the task (then from the event it sends).
+    pub(super) fn begin_at(&self, at: u64) {
+        let mut events = lock(&self.events);
+        if events.last.is_none() && !events.writing {
+            events.last = Some(at);
+        }
     }
 
     /// The version of the last event sent, if any was.

@@ -8,16 +8,20 @@
 //! - `execution`: one execution of the executor on one task (events applied, stored, sent);
 //! - `live`: the registry of the tasks this process uses now (locks, live events, cancels);
 //! - `fanout`: live events written by other replicas, read from the task's log;
+//! - `lease`: one execution per task across replicas;
+//! - `recovery`: the heartbeat of this replica's leases, and the settling of a stopped one's tasks;
 //! - `stream`: a task's live events as a call's stream;
 //! - `errors`: the errors the handler answers with.
 
 use crate::cluster::EventFeed;
 use crate::executor::AgentExecutor;
 use crate::push::PushDispatcher;
-use crate::store::{MemoryStore, PushConfigStore, TaskStore};
+use crate::store::{MemoryStore, PushConfigStore, Scope, TaskStore, MAX_PAGE_SIZE};
+use a2a_types::rt::telemetry::TraceContext;
 #[cfg(doc)]
 use a2a_types::v1::A2aService;
 use a2a_types::v1::AgentCard;
+use a2a_types::v1::StreamResponse;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,11 +29,14 @@ mod driver;
 mod errors;
 mod execution;
 mod fanout;
+mod lease;
 mod live;
+mod recovery;
 mod service;
 mod stream;
 mod traced;
 
+pub use lease::DEFAULT_LEASE_TTL;
 use live::LiveTasks;
 
 /// How long an execution may run before its task is failed, unless set.
@@ -94,9 +101,13 @@ struct Shared<E> {
     max_history: Option<usize>,
     /// The other replicas' announcements, when there are other replicas.
     feed: Option<Arc<dyn EventFeed>>,
+    /// This replica's leases, with a feed and a store that keeps leases.
+    leases: Option<lease::Leases>,
     /// Set once the feed is heard (on the first use of a task: the handler may be built
     /// outside a runtime).
     hearing: std::sync::Once,
+    /// Told to look for expired leases now (another replica stopped).
+    sweep_now: tokio::sync::Notify,
 }
 
 /// Builds a [`RequestHandler`]: the executor, then the stores and options.
@@ -109,6 +120,7 @@ pub struct RequestHandlerBuilder<E> {
     policy: Option<Arc<dyn crate::AccessPolicy>>,
     max_history: Option<usize>,
     feed: Option<Arc<dyn EventFeed>>,
+    lease_ttl: Duration,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -123,6 +135,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             policy: None,
             max_history: None,
             feed: None,
+            lease_ttl: DEFAULT_LEASE_TTL,
         }
     }
 }
@@ -185,6 +198,15 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// How long a replica's lease on a task it runs lasts without a write or a heartbeat
+    /// ([`DEFAULT_LEASE_TTL`]): how long after a replica stops its tasks are settled by another.
+    /// The heartbeat renews the leases every third of it. Used with an
+    /// [event feed](Self::event_feed) only.
+    pub fn lease_ttl(mut self, ttl: Duration) -> Self {
+        self.lease_ttl = ttl.max(Duration::from_millis(300));
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -199,6 +221,15 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             ),
             None => (None, None),
         };
+        // Several replicas: events logged and leases held, where the store keeps them.
+        let logged = self.feed.is_some() && tasks.keeps_events();
+        let leases = match &self.feed {
+            Some(feed) if tasks.keeps_leases() => Some(lease::Leases {
+                holder: feed.replica_id().to_owned(),
+                ttl: self.lease_ttl,
+            }),
+            _ => None,
+        };
         RequestHandler {
             shared: Arc::new(Shared {
                 executor: self.executor,
@@ -207,27 +238,87 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 dispatcher,
                 extended_card: self.extended_card,
                 timeout: self.timeout,
-                live: Arc::new(LiveTasks::default()),
+                live: Arc::new(LiveTasks::new(logged)),
                 policy: self.policy,
                 max_history: self.max_history,
+                leases,
                 feed: self.feed,
                 hearing: std::sync::Once::new(),
+                sweep_now: tokio::sync::Notify::new(),
             }),
         }
     }
 }
 
-impl<E> Shared<E> {
-    /// The task's live entry; the first one also starts hearing the other replicas, when there
-    /// are any.
-    fn entry(&self, tenant: Option<&str>, task_id: &str) -> Arc<live::LiveTask> {
+impl<E: AgentExecutor> Shared<E> {
+    /// The task's live entry; the first one also starts hearing the other replicas and keeping
+    /// this one's leases, when there are other replicas.
+    fn entry(self: &Arc<Self>, tenant: Option<&str>, task_id: &str) -> Arc<live::LiveTask> {
         if let Some(feed) = &self.feed {
             self.hearing.call_once(|| {
-                let wakeups = feed.wakeups();
-                let (live, tasks) = (Arc::downgrade(&self.live), Arc::clone(&self.tasks));
-                tokio::spawn(fanout::fan_out(live, tasks, wakeups));
+                tokio::spawn(fanout::fan_out(Arc::downgrade(self), feed.wakeups()));
+                if self.leases.is_some() {
+                    tokio::spawn(recovery::keep_leases(Arc::downgrade(self)));
+                }
             });
         }
         self.live.entry(tenant, task_id)
+    }
+}
+
+impl<E> Shared<E> {
+    /// Sends `event` of the task to its push configs (every owner's), if it has any, joined to
+    /// `trace`.
+    async fn push_event(
+        &self,
+        tenant: Option<&str>,
+        task_id: &str,
+        event: StreamResponse,
+        trace: Option<TraceContext>,
+    ) {
+        let (Some(store), Some(dispatcher)) = (&self.pushes, &self.dispatcher) else {
+            return;
+        };
+        let scope = Scope::tenant(tenant);
+        let configs = store.list_push_configs(scope, task_id, Some(MAX_PAGE_SIZE), None);
+        if let Ok(page) = configs.await {
+            if !page.configs.is_empty() {
+                dispatcher.enqueue_traced(page.configs, event, trace);
+            }
+        }
+    }
+}
+
+impl<E> Clone for RequestHandler<E> {
+    /// Another handle on the same handler (its stores, executions and live tasks): one for the
+    /// server, one to [`shutdown`](RequestHandler::shutdown) it.
+    fn clone(&self) -> Self {
+        RequestHandler {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+impl<E: AgentExecutor> RequestHandler<E> {
+    /// Lets this replica stop: waits (at most `grace`) for the executions it runs to end, then
+    /// gives back the leases of those still running, and tells the other replicas, which settle
+    /// those tasks at once rather than when the leases expire. Call it after the server has
+    /// stopped taking calls. Without an event feed it only waits.
+    ///
+    /// ```no_run
+    /// # use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+    /// # struct Done;
+    /// # impl AgentExecutor for Done {
+    /// #     async fn execute(&self, _: TaskContext, t: TaskUpdater) -> Result<(), ExecutorError> {
+    /// #         t.complete(None).await
+    /// #     }
+    /// # }
+    /// # async fn demo(handler: RequestHandler<Done>) {
+    /// // ... the server has stopped (a2a_types::rt::server::serve returned) ...
+    /// handler.shutdown(std::time::Duration::from_secs(10)).await;
+    /// # }
+    /// ```
+    pub async fn shutdown(&self, grace: Duration) {
+        recovery::shut_down(&self.shared, grace).await;
     }
 }

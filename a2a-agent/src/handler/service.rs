@@ -18,9 +18,11 @@ use super::errors::{
     task_is_terminal, task_not_cancelable, task_not_found, tenant_of,
 };
 use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
+use super::lease::Taken;
 use super::live::{LiveTask, Subscription};
 use super::stream::{live_stream, StreamEnd};
 use super::{RequestHandler, Shared};
+use crate::cluster::Wakeup;
 use crate::executor::{AgentExecutor, TaskContext};
 use crate::lifecycle::{is_terminal, new_id, with_history};
 use crate::store::{PushConfigStore, Scope, Stored, TaskQuery};
@@ -154,10 +156,21 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         // the client, a cancel execution takes the task.
         self.ask_running_execution(&live, &task_cx).await;
         let guard = Arc::clone(&live.lock).lock_owned().await;
+        // When another replica runs the task, that replica runs the cancel (asked through the
+        // feed) and this call waits for the task to end; when it stopped (its lease expired),
+        // this one takes the task over.
+        let ask = Wakeup::Cancel {
+            tenant: tenant.unwrap_or_default().to_owned(),
+            task_id: params.id.clone(),
+        };
+        let taken = shared
+            .take_lease(&live, scope, &params.id, Some(ask))
+            .await?;
         let stored = shared.stored(scope, &params.id).await?;
         match stored.task.status.state {
             TaskState::Canceled => return Ok(stored.task),
             ref state if is_terminal(state) => return Err(task_not_cancelable(&stored.task)),
+            _ if matches!(taken, Taken::Ended) => return Err(task_not_cancelable(&stored.task)),
             _ => {}
         }
         let origin = Origin {
@@ -178,10 +191,15 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             ))
             .await;
         let now = shared.stored(scope, &params.id).await?.task;
-        // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it.
+        // Canceled, or it ended otherwise meanwhile, or the agent would not cancel it (then the
+        // task is free again for whoever continues it).
         match now.status.state {
             TaskState::Canceled => Ok(now),
-            _ => Err(task_not_cancelable(&now)),
+            ref state if is_terminal(state) => Err(task_not_cancelable(&now)),
+            _ => {
+                shared.give_back_lease(scope, &params.id).await;
+                Err(task_not_cancelable(&now))
+            }
         }
     }
 
@@ -202,8 +220,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         }
         // Events another replica writes come from the log, from the version read here on
         // (unless events were sent here already: then from the last of those).
-        if self.shared.feed.is_some() && !live.is_running() {
-            live.sent_or(stored.version);
+        if self.shared.feed.is_some() {
+            live.begin_at(stored.version);
             tokio::spawn(super::fanout::catch_up(
                 Arc::clone(&live),
                 Arc::clone(&self.shared.tasks),
@@ -330,7 +348,7 @@ impl<E: AgentExecutor> Shared<E> {
     }
 
     /// The task as stored, or `TaskNotFound`.
-    async fn stored(&self, scope: Scope<'_>, id: &str) -> Result<Stored, ServiceError> {
+    pub(super) async fn stored(&self, scope: Scope<'_>, id: &str) -> Result<Stored, ServiceError> {
         self.tasks
             .get_task(scope, id)
             .await

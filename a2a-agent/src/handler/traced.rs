@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
+use std::time::Duration;
+
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use crate::store::{
-    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery,
-    TaskStore,
+    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored,
+    TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
 /// `future` in a span for `operation` on `task_id`, when anyone listens.
@@ -67,26 +69,28 @@ impl TaskStore for TracedTasks {
         self.0.keeps_events()
     }
 
-    fn create_task_logged<'a>(
+    fn keeps_leases(&self) -> bool {
+        self.0.keeps_leases()
+    }
+
+    fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        let future = self.0.create_task_logged(scope, task, event);
+        let future = self.0.create_task_with(scope, task, with);
         traced("create_task", &task.id, future)
     }
 
-    fn update_task_logged<'a>(
+    fn update_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        let future = self
-            .0
-            .update_task_logged(scope, task, expected_version, event);
+        let future = self.0.update_task_with(scope, task, expected_version, with);
         traced("update_task", &task.id, future)
     }
 
@@ -99,6 +103,31 @@ impl TaskStore for TracedTasks {
     ) -> StoreFuture<'a, Vec<LoggedEvent>> {
         let future = self.0.events_after(tenant, task_id, after, limit);
         traced("events_after", task_id, future)
+    }
+
+    fn set_lease<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        lease: Lease<'a>,
+    ) -> StoreFuture<'a, ()> {
+        traced(
+            "set_lease",
+            task_id,
+            self.0.set_lease(scope, task_id, lease),
+        )
+    }
+
+    fn renew_leases<'a>(&'a self, holder: &'a str, ttl: Duration) -> StoreFuture<'a, u64> {
+        traced("renew_leases", "", self.0.renew_leases(holder, ttl))
+    }
+
+    fn release_leases<'a>(&'a self, holder: &'a str) -> StoreFuture<'a, u64> {
+        traced("release_leases", "", self.0.release_leases(holder))
+    }
+
+    fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
+        traced("expired_leases", "", self.0.expired_leases(limit))
     }
 }
 

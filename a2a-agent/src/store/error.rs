@@ -29,9 +29,26 @@ pub enum StoreError {
         /// Its stored state's wire name (`TASK_STATE_CANCELED`).
         state: String,
     },
+    /// A write that holds or gives back a task's execution lease
+    /// ([`Lease`](super::Lease)) while another holder's lease has not expired: another replica
+    /// runs the task.
+    Leased {
+        /// The task's id.
+        task_id: String,
+        /// Who holds the lease.
+        holder: String,
+    },
     /// A page token that is not one this crate's stores issued for that list (malformed,
     /// truncated, or from the other kind of list).
     InvalidPageToken,
+    /// [`TaskStore::create_task`](super::TaskStore::create_task) on a store at its cap of tasks
+    /// ([`MemoryStore::with_max_tasks`](super::MemoryStore::with_max_tasks)) when none of them is
+    /// terminal, so none can be evicted to make room: nothing is written. It passes once a task
+    /// ends (a terminal task can be evicted) or with a higher cap.
+    Full {
+        /// The store's cap.
+        max_tasks: usize,
+    },
     /// The backend failed: the database could not be reached, a statement failed, a stored
     /// row did not decode. The source says which store, what it was doing and why.
     Backend(Box<dyn Error + Send + Sync>),
@@ -57,9 +74,20 @@ impl fmt::Display for StoreError {
                 f,
                 "task `{task_id}` is {state}, a terminal state: it is not written again"
             ),
+            StoreError::Leased { task_id, holder } => write!(
+                f,
+                "task `{task_id}` is run by `{holder}`, whose lease has not expired: it is not \
+                 written by another"
+            ),
             StoreError::InvalidPageToken => f.write_str(
                 "invalid page token: not one this store issued for this list (start again \
                  without a token)",
+            ),
+            StoreError::Full { max_tasks } => write!(
+                f,
+                "the task store is full: it holds {max_tasks} tasks, its cap, and none of them is \
+                 terminal, so none can be evicted for a new one (retry once tasks have ended, or \
+                 raise the cap)"
             ),
             StoreError::Backend(e) => write!(f, "store backend failed: {e}"),
         }

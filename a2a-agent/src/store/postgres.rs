@@ -1,10 +1,11 @@
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
 use sqlx::{PgPool, Postgres};
+use std::time::Duration;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage,
-    TaskQuery, TaskStore,
+    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError,
+    StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
 impl Dialect for Postgres {
@@ -51,6 +52,7 @@ CREATE TABLE a2a_push_configs (
         super::sql::OWNERS,
         super::sql::EVENTS,
     ];
+    const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
@@ -96,6 +98,8 @@ CREATE TABLE a2a_push_configs (
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     sql: SqlStore<Postgres>,
+    /// The pool `sql` runs on, for the event feed's settings and notifications.
+    pool: PgPool,
 }
 
 impl PostgresStore {
@@ -128,7 +132,8 @@ impl PostgresStore {
         SqlStore::migrate(&pool).await?;
         Ok(PostgresStore {
             // One pool serves both: PostgreSQL takes concurrent writers.
-            sql: SqlStore::new(pool.clone(), pool),
+            sql: SqlStore::new(pool.clone(), pool.clone()),
+            pool,
         })
     }
 
@@ -144,7 +149,7 @@ impl PostgresStore {
 
     /// The store's pool.
     pub(crate) fn pool(&self) -> &PgPool {
-        self.sql.writer()
+        &self.pool
     }
 
     /// Closes the pool's connections, waiting for calls under way to finish.
@@ -170,7 +175,7 @@ impl TaskStore for PostgresStore {
     }
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task, None))
+        Box::pin(self.sql.create_task(scope, task, WriteWith::default()))
     }
 
     fn update_task<'a>(
@@ -179,7 +184,10 @@ impl TaskStore for PostgresStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(scope, task, expected_version, None))
+        Box::pin(
+            self.sql
+                .update_task(scope, task, expected_version, WriteWith::default()),
+        )
     }
 
     fn list_tasks<'a>(
@@ -194,26 +202,48 @@ impl TaskStore for PostgresStore {
         true
     }
 
-    fn create_task_logged<'a>(
+    fn keeps_leases(&self) -> bool {
+        true
+    }
+
+    fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task, Some(event)))
+        Box::pin(self.sql.create_task(scope, task, with))
     }
 
-    fn update_task_logged<'a>(
+    fn update_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(
-            self.sql
-                .update_task(scope, task, expected_version, Some(event)),
-        )
+        Box::pin(self.sql.update_task(scope, task, expected_version, with))
+    }
+
+    fn set_lease<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        lease: Lease<'a>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(self.sql.set_lease(scope, task_id, lease))
+    }
+
+    fn renew_leases<'a>(&'a self, holder: &'a str, ttl: Duration) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.leases_of(holder, Some(ttl)))
+    }
+
+    fn release_leases<'a>(&'a self, holder: &'a str) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.leases_of(holder, None))
+    }
+
+    fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
+        Box::pin(self.sql.expired_leases(limit))
     }
 
     fn events_after<'a>(

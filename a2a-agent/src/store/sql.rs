@@ -41,9 +41,10 @@ use std::fmt;
 
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
-use super::{status_time, token, SortKey, StoreError, TaskQuery};
+use super::{status_time, token, Lease, LoggedEvent, SortKey, StoreError, TaskQuery};
 
 mod generic;
+mod leases;
 
 pub(crate) use generic::SqlStore;
 
@@ -65,6 +66,9 @@ pub(crate) trait Dialect: sqlx::Database {
     /// Whether a statement's `WITH` may write (PostgreSQL): then a logged write is one
     /// statement; otherwise (SQLite) a transaction of two.
     const WRITES_IN_WITH: bool;
+    /// The database's clock, in milliseconds since the Unix epoch, as an SQL expression: what
+    /// leases are judged by.
+    const NOW_MS: &'static str;
 
     /// How many rows a write changed.
     fn rows_affected(done: &Self::QueryResult) -> u64;
@@ -116,6 +120,8 @@ CREATE TABLE a2a_events (
 );
 ALTER TABLE a2a_tasks ADD COLUMN lease_owner TEXT;
 ALTER TABLE a2a_tasks ADD COLUMN lease_until BIGINT;
+CREATE INDEX a2a_tasks_by_lease_expiry ON a2a_tasks (lease_until) WHERE lease_owner IS NOT NULL;
+CREATE INDEX a2a_tasks_by_lease_holder ON a2a_tasks (lease_owner) WHERE lease_owner IS NOT NULL;
 ",
 };
 
@@ -130,39 +136,153 @@ pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
 // owner's condition when the scope names one.
 pub(crate) const GET_TASK: &str =
     "SELECT task, version, owner FROM a2a_tasks WHERE tenant = $1 AND id = $2";
-pub(crate) const TASK_VERSION: &str =
-    "SELECT version, state FROM a2a_tasks WHERE tenant = $1 AND id = $2";
-pub(crate) const CREATE_TASK: &str = "INSERT INTO a2a_tasks
-    (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, task, owner, version)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
-    ON CONFLICT (tenant, id) DO NOTHING";
-/// The optimistic write: the version check, the refusal of a terminal task and the write are
-/// one statement. The states are the v1 wire names of `lifecycle::is_terminal`'s states (the
-/// `state` column holds wire names); the stores' conformance suite writes over each of them.
-pub(crate) const UPDATE_TASK: &str = "UPDATE a2a_tasks
-    SET context_id = $3, state = $4, status_s = $5, status_n = $6, sort_s = $7, sort_n = $8,
-        task = $9, version = version + 1
-    WHERE tenant = $1 AND id = $2 AND version = $10
-        AND state NOT IN ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED',
-                          'TASK_STATE_REJECTED')";
+/// What a refused write is told by: the version, the state and the lease, and the database's
+/// clock (`{now}`).
+pub(crate) const TASK_VERSION: &str = "SELECT version, state, lease_owner, lease_until, {now} \
+    FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 
-/// [`CREATE_TASK`] and its first event in one statement, where the database runs a write in a
-/// `WITH` (PostgreSQL): one round trip, one transaction. `$11` is the event's JSON.
-pub(crate) const CREATE_TASK_LOGGED: &str = "WITH created AS (
-    INSERT INTO a2a_tasks
-    (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, task, owner, version)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1)
-    ON CONFLICT (tenant, id) DO NOTHING RETURNING version)
-    INSERT INTO a2a_events (tenant, task_id, seq, event) SELECT $1, $2, version, $11 FROM created";
+/// The states a write never moves a task out of: the v1 wire names of `lifecycle::is_terminal`'s
+/// states (the `state` column holds wire names); the stores' conformance suite writes over each.
+pub(crate) const TERMINAL: &str =
+    "('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', \
+    'TASK_STATE_REJECTED')";
 
-/// [`UPDATE_TASK`] (as `update`, its owner's condition added) and the event in one statement,
-/// where the database runs a write in a `WITH`; `event` is the event's placeholder.
-pub(crate) fn update_task_logged(update: &str, event: &str) -> String {
-    format!(
-        "WITH moved AS ({update} RETURNING version) \
-         INSERT INTO a2a_events (tenant, task_id, seq, event) SELECT $1, $2, version, {event} \
-         FROM moved"
-    )
+/// A write of a task, ready to run: the statement, its binds, and the event to log in the same
+/// transaction (the binds of [`LOG_EVENT`]) where the statement cannot log it itself.
+pub(crate) struct TaskWrite<'a> {
+    pub(crate) statement: String,
+    pub(crate) binds: Vec<Bind<'a>>,
+    pub(crate) log: Option<[Bind<'a>; 4]>,
+}
+
+/// What a task write logs: its event's JSON, and whether the database runs a write in a `WITH`
+/// (PostgreSQL: then the statement logs it, one round trip, one transaction).
+#[derive(Clone, Copy)]
+pub(crate) struct Logged<'a> {
+    pub(crate) event: Option<&'a str>,
+    pub(crate) in_with: bool,
+}
+
+impl<'a> Logged<'a> {
+    /// `write` (the statement that writes the task) with the event logged beside it, under
+    /// `version`.
+    fn wrap(self, write: String, binds: Vec<Bind<'a>>, version: i64) -> TaskWrite<'a> {
+        let (Some(event), tenant, id) = (self.event, binds[0].clone(), binds[1].clone()) else {
+            return TaskWrite {
+                statement: write,
+                binds,
+                log: None,
+            };
+        };
+        if !self.in_with {
+            let log = [tenant, id, Bind::Int(version), Bind::text(event)];
+            return TaskWrite {
+                statement: write,
+                binds,
+                log: Some(log),
+            };
+        }
+        let mut binds = binds;
+        let e = next(&mut binds, Bind::text(event));
+        let statement = format!(
+            "WITH written AS ({write} RETURNING version) INSERT INTO a2a_events \
+             (tenant, task_id, seq, event) SELECT $1, $2, version, {e} FROM written"
+        );
+        TaskWrite {
+            statement,
+            binds,
+            log: None,
+        }
+    }
+}
+
+/// The create of a task from its `$1` to `$9` [`TaskRow::binds`] and the owner (`$10`); with a
+/// lease to hold, its holder and time to live are bound after them; `now` is the database's
+/// clock.
+pub(crate) fn create_task<'a>(
+    mut binds: Vec<Bind<'a>>,
+    lease: Lease<'a>,
+    logged: Logged<'a>,
+    now: &str,
+) -> TaskWrite<'a> {
+    let (mut columns, mut values) = (String::new(), String::new());
+    if let Lease::Hold { holder, ttl } = lease {
+        let h = next(&mut binds, Bind::text(holder));
+        let t = next(&mut binds, Bind::Int(millis(ttl)));
+        columns.push_str(", lease_owner, lease_until");
+        values.push_str(&format!(", {h}, {now} + {t}"));
+    }
+    let insert = format!(
+        "INSERT INTO a2a_tasks (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, \
+         task, owner, version{columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1{values}) \
+         ON CONFLICT (tenant, id) DO NOTHING"
+    );
+    logged.wrap(insert, binds, 1)
+}
+
+/// The optimistic write of a task: the version check, the refusal of a terminal task, the
+/// owner's and the lease's conditions and the write in one statement. `binds` holds
+/// [`TaskRow::binds`] (`$1` to `$9`); the expected version and the rest are bound here.
+pub(crate) fn update_task<'a>(
+    mut binds: Vec<Bind<'a>>,
+    expected: i64,
+    owner: Option<&'a str>,
+    lease: Lease<'a>,
+    logged: Logged<'a>,
+    now: &str,
+) -> TaskWrite<'a> {
+    let v = next(&mut binds, Bind::Int(expected));
+    let mut set = String::from(
+        "context_id = $3, state = $4, status_s = $5, status_n = $6, sort_s = $7, sort_n = $8, \
+         task = $9, version = version + 1",
+    );
+    let mut condition =
+        format!("tenant = $1 AND id = $2 AND version = {v} AND state NOT IN {TERMINAL}");
+    if let Some(owner) = owner {
+        let o = next(&mut binds, Bind::text(owner));
+        condition.push_str(&format!(" AND owner = {o}"));
+    }
+    if let Some(holder) = lease.holder() {
+        let h = next(&mut binds, Bind::text(holder));
+        condition.push_str(&format!(
+            " AND (lease_owner IS NULL OR lease_owner = {h} OR lease_until < {now})"
+        ));
+        match lease {
+            Lease::Hold { ttl, .. } => {
+                let t = next(&mut binds, Bind::Int(millis(ttl)));
+                set.push_str(&format!(", lease_owner = {h}, lease_until = {now} + {t}"));
+            }
+            _ => set.push_str(", lease_owner = NULL, lease_until = NULL"),
+        }
+    }
+    let update = format!("UPDATE a2a_tasks SET {set} WHERE {condition}");
+    logged.wrap(update, binds, expected.saturating_add(1))
+}
+
+/// A row of [`EVENTS_AFTER`] of task `task_id`, read.
+pub(crate) fn logged_event(
+    label: &'static str,
+    task_id: &str,
+    (seq, json): (i64, String),
+) -> Result<LoggedEvent, StoreError> {
+    Ok(LoggedEvent {
+        version: u64::try_from(seq)
+            .map_err(|e| backend(label, format!("read an event of task `{task_id}`"), e))?,
+        event: decode_event(label, &json)?,
+    })
+}
+
+/// A duration in whole milliseconds, as bound.
+fn millis(d: std::time::Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// `statement` with the database's clock (`{now}`) and the terminal states (`{terminal}`)
+/// written in.
+pub(crate) fn expand(statement: &str, now: &str) -> String {
+    statement
+        .replace("{now}", now)
+        .replace("{terminal}", TERMINAL)
 }
 
 /// An upsert that leaves another owner's config of the same id as it is.
@@ -195,6 +315,21 @@ pub(crate) fn owned<'a>(
     }
 }
 
+/// [`owned`] of a statement built at run time.
+pub(crate) fn owned_owned<'a>(
+    statement: String,
+    owner: Option<&'a str>,
+    binds: &mut Vec<Bind<'a>>,
+) -> String {
+    match owner {
+        None => statement,
+        Some(owner) => {
+            let p = next(binds, Bind::text(owner));
+            format!("{statement} AND owner = {p}")
+        }
+    }
+}
+
 /// The indexed columns of a task, and its JSON.
 pub(crate) struct TaskRow {
     pub(crate) context_id: Option<String>,
@@ -223,8 +358,8 @@ impl TaskRow {
         })
     }
 
-    /// The binds of [`CREATE_TASK`] (`$1` to `$9`, then the owner), of which [`UPDATE_TASK`]
-    /// shares the first nine and follows them with the expected version.
+    /// The binds `$1` to `$9` of [`create_task`] (which follows them with the owner) and
+    /// [`update_task`] (with the expected version).
     pub(crate) fn binds<'a>(&'a self, tenant: &'a str, task_id: &'a str) -> Vec<Bind<'a>> {
         vec![
             Bind::text(tenant),

@@ -1,14 +1,14 @@
 use std::path::Path;
 use std::time::Duration;
 
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::Sqlite;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage,
-    TaskQuery, TaskStore,
+    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError,
+    StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
 /// How long a statement waits for another process's write lock before it fails.
@@ -56,6 +56,7 @@ CREATE TABLE a2a_push_configs (
         super::sql::OWNERS,
         super::sql::EVENTS,
     ];
+    const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
 
     fn rows_affected(done: &Self::QueryResult) -> u64 {
@@ -212,7 +213,7 @@ impl TaskStore for SqliteStore {
     }
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task, None))
+        Box::pin(self.sql.create_task(scope, task, WriteWith::default()))
     }
 
     fn update_task<'a>(
@@ -221,7 +222,10 @@ impl TaskStore for SqliteStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.update_task(scope, task, expected_version, None))
+        Box::pin(
+            self.sql
+                .update_task(scope, task, expected_version, WriteWith::default()),
+        )
     }
 
     fn list_tasks<'a>(
@@ -236,26 +240,48 @@ impl TaskStore for SqliteStore {
         true
     }
 
-    fn create_task_logged<'a>(
+    fn keeps_leases(&self) -> bool {
+        true
+    }
+
+    fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(self.sql.create_task(scope, task, Some(event)))
+        Box::pin(self.sql.create_task(scope, task, with))
     }
 
-    fn update_task_logged<'a>(
+    fn update_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
         task: &'a Task,
         expected_version: u64,
-        event: &'a StreamResponse,
+        with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        Box::pin(
-            self.sql
-                .update_task(scope, task, expected_version, Some(event)),
-        )
+        Box::pin(self.sql.update_task(scope, task, expected_version, with))
+    }
+
+    fn set_lease<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        lease: Lease<'a>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(self.sql.set_lease(scope, task_id, lease))
+    }
+
+    fn renew_leases<'a>(&'a self, holder: &'a str, ttl: Duration) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.leases_of(holder, Some(ttl)))
+    }
+
+    fn release_leases<'a>(&'a self, holder: &'a str) -> StoreFuture<'a, u64> {
+        Box::pin(self.sql.leases_of(holder, None))
+    }
+
+    fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
+        Box::pin(self.sql.expired_leases(limit))
     }
 
     fn events_after<'a>(

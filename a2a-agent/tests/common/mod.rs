@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_agent::store::{
-    PushConfigStore, Scope, StoreError, TaskPage, TaskQuery, TaskStore, DEFAULT_PAGE_SIZE,
-    MAX_PAGE_SIZE,
+    Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery, TaskStore, WriteWith,
+    DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
 };
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
@@ -89,6 +89,7 @@ macro_rules! conformance_tests {
             update_of_a_missing_task_is_not_found,
             no_update_moves_a_task_out_of_a_terminal_state,
             logged_writes_keep_each_version_s_event_in_order,
+            a_lease_lets_one_holder_write_until_it_expires,
             tenants_are_isolated,
             owners_are_isolated_in_the_query,
             push_configs_are_scoped_by_owner,
@@ -318,6 +319,14 @@ pub async fn update_of_a_missing_task_is_not_found(f: &Fixture) {
     assert!(store.get_task(scope, &id).await.unwrap().is_none());
 }
 
+/// A write that logs `event`.
+fn logging(event: &StreamResponse) -> WriteWith<'_> {
+    WriteWith {
+        event: Some(event),
+        ..Default::default()
+    }
+}
+
 /// A status event of `state` for task `id`: what the log is given.
 fn status_event(id: &str, state: TaskState) -> StreamResponse {
     StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
@@ -339,7 +348,7 @@ pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
     let first = status_event(&id, TaskState::Submitted);
     assert_eq!(
         store
-            .create_task_logged(scope, &task(&id), &first)
+            .create_task_with(scope, &task(&id), logging(&first))
             .await
             .unwrap(),
         1
@@ -352,7 +361,12 @@ pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
     for (i, state) in states.iter().enumerate() {
         let t = task_with(&id, "ctx", state.clone(), None);
         let v = store
-            .update_task_logged(scope, &t, i as u64 + 1, &status_event(&id, state.clone()))
+            .update_task_with(
+                scope,
+                &t,
+                i as u64 + 1,
+                logging(&status_event(&id, state.clone())),
+            )
             .await
             .unwrap();
         assert_eq!(v, i as u64 + 2);
@@ -361,21 +375,26 @@ pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
     let stale = status_event(&id, TaskState::Failed);
     let t = task_with(&id, "ctx", TaskState::Failed, None);
     assert!(matches!(
-        store.update_task_logged(scope, &t, 1, &stale).await,
+        store.update_task_with(scope, &t, 1, logging(&stale)).await,
         Err(StoreError::Conflict { .. })
     ));
     assert!(matches!(
-        store.create_task_logged(scope, &task(&id), &stale).await,
+        store
+            .create_task_with(scope, &task(&id), logging(&stale))
+            .await,
         Err(StoreError::Conflict { .. })
     ));
     let done = status_event(&id, TaskState::Completed);
     let t = task_with(&id, "ctx", TaskState::Completed, None);
     assert_eq!(
-        store.update_task_logged(scope, &t, 4, &done).await.unwrap(),
+        store
+            .update_task_with(scope, &t, 4, logging(&done))
+            .await
+            .unwrap(),
         5
     );
     assert!(matches!(
-        store.update_task_logged(scope, &t, 5, &stale).await,
+        store.update_task_with(scope, &t, 5, logging(&stale)).await,
         Err(StoreError::Terminal { .. })
     ));
     let read = |after, limit| store.events_after(Some(&tenant), &id, after, limit);
@@ -412,6 +431,171 @@ pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
     let other = f.tenant("b");
     let theirs = store.events_after(Some(&other), &id, 0, 100).await.unwrap();
     assert_eq!(theirs, vec![]);
+}
+
+/// A write that holds the lease for `holder` for `ttl`.
+fn holding(holder: &str, ttl: Duration) -> WriteWith<'_> {
+    WriteWith {
+        lease: Lease::Hold { holder, ttl },
+        ..Default::default()
+    }
+}
+
+pub async fn a_lease_lets_one_holder_write_until_it_expires(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let minute = Duration::from_secs(60);
+    let id = f.id("leased");
+    let working = task_with(&id, "ctx", TaskState::Working, None);
+    store
+        .create_task_with(scope, &working, holding("a", minute))
+        .await
+        .unwrap();
+    if !store.keeps_leases() {
+        // Leases are ignored: any write goes.
+        store
+            .update_task_with(scope, &working, 1, holding("b", minute))
+            .await
+            .unwrap();
+        store
+            .set_lease(scope, &id, Lease::Release { holder: "b" })
+            .await
+            .unwrap();
+        assert_eq!(store.expired_leases(100).await.unwrap(), vec![]);
+        return;
+    }
+    let hold_b = Lease::Hold {
+        holder: "b",
+        ttl: minute,
+    };
+    let leased = |r: Result<_, StoreError>, who: &str| match r {
+        Err(StoreError::Leased { task_id, holder }) => {
+            assert_eq!((task_id.as_str(), holder.as_str()), (id.as_str(), who))
+        }
+        other => panic!("expected Leased by {who}, got {other:?}"),
+    };
+    // Another holder is refused, in a write and alone; the holder writes.
+    leased(
+        store
+            .update_task_with(scope, &working, 1, holding("b", minute))
+            .await
+            .map(drop),
+        "a",
+    );
+    leased(store.set_lease(scope, &id, hold_b).await, "a");
+    let release_b = Lease::Release { holder: "b" };
+    let refused = WriteWith {
+        lease: release_b,
+        ..Default::default()
+    };
+    leased(
+        store
+            .update_task_with(scope, &working, 1, refused)
+            .await
+            .map(drop),
+        "a",
+    );
+    // Giving back a lease one does not hold leaves it as it is.
+    store.set_lease(scope, &id, release_b).await.unwrap();
+    leased(store.set_lease(scope, &id, hold_b).await, "a");
+    // A write that ignores leases is not checked (and changes nothing of the lease).
+    assert_eq!(store.update_task(scope, &working, 1).await.unwrap(), 2);
+    assert_eq!(
+        store
+            .update_task_with(scope, &working, 2, holding("a", minute))
+            .await
+            .unwrap(),
+        3
+    );
+    // Given back by its holder, it is anyone's.
+    let waiting = task_with(&id, "ctx", TaskState::InputRequired, None);
+    let release_a = WriteWith {
+        lease: Lease::Release { holder: "a" },
+        ..Default::default()
+    };
+    assert_eq!(
+        store
+            .update_task_with(scope, &waiting, 3, release_a)
+            .await
+            .unwrap(),
+        4
+    );
+    store
+        .set_lease(
+            scope,
+            &id,
+            Lease::Hold {
+                holder: "b",
+                ttl: minute,
+            },
+        )
+        .await
+        .unwrap();
+    leased(
+        store
+            .set_lease(
+                scope,
+                &id,
+                Lease::Hold {
+                    holder: "a",
+                    ttl: minute,
+                },
+            )
+            .await,
+        "b",
+    );
+
+    // An expired lease (by the database's clock) is anyone's, and listed until the task ends.
+    let short = f.id("short");
+    let running = task_with(&short, "ctx", TaskState::Working, None);
+    let brief = Duration::from_millis(1);
+    store
+        .create_task_with(scope, &running, holding("a", brief))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let expired = |all: Vec<a2a_agent::store::ExpiredLease>| -> Vec<(String, u64, String)> {
+        all.into_iter()
+            .filter(|e| e.tenant == tenant)
+            .map(|e| (e.stored.task.id, e.stored.version, e.holder))
+            .collect()
+    };
+    assert_eq!(
+        expired(store.expired_leases(1000).await.unwrap()),
+        [(short.clone(), 1, "a".to_owned())]
+    );
+    assert_eq!(
+        store
+            .update_task_with(scope, &running, 1, holding("b", minute))
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(expired(store.expired_leases(1000).await.unwrap()), []);
+    // The heartbeat renews; a stopping holder's leases expire at once.
+    assert!(store.renew_leases("b", minute).await.unwrap() >= 2);
+    assert!(store.release_leases("b").await.unwrap() >= 2);
+    let mut both = expired(store.expired_leases(1000).await.unwrap());
+    both.sort();
+    let mut want = vec![
+        (id.clone(), 4, "b".to_owned()),
+        (short.clone(), 2, "b".to_owned()),
+    ];
+    want.sort();
+    assert_eq!(both, want);
+    // A task that ended is not listed, whatever its lease.
+    let done = task_with(&short, "ctx", TaskState::Completed, None);
+    store
+        .update_task_with(scope, &done, 2, holding("c", minute))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    store.release_leases("c").await.unwrap();
+    assert_eq!(
+        expired(store.expired_leases(1000).await.unwrap()),
+        [(id.clone(), 4, "b".to_owned())]
+    );
 }
 
 pub async fn no_update_moves_a_task_out_of_a_terminal_state(f: &Fixture) {

@@ -1,6 +1,6 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
 //! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]
-//! [--sqlite-sync full|normal]`: serves the TCK's system under test until killed (or
+//! [--sqlite-sync full|normal] [--lease-ttl MS]`: serves the TCK's system under test until killed (or
 //! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
@@ -10,7 +10,10 @@
 //! subscribes. With `--public-url`, the card names that URL (a balancer in front of replicas)
 //! instead of the address it listens on. With `--store postgres:URL` it is one of any number of
 //! replicas on that database: it listens for the others' task events (`PostgresFeed`), so a
-//! stream on it follows a task another replica runs. `--sqlite-sync normal` opens the SQLite store with
+//! stream on it follows a task another replica runs, and holds a lease on each task it runs
+//! (`--lease-ttl` milliseconds, 30,000 by default): a replica killed mid-task has its tasks
+//! failed by another once the lease expires; one stopped with Ctrl-C or SIGTERM hands them over
+//! at once. `--sqlite-sync normal` opens the SQLite store with
 //! `synchronous = NORMAL` (no sync per commit) instead of its durable default, for the bench.
 
 mod trace;
@@ -28,7 +31,7 @@ use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, TckExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -48,6 +51,7 @@ async fn run() -> Result<(), String> {
     let mut _traced = None;
     let mut public_url: Option<String> = None;
     let mut durability = Durability::PowerLoss;
+    let mut lease_ttl = a2a_agent::DEFAULT_LEASE_TTL;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -77,6 +81,12 @@ async fn run() -> Result<(), String> {
                     _ => return Err(format!("--sqlite-sync `{value}`: full or normal")),
                 }
             }
+            "--lease-ttl" => {
+                let ms: u64 = value
+                    .parse()
+                    .map_err(|_| format!("--lease-ttl `{value}`: a number of milliseconds"))?;
+                lease_ttl = Duration::from_millis(ms);
+            }
             "--public-url" => {
                 let url = value.trim_end_matches('/');
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -102,7 +112,9 @@ async fn run() -> Result<(), String> {
         ..Default::default()
     };
     let sender = PushSender::new(policy).map_err(|e| e.to_string())?;
-    let handler = RequestHandler::builder(TckExecutor).task_store(tasks);
+    let handler = RequestHandler::builder(TckExecutor)
+        .task_store(tasks)
+        .lease_ttl(lease_ttl);
     // On PostgreSQL, one replica of many: the others' live events reach this one's streams.
     let handler = match feed {
         Some(feed) => handler.event_feed(feed),
@@ -124,6 +136,7 @@ async fn run() -> Result<(), String> {
         Some(authenticate) => authenticate(router),
         None => router,
     };
+    let stopping = handler.clone();
     let router = router
         .service(A2aServer::new(handler))
         .into_router()
@@ -132,12 +145,28 @@ async fn run() -> Result<(), String> {
     if listening != base {
         eprintln!("tck-agent: the card names {base}");
     }
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    serve(listener, router, ctrl_c, Duration::from_secs(5))
+    serve(listener, router, stop_signal(), Duration::from_secs(5))
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    // Another replica settles what still runs at once, rather than when the leases expire.
+    stopping.shutdown(Duration::from_secs(5)).await;
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM (what a process manager stops a replica with).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// The task store, the push-config store, and on PostgreSQL the replicas' event feed.

@@ -1,13 +1,17 @@
-//! How an execution writes its task: optimistically, over the version it last wrote, and never
-//! over a task that ended meanwhile.
+//! How an execution writes its task: optimistically, over the version it last wrote, never over
+//! a task that ended meanwhile, logging its events and holding its lease where the store keeps
+//! them.
 
 use a2a_types::v1::{StreamResponse, Task};
 use std::sync::Arc;
 
+use super::super::fanout::catch_up;
+use super::super::live::Published;
 use super::Execution;
+use crate::cluster::Wakeup;
 use crate::executor::AgentExecutor;
-use crate::lifecycle::{is_terminal, InvalidEvent};
-use crate::store::{Scope, StoreError};
+use crate::lifecycle::{apply, is_terminal, new_task, stamp_event, InvalidEvent};
+use crate::store::{Scope, StoreError, WriteWith};
 
 impl<E: AgentExecutor> Execution<E> {
     /// Notes a store failure (the first one is what the caller is told) and says it.
@@ -27,16 +31,57 @@ impl<E: AgentExecutor> Execution<E> {
         }
     }
 
+    /// A new task, from its first event: made from the message, the event applied, stored (and
+    /// kept as this execution's task) with its lease, the event logged when the store keeps a
+    /// log (and then returned).
+    pub(super) async fn create(
+        &mut self,
+        task_id: &str,
+        context_id: &str,
+        event: &StreamResponse,
+    ) -> Result<Option<StreamResponse>, String> {
+        // The message is needed no more once its task exists.
+        let message = self.message.take().unwrap_or_default();
+        let mut task = new_task(task_id, context_id, &message);
+        // Before it is stored: the version it will be stored at is the first event's.
+        self.live
+            .publish(None, || StreamResponse::Task(task.clone()));
+        apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
+        self.cap_history(&mut task);
+        let shared = Arc::clone(&self.shared);
+        let logged = shared
+            .tasks
+            .keeps_events()
+            .then(|| stamp_event(event.clone(), &task));
+        let with = WriteWith {
+            event: logged.as_ref(),
+            lease: shared.lease_for(&task),
+        };
+        self.live.writing(true);
+        let created = shared
+            .tasks
+            .create_task_with(self.scope(), &task, with)
+            .await;
+        self.version = created.map_err(|e| {
+            self.live.writing(false);
+            self.store_failed(e)
+        })?;
+        self.announce(task_id);
+        self.task = Some(task);
+        Ok(logged)
+    }
+
     /// Applies `change` to this execution's task (as it last wrote it) and writes it over that
     /// version, with `event_of` the written task logged as the event that made it (when the
-    /// store keeps a log: then it is returned, and the other replicas told). When another writer
-    /// got there first (another replica, on a shared store), the stored task is read again and
-    /// the change applied to it, so no update is lost: optimistic versioning, a bounded number
-    /// of times. The task as written becomes this execution's; on an error it stays the one last
-    /// written.
+    /// store keeps a log: then it is returned, and the other replicas told), and the lease held,
+    /// or given back once the task settles. When another writer got there first (another
+    /// replica, on a shared store), the stored task is read again and the change applied to it,
+    /// so no update is lost: optimistic versioning, a bounded number of times. The task as
+    /// written becomes this execution's; on an error it stays the one last written.
     ///
     /// When the task ended meanwhile (a cancel served by another replica), the store refuses the
-    /// write ([`StoreError::Terminal`]): the ended task becomes this execution's, its live
+    /// write ([`StoreError::Terminal`]); when another replica took the lease over
+    /// ([`StoreError::Leased`]), too. Then the task as stored becomes this execution's, its live
     /// streams are sent it, and the error ends the execution with that task as its outcome.
     pub(super) async fn write(
         &mut self,
@@ -49,17 +94,23 @@ impl<E: AgentExecutor> Execution<E> {
         };
         let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
         let scope = Scope::tenant(tenant.as_deref()).owner(&owner);
-        let tasks = Arc::clone(&self.shared.tasks);
+        let shared = Arc::clone(&self.shared);
+        let tasks = &shared.tasks;
         let logs = tasks.keeps_events();
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
             self.cap_history(&mut task);
             let logged = logs.then(|| event_of(&task));
-            let written = match &logged {
-                Some(event) => tasks.update_task_logged(scope, &task, version, event).await,
-                None => tasks.update_task(scope, &task, version).await,
+            let with = WriteWith {
+                event: logged.as_ref(),
+                lease: shared.lease_for(&task),
             };
+            self.live.writing(true);
+            let written = tasks.update_task_with(scope, &task, version, with).await;
+            if written.is_err() {
+                self.live.writing(false);
+            }
             match written {
                 Ok(written) => {
                     self.version = written;
@@ -76,9 +127,17 @@ impl<E: AgentExecutor> Execution<E> {
                     (task, version) = (stored.task, stored.version);
                 }
                 Err(StoreError::Terminal { task_id, state }) => {
-                    self.adopt_ended(scope, &task_id).await?;
+                    self.adopt_stored(scope, &task_id).await?;
                     return Err(format!(
                         "task `{task_id}` ended meanwhile ({state}); the agent's update was not kept"
+                    ));
+                }
+                Err(StoreError::Leased { task_id, holder }) => {
+                    self.lost_lease = true;
+                    self.adopt_stored(scope, &task_id).await?;
+                    return Err(format!(
+                        "task `{task_id}` was taken over by `{holder}`; the agent's update was not \
+                         kept"
                     ));
                 }
                 Err(e) => return Err(self.store_failed(e)),
@@ -90,9 +149,9 @@ impl<E: AgentExecutor> Execution<E> {
         ))
     }
 
-    /// Makes the task as stored, which another replica ended, this execution's, and sends it to
-    /// the live streams (unless its log got there first).
-    pub(super) async fn adopt_ended(
+    /// Makes the task as stored, which another replica ended or took over, this execution's,
+    /// and sends it to the live streams (unless its log got there first).
+    pub(super) async fn adopt_stored(
         &mut self,
         scope: Scope<'_>,
         task_id: &str,
@@ -105,11 +164,19 @@ impl<E: AgentExecutor> Execution<E> {
             .map_err(|e| self.store_failed(e))?;
         if let Some(stored) = stored {
             let ended = stored.task;
-            self.live
-                .publish(Some(stored.version), || StreamResponse::Task(ended.clone()));
+            self.send_live(Some(stored.version), || StreamResponse::Task(ended.clone()));
             (self.task, self.version) = (Some(ended), stored.version);
         }
         Ok(())
+    }
+
+    /// Sends an event to the task's live streams; when other replicas' events came before it
+    /// and are not sent yet, they and it are read from the log instead.
+    pub(super) fn send_live(&self, version: Option<u64>, event: impl FnOnce() -> StreamResponse) {
+        if self.live.publish(version, event) == Published::Gap {
+            let (live, tasks) = (Arc::clone(&self.live), Arc::clone(&self.shared.tasks));
+            tokio::spawn(catch_up(live, tasks));
+        }
     }
 
     /// Whether the task as stored has ended, written by another replica; then it is this
@@ -132,7 +199,7 @@ impl<E: AgentExecutor> Execution<E> {
     /// Tells the other replicas that the task's log grew, when there are any.
     pub(super) fn announce(&self, task_id: &str) {
         if let Some(feed) = &self.shared.feed {
-            feed.announce(self.tenant.as_deref(), task_id);
+            feed.send(Wakeup::task(self.tenant.as_deref(), task_id));
         }
     }
 }

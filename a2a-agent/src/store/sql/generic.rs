@@ -3,14 +3,15 @@
 
 use std::fmt;
 
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig, TaskState};
+use std::time::Duration;
+
+use a2a_types::v1::{Task, TaskPushNotificationConfig};
 use sqlx::{Arguments, ColumnIndex, Decode, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::{backend, Bind, Dialect, TaskRow};
-use crate::lifecycle::is_terminal;
 use crate::store::{
-    config_id_for, effective_page_size, stored_config, token, LoggedEvent, PushConfigPage, Scope,
-    StoreError, Stored, TaskPage, TaskQuery,
+    config_id_for, effective_page_size, stored_config, token, ExpiredLease, Lease, LoggedEvent,
+    PushConfigPage, Scope, StoreError, Stored, TaskPage, TaskQuery, WriteWith,
 };
 
 /// The pools of a SQL store, and every store operation on them, once for all databases.
@@ -56,19 +57,14 @@ where
     for<'r> String: Decode<'r, DB> + Type<DB>,
     usize: ColumnIndex<DB::Row>,
 {
-    /// A store on `reader` and `writer`, whose database [`migrate`](Self::migrate) has brought
-    /// up to date.
     /// The pools, for a test to read the connections' settings.
     #[cfg(test)]
     pub(crate) fn pools(&self) -> [&Pool<DB>; 2] {
         [&self.reader, &self.writer]
     }
 
-    /// The pool that writes.
-    pub(crate) fn writer(&self) -> &Pool<DB> {
-        &self.writer
-    }
-
+    /// A store on `reader` and `writer`, whose database [`migrate`](Self::migrate) has brought
+    /// up to date.
     pub(crate) fn new(reader: Pool<DB>, writer: Pool<DB>) -> SqlStore<DB> {
         SqlStore { reader, writer }
     }
@@ -224,38 +220,31 @@ where
         }))
     }
 
-    /// [`TaskStore::create_task`](crate::store::TaskStore::create_task), and with an `event`
-    /// [`TaskStore::create_task_logged`](crate::store::TaskStore::create_task_logged).
+    /// [`TaskStore::create_task_with`](crate::store::TaskStore::create_task_with) (and with
+    /// nothing more, `create_task`).
     pub(crate) async fn create_task(
         &self,
         scope: Scope<'_>,
         task: &Task,
-        event: Option<&StreamResponse>,
+        with: WriteWith<'_>,
     ) -> Result<u64, StoreError> {
         let label = DB::LABEL;
         let row = TaskRow::of(label, task)?;
-        let event = event.map(|e| super::encode_event(label, e)).transpose()?;
+        let event = with
+            .event
+            .map(|e| super::encode_event(label, e))
+            .transpose()?;
         let mut binds = row.binds(scope.tenant_key(), &task.id);
         binds.push(Bind::text(scope.owner_key()));
-        let fail = |e| backend(label, format!("create task `{}`", task.id), e);
-        let written = match &event {
-            None => self.write(super::CREATE_TASK, &binds).await.map_err(fail)?,
-            Some(event) if DB::WRITES_IN_WITH => {
-                binds.push(Bind::text(event));
-                let written = self.write(super::CREATE_TASK_LOGGED, &binds);
-                written.await.map_err(fail)?
-            }
-            Some(event) => {
-                let log = [
-                    Bind::text(scope.tenant_key()),
-                    Bind::text(&task.id),
-                    Bind::Int(1),
-                    Bind::text(event),
-                ];
-                let written = self.write_logged(super::CREATE_TASK, &binds, &log);
-                written.await.map_err(fail)?
-            }
+        let logged = super::Logged {
+            event: event.as_deref(),
+            in_with: DB::WRITES_IN_WITH,
         };
+        let write = super::create_task(binds, with.lease, logged, DB::NOW_MS);
+        let written = self
+            .write_logged(&write)
+            .await
+            .map_err(|e| backend(label, format!("create task `{}`", task.id), e))?;
         if written == 0 {
             return Err(StoreError::Conflict {
                 task_id: task.id.clone(),
@@ -265,90 +254,112 @@ where
         Ok(1)
     }
 
-    /// [`TaskStore::update_task`](crate::store::TaskStore::update_task), and with an `event`
-    /// [`TaskStore::update_task_logged`](crate::store::TaskStore::update_task_logged).
+    /// [`TaskStore::update_task_with`](crate::store::TaskStore::update_task_with) (and with
+    /// nothing more, `update_task`).
     pub(crate) async fn update_task(
         &self,
         scope: Scope<'_>,
         task: &Task,
         expected_version: u64,
-        event: Option<&StreamResponse>,
+        with: WriteWith<'_>,
     ) -> Result<u64, StoreError> {
         let label = DB::LABEL;
         let row = TaskRow::of(label, task)?;
-        let event = event.map(|e| super::encode_event(label, e)).transpose()?;
-        let fail = |e| backend(label, format!("update task `{}`", task.id), e);
+        let event = with
+            .event
+            .map(|e| super::encode_event(label, e))
+            .transpose()?;
         // A version beyond i64 was never stored: no row can match it.
-        let written = match (i64::try_from(expected_version), &event) {
-            (Err(_), _) => 0,
-            (Ok(expected), None) => {
-                let mut binds = row.binds(scope.tenant_key(), &task.id);
-                binds.push(Bind::Int(expected));
-                let statement = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
-                self.write(&statement, &binds).await.map_err(fail)?
-            }
-            (Ok(expected), Some(event)) if DB::WRITES_IN_WITH => {
-                let mut binds = row.binds(scope.tenant_key(), &task.id);
-                binds.push(Bind::Int(expected));
-                let placeholder = super::next(&mut binds, Bind::text(event));
-                let update = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
-                let statement = super::update_task_logged(&update, &placeholder);
-                self.write(&statement, &binds).await.map_err(fail)?
-            }
-            (Ok(expected), Some(event)) => {
-                let mut binds = row.binds(scope.tenant_key(), &task.id);
-                binds.push(Bind::Int(expected));
-                let statement = super::owned(super::UPDATE_TASK, scope.owner, &mut binds);
-                let log = [
-                    Bind::text(scope.tenant_key()),
-                    Bind::text(&task.id),
-                    Bind::Int(expected.saturating_add(1)),
-                    Bind::text(event),
-                ];
-                let written = self.write_logged(&statement, &binds, &log);
-                written.await.map_err(fail)?
+        let written = match i64::try_from(expected_version) {
+            Err(_) => 0,
+            Ok(expected) => {
+                let binds = row.binds(scope.tenant_key(), &task.id);
+                let logged = super::Logged {
+                    event: event.as_deref(),
+                    in_with: DB::WRITES_IN_WITH,
+                };
+                let write = super::update_task(
+                    binds,
+                    expected,
+                    scope.owner,
+                    with.lease,
+                    logged,
+                    DB::NOW_MS,
+                );
+                self.write_logged(&write)
+                    .await
+                    .map_err(|e| backend(label, format!("update task `{}`", task.id), e))?
             }
         };
         if written == 1 {
             return Ok(expected_version + 1);
         }
-        // Nothing written: tell a terminal task and a stale version from a missing task.
-        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(&task.id)];
-        let statement = super::owned(super::TASK_VERSION, scope.owner, &mut binds);
-        let exists: Option<(i64, String)> = self
-            .read_one(&statement, &binds)
-            .await
-            .map_err(|e| backend(label, format!("read task `{}`", task.id), e))?;
-        Err(match exists {
-            Some((_, state))
-                if TaskState::from_known_name(&state).is_some_and(|s| is_terminal(&s)) =>
-            {
-                StoreError::Terminal {
-                    task_id: task.id.clone(),
-                    state,
-                }
+        Err(self
+            .refused(scope, &task.id, with.lease, Some(expected_version))
+            .await)
+    }
+
+    /// Why a write of the task wrote nothing: a terminal task, another's lease, a stale version
+    /// (`expected`; `None`: no version was named) or a missing task.
+    async fn refused(
+        &self,
+        scope: Scope<'_>,
+        task_id: &str,
+        lease: Lease<'_>,
+        expected: Option<u64>,
+    ) -> StoreError {
+        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
+        let statement = super::expand(super::TASK_VERSION, DB::NOW_MS);
+        let statement = super::owned_owned(statement, scope.owner, &mut binds);
+        let exists: Result<Option<super::leases::RefusedRow>, _> =
+            self.read_one(&statement, &binds).await;
+        match exists {
+            Err(e) => backend(DB::LABEL, format!("read task `{task_id}`"), e),
+            Ok(row) => super::leases::why_refused(row, task_id, lease, expected),
+        }
+    }
+
+    /// [`TaskStore::set_lease`](crate::store::TaskStore::set_lease).
+    pub(crate) async fn set_lease(
+        &self,
+        scope: Scope<'_>,
+        task_id: &str,
+        lease: Lease<'_>,
+    ) -> Result<(), StoreError> {
+        let Some((statement, mut binds)) = super::leases::set_lease(scope, task_id, lease) else {
+            return Ok(());
+        };
+        let statement = super::expand(statement, DB::NOW_MS);
+        let statement = super::owned_owned(statement, scope.owner, &mut binds);
+        // A lease given back between a refused take and the read that says why: take it again
+        // (a bounded number of times: each retry means another replica moved in between).
+        for _ in 0..8 {
+            let written = self
+                .write(&statement, &binds)
+                .await
+                .map_err(|e| backend(DB::LABEL, format!("set the lease of task `{task_id}`"), e))?;
+            if written == 1 || !matches!(lease, Lease::Hold { .. }) {
+                return Ok(());
             }
-            Some(_) => StoreError::Conflict {
-                task_id: task.id.clone(),
-                expected_version: Some(expected_version),
-            },
-            None => StoreError::NotFound {
-                task_id: task.id.clone(),
-            },
+            match self.refused(scope, task_id, lease, None).await {
+                StoreError::Conflict { .. } => continue,
+                why => return Err(why),
+            }
+        }
+        Err(StoreError::Conflict {
+            task_id: task_id.to_owned(),
+            expected_version: None,
         })
     }
 
-    /// Runs `statement` on the writer and, when it changed one row, logs the event (`log`: the
-    /// binds of [`LOG_EVENT`](super::LOG_EVENT)) in the same transaction. Returns how many rows
-    /// `statement` changed; with none, nothing is logged.
-    async fn write_logged(
-        &self,
-        statement: &str,
-        binds: &[Bind<'_>],
-        log: &[Bind<'_>],
-    ) -> Result<u64, sqlx::Error> {
+    /// Runs a task write and returns how many rows it changed; with an event to log beside it,
+    /// in a transaction that logs it when the write changed one row (and nothing otherwise).
+    async fn write_logged(&self, write: &super::TaskWrite<'_>) -> Result<u64, sqlx::Error> {
+        let Some(log) = &write.log else {
+            return self.write(&write.statement, &write.binds).await;
+        };
         let mut tx = self.writer.begin_with(DB::BEGIN_WRITE).await?;
-        let done = sqlx::query_with(statement, Self::arguments(binds)?)
+        let done = sqlx::query_with(&write.statement, Self::arguments(&write.binds)?)
             .execute(&mut *tx)
             .await?;
         let written = DB::rows_affected(&done);
@@ -363,6 +374,36 @@ where
         Ok(written)
     }
 
+    /// Every lease of `holder`: renewed for `ttl` ([`TaskStore::renew_leases`]), or with none
+    /// expired now ([`TaskStore::release_leases`]).
+    ///
+    /// [`TaskStore::renew_leases`]: crate::store::TaskStore::renew_leases
+    /// [`TaskStore::release_leases`]: crate::store::TaskStore::release_leases
+    pub(crate) async fn leases_of(
+        &self,
+        holder: &str,
+        ttl: Option<Duration>,
+    ) -> Result<u64, StoreError> {
+        let (statement, binds) = super::leases::leases_of(holder, ttl);
+        let statement = super::expand(statement, DB::NOW_MS);
+        self.write(&statement, &binds)
+            .await
+            .map_err(|e| backend(DB::LABEL, "renew or give back the leases", e))
+    }
+
+    /// [`TaskStore::expired_leases`](crate::store::TaskStore::expired_leases).
+    pub(crate) async fn expired_leases(&self, limit: u32) -> Result<Vec<ExpiredLease>, StoreError> {
+        let label = DB::LABEL;
+        let statement = super::expand(super::leases::EXPIRED_LEASES, DB::NOW_MS);
+        let rows: Vec<super::leases::ExpiredRow> = self
+            .read_all(&statement, &[Bind::Int(i64::from(limit))])
+            .await
+            .map_err(|e| backend(label, "find expired leases", e))?;
+        rows.into_iter()
+            .map(|row| super::leases::expired_lease(label, row))
+            .collect()
+    }
+
     /// [`TaskStore::events_after`](crate::store::TaskStore::events_after).
     pub(crate) async fn events_after(
         &self,
@@ -372,31 +413,18 @@ where
         limit: u32,
     ) -> Result<Vec<LoggedEvent>, StoreError> {
         let label = DB::LABEL;
-        let fail =
-            |e: sqlx::Error| backend(label, format!("read the events of task `{task_id}`"), e);
         // A version beyond i64 was never stored: nothing follows it.
         let Ok(after) = i64::try_from(after) else {
             return Ok(Vec::new());
         };
-        let binds = [
-            Bind::text(tenant.unwrap_or_default()),
-            Bind::text(task_id),
-            Bind::Int(after),
-            Bind::Int(i64::from(limit)),
-        ];
+        let binds = [tenant.unwrap_or_default(), task_id].map(Bind::text);
+        let binds = [&binds[..], &[Bind::Int(after), Bind::Int(i64::from(limit))]].concat();
         let rows: Vec<(i64, String)> = self
             .read_all(super::EVENTS_AFTER, &binds)
             .await
-            .map_err(fail)?;
+            .map_err(|e| backend(label, format!("read the events of task `{task_id}`"), e))?;
         rows.into_iter()
-            .map(|(seq, json)| {
-                Ok(LoggedEvent {
-                    version: u64::try_from(seq).map_err(|e| {
-                        backend(label, format!("read an event of task `{task_id}`"), e)
-                    })?,
-                    event: super::decode_event(label, &json)?,
-                })
-            })
+            .map(|row| super::logged_event(label, task_id, row))
             .collect()
     }
 
