@@ -4,6 +4,10 @@
 //! No lifecycle of its own: ids, history, blocking, streams, cancel, subscriptions and push
 //! delivery are the request handler's.
 
+mod cluster;
+
+pub use cluster::ClusterExecutor;
+
 use a2a_agent::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
 use a2a_types::rt::auth::{Caller, StaticTokens};
 use a2a_types::v1::{

@@ -1,6 +1,6 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
 //! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]
-//! [--sqlite-sync full|normal] [--lease-ttl MS]`: serves the TCK's system under test until killed (or
+//! [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE]`: serves the TCK's system under test until killed (or
 //! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
@@ -13,7 +13,8 @@
 //! stream on it follows a task another replica runs, and holds a lease on each task it runs
 //! (`--lease-ttl` milliseconds, 30,000 by default): a replica killed mid-task has its tasks
 //! failed by another once the lease expires; one stopped with Ctrl-C or SIGTERM hands them over
-//! at once. `--sqlite-sync normal` opens the SQLite store with
+//! at once. `--executions FILE` records each execution's start and end there (the cluster
+//! tests). `--sqlite-sync normal` opens the SQLite store with
 //! `synchronous = NORMAL` (no sync per commit) instead of its durable default, for the bench.
 
 mod trace;
@@ -28,10 +29,10 @@ use a2a_types::v1::A2aServer;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tck_agent::{auth_tokens, card, secured, TckExecutor};
+use tck_agent::{auth_tokens, card, secured, ClusterExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -52,6 +53,7 @@ async fn run() -> Result<(), String> {
     let mut public_url: Option<String> = None;
     let mut durability = Durability::PowerLoss;
     let mut lease_ttl = a2a_agent::DEFAULT_LEASE_TTL;
+    let mut executions: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -81,6 +83,7 @@ async fn run() -> Result<(), String> {
                     _ => return Err(format!("--sqlite-sync `{value}`: full or normal")),
                 }
             }
+            "--executions" => executions = Some(value),
             "--lease-ttl" => {
                 let ms: u64 = value
                     .parse()
@@ -112,7 +115,9 @@ async fn run() -> Result<(), String> {
         ..Default::default()
     };
     let sender = PushSender::new(policy).map_err(|e| e.to_string())?;
-    let handler = RequestHandler::builder(TckExecutor)
+    let executor = ClusterExecutor::new(executions.as_deref().map(std::path::Path::new))
+        .map_err(|e| format!("cannot open the executions log: {e}"))?;
+    let handler = RequestHandler::builder(executor)
         .task_store(tasks)
         .lease_ttl(lease_ttl);
     // On PostgreSQL, one replica of many: the others' live events reach this one's streams.
