@@ -79,7 +79,8 @@
 //! The SQL stores also keep each task's execution lease: who runs it (a replica's id) and until
 //! when, by the database's clock, so that a replica whose clock is off judges no lease wrongly.
 //! A write that holds the lease ([`Lease::Hold`]) takes it when it is free, expired or already
-//! the holder's, and renews it; one that settles the task gives it back ([`Lease::Release`]);
+//! the holder's, and renews it; one that ends the task gives it back ([`Lease::Release`]), as may
+//! [`TaskStore::set_lease`];
 //! both are refused with [`StoreError::Leased`] while another holder's lease runs. So of several
 //! replicas, one runs a task at a time, and one whose lease was taken over writes nothing more.
 //! A replica renews its leases with [`TaskStore::renew_leases`], and the tasks of one that stopped
@@ -391,8 +392,9 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 
     /// Up to `limit` tasks, of every tenant and owner, whose lease expired (by the database's
-    /// clock) while they were not in a terminal state, the longest expired first. A store without
-    /// leases has none.
+    /// clock) while they were running: not in a terminal state, and not waiting for input or
+    /// authorization (such a task was settled by its execution, which stopped only after). The
+    /// longest expired first. A store without leases has none.
     ///
     /// # Errors
     ///

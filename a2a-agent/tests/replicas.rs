@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use a2a_agent::cluster::PostgresFeed;
 use a2a_agent::store::{PostgresStore, TaskStore};
 use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
-use a2a_types::rt::service::RequestContext;
+use a2a_types::rt::service::{EventIds, RequestContext};
 use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Binding;
 use a2a_types::v1::{
@@ -76,10 +76,13 @@ impl AgentExecutor for Agent {
             .map(|m| m.message_id.clone())
             .unwrap_or_default();
         if cx.task.is_some() {
-            // A later message: a moment's work, then the task waits again.
+            // A later message: a moment's work, then the task waits again, and the executor
+            // lingers a moment before it returns (the next message must wait for that too).
             tokio::time::sleep(Duration::from_millis(2)).await;
+            task.require_input(None).await?;
+            tokio::time::sleep(Duration::from_millis(3)).await;
             running.2 = true;
-            return task.require_input(None).await;
+            return Ok(());
         }
         task.start_work(None).await?;
         if let Some(n) = id.strip_prefix("gated-") {
@@ -337,7 +340,13 @@ impl Partition {
         // postgres://user@host:port/db: the authority is between the `@` and the next `/`.
         let (head, rest) = url.split_once('@').expect("a URL with a user");
         let (authority, tail) = rest.split_once('/').expect("a URL with a database");
-        let upstream: std::net::SocketAddr = authority.parse().expect("host:port");
+        let (mut hop, addr) = Partition::to_addr(authority.parse().expect("host:port")).await;
+        hop.url = format!("{head}@{addr}/{tail}");
+        hop
+    }
+
+    /// A hop to `upstream`, and its own address.
+    async fn to_addr(upstream: std::net::SocketAddr) -> (Partition, std::net::SocketAddr) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let hop = listener.local_addr().unwrap();
         let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
@@ -356,18 +365,24 @@ impl Partition {
                 linked.lock().unwrap().push(link.abort_handle());
             }
         });
-        Partition {
-            url: format!("{head}@{hop}/{tail}"),
+        let partition = Partition {
+            url: format!("http://{hop}"),
             open,
             links,
+        };
+        (partition, hop)
+    }
+
+    /// Closes every connection through the hop (new ones still go through).
+    fn drop_links(&self) {
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
         }
     }
 
     fn cut(&self) {
         self.open.store(false, Ordering::SeqCst);
-        for link in self.links.lock().unwrap().drain(..) {
-            link.abort();
-        }
+        self.drop_links();
     }
 
     fn heal(&self) {
@@ -555,4 +570,118 @@ async fn a_replica_that_shuts_down_hands_its_running_tasks_over_at_once() {
         "settled after {settled:?}"
     );
     println!("a stopping replica's task settled {settled:?} after shutdown began");
+}
+
+/// A `SubscribeToTask` context whose events get SSE ids (as the server gives every stream), and
+/// which resumes after `last_event_id` when given.
+fn resumable(last_event_id: Option<u64>) -> (RequestContext, EventIds) {
+    let mut cx = cx("SubscribeToTask");
+    let ids = EventIds::default();
+    cx.extensions.insert(ids.clone());
+    if let Some(id) = last_event_id {
+        cx.headers
+            .insert("last-event-id", id.to_string().parse().unwrap());
+    }
+    (cx, ids)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_cut_mid_task_resumes_on_another_replica_with_nothing_lost_or_repeated() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let (a, b) = (replica(&url, &agent).await, replica(&url, &agent).await);
+    let task = start(&a, "gated-100").await;
+    let request = || SubscribeToTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let (cx_whole, _) = resumable(None);
+    let whole = a.subscribe_to_task(cx_whole, request()).await.unwrap();
+    let (cx_cut, ids) = resumable(None);
+    let mut cut = a.subscribe_to_task(cx_cut, request()).await.unwrap();
+    agent.gate.notify_one();
+    // 30 events on replica A, each with its id; then the connection is gone.
+    let mut joined = Vec::new();
+    let mut last_id = None;
+    for _ in 0..30 {
+        joined.push(cut.next().await.unwrap().unwrap());
+        last_id = Some(ids.take().expect("every event of a logged task has an id"));
+    }
+    drop(cut);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Resumed on replica B after the last event seen.
+    let (cx_resumed, ids) = resumable(last_id);
+    let mut resumed = b.subscribe_to_task(cx_resumed, request()).await.unwrap();
+    let mut previous = last_id.unwrap();
+    while let Some(event) = resumed.next().await {
+        joined.push(event.unwrap());
+        let id = ids.take().unwrap();
+        assert_eq!(id, previous + 1, "ids are the log's sequence, one apart");
+        previous = id;
+    }
+    let whole: Vec<StreamResponse> = collect(whole).await.into_iter().map(|(e, _)| e).collect();
+    assert_eq!(whole.len(), 1 + 100 + 1);
+    assert_eq!(joined, whole, "the cut stream, resumed, is the uncut one");
+    // Resumed after its end, the stream is over at once; without an id, a terminal task refuses.
+    let (cx_after, _) = resumable(Some(previous));
+    let after_end = a.subscribe_to_task(cx_after, request()).await.unwrap();
+    assert!(collect(after_end).await.is_empty());
+    assert!(b
+        .subscribe_to_task(cx("SubscribeToTask"), request())
+        .await
+        .is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_resumes_a_subscription_whose_connection_drops_and_sees_each_event_once() {
+    use a2a_types::rt::client::Client;
+    use a2a_types::rt::server::AgentRouter;
+    use a2a_types::v1::{method, A2aServer, Protocol};
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let a = replica(&url, &agent).await;
+    // The agent served over HTTP, reached through a hop whose connections the test drops.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let (hop, hop_addr) = Partition::to_addr(listener.local_addr().unwrap()).await;
+    let base = format!("http://{hop_addr}");
+    let card = serde_json::json!({
+        "name": "replicas", "description": "d", "version": "1",
+        "supportedInterfaces": [
+            {"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {"streaming": true}, "defaultInputModes": ["text"],
+        "defaultOutputModes": ["text"], "skills": []
+    });
+    let router = AgentRouter::new(&card)
+        .unwrap()
+        .service(A2aServer::new(a.clone()))
+        .into_router()
+        .unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let client = Client::<Protocol>::connect(&base).await.unwrap();
+
+    let task = start(&a, "gated-60").await;
+    let whole = subscribe(&a, &task.id).await;
+    let params = SubscribeToTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let mut events = client.stream::<method::SubscribeToTask>(&params);
+    let mut seen = vec![events.next().await.unwrap().unwrap()];
+    agent.gate.notify_one();
+    for _ in 0..20 {
+        seen.push(events.next().await.unwrap().unwrap());
+    }
+    // The connection drops mid-task: the client resumes after the last event it got.
+    hop.drop_links();
+    while let Some(event) = events.next().await {
+        seen.push(event.expect("resumed, not broken off"));
+    }
+    let whole: Vec<StreamResponse> = collect(whole).await.into_iter().map(|(e, _)| e).collect();
+    assert_eq!(whole.len(), 1 + 60 + 1);
+    assert_eq!(seen, whole, "each event once, in order");
 }

@@ -112,6 +112,13 @@ impl RequestContext {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
+    /// The `Last-Event-ID` the request carried, when it is a sequence number: the last event of
+    /// a stream the client saw, which a streaming method resumes after (see [`EventIds`]).
+    pub fn last_event_id(&self) -> Option<u64> {
+        self.header(LAST_EVENT_ID)
+            .and_then(|v| v.trim().parse().ok())
+    }
+
     /// The caller's W3C trace context (`traceparent`, `tracestate`), when the request carried a
     /// valid one. See [`crate::telemetry`].
     pub fn trace_context(&self) -> Option<crate::telemetry::TraceContext> {
@@ -275,6 +282,39 @@ impl<A: ErrorTable> fmt::Display for ServiceError<A> {
 }
 
 impl<A: ErrorTable + fmt::Debug> std::error::Error for ServiceError<A> {}
+
+/// The header a client resuming a stream sends: the `id` of the last event it saw.
+pub const LAST_EVENT_ID: &str = "last-event-id";
+
+/// Where a streaming method gives each event's SSE `id`: the sequence number a client sends back
+/// as `Last-Event-ID` ([`RequestContext::last_event_id`]) to resume the stream after that event.
+///
+/// The server puts one in the extensions of every streaming call's context; the service takes it
+/// (`cx.extensions.get::<EventIds>()`) and, when an event has an id, calls [`EventIds::next`] just
+/// before its stream yields the event. An event without one is sent without an `id` line.
+///
+/// ```
+/// use a2a_runtime::service::EventIds;
+///
+/// let ids = EventIds::default();
+/// ids.next(7); // the stream is about to yield the event of sequence number 7
+/// assert_eq!(ids.take(), Some(7)); // what the server writes as its `id:`
+/// assert_eq!(ids.take(), None); // the next event has none unless given one
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct EventIds(std::sync::Arc<std::sync::Mutex<Option<u64>>>);
+
+impl EventIds {
+    /// The id of the event the stream yields next.
+    pub fn next(&self, id: u64) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
+    }
+
+    /// The id given for the event just yielded, if any (and none for the next, until given).
+    pub fn take(&self) -> Option<u64> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
 
 /// A streaming method's reply: events in order, each a result or an error. An error ends the
 /// stream on the wire (sent as the stream's last event), and so does the stream's end.

@@ -273,6 +273,17 @@ impl<E: AgentExecutor> Execution<E> {
         drop(running);
         drop(rx);
         self.finish(&task_id, &context_id, p).await;
+        // A task that waits for input keeps its lease to here, where the executor has returned:
+        // the next message's execution, on any replica, starts only now.
+        if !self.lost_lease
+            && self
+                .task
+                .as_ref()
+                .is_some_and(|t| !is_terminal(&t.status.state))
+        {
+            let shared = Arc::clone(&self.shared);
+            shared.give_back_lease(self.scope(), &task_id).await;
+        }
         self.release(guard)
     }
 

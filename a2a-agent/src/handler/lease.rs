@@ -2,7 +2,8 @@
 //!
 //! With an event feed and a store that keeps leases, each execution holds its task's lease:
 //! taken by the write that creates the task or accepts a message, renewed by every write and by
-//! the replica's heartbeat, given back by the write that settles the task. A message for a task
+//! the replica's heartbeat, given back by the write that ends the task, or once the execution
+//! that left it waiting for input has returned. A message for a task
 //! another replica runs waits for that replica's lease to be given back, woken by the task's
 //! wake-ups; a cancel is sent to the replica that runs the task, whose execution runs the
 //! executor's cancel, and waits for the task to end. Only when the lease expires (its replica
@@ -18,7 +19,7 @@ use super::errors::{store_error, task_is_terminal};
 use super::live::LiveTask;
 use super::Shared;
 use crate::cluster::Wakeup;
-use crate::lifecycle::is_settled;
+use crate::lifecycle::is_terminal;
 use crate::store::{Lease, Scope, StoreError};
 
 /// How long a lease lasts without a write or a heartbeat, unless set.
@@ -43,12 +44,14 @@ pub(super) enum Taken {
 }
 
 impl<E> Shared<E> {
-    /// What a write of `task`, as it will be stored, does with its lease: holds it while the task
-    /// runs, gives it back once it settles; nothing without leases.
+    /// What a write of `task`, as it will be stored, does with its lease: holds it while the
+    /// execution runs, gives it back once the task ends (no one may take it over then); a task
+    /// that waits for input keeps it until the execution ends (its executor may still be
+    /// returning); nothing without leases.
     pub(super) fn lease_for(&self, task: &Task) -> Lease<'_> {
         match &self.leases {
             None => Lease::Ignore,
-            Some(l) if is_settled(&task.status.state) => Lease::Release { holder: &l.holder },
+            Some(l) if is_terminal(&task.status.state) => Lease::Release { holder: &l.holder },
             Some(l) => Lease::Hold {
                 holder: &l.holder,
                 ttl: l.ttl,
@@ -103,8 +106,8 @@ impl<E> Shared<E> {
 }
 
 impl<E> Shared<E> {
-    /// Gives back the task's lease, if this replica holds it: after work that did not settle
-    /// the task (a cancel the agent did not carry out).
+    /// Gives back the task's lease, if this replica holds it: after an execution that left the
+    /// task waiting, or a cancel the agent did not carry out.
     pub(super) async fn give_back_lease(&self, scope: Scope<'_>, task_id: &str) {
         if let Some(leases) = &self.leases {
             let release = Lease::Release {

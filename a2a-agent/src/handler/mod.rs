@@ -59,7 +59,10 @@ pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
 /// - `GetTask`, `ListTasks` (filters and page tokens of the store; artifacts only with
 ///   `includeArtifacts`), `CancelTask` (`TaskNotCancelable` for a terminal task),
 ///   `SubscribeToTask` (the current Task first, then the live events, to the end of the
-///   execution; `UnsupportedOperation` for a terminal task).
+///   execution; `UnsupportedOperation` for a terminal task; with `Last-Event-ID`, on a store
+///   that keeps event logs, the events after that one instead, as a stream resumed).
+/// - Every streamed event of a task carries its version as its SSE `id` when the store keeps
+///   event logs.
 /// - Push-notification configs (CRUD, the URL screened before it is kept) and delivery of every
 ///   event of a task that has configs; the extended card when one is configured.
 ///

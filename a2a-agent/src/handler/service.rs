@@ -1,7 +1,7 @@
 //! The `A2aService` implementation: one method per method of the spec (§3.1, §9), in its order,
 //! over the executions, the stores and the live tasks.
 
-use a2a_types::rt::service::RequestContext;
+use a2a_types::rt::service::{EventIds, RequestContext};
 use a2a_types::v1::{
     A2aError, A2aService, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     Empty, EventStream, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
@@ -10,6 +10,7 @@ use a2a_types::v1::{
     SendMessageRequest, SendMessageResponse, ServiceError, StreamResponse, SubscribeToTaskRequest,
     Task, TaskPushNotificationConfig, TaskState,
 };
+use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -19,8 +20,8 @@ use super::errors::{
 };
 use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
 use super::lease::Taken;
-use super::live::{LiveTask, Subscription};
-use super::stream::{live_stream, StreamEnd};
+use super::live::{LiveTask, Sequenced, Subscription};
+use super::stream::{live_stream, Opening, StreamEnd};
 use super::{RequestHandler, Shared};
 use crate::cluster::Wakeup;
 use crate::executor::{AgentExecutor, TaskContext};
@@ -72,12 +73,17 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: SendMessageRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
         let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
+        let ids = self.shared.event_ids(&cx);
         let (mut started, events) = self.start(cx, params, true).await?;
         started.driver.detach();
         let events = events.expect("a stream subscribes");
+        let opening = Opening {
+            ids,
+            ..Opening::default()
+        };
         Ok(live_stream(
             events,
-            None,
+            opening,
             Some(started.settled),
             history_length,
             StreamEnd::AtSettled,
@@ -212,27 +218,53 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         // Subscribed before the task is read: an event between the two is not missed.
         let events = Subscription::new(&live);
         let stored = self.shared.visible(&cx, &params.id).await?;
-        if is_terminal(&stored.task.status.state) {
+        let ids = self.shared.event_ids(&cx);
+        // A stream resumed after the event it names (`Last-Event-ID`): the task's logged events
+        // after it, then the live ones; no Task first, as the stream it resumes had it.
+        let resumed = match (cx.last_event_id(), &ids) {
+            (Some(after), Some(_)) => Some(self.shared.logged_after(&cx, &params.id, after).await?),
+            _ => None,
+        };
+        if resumed.is_none() && is_terminal(&stored.task.status.state) {
             return Err(task_is_terminal(
                 &stored.task,
                 "a terminal task has no events to follow",
             ));
         }
-        // Events another replica writes come from the log, from the version read here on
+        let opening = match resumed {
+            Some(replayed) => {
+                let after = replayed.back().and_then(|(v, _)| *v);
+                let after = after.or(cx.last_event_id());
+                // Nothing after the end the client saw: the stream it resumes is over.
+                if replayed.is_empty() && is_terminal(&stored.task.status.state) {
+                    return Ok(Box::pin(futures_util::stream::empty()));
+                }
+                Opening {
+                    first: replayed,
+                    after,
+                    ids,
+                }
+            }
+            // The current task first, then its events (of this execution and the next ones,
+            // should it wait for input) until it ends; none it already holds.
+            None => Opening {
+                first: [(Some(stored.version), StreamResponse::Task(stored.task))].into(),
+                after: Some(stored.version),
+                ids,
+            },
+        };
+        // Events another replica writes come from the log, from the version reached here on
         // (unless events were sent here already: then from the last of those).
         if self.shared.feed.is_some() {
-            live.begin_at(stored.version);
+            live.begin_at(opening.after.unwrap_or(stored.version));
             tokio::spawn(super::fanout::catch_up(
                 Arc::clone(&live),
                 Arc::clone(&self.shared.tasks),
             ));
         }
-        // The current task first, then its events (of this execution and the next ones, should
-        // it wait for input) until it ends; none it already holds.
-        let first = StreamResponse::Task(stored.task);
         Ok(live_stream(
             events,
-            Some((Some(stored.version), first)),
+            opening,
             None,
             None,
             StreamEnd::AtTerminal,
@@ -344,6 +376,39 @@ impl<E: AgentExecutor> Shared<E> {
         match &self.policy {
             Some(policy) if policy.lists_every_owner(&cx.caller) => Scope::tenant(tenant_of(cx)),
             _ => scope_of(cx),
+        }
+    }
+
+    /// Where a streaming call gives its events' SSE ids, when they can be resumed from (the
+    /// store keeps the tasks' event logs).
+    fn event_ids(&self, cx: &RequestContext) -> Option<EventIds> {
+        match self.tasks.keeps_events() {
+            true => cx.extensions.get::<EventIds>().cloned(),
+            false => None,
+        }
+    }
+
+    /// The task's logged events after version `after`, all of them, oldest first.
+    async fn logged_after(
+        &self,
+        cx: &RequestContext,
+        task_id: &str,
+        after: u64,
+    ) -> Result<VecDeque<Sequenced>, ServiceError> {
+        const PAGE: u32 = 100;
+        let mut events = VecDeque::new();
+        let mut from = after;
+        loop {
+            let page = self.tasks.events_after(tenant_of(cx), task_id, from, PAGE);
+            let page = page.await.map_err(store_error)?;
+            let full = page.len() == PAGE as usize;
+            for logged in page {
+                from = logged.version;
+                events.push_back((Some(logged.version), logged.event));
+            }
+            if !full {
+                return Ok(events);
+            }
         }
     }
 

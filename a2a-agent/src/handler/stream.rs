@@ -1,6 +1,9 @@
 //! Live streams: a task's events as a call's stream, from the task's broadcast channel, ending
 //! where the method says.
 
+use std::collections::VecDeque;
+
+use a2a_types::rt::service::EventIds;
 use a2a_types::v1::{EventStream, ServiceError, StreamResponse, Task};
 use tokio::sync::{broadcast, watch};
 
@@ -36,23 +39,32 @@ impl StreamEnd {
 /// The settled outcome of an execution, as its watchers see it: `None` until it settles.
 pub(super) type Settled = watch::Receiver<Option<Result<Task, ServiceError>>>;
 
-/// The live events as a stream, after `first` (with the version it shows: no event of that
-/// version or an older one follows it), ending after the event that `end` names (or when the
-/// execution ends, for a stream that has its `settled`); `history_length` trims a streamed
-/// Task's history.
-/// Read straight from the broadcast channel: no task of its own, so a client that goes away
-/// drops it at once.
+/// How a live stream begins: the events it sends before the live ones, the version they bring
+/// it to (no live event of that version or an older one follows them), and where it gives each
+/// event's SSE id (the version it made), when the task's events can be resumed from its log.
+#[derive(Default)]
+pub(super) struct Opening {
+    pub(super) first: VecDeque<Sequenced>,
+    pub(super) after: Option<u64>,
+    pub(super) ids: Option<EventIds>,
+}
+
+/// The live events as a stream, after the `opening` ones, ending after the event that `end`
+/// names (or when the execution ends, for a stream that has its `settled`); `history_length`
+/// trims a streamed Task's history. Read straight from the broadcast channel: no task of its
+/// own, so a client that goes away drops it at once.
 pub(super) fn live_stream(
     events: Subscription,
-    first: Option<Sequenced>,
+    opening: Opening,
     settled: Option<Settled>,
     history_length: Option<i32>,
     end: StreamEnd,
 ) -> EventStream<StreamResponse> {
     let state = Reader {
         events,
-        after: first.as_ref().and_then(|(v, _)| *v),
-        first: first.map(|(_, event)| event),
+        after: opening.after,
+        first: opening.first,
+        ids: opening.ids,
         settled,
         ended: false,
     };
@@ -72,9 +84,10 @@ pub(super) fn live_stream(
 /// A live stream's state between two events.
 struct Reader {
     events: Subscription,
-    /// The version the stream's first event showed: older events are not sent.
+    /// The version the opening events brought the stream to: older events are not sent.
     after: Option<u64>,
-    first: Option<StreamResponse>,
+    first: VecDeque<Sequenced>,
+    ids: Option<EventIds>,
     settled: Option<Settled>,
     ended: bool,
 }
@@ -85,7 +98,8 @@ impl Reader {
         if self.ended {
             return None;
         }
-        if let Some(first) = self.first.take() {
+        if let Some((version, first)) = self.first.pop_front() {
+            self.give_id(version);
             self.ended = end.is_last(&first);
             return Some(Ok(first));
         }
@@ -96,7 +110,8 @@ impl Reader {
             }
         };
         match received {
-            Ok((_, event)) => {
+            Ok((version, event)) => {
+                self.give_id(version);
                 self.ended = end.is_last(&event);
                 Some(Ok(event))
             }
@@ -107,6 +122,13 @@ impl Reader {
                 ))))
             }
             Err(broadcast::error::RecvError::Closed) => None,
+        }
+    }
+
+    /// Gives the event about to be sent its SSE id: the version it made, when it made one.
+    fn give_id(&self, version: Option<u64>) {
+        if let (Some(ids), Some(version)) = (&self.ids, version) {
+            ids.next(version);
         }
     }
 

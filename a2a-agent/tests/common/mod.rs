@@ -573,13 +573,20 @@ pub async fn a_lease_lets_one_holder_write_until_it_expires(f: &Fixture) {
         2
     );
     assert_eq!(expired(store.expired_leases(1000).await.unwrap()), []);
-    // The heartbeat renews; a stopping holder's leases expire at once.
+    // The heartbeat renews; a stopping holder's leases expire at once. A task that waits for
+    // input is not listed (its execution settled it before it stopped).
     assert!(store.renew_leases("b", minute).await.unwrap() >= 2);
     assert!(store.release_leases("b").await.unwrap() >= 2);
+    assert_eq!(
+        expired(store.expired_leases(1000).await.unwrap()),
+        [(short.clone(), 2, "b".to_owned())]
+    );
+    let resumed = task_with(&id, "ctx", TaskState::Working, None);
+    assert_eq!(store.update_task(scope, &resumed, 4).await.unwrap(), 5);
     let mut both = expired(store.expired_leases(1000).await.unwrap());
     both.sort();
     let mut want = vec![
-        (id.clone(), 4, "b".to_owned()),
+        (id.clone(), 5, "b".to_owned()),
         (short.clone(), 2, "b".to_owned()),
     ];
     want.sort();
@@ -594,7 +601,7 @@ pub async fn a_lease_lets_one_holder_write_until_it_expires(f: &Fixture) {
     store.release_leases("c").await.unwrap();
     assert_eq!(
         expired(store.expired_leases(1000).await.unwrap()),
-        [(id.clone(), 4, "b".to_owned())]
+        [(id.clone(), 5, "b".to_owned())]
     );
 }
 

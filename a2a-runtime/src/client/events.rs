@@ -15,6 +15,12 @@ pub(crate) struct Events {
 }
 
 impl Events {
+    /// The id of the last event the stream named (`""` when none did): what a client resuming it
+    /// sends as `Last-Event-ID`.
+    pub(crate) fn last_event_id(&self) -> &str {
+        self.sse.last_event_id()
+    }
+
     pub(crate) fn with_limits(limits: Limits) -> Self {
         Events {
             sse: SseDecoder::with_max_event_bytes(limits.max_body_bytes()),

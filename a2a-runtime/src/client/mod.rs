@@ -373,6 +373,15 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         }
     }
 
+    /// The id of the last event the stream named (`""` when none did): what a client resuming
+    /// it sends as `Last-Event-ID`.
+    pub fn last_event_id(&self) -> &str {
+        match &self.inner {
+            Inner::JsonRpc(d) => d.last_event_id(),
+            Inner::HttpJson(d) => d.last_event_id(),
+        }
+    }
+
     /// Ends the stream: an error when it stopped in the middle of an event.
     pub fn finish(&mut self) -> Result<(), CallError<A, E>> {
         match &mut self.inner {

@@ -445,6 +445,12 @@ impl<T: DeserializeOwned> EventStream<T> {
         EventStream::with_limits(Limits::DEFAULT)
     }
 
+    /// The id of the last event the stream named (`""` when none did): what a client resuming
+    /// it sends as `Last-Event-ID`.
+    pub fn last_event_id(&self) -> &str {
+        self.events.last_event_id()
+    }
+
     /// A decoder whose events may be at most `limits.max_body_bytes()` long (counted as the SSE
     /// framing buffers them) and nest at most `limits.max_depth()` deep.
     pub fn with_limits(limits: Limits) -> Self {

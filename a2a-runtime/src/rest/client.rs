@@ -213,6 +213,11 @@ impl<T: DeserializeOwned> EventDecoder<T> {
     pub(crate) fn finish(&mut self) -> Result<(), ClientError> {
         self.events.finish()
     }
+
+    /// The id of the last event the stream named (`""` when none did).
+    pub(crate) fn last_event_id(&self) -> &str {
+        self.events.last_event_id()
+    }
 }
 
 fn decode_rest_event<T: DeserializeOwned, A: ErrorTable, E: AgentError>(

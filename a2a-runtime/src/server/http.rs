@@ -3,7 +3,7 @@ use crate::jsonrpc::server::RawRequest;
 use crate::jsonrpc::{codes, RequestId};
 use crate::limits::Limits;
 use crate::rest::server::RestResponse;
-use crate::service::{Dispatch, Outcome, Protocol, RequestContext, ServiceError};
+use crate::service::{Dispatch, EventIds, Outcome, Protocol, RequestContext, ServiceError};
 use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
 use crate::version::{Binding, ProtocolModule, ProtocolVersion};
@@ -761,13 +761,31 @@ fn until_error<T: Send + 'static, E: Send + 'static>(
         .fuse()
 }
 
-/// An event as the runtime's encoders wrote it, for axum's SSE body.
-fn axum_event(event: ServerEvent) -> Event {
-    let framed = Event::default().data(event.data);
+/// An event as the runtime's encoders wrote it, for axum's SSE body, with the `id` its stream
+/// gave it (a number: nothing axum's checks refuse).
+fn axum_event(event: ServerEvent, ids: Option<&EventIds>) -> Event {
+    let mut framed = Event::default().data(event.data);
+    if let Some(id) = ids.and_then(EventIds::take) {
+        framed = framed.id(id.to_string());
+    }
     match event.event {
         Some(name) => framed.event(name),
         None => framed,
     }
+}
+
+/// The ids of a streaming call's events: put in its context for the service to give.
+fn event_ids(cx: &mut RequestContext) -> Option<EventIds> {
+    // Only streams have events (and unary calls pay nothing for them).
+    let streams = matches!(
+        cx.method,
+        "SendStreamingMessage" | "SubscribeToTask" | "message/stream" | "tasks/resubscribe"
+    );
+    streams.then(|| {
+        let ids = EventIds::default();
+        cx.extensions.insert(ids.clone());
+        ids
+    })
 }
 
 fn sse_response(
@@ -839,7 +857,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
             return Box::pin(std::future::ready(StatusCode::NO_CONTENT.into_response()));
         }
         let id = incoming.response_id();
-        let cx = match Self::context(parts, Binding::JsonRpc, &incoming.request) {
+        let mut cx = match Self::context(parts, Binding::JsonRpc, &incoming.request) {
             Ok(cx) => cx,
             Err(refused) => {
                 let id = serde_json::to_value(&id).unwrap_or(Value::Null);
@@ -848,6 +866,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
             }
         };
         let keep_alive = settings.keep_alive;
+        let ids = event_ids(&mut cx);
         let trace = Trace::start(&cx);
         let future = trace.instrument(Self::call(&self.0, cx, incoming.request));
         Box::pin(async move {
@@ -862,7 +881,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream, trace.method)).map(move |item| {
                         let item = item.as_ref().map_err(ServiceError::error);
-                        axum_event(crate::jsonrpc::server::encode_event(&id, item))
+                        let event = crate::jsonrpc::server::encode_event(&id, item);
+                        axum_event(event, ids.as_ref())
                     });
                     sse_response(events, keep_alive)
                 }
@@ -891,7 +911,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 return Box::pin(std::future::ready(rest_response(rejected.response())));
             }
         };
-        let cx = match Self::context(parts, Binding::HttpJson, &request) {
+        let mut cx = match Self::context(parts, Binding::HttpJson, &request) {
             Ok(cx) => cx,
             Err(refused) => {
                 let response = gate::tenant_refused(&refused, Binding::HttpJson, Value::Null);
@@ -899,6 +919,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
             }
         };
         let keep_alive = settings.keep_alive;
+        let ids = event_ids(&mut cx);
         let trace = Trace::start(&cx);
         let future = trace.instrument(Self::call(&self.0, cx, request));
         Box::pin(async move {
@@ -909,8 +930,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
                     rest_response(crate::rest::server::encode_rest_result(&reply))
                 }
                 Ok(Outcome::Stream(stream)) => {
-                    let events = until_error(guarded(stream, trace.method)).map(|item| {
-                        axum_event(match item {
+                    let events = until_error(guarded(stream, trace.method)).map(move |item| {
+                        let event = match item {
                             Ok(reply) => {
                                 crate::rest::server::encode_rest_event::<_, ErrorOf<D>>(Ok(&reply))
                             }
@@ -918,7 +939,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
                             Err(error) => {
                                 ServerEvent::json(Some("error"), error.rest_response().body)
                             }
-                        })
+                        };
+                        axum_event(event, ids.as_ref())
                     });
                     sse_response(events, keep_alive)
                 }

@@ -43,9 +43,10 @@ impl<E: AgentExecutor> Execution<E> {
         // The message is needed no more once its task exists.
         let message = self.message.take().unwrap_or_default();
         let mut task = new_task(task_id, context_id, &message);
-        // Before it is stored: the version it will be stored at is the first event's.
+        // Before it is stored: version 0, the one before the first event's (a stream resumed
+        // after it gets every logged event).
         self.live
-            .publish(None, || StreamResponse::Task(task.clone()));
+            .publish(Some(0), || StreamResponse::Task(task.clone()));
         apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
         self.cap_history(&mut task);
         let shared = Arc::clone(&self.shared);

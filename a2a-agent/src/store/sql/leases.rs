@@ -28,10 +28,14 @@ pub(crate) const RENEW_LEASES: &str =
 /// A stopping replica's leases, expired now: `$1` the holder.
 pub(crate) const RELEASE_LEASES: &str =
     "UPDATE a2a_tasks SET lease_until = 0 WHERE lease_owner = $1";
-/// Tasks whose lease expired before they ended, the longest expired first: `$1` the limit.
+/// Tasks whose lease expired while they were running (not ended, and not waiting for input:
+/// such a task was settled by its execution, which stopped only after), the longest expired
+/// first: `$1` the limit.
 pub(crate) const EXPIRED_LEASES: &str = "SELECT tenant, task, version, owner, lease_owner \
     FROM a2a_tasks WHERE lease_owner IS NOT NULL AND lease_until < {now} \
-    AND state NOT IN {terminal} ORDER BY lease_until LIMIT $1";
+    AND state NOT IN {terminal} \
+    AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') \
+    ORDER BY lease_until LIMIT $1";
 
 /// What a refused write reads of the task ([`TASK_VERSION`](super::TASK_VERSION)): its version,
 /// state, lease holder and expiry, and the database's clock.

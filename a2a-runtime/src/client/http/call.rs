@@ -83,6 +83,13 @@ impl<P: ProtocolModule> Client<P> {
     /// An agent that refuses the call before streaming answers one JSON body instead: the
     /// stream's one item is that error. A stream that fails (the idle timeout, the connection
     /// breaking off, the body ending inside an event) ends with the failure as its last item.
+    ///
+    /// A `SubscribeToTask` stream resumes by itself instead, when its events carried SSE ids:
+    /// the request is sent again with `Last-Event-ID`, the id of the last event received, and the
+    /// agent sends the events after it (up to 3 times; an agent whose store keeps event logs
+    /// gives the ids). The caller sees each event once, and the failure only when resuming
+    /// fails. A `SendStreamingMessage` stream is not sent again (that would send its message
+    /// again): to follow its task after a break, subscribe to it.
     pub fn stream<M>(&self, params: &M::Params) -> CallStream<M::Result, P::Error>
     where
         M: RestMethod,
@@ -113,7 +120,15 @@ impl<P: ProtocolModule> Client<P> {
                 Err(e) => Phase::Failed(e),
             },
         };
-        CallStream::new(Reading::new(Arc::clone(&self.inner), phase))
+        let reading = Reading::new(Arc::clone(&self.inner), phase);
+        // A subscription resumes by itself where it broke off (the agent gives its events ids
+        // and resumes after the one a request names); a stream that sends a message does not:
+        // sent again, it would send the message again.
+        let reading = match M::NAME {
+            "SubscribeToTask" | "tasks/resubscribe" => reading.resumable(),
+            _ => reading,
+        };
+        CallStream::new(reading)
     }
 
     /// The HTTP request for a call of `M`, ready to send.

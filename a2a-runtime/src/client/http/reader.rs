@@ -87,10 +87,23 @@ impl<T, A, E> fmt::Debug for CallStream<T, A, E> {
     }
 }
 
-/// A streaming call in progress: the client it goes through, and its phase.
+/// A streaming call in progress: the client it goes through, its phase, and how it resumes.
 pub(super) struct Reading<T, A, E> {
     inner: Arc<Inner>,
     phase: Phase<T, A, E>,
+    resume: Option<Resume>,
+}
+
+/// How many times a dropped stream is resumed, at most.
+const RESUMES: u8 = 3;
+
+/// A stream that resumes where it broke off: its request, sent again with the `Last-Event-ID`
+/// of the last event received (the agent sends the events after it), a bounded number of times.
+struct Resume {
+    request: reqwest::RequestBuilder,
+    what: String,
+    left: u8,
+    last_id: String,
 }
 
 /// Where a streaming call is.
@@ -115,7 +128,25 @@ where
     E: AgentError,
 {
     pub(super) fn new(inner: Arc<Inner>, phase: Phase<T, A, E>) -> Self {
-        Reading { inner, phase }
+        Reading {
+            inner,
+            phase,
+            resume: None,
+        }
+    }
+
+    /// This call, resumed by itself when its stream breaks off after events that carried ids
+    /// (see [`Resume`]).
+    pub(super) fn resumable(mut self) -> Self {
+        if let Phase::Send(prepared) = &self.phase {
+            self.resume = prepared.request.try_clone().map(|request| Resume {
+                request,
+                what: prepared.what.clone(),
+                left: RESUMES,
+                last_id: String::new(),
+            });
+        }
+        self
     }
 
     /// The stream's next item; `None` once it has ended.
@@ -128,9 +159,41 @@ where
                 Phase::Send(prepared) => self.phase = Self::start(&self.inner, prepared).await,
                 Phase::Body(mut response, mut reader) => {
                     let item = reader.next(&mut response, self.inner.idle_timeout).await;
+                    if let Some(resume) = &mut self.resume {
+                        let id = reader.decoder.last_event_id();
+                        if !id.is_empty() && id != resume.last_id {
+                            resume.last_id = id.to_owned();
+                        }
+                    }
                     // An ended body is dropped at once (its connection with it).
                     if !reader.ended {
                         self.phase = Phase::Body(response, reader);
+                        return item;
+                    }
+                    if let (Some(Err(CallError::Malformed(e))), Some(resume)) =
+                        (&item, &mut self.resume)
+                    {
+                        let broke = matches!(
+                            e.kind(),
+                            ClientErrorKind::Interrupted | ClientErrorKind::IdleTimeout
+                        );
+                        if broke && resume.left > 0 && !resume.last_id.is_empty() {
+                            if let Some(request) = resume.request.try_clone() {
+                                resume.left -= 1;
+                                tracing::debug!(
+                                    target: "a2a_runtime::client",
+                                    call = %resume.what,
+                                    last_event_id = %resume.last_id,
+                                    "resuming a stream that broke off: {}",
+                                    e.reason()
+                                );
+                                let request =
+                                    request.header(crate::service::LAST_EVENT_ID, &resume.last_id);
+                                let what = resume.what.clone();
+                                self.phase = Phase::Send(Prepared { request, what });
+                                continue;
+                            }
+                        }
                     }
                     return item;
                 }
