@@ -10,6 +10,9 @@
 #   bench/handler-bench.sh --smoke    # 200 requests or 1 s each, 300 tasks for the memory (CI)
 #   bench/handler-bench.sh --memory-tasks 20000 --tasks 2000 --seconds 4
 #   TCK_AGENT_BIN=/path/to/tck-agent bench/handler-bench.sh   # another build of it, not built
+#   TCK_AGENT_BASELINE=/path/to/old/tck-agent bench/handler-bench.sh   # and an older build beside
+#                                     # it on each of its stores (before-memory, before-sqlite,
+#                                     # before-postgres), throughput only: what a change cost
 #
 # Options: --smoke; --memory-tasks N (tasks created before the memory is read; default 100,000,
 # 300 with --smoke); --memory-seconds S (a time bound on each of those creations, default 600:
@@ -170,6 +173,7 @@ start() {
       "$tck_agent" --listen 127.0.0.1:0 --store "$store" --sqlite-sync normal >"$log" 2>&1 &
       ;;
     rust-*) "$tck_agent" --listen 127.0.0.1:0 --store "$store" >"$log" 2>&1 & ;;
+    before-*) "$TCK_AGENT_BASELINE" --listen 127.0.0.1:0 --store "$store" >"$log" 2>&1 & ;;
   esac
   agent_pid=$!
   pids+=("$agent_pid")
@@ -178,7 +182,7 @@ start() {
       wait_for "$name" "$agent_pid" "$log" port_of "$port_file"
       agent_url="http://127.0.0.1:$found"
       ;;
-    rust-*)
+    rust-* | before-*)
       wait_for "$name" "$agent_pid" "$log" tck_url "$log"
       agent_url="$found"
       ;;
@@ -208,6 +212,10 @@ store_of() {
 }
 
 agents=(sdk-memory rust-memory sdk-sqlite sdk-sqlite-wal rust-sqlite rust-sqlite-normal rust-postgres)
+if [[ -n "${TCK_AGENT_BASELINE:-}" ]]; then
+  agents+=(before-memory before-sqlite before-postgres)
+  say "baseline: $TCK_AGENT_BASELINE (TCK_AGENT_BASELINE) on each of its stores"
+fi
 memory_agents=(sdk-memory rust-memory sdk-sqlite rust-sqlite rust-postgres)
 say "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 failed=0
@@ -262,7 +270,9 @@ want = int(sys.argv[4])
 # rust-STORE against the SDK's STORE; postgres against our sqlite.
 PAIRS = [('rust-memory', 'sdk-memory'), ('rust-sqlite', 'sdk-sqlite'),
          ('rust-sqlite', 'sdk-sqlite-wal'), ('rust-sqlite-normal', 'sdk-sqlite-wal'),
-         ('rust-sqlite', 'rust-sqlite-normal'), ('rust-postgres', 'rust-sqlite')]
+         ('rust-sqlite', 'rust-sqlite-normal'), ('rust-postgres', 'rust-sqlite'),
+         ('rust-memory', 'before-memory'), ('rust-sqlite', 'before-sqlite'),
+         ('rust-postgres', 'before-postgres')]
 
 def ms(v):
     return '-' if v is None else f'{v:.0f} ms' if v >= 100 else f'{v:.1f} ms' if v >= 10 else f'{v:.2f} ms'

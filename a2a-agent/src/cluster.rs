@@ -15,6 +15,9 @@
 //! ([`Wakeup::Sweep`]). Which replica runs a task is its lease in the store (see
 //! [`store`'s docs](crate::store#leases)).
 //!
+//! [`SqliteFeed`] is the feed of processes on one host that share a
+//! [`SqliteStore`](crate::store::SqliteStore)'s file: it polls the file.
+//!
 //! [`PostgresFeed`] is the feed of [`PostgresStore`](crate::store::PostgresStore): PostgreSQL's
 //! `LISTEN`/`NOTIFY`, one listening connection per replica. A request handler is given its feed
 //! with [`RequestHandlerBuilder::event_feed`](crate::RequestHandlerBuilder::event_feed).
@@ -23,10 +26,16 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
+#[cfg(any(feature = "postgres", feature = "sqlite"))]
+mod payload;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresFeed;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteFeed;
 
 /// Tells the replicas of an agent which tasks' logs grew, and asks them to act (see the
 /// [module docs](self)).

@@ -128,7 +128,7 @@ pub use postgres::PostgresStore;
 use query::effective_page_size;
 pub use query::{PushConfigPage, QueryError, TaskPage, TaskQuery};
 pub use sealed::{KeyLengthError, SealedPushConfigs};
-#[cfg(feature = "postgres")]
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};

@@ -685,3 +685,61 @@ async fn the_client_resumes_a_subscription_whose_connection_drops_and_sees_each_
     assert_eq!(whole.len(), 1 + 60 + 1);
     assert_eq!(seen, whole, "each event once, in order");
 }
+
+/// A replica on a SQLite file shared with others: its own pools and `SqliteFeed`, as another
+/// process on the host would have.
+async fn sqlite_replica(path: &std::path::Path, agent: &Agent) -> RequestHandler<Agent> {
+    use a2a_agent::cluster::SqliteFeed;
+    use a2a_agent::store::SqliteStore;
+    let store = SqliteStore::open(path).await.unwrap();
+    let feed = SqliteFeed::start(&store).await.unwrap();
+    RequestHandler::builder(agent.clone())
+        .task_store(Arc::new(store))
+        .event_feed(Arc::new(feed))
+        .build()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn processes_sharing_a_sqlite_file_follow_and_cancel_each_other_s_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.db");
+    let agent = Agent::default();
+    let a = sqlite_replica(&path, &agent).await;
+    let b = sqlite_replica(&path, &agent).await;
+    // Events: B's subscriber gets what A's gets.
+    let task = start(&a, "gated-50").await;
+    let here = subscribe(&a, &task.id).await;
+    let there = subscribe(&b, &task.id).await;
+    agent.gate.notify_one();
+    let (here, there) = tokio::join!(collect(here), collect(there));
+    let events = |all: &[(StreamResponse, u128)]| -> Vec<StreamResponse> {
+        all.iter().map(|(e, _)| e.clone()).collect()
+    };
+    assert_eq!(there.len(), 1 + 50 + 1);
+    assert_eq!(events(&there), events(&here));
+    let d = delays(&there);
+    println!(
+        "SQLite, across processes (polling): p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&d, 50),
+        percentile(&d, 99)
+    );
+    // A cancel served by B reaches A's execution.
+    let held = start(&a, "hold").await;
+    let request = CancelTaskRequest {
+        id: held.id.clone(),
+        ..Default::default()
+    };
+    let canceled = b.cancel_task(cx("CancelTask"), request).await.unwrap();
+    assert_eq!(canceled.status.state, TaskState::Canceled);
+    for _ in 0..100 {
+        if agent.stopped.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        agent.stopped.load(Ordering::SeqCst),
+        1,
+        "A's execution stopped"
+    );
+}

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
 
 use super::errors::panic_text;
-use super::lease::{ended_while_waiting, Taken};
+use super::lease::{ended_while_waiting, LEASE_RETRY};
 use super::live::{CancelRequest, LiveTask};
 use super::stream::Settled;
 use super::Shared;
@@ -294,15 +294,6 @@ impl<E: AgentExecutor> Execution<E> {
         let Some(message) = self.message.clone().filter(|_| self.task.is_some()) else {
             return Ok(());
         };
-        let id = self.task.as_ref().map(|t| t.id.clone()).unwrap_or_default();
-        let shared = Arc::clone(&self.shared);
-        if let Taken::Ended = shared
-            .take_lease(&self.live, self.scope(), &id, None)
-            .await?
-        {
-            let ended = shared.stored(self.scope(), &id).await?;
-            return Err(ended_while_waiting(&ended.task));
-        }
         let accept = |t: &mut Task| {
             if is_terminal(&t.status.state) {
                 return Err(InvalidEvent(format!(
@@ -314,10 +305,30 @@ impl<E: AgentExecutor> Execution<E> {
             Ok(())
         };
         let whole = |t: &Task| StreamResponse::Task(t.clone());
-        let logged = self
-            .write(&accept, &whole)
-            .await
-            .map_err(ServiceError::internal)?;
+        // The write takes the lease: while another replica's runs, it is refused, and the
+        // message waits for that replica to let go (its writes wake this one).
+        let live = Arc::clone(&self.live);
+        let deadline = tokio::time::Instant::now() + self.shared.timeout;
+        let logged = loop {
+            let changed = live.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            match self.write(&accept, &whole).await {
+                Ok(logged) => break logged,
+                Err(_) if self.lost_lease && tokio::time::Instant::now() < deadline => {
+                    self.lost_lease = false;
+                    let _ = tokio::time::timeout(LEASE_RETRY, changed).await;
+                }
+                Err(reason) => {
+                    return Err(
+                        match self.task.as_ref().filter(|t| is_terminal(&t.status.state)) {
+                            Some(ended) => ended_while_waiting(ended),
+                            None => ServiceError::internal(reason),
+                        },
+                    )
+                }
+            }
+        };
         let task = self.task.as_ref().expect("written above");
         self.send_live(Some(self.version), || logged.unwrap_or_else(|| whole(task)));
         Ok(())

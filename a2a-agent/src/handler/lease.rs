@@ -27,7 +27,7 @@ pub const DEFAULT_LEASE_TTL: Duration = Duration::from_secs(30);
 
 /// How often a call waiting for another replica's lease tries again, at the longest, when no
 /// wake-up comes (one may be lost: the feed reconnected).
-const RETRY: Duration = Duration::from_millis(500);
+pub(super) const LEASE_RETRY: Duration = Duration::from_millis(500);
 
 /// This replica's leases: who holds them, and for how long each write or heartbeat takes one.
 pub(super) struct Leases {
@@ -59,9 +59,11 @@ impl<E> Shared<E> {
         }
     }
 
-    /// Takes the task's lease for this replica, waiting (at most the execution timeout) while
-    /// another replica's runs; `ask` is sent to the other replicas at each try (a cancel asks the
-    /// holder to cancel). Without leases it is held at once.
+    /// Takes the task's lease for this replica without writing the task (for a cancel, whose
+    /// work writes nothing first), waiting (at most the execution timeout) while another
+    /// replica's runs; `ask` is sent to the other replicas at each try (a cancel asks the holder
+    /// to cancel). Without leases it is held at once. (A message takes it with the write that
+    /// accepts it.)
     pub(super) async fn take_lease(
         &self,
         live: &LiveTask,
@@ -96,7 +98,7 @@ impl<E> Shared<E> {
                             self.timeout
                         )));
                     }
-                    let wait = RETRY.min(deadline.saturating_duration_since(Instant::now()));
+                    let wait = LEASE_RETRY.min(deadline.saturating_duration_since(Instant::now()));
                     let _ = tokio::time::timeout(wait, changed).await;
                 }
                 Err(e) => return Err(store_error(e)),

@@ -2,7 +2,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use a2a_types::v1::{Task, TaskPushNotificationConfig};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 use sqlx::Sqlite;
 
 use super::sql::{Dialect, Migration, SqlStore};
@@ -55,6 +57,19 @@ CREATE TABLE a2a_push_configs (
         },
         super::sql::OWNERS,
         super::sql::EVENTS,
+        Migration {
+            version: 4,
+            description: "wake-ups between processes",
+            // What a process asks the others (cluster::SqliteFeed): a cancel, a sweep.
+            sql: "
+CREATE TABLE a2a_wakeups (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    replica TEXT    NOT NULL,
+    payload TEXT    NOT NULL,
+    at      INTEGER NOT NULL
+);
+",
+        },
     ];
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
@@ -80,7 +95,8 @@ pub enum Durability {
 /// `sqlite`).
 ///
 /// For one host: the file survives restarts, and several processes on the host may share it
-/// (SQLite locks the file; the version check holds across them). Replicas on several hosts need
+/// (SQLite locks the file; the version check holds across them; with a
+/// [`SqliteFeed`](crate::cluster::SqliteFeed) each, they share what is live too). Replicas on several hosts need
 /// [`PostgresStore`](crate::store::PostgresStore): SQLite over a network file system is not safe.
 ///
 /// - The file and its schema are created on first [`open`](SqliteStore::open); each open
@@ -124,12 +140,14 @@ pub enum Durability {
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     sql: SqlStore<Sqlite>,
+    /// The pools `sql` runs on (reader, writer), for the event feed.
+    pools: (SqlitePool, SqlitePool),
 }
 
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 3;
+    pub const SCHEMA_VERSION: u32 = 4;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -176,8 +194,14 @@ impl SqliteStore {
             .await
             .map_err(fail)?;
         Ok(SqliteStore {
-            sql: SqlStore::new(reader, writer),
+            sql: SqlStore::new(reader.clone(), writer.clone()),
+            pools: (reader, writer),
         })
+    }
+
+    /// The store's pools: the readers, and the writer.
+    pub(crate) fn pools(&self) -> (&SqlitePool, &SqlitePool) {
+        (&self.pools.0, &self.pools.1)
     }
 
     /// The newest migration the file has had: [`SqliteStore::SCHEMA_VERSION`] once opened.

@@ -9,7 +9,8 @@
 //! `--trace`, spans and request log lines are collected (see `trace.rs`); without it, nothing
 //! subscribes. With `--public-url`, the card names that URL (a balancer in front of replicas)
 //! instead of the address it listens on. With `--store postgres:URL` it is one of any number of
-//! replicas on that database: it listens for the others' task events (`PostgresFeed`), so a
+//! replicas on that database (with `sqlite:PATH`, of the processes on that file): it listens for
+//! the others' task events (`PostgresFeed`; `SqliteFeed` polls the file), so a
 //! stream on it follows a task another replica runs, and holds a lease on each task it runs
 //! (`--lease-ttl` milliseconds, 30,000 by default): a replica killed mid-task has its tasks
 //! failed by another once the lease expires; one stopped with Ctrl-C or SIGTERM hands them over
@@ -193,7 +194,12 @@ async fn open_store(spec: &str, durability: Durability) -> Result<Stores, String
         let store = a2a_agent::store::SqliteStore::open_with(path, durability)
             .await
             .map_err(|e| format!("cannot open the SQLite store {path}: {e}"))?;
-        return Ok(both(store));
+        // Other processes on the file are replicas too: their events and asks, by polling.
+        let feed = a2a_agent::cluster::SqliteFeed::start(&store)
+            .await
+            .map_err(|e| format!("cannot poll the SQLite store {path}: {e}"))?;
+        let (tasks, configs, _) = both(store);
+        return Ok((tasks, configs, Some(Arc::new(feed))));
     }
     if let Some(url) = spec.strip_prefix("postgres:") {
         let store = a2a_agent::store::PostgresStore::connect(url)

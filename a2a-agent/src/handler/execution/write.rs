@@ -134,8 +134,12 @@ impl<E: AgentExecutor> Execution<E> {
                     ));
                 }
                 Err(StoreError::Leased { task_id, holder }) => {
+                    // The task as stored, for whoever tries again; its events are the other
+                    // replica's to send.
                     self.lost_lease = true;
-                    self.adopt_stored(scope, &task_id).await?;
+                    if let Ok(Some(stored)) = tasks.get_task(scope, &task_id).await {
+                        (self.task, self.version) = (Some(stored.task), stored.version);
+                    }
                     return Err(format!(
                         "task `{task_id}` was taken over by `{holder}`; the agent's update was not \
                          kept"
@@ -150,8 +154,8 @@ impl<E: AgentExecutor> Execution<E> {
         ))
     }
 
-    /// Makes the task as stored, which another replica ended or took over, this execution's,
-    /// and sends it to the live streams (unless its log got there first).
+    /// Makes the task as stored, which another replica ended, this execution's, and sends it to
+    /// the live streams (unless its log got there first).
     pub(super) async fn adopt_stored(
         &mut self,
         scope: Scope<'_>,
