@@ -57,6 +57,17 @@ impl Agent {
     fn most_at_once_on_one_task(&self) -> usize {
         self.per_task.lock().unwrap().1
     }
+
+    /// Waits (at most 5 s) until `n` executions were stopped from outside, and checks it.
+    async fn wait_until_stopped(&self, n: usize) {
+        for _ in 0..100 {
+            if self.stopped.load(Ordering::SeqCst) == n {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(self.stopped.load(Ordering::SeqCst), n, "executions stopped");
+    }
 }
 
 impl AgentExecutor for Agent {
@@ -278,17 +289,7 @@ async fn a_cancel_on_another_replica_stops_the_execution_where_it_runs() {
         other => panic!("{other:?}"),
     };
     assert_eq!(state, TaskState::Canceled);
-    for _ in 0..100 {
-        if agent.stopped.load(Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        agent.stopped.load(Ordering::SeqCst),
-        1,
-        "A's execution stopped"
-    );
+    agent.wait_until_stopped(1).await;
     assert_eq!(agent.running.load(Ordering::SeqCst), 0);
     let store = PostgresStore::connect(&url).await.unwrap();
     let stored = store
@@ -731,15 +732,5 @@ async fn processes_sharing_a_sqlite_file_follow_and_cancel_each_other_s_tasks() 
     };
     let canceled = b.cancel_task(cx("CancelTask"), request).await.unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
-    for _ in 0..100 {
-        if agent.stopped.load(Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        agent.stopped.load(Ordering::SeqCst),
-        1,
-        "A's execution stopped"
-    );
+    agent.wait_until_stopped(1).await;
 }

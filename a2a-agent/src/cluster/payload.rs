@@ -6,6 +6,18 @@ use std::collections::BTreeSet;
 
 use super::Wakeup;
 
+/// The next wake-ups to send: the first to come, and every other queued by then (sent together,
+/// once each); `None` once the feed is gone.
+pub(super) async fn next_batch(
+    queued: &mut tokio::sync::mpsc::UnboundedReceiver<Wakeup>,
+) -> Option<BTreeSet<Wakeup>> {
+    let mut wakeups = BTreeSet::from([queued.recv().await?]);
+    while let Ok(next) = queued.try_recv() {
+        wakeups.insert(next);
+    }
+    Some(wakeups)
+}
+
 /// A payload stays under this many bytes (PostgreSQL refuses a notification of 8000).
 pub(super) const PAYLOAD_LIMIT: usize = 7_000;
 

@@ -1,13 +1,12 @@
 //! [`PostgresFeed`]: the event feed of replicas on one PostgreSQL database, over
 //! `LISTEN`/`NOTIFY`.
 
-use std::collections::BTreeSet;
 use std::time::Duration;
 
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::payload::{payloads, wakeups_of};
+use super::payload::{next_batch, payloads, wakeups_of};
 use super::{EventFeed, Wakeup};
 use crate::store::{PostgresStore, StoreError};
 
@@ -128,11 +127,7 @@ impl EventFeed for PostgresFeed {
 
 /// Sends what is queued: each time, everything queued so far, as few notifications as fit.
 async fn send(pool: PgPool, replica: String, mut queued: mpsc::UnboundedReceiver<Wakeup>) {
-    while let Some(first) = queued.recv().await {
-        let mut wakeups = BTreeSet::from([first]);
-        while let Ok(next) = queued.try_recv() {
-            wakeups.insert(next);
-        }
+    while let Some(wakeups) = next_batch(&mut queued).await {
         for payload in payloads(&replica, wakeups) {
             let sent = sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)

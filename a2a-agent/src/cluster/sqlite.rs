@@ -6,7 +6,7 @@ use std::time::Duration;
 use sqlx::sqlite::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::payload::{payloads, wakeups_of};
+use super::payload::{next_batch, payloads, wakeups_of};
 use super::{EventFeed, Wakeup};
 use crate::store::{SqliteStore, StoreError};
 
@@ -118,11 +118,7 @@ impl EventFeed for SqliteFeed {
 
 /// Writes what is queued into `a2a_wakeups`, several at once when they queue up.
 async fn send(pool: SqlitePool, replica: String, mut queued: mpsc::UnboundedReceiver<Wakeup>) {
-    while let Some(first) = queued.recv().await {
-        let mut wakeups = BTreeSet::from([first]);
-        while let Ok(next) = queued.try_recv() {
-            wakeups.insert(next);
-        }
+    while let Some(wakeups) = next_batch(&mut queued).await {
         for payload in payloads(&replica, wakeups) {
             let written = sqlx::query(
                 "INSERT INTO a2a_wakeups (replica, payload, at) \
