@@ -207,7 +207,7 @@ store_of() {
     *-sqlite) rm -f "$out/$1-$2.sqlite"*; echo "sqlite:$out/$1-$2.sqlite" ;;
     *-sqlite-wal) rm -f "$out/$1-$2.sqlite"*; echo "sqlite-wal:$out/$1-$2.sqlite" ;;
     *-sqlite-normal) rm -f "$out/$1-$2.sqlite"*; echo "sqlite:$out/$1-$2.sqlite" ;;
-    *-postgres) echo "postgres:$(fresh_db "hb_$2")" ;;
+    *-postgres) echo "postgres:$(fresh_db "hb_${1//-/_}_$2")" ;;
   esac
 }
 
