@@ -124,6 +124,10 @@ pub(super) struct Execution<E> {
     trace: Option<TraceContext>,
     /// Another replica took the task's lease over: this execution writes nothing more.
     lost_lease: bool,
+    /// Whether this execution's last write left it holding the task's lease.
+    holds_lease: bool,
+    /// The executor's work has returned (what it sent after is all there is).
+    returned: bool,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -168,6 +172,8 @@ impl<E: AgentExecutor> Execution<E> {
             store_failure: None,
             trace: cx.call.trace_context(),
             lost_lease: false,
+            holds_lease: false,
+            returned: false,
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -221,7 +227,23 @@ impl<E: AgentExecutor> Execution<E> {
         // Ends when the task ends, when the executor has returned and the task waits (with every
         // event it sent applied), when every updater is gone, or at the deadline.
         loop {
+            // The executor's end first: its last events are then applied knowing it has
+            // returned, and a task it left waiting gives its lease back in the same write.
             tokio::select! {
+                biased;
+                outcome = async { running.as_mut().expect("polled while running").as_mut().await }, if running.is_some() => {
+                    running = None;
+                    p.returned = true;
+                    self.returned = true;
+                    p.failure = work_failure(outcome);
+                    // What the executor sent before it returned counts, in order.
+                    let mut over = false;
+                    while let Ok(event) = rx.try_recv() {
+                        over = self.handle(&task_id, &context_id, *event, &mut p).await;
+                        if over { break; }
+                    }
+                    if over || p.failure.is_some() || p.closed { break; }
+                }
                 event = rx.recv(), if !p.closed => match event {
                     Some(event) => {
                         if self.handle(&task_id, &context_id, *event, &mut p).await { break; }
@@ -242,18 +264,6 @@ impl<E: AgentExecutor> Execution<E> {
                     // cancel runs as an execution of its own.
                     None => break,
                 },
-                outcome = async { running.as_mut().expect("polled while running").as_mut().await }, if running.is_some() => {
-                    running = None;
-                    p.returned = true;
-                    p.failure = work_failure(outcome);
-                    // What the executor sent before it returned counts, in order.
-                    let mut over = false;
-                    while let Ok(event) = rx.try_recv() {
-                        over = self.handle(&task_id, &context_id, *event, &mut p).await;
-                        if over { break; }
-                    }
-                    if over || p.failure.is_some() || p.closed { break; }
-                }
                 // Another replica ended the task (a cancel served there): its work is over.
                 () = live.ended_elsewhere.notified() => {
                     if self.ended_elsewhere().await { break; }
@@ -275,7 +285,8 @@ impl<E: AgentExecutor> Execution<E> {
         self.finish(&task_id, &context_id, p).await;
         // A task that waits for input keeps its lease to here, where the executor has returned:
         // the next message's execution, on any replica, starts only now.
-        if !self.lost_lease
+        if self.holds_lease
+            && !self.lost_lease
             && self
                 .task
                 .as_ref()

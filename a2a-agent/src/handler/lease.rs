@@ -19,7 +19,7 @@ use super::errors::{store_error, task_is_terminal};
 use super::live::LiveTask;
 use super::Shared;
 use crate::cluster::Wakeup;
-use crate::lifecycle::is_terminal;
+use crate::lifecycle::{is_settled, is_terminal};
 use crate::store::{Lease, Scope, StoreError};
 
 /// How long a lease lasts without a write or a heartbeat, unless set.
@@ -45,13 +45,17 @@ pub(super) enum Taken {
 
 impl<E> Shared<E> {
     /// What a write of `task`, as it will be stored, does with its lease: holds it while the
-    /// execution runs, gives it back once the task ends (no one may take it over then); a task
-    /// that waits for input keeps it until the execution ends (its executor may still be
-    /// returning); nothing without leases.
-    pub(super) fn lease_for(&self, task: &Task) -> Lease<'_> {
+    /// execution runs, gives it back once the task ends (no one may take it over then), or once
+    /// it waits for input and the executor has `returned` (before that, the execution gives it
+    /// back when it ends: the next message's executor must not start beside this one's);
+    /// nothing without leases.
+    pub(super) fn lease_for(&self, task: &Task, returned: bool) -> Lease<'_> {
+        let state = &task.status.state;
         match &self.leases {
             None => Lease::Ignore,
-            Some(l) if is_terminal(&task.status.state) => Lease::Release { holder: &l.holder },
+            Some(l) if is_terminal(state) || (returned && is_settled(state)) => {
+                Lease::Release { holder: &l.holder }
+            }
             Some(l) => Lease::Hold {
                 holder: &l.holder,
                 ttl: l.ttl,

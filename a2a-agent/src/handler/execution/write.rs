@@ -11,7 +11,7 @@ use super::Execution;
 use crate::cluster::Wakeup;
 use crate::executor::AgentExecutor;
 use crate::lifecycle::{apply, is_terminal, new_task, stamp_event, InvalidEvent};
-use crate::store::{Scope, StoreError, WriteWith};
+use crate::store::{Lease, Scope, StoreError, WriteWith};
 
 impl<E: AgentExecutor> Execution<E> {
     /// Notes a store failure (the first one is what the caller is told) and says it.
@@ -54,9 +54,10 @@ impl<E: AgentExecutor> Execution<E> {
             .tasks
             .keeps_events()
             .then(|| stamp_event(event.clone(), &task));
+        let lease = shared.lease_for(&task, self.returned);
         let with = WriteWith {
             event: logged.as_ref(),
-            lease: shared.lease_for(&task),
+            lease,
         };
         self.live.writing(true);
         let created = shared
@@ -67,6 +68,7 @@ impl<E: AgentExecutor> Execution<E> {
             self.live.writing(false);
             self.store_failed(e)
         })?;
+        self.holds_lease = matches!(lease, Lease::Hold { .. });
         self.announce(task_id);
         self.task = Some(task);
         Ok(logged)
@@ -103,9 +105,10 @@ impl<E: AgentExecutor> Execution<E> {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
             self.cap_history(&mut task);
             let logged = logs.then(|| event_of(&task));
+            let lease = shared.lease_for(&task, self.returned);
             let with = WriteWith {
                 event: logged.as_ref(),
-                lease: shared.lease_for(&task),
+                lease,
             };
             self.live.writing(true);
             let written = tasks.update_task_with(scope, &task, version, with).await;
@@ -115,6 +118,7 @@ impl<E: AgentExecutor> Execution<E> {
             match written {
                 Ok(written) => {
                     self.version = written;
+                    self.holds_lease = matches!(lease, Lease::Hold { .. });
                     self.announce(&task.id);
                     self.task = Some(task);
                     return Ok(logged);
