@@ -128,6 +128,8 @@ pub(super) struct Execution<E> {
     holds_lease: bool,
     /// The executor's work has returned (what it sent after is all there is).
     returned: bool,
+    /// The last write gave up after others wrote the task each time it tried.
+    contended: bool,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -174,6 +176,7 @@ impl<E: AgentExecutor> Execution<E> {
             lost_lease: false,
             holds_lease: false,
             returned: false,
+            contended: false,
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -326,9 +329,18 @@ impl<E: AgentExecutor> Execution<E> {
             changed.as_mut().enable();
             match self.write(&accept, &whole).await {
                 Ok(logged) => break logged,
-                Err(_) if self.lost_lease && tokio::time::Instant::now() < deadline => {
+                // Another replica holds the task (or several took turns at it): this message
+                // waits for a wake-up, and tries again until the deadline.
+                Err(_)
+                    if (self.lost_lease || self.contended)
+                        && tokio::time::Instant::now() < deadline =>
+                {
+                    let wait = match std::mem::take(&mut self.contended) {
+                        true => LEASE_RETRY / 50,
+                        false => LEASE_RETRY,
+                    };
                     self.lost_lease = false;
-                    let _ = tokio::time::timeout(LEASE_RETRY, changed).await;
+                    let _ = tokio::time::timeout(wait, changed).await;
                 }
                 Err(reason) => {
                     return Err(

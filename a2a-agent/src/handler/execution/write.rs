@@ -152,6 +152,7 @@ impl<E: AgentExecutor> Execution<E> {
                 Err(e) => return Err(self.store_failed(e)),
             }
         }
+        self.contended = true;
         Err(format!(
             "task `{}` was written by others {ATTEMPTS} times in a row; the update was given up",
             task.id
