@@ -22,8 +22,6 @@
 //! `LISTEN`/`NOTIFY`, one listening connection per replica. A request handler is given its feed
 //! with [`RequestHandlerBuilder::event_feed`](crate::RequestHandlerBuilder::event_feed).
 
-use std::sync::Arc;
-
 use tokio::sync::broadcast;
 
 #[cfg(any(feature = "postgres", feature = "sqlite"))]
@@ -50,20 +48,6 @@ pub trait EventFeed: Send + Sync + 'static {
 
     /// The other replicas' wake-ups, from now on.
     fn wakeups(&self) -> broadcast::Receiver<Wakeup>;
-}
-
-impl<F: EventFeed + ?Sized> EventFeed for Arc<F> {
-    fn replica_id(&self) -> &str {
-        (**self).replica_id()
-    }
-
-    fn send(&self, wakeup: Wakeup) {
-        (**self).send(wakeup);
-    }
-
-    fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
-        (**self).wakeups()
-    }
 }
 
 /// What one replica tells the others.

@@ -33,6 +33,18 @@ pub struct TaskContext {
 }
 
 impl TaskContext {
+    /// The context of a cancel of `task`, asked by `call`: no message, no configuration.
+    pub(crate) fn cancel_of(task: Task, call: RequestContext) -> TaskContext {
+        TaskContext {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone().unwrap_or_default(),
+            message: None,
+            task: Some(task),
+            configuration: None,
+            call,
+        }
+    }
+
     /// The text of the message's text parts, joined: what a simple agent reads.
     pub fn text(&self) -> String {
         self.message

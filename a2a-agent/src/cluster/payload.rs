@@ -4,12 +4,72 @@
 
 use std::collections::BTreeSet;
 
+use tokio::sync::{broadcast, mpsc, oneshot};
+
 use super::Wakeup;
+
+/// How many wake-ups a replica keeps for a slow reader before it says [`Wakeup::Resync`].
+const WAKEUPS: usize = 4096;
+
+/// What a feed holds: its replica's id, the wake-ups it hands out, the queue of what it sends,
+/// and the stop of its background tasks (dropped with the feed).
+#[derive(Debug)]
+pub(super) struct Ends {
+    replica: String,
+    wakeups: broadcast::Sender<Wakeup>,
+    outbox: mpsc::UnboundedSender<Wakeup>,
+    _stop: oneshot::Sender<()>,
+}
+
+/// The other ends, for the feed's background tasks: the wake-ups to hand out, the queue to send,
+/// and the stop to watch.
+pub(super) struct Tasks {
+    pub(super) replica: String,
+    pub(super) wakeups: broadcast::Sender<Wakeup>,
+    pub(super) queued: mpsc::UnboundedReceiver<Wakeup>,
+    pub(super) stopped: oneshot::Receiver<()>,
+}
+
+/// A new feed's two ends, under a fresh replica id (a UUID).
+pub(super) fn ends() -> (Ends, Tasks) {
+    let replica = uuid::Uuid::new_v4().to_string();
+    let (wakeups, _) = broadcast::channel(WAKEUPS);
+    let (outbox, queued) = mpsc::unbounded_channel();
+    let (stop, stopped) = oneshot::channel();
+    let tasks = Tasks {
+        replica: replica.clone(),
+        wakeups: wakeups.clone(),
+        queued,
+        stopped,
+    };
+    let ends = Ends {
+        replica,
+        wakeups,
+        outbox,
+        _stop: stop,
+    };
+    (ends, tasks)
+}
+
+impl Ends {
+    pub(super) fn replica_id(&self) -> &str {
+        &self.replica
+    }
+
+    /// Queues `wakeup` for the sender task (gone only once it stopped: nobody hears it then).
+    pub(super) fn queue(&self, wakeup: Wakeup) {
+        let _ = self.outbox.send(wakeup);
+    }
+
+    pub(super) fn subscribe(&self) -> broadcast::Receiver<Wakeup> {
+        self.wakeups.subscribe()
+    }
+}
 
 /// The next wake-ups to send: the first to come, and every other queued by then (sent together,
 /// once each); `None` once the feed is gone.
 pub(super) async fn next_batch(
-    queued: &mut tokio::sync::mpsc::UnboundedReceiver<Wakeup>,
+    queued: &mut mpsc::UnboundedReceiver<Wakeup>,
 ) -> Option<BTreeSet<Wakeup>> {
     let mut wakeups = BTreeSet::from([queued.recv().await?]);
     while let Ok(next) = queued.try_recv() {

@@ -6,14 +6,12 @@ use std::time::Duration;
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::payload::{next_batch, payloads, wakeups_of};
+use super::payload::{ends, next_batch, payloads, wakeups_of, Ends, Tasks};
 use super::{EventFeed, Wakeup};
 use crate::store::{PostgresStore, StoreError};
 
 /// The channel every replica listens on.
 const CHANNEL: &str = "a2a_events";
-/// How many wake-ups a replica keeps for a slow reader before it says [`Wakeup::Resync`].
-const WAKEUPS: usize = 4096;
 /// How long the listener waits before it tries a lost connection again, at most.
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
@@ -62,11 +60,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// ```
 #[derive(Debug)]
 pub struct PostgresFeed {
-    replica: String,
-    wakeups: broadcast::Sender<Wakeup>,
-    outbox: mpsc::UnboundedSender<Wakeup>,
-    /// Dropped with the feed: the listener stops.
-    _stop: oneshot::Sender<()>,
+    ends: Ends,
 }
 
 impl PostgresFeed {
@@ -89,39 +83,36 @@ impl PostgresFeed {
             .connect_lazy_with(options);
         let fail = |e| crate::store::backend_error("PostgreSQL", "listen for task events", e);
         let listener = open_listener(&listening).await.map_err(fail)?;
-        let replica = uuid::Uuid::new_v4().to_string();
-        let (wakeups, _) = broadcast::channel(WAKEUPS);
-        let (outbox, queued) = mpsc::unbounded_channel();
-        let (stop, stopped) = oneshot::channel();
+        let (ends, tasks) = ends();
+        let Tasks {
+            replica,
+            wakeups,
+            queued,
+            stopped,
+        } = tasks;
         tokio::spawn(listen(
             listening,
             listener,
             replica.clone(),
-            wakeups.clone(),
+            wakeups,
             stopped,
         ));
-        tokio::spawn(send(pool, replica.clone(), queued));
-        Ok(PostgresFeed {
-            replica,
-            wakeups,
-            outbox,
-            _stop: stop,
-        })
+        tokio::spawn(send(pool, replica, queued));
+        Ok(PostgresFeed { ends })
     }
 }
 
 impl EventFeed for PostgresFeed {
     fn replica_id(&self) -> &str {
-        &self.replica
+        self.ends.replica_id()
     }
 
     fn send(&self, wakeup: Wakeup) {
-        // Fails only once the sender has stopped (its pool closed): nobody hears it then.
-        let _ = self.outbox.send(wakeup);
+        self.ends.queue(wakeup);
     }
 
     fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
-        self.wakeups.subscribe()
+        self.ends.subscribe()
     }
 }
 

@@ -6,12 +6,10 @@ use std::time::Duration;
 use sqlx::sqlite::SqlitePool;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::payload::{next_batch, payloads, wakeups_of};
+use super::payload::{ends, next_batch, payloads, wakeups_of, Ends};
 use super::{EventFeed, Wakeup};
 use crate::store::{SqliteStore, StoreError};
 
-/// How many wake-ups a process keeps for a slow reader before it says [`Wakeup::Resync`].
-const WAKEUPS: usize = 4096;
 /// How many rows one poll reads at most (the next poll goes on).
 const ROWS: i64 = 1000;
 /// How often a poll also drops the sent wake-ups older than a minute.
@@ -44,11 +42,7 @@ const PRUNE_EVERY: u32 = 200;
 /// ```
 #[derive(Debug)]
 pub struct SqliteFeed {
-    replica: String,
-    wakeups: broadcast::Sender<Wakeup>,
-    outbox: mpsc::UnboundedSender<Wakeup>,
-    /// Dropped with the feed: the poller stops.
-    _stop: oneshot::Sender<()>,
+    ends: Ends,
 }
 
 impl SqliteFeed {
@@ -77,42 +71,34 @@ impl SqliteFeed {
         .fetch_one(reader)
         .await
         .map_err(fail)?;
-        let replica = uuid::Uuid::new_v4().to_string();
-        let (wakeups, _) = broadcast::channel(WAKEUPS);
-        let (outbox, queued) = mpsc::unbounded_channel();
-        let (stop, stopped) = oneshot::channel();
+        let (ends, tasks) = ends();
         let poller = Poller {
             pool: reader.clone(),
-            replica: replica.clone(),
-            wakeups: wakeups.clone(),
+            replica: tasks.replica.clone(),
+            wakeups: tasks.wakeups,
             events: marks.0,
             asked: marks.1,
         };
-        tokio::spawn(poller.run(poll.max(Duration::from_millis(1)), stopped));
-        tokio::spawn(send(writer.clone(), replica.clone(), queued));
-        Ok(SqliteFeed {
-            replica,
-            wakeups,
-            outbox,
-            _stop: stop,
-        })
+        tokio::spawn(poller.run(poll.max(Duration::from_millis(1)), tasks.stopped));
+        tokio::spawn(send(writer.clone(), tasks.replica, tasks.queued));
+        Ok(SqliteFeed { ends })
     }
 }
 
 impl EventFeed for SqliteFeed {
     fn replica_id(&self) -> &str {
-        &self.replica
+        self.ends.replica_id()
     }
 
     fn send(&self, wakeup: Wakeup) {
         // A task's log is read by rowid: it needs no row of its own.
         if !matches!(wakeup, Wakeup::Task { .. }) {
-            let _ = self.outbox.send(wakeup);
+            self.ends.queue(wakeup);
         }
     }
 
     fn wakeups(&self) -> broadcast::Receiver<Wakeup> {
-        self.wakeups.subscribe()
+        self.ends.subscribe()
     }
 }
 

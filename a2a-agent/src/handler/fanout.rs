@@ -85,14 +85,8 @@ async fn cancel_here<E: AgentExecutor>(
     else {
         return;
     };
-    let cx = TaskContext {
-        task_id: stored.task.id.clone(),
-        context_id: stored.task.context_id.clone().unwrap_or_default(),
-        message: None,
-        task: Some(stored.task),
-        configuration: None,
-        call: RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "CancelTask"),
-    };
+    let call = RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "CancelTask");
+    let cx = TaskContext::cancel_of(stored.task, call);
     // A cancel already waiting there is the same cancel.
     let _ = asks.try_send(Box::new(cx));
 }

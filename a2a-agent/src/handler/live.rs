@@ -190,7 +190,10 @@ impl LiveTask {
     /// Marks the start (`true`) or the failed end (`false`) of a write of this process's
     /// execution; [`publish`](Self::publish) of its event ends it too.
     pub(super) fn writing(&self, writing: bool) {
-        lock(&self.events).writing = writing;
+        // Only a log's reader asks (`begin_at`): a task without one skips the lock.
+        if self.logged {
+            lock(&self.events).writing = writing;
+        }
     }
 
     /// A subscriber that read the task at version `at` begins there: the log is read from it,

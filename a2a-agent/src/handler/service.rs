@@ -149,14 +149,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             return Err(task_not_cancelable(&stored.task));
         }
         let live = shared.entry(tenant, &params.id);
-        let task_cx = TaskContext {
-            task_id: stored.task.id.clone(),
-            context_id: stored.task.context_id.clone().unwrap_or_default(),
-            message: None,
-            task: Some(stored.task),
-            configuration: None,
-            call: cx.detached(),
-        };
+        let task_cx = TaskContext::cancel_of(stored.task, cx.detached());
         // A running execution runs the cancel beside its work. It may end before it reads the
         // request (its task settled as the cancel came in): then, as for a task that waits for
         // the client, a cancel execution takes the task.

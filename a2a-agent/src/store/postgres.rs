@@ -98,8 +98,6 @@ CREATE TABLE a2a_push_configs (
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     sql: SqlStore<Postgres>,
-    /// The pool `sql` runs on, for the event feed's settings and notifications.
-    pool: PgPool,
 }
 
 impl PostgresStore {
@@ -132,8 +130,7 @@ impl PostgresStore {
         SqlStore::migrate(&pool).await?;
         Ok(PostgresStore {
             // One pool serves both: PostgreSQL takes concurrent writers.
-            sql: SqlStore::new(pool.clone(), pool.clone()),
-            pool,
+            sql: SqlStore::new(pool.clone(), pool),
         })
     }
 
@@ -149,7 +146,7 @@ impl PostgresStore {
 
     /// The store's pool.
     pub(crate) fn pool(&self) -> &PgPool {
-        &self.pool
+        self.sql.pools()[1]
     }
 
     /// Closes the pool's connections, waiting for calls under way to finish.

@@ -273,7 +273,7 @@ pub(crate) fn logged_event(
 }
 
 /// A duration in whole milliseconds, as bound.
-fn millis(d: std::time::Duration) -> i64 {
+pub(crate) fn millis(d: std::time::Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 

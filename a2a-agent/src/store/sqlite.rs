@@ -140,8 +140,6 @@ pub enum Durability {
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     sql: SqlStore<Sqlite>,
-    /// The pools `sql` runs on (reader, writer), for the event feed.
-    pools: (SqlitePool, SqlitePool),
 }
 
 impl SqliteStore {
@@ -194,14 +192,14 @@ impl SqliteStore {
             .await
             .map_err(fail)?;
         Ok(SqliteStore {
-            sql: SqlStore::new(reader.clone(), writer.clone()),
-            pools: (reader, writer),
+            sql: SqlStore::new(reader, writer),
         })
     }
 
     /// The store's pools: the readers, and the writer.
     pub(crate) fn pools(&self) -> (&SqlitePool, &SqlitePool) {
-        (&self.pools.0, &self.pools.1)
+        let [reader, writer] = self.sql.pools();
+        (reader, writer)
     }
 
     /// The newest migration the file has had: [`SqliteStore::SCHEMA_VERSION`] once opened.

@@ -8,6 +8,9 @@
 //! - 1,000 concurrent messages to one task, spread over the three replicas, must all be in its
 //!   history once, each run by one execution at a time.
 
+mod common;
+
+use common::free_port;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -74,25 +77,10 @@ impl Drop for Replica {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 async fn client(port: u16) -> Client<Protocol> {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        match Client::<Protocol>::connect(&format!("http://127.0.0.1:{port}")).await {
-            Ok(client) => return client,
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => panic!("the replica on {port} did not come up: {e}"),
-        }
-    }
+    common::connect(port, Duration::from_secs(30))
+        .await
+        .unwrap()
 }
 
 fn message(id: &str, task_id: Option<&str>, immediately: bool) -> SendMessageRequest {

@@ -1,18 +1,14 @@
 //! `--public-url`: the card names the URL a balancer in front of the agent is reached at, not
 //! the address the agent listens on; a URL that is not http(s) is refused before anything starts.
 
-use a2a_types::rt::client::Client;
-use a2a_types::v1::Protocol;
+mod common;
+
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[tokio::test]
 async fn the_card_names_the_public_url() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = common::free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_tck-agent"))
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--public-url", "http://balancer.invalid:8080/"])
@@ -20,21 +16,10 @@ async fn the_card_names_the_public_url() {
         .stderr(Stdio::null())
         .spawn()
         .expect("the tck-agent binary starts");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let client = loop {
-        match Client::<Protocol>::connect(&format!("http://127.0.0.1:{port}")).await {
-            Ok(client) => break client,
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => {
-                let _ = child.kill();
-                panic!("the agent did not come up: {e}");
-            }
-        }
-    };
+    let client = common::connect(port, Duration::from_secs(20)).await;
     let _ = child.kill();
     let _ = child.wait();
+    let client = client.unwrap();
     let urls: Vec<&str> = client.card()["supportedInterfaces"]
         .as_array()
         .unwrap()

@@ -1,13 +1,16 @@
 //! A task survives the agent's restart on the SQLite store: the agent process is killed between
 //! the message that leaves a task waiting for input and the one that completes it.
 
+mod common;
+
 use a2a_types::rt::client::Client;
 use a2a_types::v1::{
     method, GetTaskRequest, Message, Part, PartContent, Protocol, Role, SendMessageRequest,
     SendMessageResponse, TaskState,
 };
+use common::free_port;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 struct Agent(Child);
 
@@ -16,14 +19,6 @@ impl Drop for Agent {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 async fn start(port: u16, db: &std::path::Path) -> (Agent, Client<Protocol>) {
@@ -35,16 +30,10 @@ async fn start(port: u16, db: &std::path::Path) -> (Agent, Client<Protocol>) {
         .spawn()
         .expect("the tck-agent binary starts");
     let agent = Agent(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        match Client::<Protocol>::connect(&format!("http://127.0.0.1:{port}")).await {
-            Ok(client) => return (agent, client),
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => panic!("the agent did not come up: {e}"),
-        }
-    }
+    let client = common::connect(port, Duration::from_secs(20))
+        .await
+        .unwrap();
+    (agent, client)
 }
 
 fn message(id: &str, task_id: Option<String>) -> SendMessageRequest {

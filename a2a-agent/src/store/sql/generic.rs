@@ -57,8 +57,8 @@ where
     for<'r> String: Decode<'r, DB> + Type<DB>,
     usize: ColumnIndex<DB::Row>,
 {
-    /// The pools, for a test to read the connections' settings.
-    #[cfg(test)]
+    /// The pools, reader then writer: for an event feed, and for a test to read the
+    /// connections' settings.
     pub(crate) fn pools(&self) -> [&Pool<DB>; 2] {
         [&self.reader, &self.writer]
     }

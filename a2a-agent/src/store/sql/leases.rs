@@ -85,9 +85,7 @@ pub(crate) fn set_lease<'a>(
         Lease::Ignore => None,
         Lease::Hold { holder, ttl } => {
             binds.push(Bind::text(holder));
-            binds.push(Bind::Int(
-                i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX),
-            ));
+            binds.push(Bind::Int(super::millis(ttl)));
             Some((HOLD_LEASE, binds))
         }
         Lease::Release { holder } => {
@@ -123,10 +121,10 @@ pub(crate) fn leases_of(
     ttl: Option<std::time::Duration>,
 ) -> (&'static str, Vec<Bind<'_>>) {
     match ttl {
-        Some(ttl) => {
-            let ms = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
-            (RENEW_LEASES, vec![Bind::text(holder), Bind::Int(ms)])
-        }
+        Some(ttl) => (
+            RENEW_LEASES,
+            vec![Bind::text(holder), Bind::Int(super::millis(ttl))],
+        ),
         None => (RELEASE_LEASES, vec![Bind::text(holder)]),
     }
 }
