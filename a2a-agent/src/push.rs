@@ -41,15 +41,17 @@
 
 mod address;
 mod dispatch;
+mod outcome;
 mod screen;
 mod sender;
 
 pub use dispatch::{DispatchStats, PushDispatcher};
+pub use outcome::{Delivered, PushError, PushFailure};
 pub use screen::{
     AddressClass, Lookup, PushResolver, PushUrlError, PushUrlPolicy, RefusedAddress, ScreenedUrl,
     SystemResolver,
 };
 pub use sender::{
-    BuildError, Delivered, PushError, PushFailure, PushSender, PushSenderBuilder, MAX_ATTEMPTS,
+    BuildError, PushSender, PushSenderBuilder, EVENT_ID_HEADER, MAX_ATTEMPTS,
     NOTIFICATION_TOKEN_HEADER,
 };

@@ -86,6 +86,22 @@
 //! A replica renews its leases with [`TaskStore::renew_leases`], and the tasks of one that stopped
 //! are found with [`TaskStore::expired_leases`]. The memory store keeps none (one process).
 //!
+//! # Push outbox
+//!
+//! The SQL stores keep the notifications a task's push configs have still to be sent: a write
+//! that logs an event with [`WriteWith::notify`] queues it once for each config the task has, in
+//! the same transaction, so an event is never stored without its notifications, nor the other
+//! way round. A queued notification names its event in the log (it is not a copy), and is
+//! removed once sent ([`PushConfigStore::notification_sent`]). Who sends is decided per config
+//! by a claim that expires by the database's clock, as a lease does:
+//! [`PushConfigStore::claim_deliveries`] takes the configs of a task the replica just wrote, or
+//! those whose notifications waited too long (their replica stopped), and only the holder sends
+//! a config's notifications, oldest first. A replica renews its claims with
+//! [`PushConfigStore::renew_deliveries`] and gives them back when it stops. It takes a task
+//! store and a push config store with the same [`OutboxId`] (one SQL store used as both). The
+//! memory store keeps none: its notifications go out from the process, and a restart loses
+//! those not yet sent.
+//!
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
@@ -108,6 +124,7 @@ use std::time::Duration;
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
+mod configs;
 mod error;
 mod memory;
 #[cfg(feature = "postgres")]
@@ -121,6 +138,7 @@ mod sqlite;
 mod token;
 mod write;
 
+pub use configs::PushConfigStore;
 pub use error::StoreError;
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
@@ -132,7 +150,7 @@ pub use sealed::{KeyLengthError, SealedPushConfigs};
 pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};
-pub use write::{ExpiredLease, Lease, WriteWith};
+pub use write::{Deliveries, Delivery, ExpiredLease, Lease, OutboxId, WriteWith};
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).
@@ -294,6 +312,12 @@ pub trait TaskStore: Send + Sync + 'static {
         false
     }
 
+    /// The push outbox the store queues notifications in, for [`WriteWith::notify`] (see the
+    /// [module docs](self#push-outbox)); `None` unless a store keeps one.
+    fn outbox(&self) -> Option<OutboxId> {
+        None
+    }
+
     /// [`create_task`](TaskStore::create_task), and what `with` says in the same transaction:
     /// its event logged as the one that made version 1, the lease taken for its holder (a
     /// [`Lease::Release`] creates the task with no lease). A store without logs or leases only
@@ -413,62 +437,6 @@ pub struct LoggedEvent {
     pub version: u64,
     /// The event, as the task's streams send it.
     pub event: StreamResponse,
-}
-
-/// Where push-notification configs are kept, per tenant and task.
-///
-/// Configs are keyed by `(tenant, task_id, config id)`, and each records its owner (a scope with
-/// an owner sees only that owner's). The store does not check that the task exists (the request
-/// handler does, against its [`TaskStore`]).
-pub trait PushConfigStore: Send + Sync + 'static {
-    /// Stores `config` for the task, replacing the one with the same id (an upsert), and returns
-    /// it as stored.
-    ///
-    /// A config without an id (or with an empty one) gets a fresh one, a UUID v4. The stored
-    /// config's `task_id` is `task_id` and its `tenant` is the scope's (`None` for the default
-    /// tenant), whatever `config` held in them; its owner is the scope's. A config of that id
-    /// owned by another is left as it is (the call stores nothing and returns `config` as it
-    /// would have been stored).
-    fn set_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config: TaskPushNotificationConfig,
-    ) -> StoreFuture<'a, TaskPushNotificationConfig>;
-
-    /// The config `config_id` of the task, or `None`.
-    fn get_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config_id: &'a str,
-    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>>;
-
-    /// One page of the task's configs, ordered by config id (bytewise).
-    ///
-    /// `page_size` is clamped to 1..=[`MAX_PAGE_SIZE`]; `None` or 0 means
-    /// [`DEFAULT_PAGE_SIZE`]. `page_token` is a previous page's `next_page_token` (`None` or
-    /// empty for the first page).
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::InvalidPageToken`] when `page_token` is not one a store of this crate
-    /// issued for a config list.
-    fn list_push_configs<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        page_size: Option<u32>,
-        page_token: Option<&'a str>,
-    ) -> StoreFuture<'a, PushConfigPage>;
-
-    /// Deletes the config `config_id` of the task; `true` when there was one.
-    fn delete_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config_id: &'a str,
-    ) -> StoreFuture<'a, bool>;
 }
 
 /// The key of a tenant: `None` and `Some("")` are the default tenant, `""`.

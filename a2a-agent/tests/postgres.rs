@@ -49,6 +49,7 @@ async fn connect_records_the_schema_version_once() {
             (1, "tasks and push configs".to_owned()),
             (2, "owners of tasks and push configs".to_owned()),
             (3, "task event logs and execution leases".to_owned()),
+            (4, "push outbox".to_owned()),
         ]
     );
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_agent::cluster::PostgresFeed;
+use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy, EVENT_ID_HEADER};
 use a2a_agent::store::{PostgresStore, TaskStore};
 use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
 use a2a_types::rt::service::{EventIds, RequestContext};
@@ -20,7 +21,7 @@ use a2a_types::rt::Binding;
 use a2a_types::v1::{
     A2aService, CancelTaskRequest, EventStream, Message, Part, PartContent, Role,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, Task, TaskState,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
 };
 use futures_util::StreamExt as _;
 use tokio::sync::Notify;
@@ -127,12 +128,25 @@ async fn replica(url: &str, agent: &Agent) -> RequestHandler<Agent> {
     replica_with(url, agent, Duration::from_secs(30)).await
 }
 
-/// A replica whose leases last `ttl`.
+/// A replica whose leases last `ttl`, with push notifications (to webhooks on 127.0.0.1 too)
+/// kept in the same store.
 async fn replica_with(url: &str, agent: &Agent, ttl: Duration) -> RequestHandler<Agent> {
-    let store = PostgresStore::connect(url).await.unwrap();
+    let store = Arc::new(PostgresStore::connect(url).await.unwrap());
     let feed = PostgresFeed::start(&store).await.unwrap();
+    let local = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        allow_private: false,
+    };
+    // Ten quick attempts: a webhook that is down is retried for about two seconds.
+    let sender = PushSender::builder(local)
+        .timeout(Duration::from_millis(400))
+        .backoff(Duration::from_millis(50), Duration::from_millis(200))
+        .build()
+        .unwrap();
     RequestHandler::builder(agent.clone())
-        .task_store(Arc::new(store))
+        .task_store(store.clone())
+        .push_notifications(store, PushDispatcher::new(sender))
         .event_feed(Arc::new(feed))
         .lease_ttl(ttl)
         .build()
@@ -164,6 +178,16 @@ async fn send(h: &RequestHandler<Agent>, id: &str, task_id: &str) -> Task {
 }
 
 /// The task as stored, read through a connection of the test's own.
+async fn stored_version(url: &str, id: &str) -> u64 {
+    let store = PostgresStore::connect(url).await.unwrap();
+    store
+        .get_task(Default::default(), id)
+        .await
+        .unwrap()
+        .unwrap()
+        .version
+}
+
 async fn stored(url: &str, id: &str) -> Task {
     let store = PostgresStore::connect(url).await.unwrap();
     store.get_task(None.into(), id).await.unwrap().unwrap().task
@@ -175,10 +199,20 @@ fn cx(method: &'static str) -> RequestContext {
 
 /// Starts a task on `h` with a message of `id`, answered once it works.
 async fn start(h: &RequestHandler<Agent>, id: &str) -> Task {
+    start_with(h, id, None).await
+}
+
+/// [`start`], with a push config for the task.
+async fn start_with(
+    h: &RequestHandler<Agent>,
+    id: &str,
+    push: Option<TaskPushNotificationConfig>,
+) -> Task {
     let request = SendMessageRequest {
         message: message(id, None),
         configuration: Some(SendMessageConfiguration {
             return_immediately: Some(true),
+            task_push_notification_config: push,
             ..Default::default()
         }),
         ..Default::default()
@@ -493,10 +527,15 @@ impl Doomed {
 
     /// Starts the task on this replica, in its runtime.
     async fn start_task(&self, id: &str) -> Task {
+        self.start_task_with(id, None).await
+    }
+
+    /// [`start_task`](Self::start_task), with a push config for the task.
+    async fn start_task_with(&self, id: &str, push: Option<TaskPushNotificationConfig>) -> Task {
         let (h, id) = (self.handler.clone(), id.to_owned());
         let handle = self.runtime.as_ref().unwrap().handle().clone();
         handle
-            .spawn(async move { start(&h, &id).await })
+            .spawn(async move { start_with(&h, &id, push).await })
             .await
             .unwrap()
     }
@@ -571,6 +610,91 @@ async fn a_replica_that_shuts_down_hands_its_running_tasks_over_at_once() {
         "settled after {settled:?}"
     );
     println!("a stopping replica's task settled {settled:?} after shutdown began");
+}
+
+/// What a webhook on 127.0.0.1 received: each notification's event id and event, in order.
+type Notifications = Arc<std::sync::Mutex<Vec<(u64, StreamResponse)>>>;
+
+/// A webhook at `addr` (`POST /hook`) that records what it receives, until the test ends.
+async fn webhook(addr: std::net::SocketAddr) -> Notifications {
+    let received = Notifications::default();
+    let record = {
+        let received = Arc::clone(&received);
+        move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+            let id = headers[EVENT_ID_HEADER].to_str().unwrap().parse().unwrap();
+            let event = serde_json::from_slice(&body).unwrap();
+            received.lock().unwrap().push((id, event));
+            std::future::ready(axum::http::StatusCode::OK)
+        }
+    };
+    let app = axum::Router::new().route("/hook", axum::routing::post(record));
+    let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    received
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_notifications_a_killed_replica_could_not_send_are_sent_by_another_once_the_webhook_is_back(
+) {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let ttl = Duration::from_secs(1);
+    // The webhook's address, with nothing listening yet: the webhook is down.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let mut doomed = Doomed::start(&url, &agent, ttl);
+    let _survivor = replica_with(&url, &agent, ttl).await;
+    let push = TaskPushNotificationConfig {
+        url: format!("http://{addr}/hook"),
+        ..Default::default()
+    };
+    let task = doomed.start_task_with("gated-3", Some(push)).await;
+    agent.gate.notify_one();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while stored(&url, &task.id).await.status.state != TaskState::Completed {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the task did not complete"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Killed while its sender retries the webhook that is down.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    doomed.kill();
+    let back = std::time::Instant::now();
+    let received = webhook(addr).await;
+    let version = stored_version(&url, &task.id).await;
+    // Three artifacts and the completion, each sent with its version.
+    let expected: Vec<u64> = (version - 3..=version).collect();
+    loop {
+        let ids: Vec<u64> = received.lock().unwrap().iter().map(|(id, _)| *id).collect();
+        let mut unique = ids.clone();
+        unique.dedup();
+        if unique == expected {
+            break;
+        }
+        assert!(
+            back.elapsed() < Duration::from_secs(10),
+            "received {ids:?}, expected {expected:?} in order"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let took = back.elapsed();
+    let received = received.lock().unwrap().clone();
+    match &received.last().unwrap().1 {
+        StreamResponse::StatusUpdate(u) => assert_eq!(u.status.state, TaskState::Completed),
+        other => panic!("{other:?}"),
+    }
+    println!(
+        "a killed replica's {} notifications reached the webhook {took:?} after it came back \
+         ({} requests; lease {ttl:?})",
+        expected.len(),
+        received.len()
+    );
 }
 
 /// A `SubscribeToTask` context whose events get SSE ids (as the server gives every stream), and

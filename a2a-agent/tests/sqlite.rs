@@ -146,7 +146,7 @@ async fn file_with_a_newer_schema_is_refused() {
     assert!(matches!(err, StoreError::Backend(_)), "{err:?}");
     assert!(
         err.to_string()
-            .contains("schema version 99, newer than the 4"),
+            .contains("schema version 99, newer than the 5"),
         "{err}"
     );
 }

@@ -10,6 +10,7 @@
 //! - `fanout`: live events written by other replicas, read from the task's log;
 //! - `lease`: one execution per task across replicas;
 //! - `recovery`: the heartbeat of this replica's leases, and the settling of a stopped one's tasks;
+//! - `outbox`: push delivery from the store's outbox, for replicas;
 //! - `stream`: a task's live events as a call's stream;
 //! - `errors`: the errors the handler answers with.
 
@@ -31,6 +32,7 @@ mod execution;
 mod fanout;
 mod lease;
 mod live;
+mod outbox;
 mod recovery;
 mod service;
 mod stream;
@@ -106,6 +108,9 @@ struct Shared<E> {
     feed: Option<Arc<dyn EventFeed>>,
     /// This replica's leases, with a feed and a store that keeps leases.
     leases: Option<lease::Leases>,
+    /// Push delivery from the store's outbox: with leases, and the push configs kept in the
+    /// task store's outbox.
+    outbox: Option<Arc<outbox::Outbox>>,
     /// Set once the feed is heard (on the first use of a task: the handler may be built
     /// outside a runtime).
     hearing: std::sync::Once,
@@ -233,30 +238,56 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             }),
             _ => None,
         };
-        RequestHandler {
-            shared: Arc::new(Shared {
-                executor: self.executor,
-                tasks,
-                pushes,
-                dispatcher,
-                extended_card: self.extended_card,
-                timeout: self.timeout,
-                live: Arc::new(LiveTasks::new(logged)),
-                policy: self.policy,
-                max_history: self.max_history,
-                leases,
-                feed: self.feed,
-                hearing: std::sync::Once::new(),
-                sweep_now: tokio::sync::Notify::new(),
-            }),
+        // Push delivery that outlives the replica: the configs in the task store's outbox.
+        let outbox = match (&leases, &pushes, &dispatcher) {
+            (Some(leases), Some(configs), Some(dispatcher))
+                if logged && configs.outbox().is_some() && configs.outbox() == tasks.outbox() =>
+            {
+                Some(Arc::new(outbox::Outbox::new(
+                    Arc::clone(configs),
+                    dispatcher.sender().clone(),
+                    leases.holder.clone(),
+                    leases.ttl,
+                )))
+            }
+            _ => None,
+        };
+        let shared = Arc::new(Shared {
+            executor: self.executor,
+            tasks,
+            pushes,
+            dispatcher,
+            extended_card: self.extended_card,
+            timeout: self.timeout,
+            live: Arc::new(LiveTasks::new(logged)),
+            policy: self.policy,
+            max_history: self.max_history,
+            leases,
+            outbox,
+            feed: self.feed,
+            hearing: std::sync::Once::new(),
+            sweep_now: tokio::sync::Notify::new(),
+        });
+        // A replica that serves nothing yet still settles what a stopped one left: heard from
+        // the start, when built in a runtime (else from its first task).
+        if tokio::runtime::Handle::try_current().is_ok() {
+            shared.hear();
         }
+        RequestHandler { shared }
     }
 }
 
 impl<E: AgentExecutor> Shared<E> {
-    /// The task's live entry; the first one also starts hearing the other replicas and keeping
-    /// this one's leases, when there are other replicas.
+    /// The task's live entry; the first one also starts hearing the other replicas, when the
+    /// handler was built outside a runtime.
     fn entry(self: &Arc<Self>, tenant: Option<&str>, task_id: &str) -> Arc<live::LiveTask> {
+        self.hear();
+        self.live.entry(tenant, task_id)
+    }
+
+    /// Starts hearing the other replicas and keeping this one's leases (the heartbeat, and the
+    /// sweep that settles what a stopped replica left), once, when there are other replicas.
+    fn hear(self: &Arc<Self>) {
         if let Some(feed) = &self.feed {
             self.hearing.call_once(|| {
                 tokio::spawn(fanout::fan_out(Arc::downgrade(self), feed.wakeups()));
@@ -265,7 +296,6 @@ impl<E: AgentExecutor> Shared<E> {
                 }
             });
         }
-        self.live.entry(tenant, task_id)
     }
 }
 
@@ -279,6 +309,11 @@ impl<E> Shared<E> {
         event: StreamResponse,
         trace: Option<TraceContext>,
     ) {
+        if let Some(outbox) = &self.outbox {
+            // Queued by the write that logged it: sent from there.
+            outbox.kick(tenant, task_id);
+            return;
+        }
         let (Some(store), Some(dispatcher)) = (&self.pushes, &self.dispatcher) else {
             return;
         };

@@ -7,7 +7,8 @@
 //! message that says the replica running it stopped, in a write conditional on its version and
 //! on the lease having expired: of several replicas sweeping at once, one settles it. Its
 //! subscribers on every replica get that terminal event from the log, and its push configs the
-//! notification.
+//! notification. The same sweep takes over push notifications that waited in the outbox longer
+//! than a lease (see `outbox`), and the heartbeat renews this replica's claims on them.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -45,10 +46,16 @@ pub(super) async fn keep_leases<E: AgentExecutor>(shared: Weak<Shared<E>>) {
             if let Err(e) = shared.tasks.renew_leases(&leases.holder, leases.ttl).await {
                 tracing::warn!(target: "a2a_agent::cluster", error = %e, "could not renew the leases");
             }
+            if let Some(outbox) = &shared.outbox {
+                outbox.renew(Some(outbox.ttl)).await;
+            }
             renew_at = now + ttl / 3;
         }
         if now >= sweep_at {
             sweep(&shared).await;
+            if let Some(outbox) = &shared.outbox {
+                outbox.sweep().await;
+            }
             sweep_at = now + ttl / 2;
         }
         let next = renew_at.min(sweep_at);
@@ -127,6 +134,7 @@ async fn settle<E: AgentExecutor>(shared: &Arc<Shared<E>>, lost: ExpiredLease) -
         lease: Lease::Release {
             holder: &leases.holder,
         },
+        notify: shared.outbox.is_some(),
     };
     let tenant_key = Some(tenant.as_str());
     let scope = Scope::tenant(tenant_key).owner(&stored.owner);
@@ -159,6 +167,10 @@ pub(super) async fn shut_down<E: AgentExecutor>(shared: &Arc<Shared<E>>, grace: 
     let deadline = Instant::now() + grace;
     while shared.live.in_use().iter().any(|t| t.is_running()) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    if let Some(outbox) = &shared.outbox {
+        // Notifications still queued are sent by the others, once they waited a lease's time.
+        outbox.renew(None).await;
     }
     let (Some(leases), Some(feed)) = (&shared.leases, &shared.feed) else {
         return;

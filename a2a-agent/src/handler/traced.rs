@@ -9,8 +9,8 @@ use std::time::Duration;
 use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use crate::store::{
-    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreFuture, Stored,
-    TaskPage, TaskQuery, TaskStore, WriteWith,
+    Deliveries, Delivery, ExpiredLease, Lease, LoggedEvent, OutboxId, PushConfigPage,
+    PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
 /// `future` in a span for `operation` on `task_id`, when anyone listens.
@@ -129,6 +129,10 @@ impl TaskStore for TracedTasks {
     fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
         traced("expired_leases", "", self.0.expired_leases(limit))
     }
+
+    fn outbox(&self) -> Option<OutboxId> {
+        self.0.outbox()
+    }
 }
 
 /// A push-config store whose calls are traced.
@@ -179,5 +183,59 @@ impl PushConfigStore for TracedPushConfigs {
     ) -> StoreFuture<'a, bool> {
         let future = self.0.delete_push_config(scope, task_id, config_id);
         traced("delete_push_config", task_id, future)
+    }
+
+    fn outbox(&self) -> Option<OutboxId> {
+        self.0.outbox()
+    }
+
+    fn claim_deliveries<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Duration,
+        which: Deliveries<'a>,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<Delivery>> {
+        let task_id = match which {
+            Deliveries::Task { task_id, .. } => task_id,
+            Deliveries::Stale { .. } => "",
+        };
+        let future = self.0.claim_deliveries(holder, ttl, which, limit);
+        traced("claim_deliveries", task_id, future)
+    }
+
+    fn queued_notifications<'a>(
+        &'a self,
+        delivery: &'a Delivery,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<LoggedEvent>> {
+        let future = self.0.queued_notifications(delivery, limit);
+        traced("queued_notifications", &delivery.task_id, future)
+    }
+
+    fn notification_sent<'a>(
+        &'a self,
+        delivery: &'a Delivery,
+        version: u64,
+    ) -> StoreFuture<'a, ()> {
+        let future = self.0.notification_sent(delivery, version);
+        traced("notification_sent", &delivery.task_id, future)
+    }
+
+    fn release_delivery<'a>(
+        &'a self,
+        delivery: &'a Delivery,
+        holder: &'a str,
+    ) -> StoreFuture<'a, ()> {
+        let future = self.0.release_delivery(delivery, holder);
+        traced("release_delivery", &delivery.task_id, future)
+    }
+
+    fn renew_deliveries<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Option<Duration>,
+    ) -> StoreFuture<'a, u64> {
+        traced("renew_deliveries", "", self.0.renew_deliveries(holder, ttl))
     }
 }

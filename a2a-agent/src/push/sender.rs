@@ -10,10 +10,15 @@ use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 
+use super::outcome::{Delivered, PushError, PushFailure};
 use super::screen::{PushResolver, PushUrlError, PushUrlPolicy, SystemResolver};
 
 /// The header carrying the config's `token`, as the official SDK (a2a-sdk) sends it.
 pub const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
+
+/// The header a [numbered](PushSender::deliver_numbered) notification carries its event's
+/// sequence number in (decimal): the same for every delivery of one event.
+pub const EVENT_ID_HEADER: &str = "X-A2A-Event-Id";
 
 /// POSTs task updates to push-notification webhooks, screening every URL first.
 ///
@@ -184,124 +189,6 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A notification the webhook took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delivered {
-    /// POSTs made, the successful one included.
-    pub attempts: u32,
-    /// The webhook's answer (a 2xx).
-    pub status: u16,
-}
-
-/// A notification that was not delivered: where to, after how many attempts, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PushError {
-    url: String,
-    attempts: u32,
-    failure: PushFailure,
-}
-
-impl PushError {
-    /// The webhook URL without what may be secret in it: no user name or password, no fragment,
-    /// and the query replaced by `?…` (webhook URLs often carry a token there).
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    /// POSTs attempted (0 when the URL was refused or the config was unusable before any).
-    pub fn attempts(&self) -> u32 {
-        self.attempts
-    }
-
-    /// The last failure.
-    pub fn failure(&self) -> &PushFailure {
-        &self.failure
-    }
-}
-
-impl fmt::Display for PushError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.attempts {
-            0 => write!(
-                f,
-                "push notification to {} not sent: {}",
-                self.url, self.failure
-            ),
-            1 => write!(
-                f,
-                "push notification to {} failed after 1 attempt: {}",
-                self.url, self.failure
-            ),
-            n => write!(
-                f,
-                "push notification to {} failed after {n} attempts: {}",
-                self.url, self.failure
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PushError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.failure {
-            PushFailure::Refused(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-/// Why a delivery failed (the last attempt's reason, when there were several).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PushFailure {
-    /// The URL, or an address its host resolved to at connection time, is refused by the
-    /// policy. Never retried.
-    Refused(PushUrlError),
-    /// The webhook answered with this non-2xx status.
-    Status(u16),
-    /// No answer within the per-attempt timeout.
-    Timeout(Duration),
-    /// No connection: refused, unreachable, TLS failure, or the name did not resolve.
-    Connect(String),
-    /// The request failed after connecting (connection reset, protocol error).
-    Request(String),
-    /// The config's token or authentication is not a valid HTTP header value (a line break,
-    /// say). Its value is not repeated here.
-    InvalidHeader(&'static str),
-}
-
-impl PushFailure {
-    /// Whether another attempt may succeed.
-    pub fn is_retryable(&self) -> bool {
-        match self {
-            PushFailure::Status(status) => matches!(status, 408 | 429 | 500..=599),
-            PushFailure::Timeout(_) | PushFailure::Connect(_) | PushFailure::Request(_) => true,
-            PushFailure::Refused(_) | PushFailure::InvalidHeader(_) => false,
-        }
-    }
-}
-
-impl fmt::Display for PushFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PushFailure::Refused(e) => write!(f, "refused: {e}"),
-            PushFailure::Status(status @ 300..=399) => {
-                write!(
-                    f,
-                    "the webhook answered HTTP {status} (redirects are not followed)"
-                )
-            }
-            PushFailure::Status(status) => write!(f, "the webhook answered HTTP {status}"),
-            PushFailure::Timeout(after) => write!(f, "no answer within {after:?}"),
-            PushFailure::Connect(reason) => write!(f, "could not connect: {reason}"),
-            PushFailure::Request(reason) => write!(f, "the request failed: {reason}"),
-            PushFailure::InvalidHeader(what) => {
-                write!(f, "the config's {what} is not a valid HTTP header value")
-            }
-        }
-    }
-}
-
 impl PushSender {
     /// A sender with the defaults: 10 s per attempt, 3 attempts, pauses of 250 ms and 1 s.
     pub fn new(policy: PushUrlPolicy) -> Result<Self, BuildError> {
@@ -365,6 +252,31 @@ impl PushSender {
         event: &StreamResponse,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
+        self.deliver_inner(config, event, None, trace).await
+    }
+
+    /// [`deliver_traced`](Self::deliver_traced) of an event with a sequence number (its task's
+    /// version, as in a stream's SSE `id:`), sent in the [`EVENT_ID_HEADER`] so that a receiver
+    /// can drop a notification it already had: the request handler's outbox delivers at least
+    /// once.
+    pub async fn deliver_numbered(
+        &self,
+        config: &TaskPushNotificationConfig,
+        event: &StreamResponse,
+        event_id: u64,
+        trace: Option<&TraceContext>,
+    ) -> Result<Delivered, PushError> {
+        self.deliver_inner(config, event, Some(event_id), trace)
+            .await
+    }
+
+    async fn deliver_inner(
+        &self,
+        config: &TaskPushNotificationConfig,
+        event: &StreamResponse,
+        event_id: Option<u64>,
+        trace: Option<&TraceContext>,
+    ) -> Result<Delivered, PushError> {
         let span = tracing::info_span!(
             target: "a2a_agent::push",
             "a2a.push",
@@ -372,9 +284,11 @@ impl PushSender {
             url.full = %redact_url(&config.url),
             a2a.attempts = tracing::field::Empty,
         );
-        let result =
-            tracing::Instrument::instrument(self.try_deliver(config, event, trace), span.clone())
-                .await;
+        let result = tracing::Instrument::instrument(
+            self.try_deliver(config, event, event_id, trace),
+            span.clone(),
+        )
+        .await;
         let (attempts, outcome) = match &result {
             Ok(delivered) => (delivered.attempts, "delivered"),
             Err(e) => (e.attempts, "failed"),
@@ -395,6 +309,7 @@ impl PushSender {
         &self,
         config: &TaskPushNotificationConfig,
         event: &StreamResponse,
+        event_id: Option<u64>,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
         let fail = |attempts, failure| PushError {
@@ -410,6 +325,12 @@ impl PushSender {
             headers(config).map_err(|what| fail(0, PushFailure::InvalidHeader(what)))?;
         if let Some(trace) = TraceContext::outgoing(trace) {
             trace.insert_into(&mut headers);
+        }
+        if let Some(id) = event_id {
+            headers.insert(
+                HeaderName::from_static("x-a2a-event-id"),
+                HeaderValue::from(id),
+            );
         }
         // A generated type always serializes; the fallback only keeps this path panic-free.
         let body = serde_json::to_vec(event).unwrap_or_else(|_| b"{}".to_vec());

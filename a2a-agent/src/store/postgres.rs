@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError,
+    ExpiredLease, Lease, LoggedEvent, OutboxId, PushConfigPage, PushConfigStore, Scope, StoreError,
     StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
@@ -51,6 +51,7 @@ CREATE TABLE a2a_push_configs (
         },
         super::sql::OWNERS,
         super::sql::EVENTS,
+        super::sql::outbox_migration(4),
     ];
     const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
@@ -103,7 +104,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 3;
+    pub const SCHEMA_VERSION: u32 = 4;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -203,6 +204,10 @@ impl TaskStore for PostgresStore {
         true
     }
 
+    fn outbox(&self) -> Option<OutboxId> {
+        self.sql.outbox()
+    }
+
     fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
@@ -294,4 +299,6 @@ impl PushConfigStore for PostgresStore {
     ) -> StoreFuture<'a, bool> {
         Box::pin(self.sql.delete_push_config(scope, task_id, config_id))
     }
+
+    super::sql::push_outbox_methods!();
 }

@@ -246,6 +246,69 @@ impl PushConfigStore for SealedPushConfigs {
     ) -> StoreFuture<'a, bool> {
         self.inner.delete_push_config(scope, task_id, config_id)
     }
+
+    fn outbox(&self) -> Option<super::OutboxId> {
+        self.inner.outbox()
+    }
+
+    /// The claimed configs with their secrets opened (a config whose secrets do not open is
+    /// claimed as it is stored, and its delivery fails: the sender refuses the sealed token).
+    fn claim_deliveries<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: std::time::Duration,
+        which: super::Deliveries<'a>,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<super::Delivery>> {
+        Box::pin(async move {
+            let mut claimed = self
+                .inner
+                .claim_deliveries(holder, ttl, which, limit)
+                .await?;
+            for delivery in &mut claimed {
+                let scope = Scope::tenant(Some(&delivery.tenant));
+                let config = std::mem::take(&mut delivery.config);
+                delivery.config =
+                    match self.convert(scope, &delivery.task_id, config.clone(), false) {
+                        Ok(opened) => opened,
+                        Err(_) => config,
+                    };
+            }
+            Ok(claimed)
+        })
+    }
+
+    fn queued_notifications<'a>(
+        &'a self,
+        delivery: &'a super::Delivery,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<super::LoggedEvent>> {
+        self.inner.queued_notifications(delivery, limit)
+    }
+
+    fn notification_sent<'a>(
+        &'a self,
+        delivery: &'a super::Delivery,
+        version: u64,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.notification_sent(delivery, version)
+    }
+
+    fn release_delivery<'a>(
+        &'a self,
+        delivery: &'a super::Delivery,
+        holder: &'a str,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.release_delivery(delivery, holder)
+    }
+
+    fn renew_deliveries<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Option<std::time::Duration>,
+    ) -> StoreFuture<'a, u64> {
+        self.inner.renew_deliveries(holder, ttl)
+    }
 }
 
 #[cfg(test)]

@@ -45,8 +45,10 @@ use super::{status_time, token, Lease, LoggedEvent, SortKey, StoreError, TaskQue
 
 mod generic;
 mod leases;
+mod outbox;
 
 pub(crate) use generic::SqlStore;
+pub(crate) use outbox::{outbox_migration, push_outbox_methods};
 
 /// What differs between the SQL databases: implemented for each sqlx driver a store runs on.
 pub(crate) trait Dialect: sqlx::Database {
@@ -153,25 +155,31 @@ pub(crate) struct TaskWrite<'a> {
     pub(crate) statement: String,
     pub(crate) binds: Vec<Bind<'a>>,
     pub(crate) log: Option<[Bind<'a>; 4]>,
+    /// Whether the event is queued in the outbox too (beside [`LOG_EVENT`], by
+    /// [`outbox::QUEUE`]), where the statement cannot queue it itself.
+    pub(crate) queue: bool,
 }
 
-/// What a task write logs: its event's JSON, and whether the database runs a write in a `WITH`
-/// (PostgreSQL: then the statement logs it, one round trip, one transaction).
+/// What a task write logs: its event's JSON, whether it is queued for the task's push configs
+/// too (the outbox), and whether the database runs a write in a `WITH` (PostgreSQL: then the
+/// statement logs and queues it, one round trip, one transaction).
 #[derive(Clone, Copy)]
 pub(crate) struct Logged<'a> {
     pub(crate) event: Option<&'a str>,
+    pub(crate) queue: bool,
     pub(crate) in_with: bool,
 }
 
 impl<'a> Logged<'a> {
     /// `write` (the statement that writes the task) with the event logged beside it, under
-    /// `version`.
-    fn wrap(self, write: String, binds: Vec<Bind<'a>>, version: i64) -> TaskWrite<'a> {
+    /// `version`, and queued when it is to be; `now` is the database's clock.
+    fn wrap(self, write: String, binds: Vec<Bind<'a>>, version: i64, now: &str) -> TaskWrite<'a> {
         let (Some(event), tenant, id) = (self.event, binds[0].clone(), binds[1].clone()) else {
             return TaskWrite {
                 statement: write,
                 binds,
                 log: None,
+                queue: false,
             };
         };
         if !self.in_with {
@@ -180,18 +188,26 @@ impl<'a> Logged<'a> {
                 statement: write,
                 binds,
                 log: Some(log),
+                queue: self.queue,
             };
         }
         let mut binds = binds;
         let e = next(&mut binds, Bind::text(event));
+        // The event's insert comes last: the statement's count is its (1, or 0 when the write
+        // changed nothing), whatever the number of configs queued.
+        let queued = match self.queue {
+            false => String::new(),
+            true => format!(", {}", outbox::queue_in_with(now)),
+        };
         let statement = format!(
-            "WITH written AS ({write} RETURNING version) INSERT INTO a2a_events \
+            "WITH written AS ({write} RETURNING version){queued} INSERT INTO a2a_events \
              (tenant, task_id, seq, event) SELECT $1, $2, version, {e} FROM written"
         );
         TaskWrite {
             statement,
             binds,
             log: None,
+            queue: false,
         }
     }
 }
@@ -217,7 +233,7 @@ pub(crate) fn create_task<'a>(
          task, owner, version{columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1{values}) \
          ON CONFLICT (tenant, id) DO NOTHING"
     );
-    logged.wrap(insert, binds, 1)
+    logged.wrap(insert, binds, 1, now)
 }
 
 /// The optimistic write of a task: the version check, the refusal of a terminal task, the
@@ -256,7 +272,7 @@ pub(crate) fn update_task<'a>(
         }
     }
     let update = format!("UPDATE a2a_tasks SET {set} WHERE {condition}");
-    logged.wrap(update, binds, expected.saturating_add(1))
+    logged.wrap(update, binds, expected.saturating_add(1), now)
 }
 
 /// A row of [`EVENTS_AFTER`] of task `task_id`, read.

@@ -9,7 +9,7 @@ use sqlx::Sqlite;
 
 use super::sql::{Dialect, Migration, SqlStore};
 use super::{
-    ExpiredLease, Lease, LoggedEvent, PushConfigPage, PushConfigStore, Scope, StoreError,
+    ExpiredLease, Lease, LoggedEvent, OutboxId, PushConfigPage, PushConfigStore, Scope, StoreError,
     StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 
@@ -70,6 +70,7 @@ CREATE TABLE a2a_wakeups (
 );
 ",
         },
+        super::sql::outbox_migration(5),
     ];
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
@@ -145,7 +146,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 4;
+    pub const SCHEMA_VERSION: u32 = 5;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -266,6 +267,10 @@ impl TaskStore for SqliteStore {
         true
     }
 
+    fn outbox(&self) -> Option<OutboxId> {
+        self.sql.outbox()
+    }
+
     fn create_task_with<'a>(
         &'a self,
         scope: Scope<'a>,
@@ -357,6 +362,8 @@ impl PushConfigStore for SqliteStore {
     ) -> StoreFuture<'a, bool> {
         Box::pin(self.sql.delete_push_config(scope, task_id, config_id))
     }
+
+    super::sql::push_outbox_methods!();
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
-//! What a write does beside the task: [`WriteWith`] (the event it logs, the [`Lease`] it takes
-//! or gives back), and what a recovery sweep finds ([`ExpiredLease`]).
+//! What a write does beside the task: [`WriteWith`] (the event it logs and queues, the
+//! [`Lease`] it takes or gives back), what a recovery sweep finds ([`ExpiredLease`]), and the
+//! push outbox's claims ([`Delivery`]).
 
 use std::time::Duration;
 
-use a2a_types::v1::StreamResponse;
+use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 
 use super::Stored;
 
@@ -18,6 +19,10 @@ pub struct WriteWith<'a> {
     /// What the write does with the task's execution lease, in a store that keeps leases (see
     /// the [module docs](super#leases)).
     pub lease: Lease<'a>,
+    /// Queues the logged event in the store's push outbox, once for each push config the task
+    /// has in it (see the [module docs](super#push-outbox)). Only with an `event`, in a store
+    /// that keeps an [`outbox`](super::TaskStore::outbox).
+    pub notify: bool,
 }
 
 /// What a write does with the task's execution lease (see the [module docs](super#leases)).
@@ -63,4 +68,45 @@ pub struct ExpiredLease {
     pub stored: Stored,
     /// Who held the lease.
     pub holder: String,
+}
+
+/// Names a store's push outbox: a [`TaskStore`](super::TaskStore) and a
+/// [`PushConfigStore`](super::PushConfigStore) with the same one queue a task's notifications in
+/// the write that logs its event (see the [module docs](super#push-outbox)). Each SQL store
+/// opened has its own; its clones share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OutboxId(pub(crate) u64);
+
+/// Which configs [`PushConfigStore::claim_deliveries`](super::PushConfigStore::claim_deliveries)
+/// claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deliveries<'a> {
+    /// The configs of one task with notifications queued (what the replica that wrote its
+    /// events does next).
+    Task {
+        /// The task's tenant (`None`: the default one).
+        tenant: Option<&'a str>,
+        /// The task.
+        task_id: &'a str,
+    },
+    /// Configs of any task whose oldest queued notification is older than `older_than` and
+    /// that no live claim holds: what a replica that stopped left (a recovery sweep).
+    Stale {
+        /// How long a notification waits before another replica takes it over.
+        older_than: Duration,
+    },
+}
+
+/// A push config claimed to send its queued notifications: only its holder sends them, one
+/// after another, until it gives the claim back or the claim expires.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delivery {
+    /// The task's tenant (`""` for the default one).
+    pub tenant: String,
+    /// The task.
+    pub task_id: String,
+    /// The config's id.
+    pub config_id: String,
+    /// The config as stored.
+    pub config: TaskPushNotificationConfig,
 }

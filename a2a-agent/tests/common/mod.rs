@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_agent::store::{
-    Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery, TaskStore, WriteWith,
-    DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+    Deliveries, Delivery, Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery,
+    TaskStore, WriteWith, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
 };
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
@@ -89,6 +89,7 @@ macro_rules! conformance_tests {
             update_of_a_missing_task_is_not_found,
             no_update_moves_a_task_out_of_a_terminal_state,
             logged_writes_keep_each_version_s_event_in_order,
+            the_outbox_queues_notified_events_per_config_for_one_holder_at_a_time,
             a_lease_lets_one_holder_write_until_it_expires,
             tenants_are_isolated,
             owners_are_isolated_in_the_query,
@@ -431,6 +432,179 @@ pub async fn logged_writes_keep_each_version_s_event_in_order(f: &Fixture) {
     let other = f.tenant("b");
     let theirs = store.events_after(Some(&other), &id, 0, 100).await.unwrap();
     assert_eq!(theirs, vec![]);
+}
+
+/// A write that logs `event` and queues it for the task's push configs.
+fn notifying(event: &StreamResponse) -> WriteWith<'_> {
+    WriteWith {
+        event: Some(event),
+        notify: true,
+        ..Default::default()
+    }
+}
+
+/// The ids of claimed configs, sorted.
+fn claimed_ids(claimed: &[Delivery]) -> Vec<String> {
+    let mut ids: Vec<String> = claimed.iter().map(|d| d.config_id.clone()).collect();
+    ids.sort();
+    ids
+}
+
+pub async fn the_outbox_queues_notified_events_per_config_for_one_holder_at_a_time(f: &Fixture) {
+    let (tasks, configs) = (&*f.tasks, &*f.configs);
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let ttl = Duration::from_secs(30);
+    if configs.outbox().is_none() {
+        assert_eq!(tasks.outbox(), None);
+        let which = Deliveries::Stale { older_than: ttl };
+        assert!(configs
+            .claim_deliveries("r1", ttl, which, 10)
+            .await
+            .unwrap()
+            .is_empty());
+        return;
+    }
+    assert_eq!(tasks.outbox(), configs.outbox(), "one store, one outbox");
+    let id = f.id("outbox");
+    let first = status_event(&id, TaskState::Submitted);
+    tasks
+        .create_task_with(scope, &task(&id), notifying(&first))
+        .await
+        .unwrap();
+    for name in ["c1", "c2"] {
+        let url = format!("https://hook.invalid/{name}");
+        configs
+            .set_push_config(scope, &id, config(Some(name), &url))
+            .await
+            .unwrap();
+    }
+    // Another task's config, which nothing here queues for.
+    let other = f.id("outbox-other");
+    tasks.create_task(scope, &task(&other)).await.unwrap();
+    configs
+        .set_push_config(scope, &other, config(Some("c3"), "https://hook.invalid/c3"))
+        .await
+        .unwrap();
+    let events = [TaskState::Working, TaskState::InputRequired].map(|s| status_event(&id, s));
+    for (version, event) in (1..).zip(&events) {
+        let t = task_with(&id, "ctx", TaskState::Working, None);
+        tasks
+            .update_task_with(scope, &t, version, notifying(event))
+            .await
+            .unwrap();
+    }
+    // Logged but not queued.
+    let t = task_with(&id, "ctx", TaskState::Working, None);
+    let quiet = status_event(&id, TaskState::Working);
+    tasks
+        .update_task_with(scope, &t, 3, logging(&quiet))
+        .await
+        .unwrap();
+
+    let this_task = Deliveries::Task {
+        tenant: Some(&tenant),
+        task_id: &id,
+    };
+    let claimed = configs
+        .claim_deliveries("r1", ttl, this_task, 10)
+        .await
+        .unwrap();
+    assert_eq!(claimed_ids(&claimed), ["c1", "c2"]);
+    let c1 = claimed
+        .iter()
+        .find(|d| d.config_id == "c1")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (c1.tenant.as_str(), c1.task_id.as_str()),
+        (tenant.as_str(), id.as_str())
+    );
+    assert_eq!(c1.config.url, "https://hook.invalid/c1");
+    assert_eq!(c1.config.token.as_deref(), Some("secret"));
+    // Held: no one else claims them, and the holder claims them again (a renewal).
+    assert!(configs
+        .claim_deliveries("r2", ttl, this_task, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        configs
+            .claim_deliveries("r1", ttl, this_task, 10)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    let queued = configs.queued_notifications(&c1, 10).await.unwrap();
+    let versions: Vec<u64> = queued.iter().map(|e| e.version).collect();
+    assert_eq!(
+        versions,
+        [2, 3],
+        "queued in order, the unqueued write left out"
+    );
+    assert_eq!(queued[0].event, events[0]);
+    assert_eq!(configs.queued_notifications(&c1, 1).await.unwrap().len(), 1);
+    configs.notification_sent(&c1, 2).await.unwrap();
+    let versions: Vec<u64> = configs
+        .queued_notifications(&c1, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.version)
+        .collect();
+    assert_eq!(versions, [3]);
+    // Only the holder gives a claim back.
+    configs.release_delivery(&c1, "r2").await.unwrap();
+    assert!(configs
+        .claim_deliveries("r2", ttl, this_task, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    configs.release_delivery(&c1, "r1").await.unwrap();
+    let taken = configs
+        .claim_deliveries("r2", ttl, this_task, 10)
+        .await
+        .unwrap();
+    assert_eq!(claimed_ids(&taken), ["c1"]);
+    // Claims that expire (r1's, renewed for a moment) are taken over by a sweep, once their
+    // notifications waited long enough; a live one (r2's) is not.
+    assert!(
+        configs
+            .renew_deliveries("r1", Some(Duration::from_millis(1)))
+            .await
+            .unwrap()
+            >= 1
+    );
+    tokio::time::sleep(Duration::from_millis(60)).await;
+    let stale = Deliveries::Stale {
+        older_than: Duration::from_millis(50),
+    };
+    let swept = configs
+        .claim_deliveries("r3", ttl, stale, 1000)
+        .await
+        .unwrap();
+    let (ours, others): (Vec<Delivery>, Vec<Delivery>) =
+        swept.into_iter().partition(|d| d.tenant == tenant);
+    // Another test's (on a shared database) goes back at once.
+    for d in &others {
+        configs.release_delivery(d, "r3").await.unwrap();
+    }
+    assert_eq!(claimed_ids(&ours), ["c2"]);
+    // A deleted config's notifications go with it.
+    assert!(configs.delete_push_config(scope, &id, "c2").await.unwrap());
+    assert!(configs
+        .queued_notifications(&ours[0], 10)
+        .await
+        .unwrap()
+        .is_empty());
+    // Giving every claim back frees them for anyone.
+    assert!(configs.renew_deliveries("r2", None).await.unwrap() >= 1);
+    let again = configs
+        .claim_deliveries("r4", ttl, this_task, 10)
+        .await
+        .unwrap();
+    assert_eq!(claimed_ids(&again), ["c1"]);
 }
 
 /// A write that holds the lease for `holder` for `ttl`.

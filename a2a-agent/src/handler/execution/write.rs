@@ -58,6 +58,7 @@ impl<E: AgentExecutor> Execution<E> {
         let with = WriteWith {
             event: logged.as_ref(),
             lease,
+            notify: shared.outbox.is_some(),
         };
         self.live.writing(true);
         let created = shared
@@ -109,6 +110,7 @@ impl<E: AgentExecutor> Execution<E> {
             let with = WriteWith {
                 event: logged.as_ref(),
                 lease,
+                notify: shared.outbox.is_some(),
             };
             self.live.writing(true);
             let written = tasks.update_task_with(scope, &task, version, with).await;

@@ -5,13 +5,13 @@ use std::fmt;
 
 use std::time::Duration;
 
-use a2a_types::v1::{Task, TaskPushNotificationConfig};
-use sqlx::{Arguments, ColumnIndex, Decode, Encode, Executor, FromRow, IntoArguments, Pool, Type};
+use a2a_types::v1::Task;
+use sqlx::{Arguments, Executor, FromRow, Pool};
 
 use super::{backend, Bind, Dialect, TaskRow};
 use crate::store::{
-    config_id_for, effective_page_size, stored_config, token, ExpiredLease, Lease, LoggedEvent,
-    PushConfigPage, Scope, StoreError, Stored, TaskPage, TaskQuery, WriteWith,
+    token, ExpiredLease, Lease, LoggedEvent, Scope, StoreError, Stored, TaskPage, TaskQuery,
+    WriteWith,
 };
 
 /// The pools of a SQL store, and every store operation on them, once for all databases.
@@ -21,6 +21,9 @@ use crate::store::{
 pub(crate) struct SqlStore<DB: sqlx::Database> {
     reader: Pool<DB>,
     writer: Pool<DB>,
+    /// Which store this is, for [`outbox`](crate::store::TaskStore::outbox): the same for its
+    /// clones, another for each store opened.
+    id: u64,
 }
 
 impl<DB: sqlx::Database> Clone for SqlStore<DB> {
@@ -28,6 +31,7 @@ impl<DB: sqlx::Database> Clone for SqlStore<DB> {
         SqlStore {
             reader: self.reader.clone(),
             writer: self.writer.clone(),
+            id: self.id,
         }
     }
 }
@@ -42,21 +46,33 @@ impl<DB: Dialect> fmt::Debug for SqlStore<DB> {
     }
 }
 
-// What the store needs of a driver, in one place: connections (and so pools and transactions)
-// that execute statements, arguments that bind, the Rust types of `Bind` that encode, and those
-// of the rows that decode. Both sqlx drivers have all of it.
-impl<DB> SqlStore<DB>
-where
-    DB: Dialect,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> i64: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
-    for<'q> Option<i64>: Encode<'q, DB>,
-    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<&'q str>: Encode<'q, DB>,
-    for<'r> String: Decode<'r, DB> + Type<DB>,
-    usize: ColumnIndex<DB::Row>,
-{
+/// An `impl` block of [`SqlStore`]'s operations, under what they need of a driver, in one
+/// place: connections (and so pools and transactions) that execute statements, arguments that
+/// bind, the Rust types of `Bind` that encode, and those of the rows that decode. Both sqlx
+/// drivers have all of it. A macro only so that the operations can live in more than one file
+/// with the bounds written once; the methods keep their own spans, so an error in one is
+/// reported in its code.
+macro_rules! sql_impl {
+    ($($body:tt)*) => {
+        impl<DB> $crate::store::sql::SqlStore<DB>
+        where
+            DB: $crate::store::sql::Dialect,
+            for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+            for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+            for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Decode<'q, DB> + sqlx::Type<DB>,
+            for<'q> Option<i64>: sqlx::Encode<'q, DB>,
+            for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+            for<'q> Option<&'q str>: sqlx::Encode<'q, DB>,
+            for<'r> String: sqlx::Decode<'r, DB> + sqlx::Type<DB>,
+            usize: sqlx::ColumnIndex<DB::Row>,
+        {
+            $($body)*
+        }
+    };
+}
+pub(crate) use sql_impl;
+
+sql_impl! {
     /// The pools, reader then writer: for an event feed, and for a test to read the
     /// connections' settings.
     pub(crate) fn pools(&self) -> [&Pool<DB>; 2] {
@@ -66,7 +82,14 @@ where
     /// A store on `reader` and `writer`, whose database [`migrate`](Self::migrate) has brought
     /// up to date.
     pub(crate) fn new(reader: Pool<DB>, writer: Pool<DB>) -> SqlStore<DB> {
-        SqlStore { reader, writer }
+        static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        SqlStore { reader, writer, id }
+    }
+
+    /// The outbox this store keeps: its own (see `TaskStore::outbox`).
+    pub(crate) fn outbox(&self) -> Option<crate::store::OutboxId> {
+        Some(crate::store::OutboxId(self.id))
     }
 
     /// `binds` as the driver's arguments: the one place values meet sqlx. Encoding fails as
@@ -88,7 +111,7 @@ where
     }
 
     /// Runs `statement` on the writer and returns how many rows it changed.
-    async fn write(&self, statement: &str, binds: &[Bind<'_>]) -> Result<u64, sqlx::Error> {
+    pub(super) async fn write(&self, statement: &str, binds: &[Bind<'_>]) -> Result<u64, sqlx::Error> {
         let done = sqlx::query_with(statement, Self::arguments(binds)?)
             .execute(&self.writer)
             .await?;
@@ -96,7 +119,7 @@ where
     }
 
     /// The row `statement` reads on the reader, if any.
-    async fn read_one<O>(
+    pub(super) async fn read_one<O>(
         &self,
         statement: &str,
         binds: &[Bind<'_>],
@@ -110,12 +133,26 @@ where
     }
 
     /// The rows `statement` reads on the reader.
-    async fn read_all<O>(&self, statement: &str, binds: &[Bind<'_>]) -> Result<Vec<O>, sqlx::Error>
+    pub(super) async fn read_all<O>(&self, statement: &str, binds: &[Bind<'_>]) -> Result<Vec<O>, sqlx::Error>
     where
         O: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
     {
         sqlx::query_as_with(statement, Self::arguments(binds)?)
             .fetch_all(&self.reader)
+            .await
+    }
+
+    /// The rows a writing `statement` (one with `RETURNING`) returns, run on the writer.
+    pub(super) async fn write_returning<O>(
+        &self,
+        statement: &str,
+        binds: &[Bind<'_>],
+    ) -> Result<Vec<O>, sqlx::Error>
+    where
+        O: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
+    {
+        sqlx::query_as_with(statement, Self::arguments(binds)?)
+            .fetch_all(&self.writer)
             .await
     }
 
@@ -238,6 +275,7 @@ where
         binds.push(Bind::text(scope.owner_key()));
         let logged = super::Logged {
             event: event.as_deref(),
+            queue: with.notify,
             in_with: DB::WRITES_IN_WITH,
         };
         let write = super::create_task(binds, with.lease, logged, DB::NOW_MS);
@@ -276,6 +314,7 @@ where
                 let binds = row.binds(scope.tenant_key(), &task.id);
                 let logged = super::Logged {
                     event: event.as_deref(),
+                    queue: with.notify,
                     in_with: DB::WRITES_IN_WITH,
                 };
                 let write = super::update_task(
@@ -367,6 +406,12 @@ where
             sqlx::query_with(super::LOG_EVENT, Self::arguments(log)?)
                 .execute(&mut *tx)
                 .await?;
+            if write.queue {
+                let queue = super::expand(super::outbox::QUEUE, DB::NOW_MS);
+                sqlx::query_with(&queue, Self::arguments(&log[..3])?)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             tx.commit().await?;
         } else {
             tx.rollback().await?;
@@ -477,123 +522,5 @@ where
             page_size,
             total_size: u64::try_from(total).unwrap_or(0),
         })
-    }
-
-    /// [`PushConfigStore::set_push_config`](crate::store::PushConfigStore::set_push_config).
-    pub(crate) async fn set_push_config(
-        &self,
-        scope: Scope<'_>,
-        task_id: &str,
-        config: TaskPushNotificationConfig,
-    ) -> Result<TaskPushNotificationConfig, StoreError> {
-        let label = DB::LABEL;
-        let id = config_id_for(&config);
-        let config = stored_config(config, scope.tenant, task_id, id.clone());
-        let json = super::encode_config(label, &config)?;
-        let binds = [
-            Bind::text(scope.tenant_key()),
-            Bind::text(task_id),
-            Bind::text(&id),
-            Bind::text(&json),
-            Bind::text(scope.owner_key()),
-        ];
-        self.write(super::SET_CONFIG, &binds).await.map_err(|e| {
-            backend(
-                label,
-                format!("set push config `{id}` of task `{task_id}`"),
-                e,
-            )
-        })?;
-        Ok(config)
-    }
-
-    /// [`PushConfigStore::get_push_config`](crate::store::PushConfigStore::get_push_config).
-    pub(crate) async fn get_push_config(
-        &self,
-        scope: Scope<'_>,
-        task_id: &str,
-        config_id: &str,
-    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
-        let label = DB::LABEL;
-        let mut binds = vec![
-            Bind::text(scope.tenant_key()),
-            Bind::text(task_id),
-            Bind::text(config_id),
-        ];
-        let statement = super::owned(super::GET_CONFIG, scope.owner, &mut binds);
-        let json: Option<(String,)> = self.read_one(&statement, &binds).await.map_err(|e| {
-            backend(
-                label,
-                format!("read push config `{config_id}` of task `{task_id}`"),
-                e,
-            )
-        })?;
-        json.map(|(j,)| super::decode_config(label, &j)).transpose()
-    }
-
-    /// [`PushConfigStore::list_push_configs`](crate::store::PushConfigStore::list_push_configs).
-    pub(crate) async fn list_push_configs(
-        &self,
-        scope: Scope<'_>,
-        task_id: &str,
-        page_size: Option<u32>,
-        page_token: Option<&str>,
-    ) -> Result<PushConfigPage, StoreError> {
-        let label = DB::LABEL;
-        let after = match page_token.filter(|t| !t.is_empty()) {
-            None => String::new(),
-            Some(t) => token::parse_config_token(t)?,
-        };
-        let page_size = effective_page_size(page_size) as usize;
-        let mut binds = vec![
-            Bind::text(scope.tenant_key()),
-            Bind::text(task_id),
-            Bind::text(&after),
-        ];
-        let statement = super::owned(super::LIST_CONFIGS, scope.owner, &mut binds);
-        let limit = super::next(&mut binds, Bind::Int(page_size as i64 + 1));
-        let statement = format!("{statement} ORDER BY id LIMIT {limit}");
-        let mut rows: Vec<(String, String)> = self
-            .read_all(&statement, &binds)
-            .await
-            .map_err(|e| backend(label, format!("list push configs of task `{task_id}`"), e))?;
-        let more = rows.len() > page_size;
-        rows.truncate(page_size);
-        let next_page_token = match (more, rows.last()) {
-            (true, Some((_, id))) => Some(token::config_token(id)),
-            _ => None,
-        };
-        let configs = rows
-            .iter()
-            .map(|(json, _)| super::decode_config(label, json))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(PushConfigPage {
-            configs,
-            next_page_token,
-        })
-    }
-
-    /// [`PushConfigStore::delete_push_config`](crate::store::PushConfigStore::delete_push_config).
-    pub(crate) async fn delete_push_config(
-        &self,
-        scope: Scope<'_>,
-        task_id: &str,
-        config_id: &str,
-    ) -> Result<bool, StoreError> {
-        let label = DB::LABEL;
-        let mut binds = vec![
-            Bind::text(scope.tenant_key()),
-            Bind::text(task_id),
-            Bind::text(config_id),
-        ];
-        let statement = super::owned(super::DELETE_CONFIG, scope.owner, &mut binds);
-        let deleted = self.write(&statement, &binds).await.map_err(|e| {
-            backend(
-                label,
-                format!("delete push config `{config_id}` of task `{task_id}`"),
-                e,
-            )
-        })?;
-        Ok(deleted > 0)
     }
 }
