@@ -102,6 +102,17 @@
 //! memory store keeps none: its notifications go out from the process, and a restart loses
 //! those not yet sent.
 //!
+//! # Retention
+//!
+//! A store keeps a task until it is deleted: by [`TaskStore::delete_task`], or, for terminal
+//! tasks last updated before a time, by [`TaskStore::delete_ended`] (what a request handler's
+//! `delete_ended_tasks_after` runs). Either takes everything kept for the task with it, in one
+//! transaction: its event log, push configs and queued notifications. Once a task has ended, its
+//! event log is needed only by streams that are still catching up, so
+//! [`TaskStore::trim_ended_logs`] cuts it down to its last event. The SQL stores find ended tasks
+//! through an index of their own, so neither call reads the tasks that are still running or
+//! were trimmed before.
+//!
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
@@ -426,6 +437,41 @@ pub trait TaskStore: Send + Sync + 'static {
     fn expired_leases(&self, limit: u32) -> StoreFuture<'_, Vec<ExpiredLease>> {
         let _ = limit;
         Box::pin(std::future::ready(Ok(Vec::new())))
+    }
+
+    /// Deletes the scope's task `task_id` with all that is kept for it: its event log, and
+    /// (in a store that keeps both) its push configs and their queued notifications. `true` when
+    /// there was one (another owner's task is not there, to a scope with an owner). See the
+    /// [module docs](self#retention).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be written.
+    fn delete_task<'a>(&'a self, scope: Scope<'a>, task_id: &'a str) -> StoreFuture<'a, bool>;
+
+    /// Deletes up to `limit` terminal tasks, of every tenant and owner, last updated (the time
+    /// lists order by) before `before`, oldest first, each as
+    /// [`delete_task`](TaskStore::delete_task) does; returns how many. A store that does not
+    /// say otherwise deletes none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be written.
+    fn delete_ended(&self, before: UnixTime, limit: u32) -> StoreFuture<'_, u64> {
+        let _ = (before, limit);
+        Box::pin(std::future::ready(Ok(0)))
+    }
+
+    /// Trims the event logs of the terminal tasks last updated in `from..to`: removes each
+    /// logged event but the last (the one that ended the task) and those a push notification
+    /// still waits for; returns how many. A store without logs removes none.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Backend`] when the store cannot be written.
+    fn trim_ended_logs(&self, from: UnixTime, to: UnixTime) -> StoreFuture<'_, u64> {
+        let _ = (from, to);
+        Box::pin(std::future::ready(Ok(0)))
     }
 }
 

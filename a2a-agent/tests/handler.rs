@@ -998,6 +998,13 @@ impl TaskStore for Flaky {
     ) -> a2a_agent::store::StoreFuture<'a, a2a_agent::store::TaskPage> {
         TaskStore::list_tasks(&self.inner, scope, query)
     }
+    fn delete_task<'a>(
+        &'a self,
+        scope: a2a_agent::store::Scope<'a>,
+        task_id: &'a str,
+    ) -> a2a_agent::store::StoreFuture<'a, bool> {
+        TaskStore::delete_task(&self.inner, scope, task_id)
+    }
 }
 
 #[tokio::test]
@@ -1068,4 +1075,37 @@ async fn a_cancel_that_races_the_end_of_an_execution_still_cancels() {
         .unwrap();
         assert_eq!(canceled.status.state, TaskState::Canceled, "{i}");
     }
+}
+
+#[tokio::test]
+async fn ended_tasks_are_deleted_once_older_than_the_retention_and_the_others_kept() {
+    let h = RequestHandler::builder(Scripted)
+        .delete_ended_tasks_after(Duration::from_millis(300))
+        .build();
+    let done = task_of(&h, send(message("m1", None, None))).await;
+    assert_eq!(done.status.state, TaskState::Completed);
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    assert_eq!(waiting.status.state, TaskState::InputRequired);
+    let get = |id: &str| {
+        let request = GetTaskRequest {
+            id: id.to_owned(),
+            ..Default::default()
+        };
+        h.get_task(cx("GetTask"), request)
+    };
+    assert!(get(&done.id).await.is_ok(), "kept until it is old enough");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let gone = loop {
+        match get(&done.id).await {
+            Err(e) => break e,
+            Ok(_) => assert!(std::time::Instant::now() < deadline, "never deleted"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(code(&gone), -32001, "TaskNotFound");
+    // A task that has not ended is kept, however old.
+    assert_eq!(
+        get(&waiting.id).await.unwrap().status.state,
+        TaskState::InputRequired
+    );
 }

@@ -50,6 +50,7 @@ async fn connect_records_the_schema_version_once() {
             (2, "owners of tasks and push configs".to_owned()),
             (3, "task event logs and execution leases".to_owned()),
             (4, "push outbox".to_owned()),
+            (5, "an index of ended tasks".to_owned()),
         ]
     );
 }

@@ -14,7 +14,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use a2a_agent::cluster::PostgresFeed;
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy, EVENT_ID_HEADER};
 use a2a_agent::store::{PostgresStore, TaskStore};
-use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_agent::{
+    AgentExecutor, ExecutorError, RequestHandler, RequestHandlerBuilder, TaskContext, TaskUpdater,
+};
 use a2a_types::rt::service::{EventIds, RequestContext};
 use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Binding;
@@ -131,6 +133,16 @@ async fn replica(url: &str, agent: &Agent) -> RequestHandler<Agent> {
 /// A replica whose leases last `ttl`, with push notifications (to webhooks on 127.0.0.1 too)
 /// kept in the same store.
 async fn replica_with(url: &str, agent: &Agent, ttl: Duration) -> RequestHandler<Agent> {
+    replica_tuned(url, agent, ttl, |b| b).await
+}
+
+/// [`replica_with`], its builder given to `tune` last.
+async fn replica_tuned(
+    url: &str,
+    agent: &Agent,
+    ttl: Duration,
+    tune: impl FnOnce(RequestHandlerBuilder<Agent>) -> RequestHandlerBuilder<Agent>,
+) -> RequestHandler<Agent> {
     let store = Arc::new(PostgresStore::connect(url).await.unwrap());
     let feed = PostgresFeed::start(&store).await.unwrap();
     let local = PushUrlPolicy {
@@ -144,12 +156,12 @@ async fn replica_with(url: &str, agent: &Agent, ttl: Duration) -> RequestHandler
         .backoff(Duration::from_millis(50), Duration::from_millis(200))
         .build()
         .unwrap();
-    RequestHandler::builder(agent.clone())
+    let builder = RequestHandler::builder(agent.clone())
         .task_store(store.clone())
         .push_notifications(store, PushDispatcher::new(sender))
         .event_feed(Arc::new(feed))
-        .lease_ttl(ttl)
-        .build()
+        .lease_ttl(ttl);
+    tune(builder).build()
 }
 
 fn message(id: &str, task_id: Option<&str>) -> Message {
@@ -708,6 +720,68 @@ fn resumable(last_event_id: Option<u64>) -> (RequestContext, EventIds) {
             .insert("last-event-id", id.to_string().parse().unwrap());
     }
     (cx, ids)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_resumed_after_the_ended_task_s_log_was_trimmed_gets_the_task_as_it_ended() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let ttl = Duration::from_secs(30);
+    let trim = |b: RequestHandlerBuilder<Agent>| b.log_retention(Duration::from_secs(1));
+    let a = replica_tuned(&url, &agent, ttl, trim).await;
+    let task = start(&a, "gated-5").await;
+    agent.gate.notify_one();
+    let request = || SubscribeToTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let version = loop {
+        let store = PostgresStore::connect(&url).await.unwrap();
+        let stored = store
+            .get_task(Default::default(), &task.id)
+            .await
+            .unwrap()
+            .unwrap();
+        if stored.task.status.state == TaskState::Completed {
+            break stored.version;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    // Resumed within the retention: the events missed, from the log.
+    let (cx_early, _) = resumable(Some(1));
+    let early = collect(a.subscribe_to_task(cx_early, request()).await.unwrap()).await;
+    assert_eq!(early.len() as u64, version - 1);
+    // Trimmed once it is older than that: the log keeps its last event.
+    let store = PostgresStore::connect(&url).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while store
+        .events_after(None, &task.id, 0, 100)
+        .await
+        .unwrap()
+        .len()
+        > 1
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the log was never trimmed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let log = store.events_after(None, &task.id, 0, 100).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.version).collect::<Vec<_>>(), [version]);
+    // Resumed after that: the task as it ended, with its id, and the stream is over.
+    let (cx_late, ids) = resumable(Some(1));
+    let late = collect(a.subscribe_to_task(cx_late, request()).await.unwrap()).await;
+    match &late[..] {
+        [(StreamResponse::Task(t), _)] => {
+            assert_eq!(t.status.state, TaskState::Completed);
+            assert_eq!(t.artifacts.len(), 5);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(ids.take(), Some(version));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -145,8 +145,10 @@ async fn file_with_a_newer_schema_is_refused() {
     let err = SqliteStore::open(&path).await.unwrap_err();
     assert!(matches!(err, StoreError::Backend(_)), "{err:?}");
     assert!(
-        err.to_string()
-            .contains("schema version 99, newer than the 5"),
+        err.to_string().contains(&format!(
+            "schema version 99, newer than the {}",
+            SqliteStore::SCHEMA_VERSION
+        )),
         "{err}"
     );
 }

@@ -11,6 +11,7 @@
 //! - `lease`: one execution per task across replicas;
 //! - `recovery`: the heartbeat of this replica's leases, and the settling of a stopped one's tasks;
 //! - `outbox`: push delivery from the store's outbox, for replicas;
+//! - `retention`: ended tasks deleted by age, and their event logs trimmed;
 //! - `stream`: a task's live events as a call's stream;
 //! - `errors`: the errors the handler answers with.
 
@@ -34,12 +35,14 @@ mod lease;
 mod live;
 mod outbox;
 mod recovery;
+mod retention;
 mod service;
 mod stream;
 mod traced;
 
 pub use lease::DEFAULT_LEASE_TTL;
 use live::LiveTasks;
+pub use retention::DEFAULT_LOG_RETENTION;
 
 /// How long an execution may run before its task is failed, unless set.
 pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
@@ -111,9 +114,11 @@ struct Shared<E> {
     /// Push delivery from the store's outbox: with leases, and the push configs kept in the
     /// task store's outbox.
     outbox: Option<Arc<outbox::Outbox>>,
-    /// Set once the feed is heard (on the first use of a task: the handler may be built
-    /// outside a runtime).
-    hearing: std::sync::Once,
+    /// What is kept of ended tasks.
+    retention: retention::Retention,
+    /// Set once the background tasks run (the feed heard, the leases kept, retention): when
+    /// built in a runtime, or else on the first use of a task.
+    started: std::sync::Once,
     /// Told to look for expired leases now (another replica stopped).
     sweep_now: tokio::sync::Notify,
 }
@@ -129,6 +134,8 @@ pub struct RequestHandlerBuilder<E> {
     max_history: Option<usize>,
     feed: Option<Arc<dyn EventFeed>>,
     lease_ttl: Duration,
+    delete_ended_after: Option<Duration>,
+    log_retention: Duration,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -144,6 +151,8 @@ impl<E: AgentExecutor> RequestHandler<E> {
             max_history: None,
             feed: None,
             lease_ttl: DEFAULT_LEASE_TTL,
+            delete_ended_after: None,
+            log_retention: DEFAULT_LOG_RETENTION,
         }
     }
 }
@@ -215,6 +224,41 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// Deletes each terminal task (completed, failed, canceled, rejected) `age` after its last
+    /// update, with its event log, push configs and queued notifications: a background task
+    /// looks every tenth of `age` (between 100 ms and a minute). Without it (the default) a task
+    /// is kept until it is deleted ([`TaskStore::delete_task`]) or, in a capped
+    /// [`MemoryStore`], evicted. A deleted task is `TaskNotFound`, as if it had never been.
+    ///
+    /// ```
+    /// # use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+    /// # struct Done;
+    /// # impl AgentExecutor for Done {
+    /// #     async fn execute(&self, _: TaskContext, t: TaskUpdater) -> Result<(), ExecutorError> {
+    /// #         t.complete(None).await
+    /// #     }
+    /// # }
+    /// use std::time::Duration;
+    ///
+    /// let handler = RequestHandler::builder(Done)
+    ///     .delete_ended_tasks_after(Duration::from_secs(7 * 24 * 3600)) // a week
+    ///     .build();
+    /// ```
+    pub fn delete_ended_tasks_after(mut self, age: Duration) -> Self {
+        self.delete_ended_after = Some(age);
+        self
+    }
+
+    /// How long after a task ends its event log is kept whole ([`DEFAULT_LOG_RETENTION`]):
+    /// then it is trimmed to its last event (and those a push notification still waits for).
+    /// Until then a stream resumed with `Last-Event-ID` gets the events it missed; after, the
+    /// task as it ended. Used with an [event feed](Self::event_feed) only (without one no log is
+    /// written).
+    pub fn log_retention(mut self, age: Duration) -> Self {
+        self.log_retention = age;
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -264,38 +308,46 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             max_history: self.max_history,
             leases,
             outbox,
+            retention: retention::Retention {
+                tasks: self.delete_ended_after,
+                logs: logged.then_some(self.log_retention),
+            },
             feed: self.feed,
-            hearing: std::sync::Once::new(),
+            started: std::sync::Once::new(),
             sweep_now: tokio::sync::Notify::new(),
         });
-        // A replica that serves nothing yet still settles what a stopped one left: heard from
-        // the start, when built in a runtime (else from its first task).
+        // A replica that serves nothing yet still settles what a stopped one left, and
+        // retention runs: from the start, when built in a runtime (else from its first task).
         if tokio::runtime::Handle::try_current().is_ok() {
-            shared.hear();
+            shared.start();
         }
         RequestHandler { shared }
     }
 }
 
 impl<E: AgentExecutor> Shared<E> {
-    /// The task's live entry; the first one also starts hearing the other replicas, when the
+    /// The task's live entry; the first one also starts the background tasks, when the
     /// handler was built outside a runtime.
     fn entry(self: &Arc<Self>, tenant: Option<&str>, task_id: &str) -> Arc<live::LiveTask> {
-        self.hear();
+        self.start();
         self.live.entry(tenant, task_id)
     }
 
-    /// Starts hearing the other replicas and keeping this one's leases (the heartbeat, and the
-    /// sweep that settles what a stopped replica left), once, when there are other replicas.
-    fn hear(self: &Arc<Self>) {
-        if let Some(feed) = &self.feed {
-            self.hearing.call_once(|| {
+    /// Starts, once, the background tasks: hearing the other replicas and keeping this one's
+    /// leases (the heartbeat, and the sweep that settles what a stopped replica left) when there
+    /// are other replicas, and retention.
+    fn start(self: &Arc<Self>) {
+        self.started.call_once(|| {
+            if let Some(feed) = &self.feed {
                 tokio::spawn(fanout::fan_out(Arc::downgrade(self), feed.wakeups()));
                 if self.leases.is_some() {
                     tokio::spawn(recovery::keep_leases(Arc::downgrade(self)));
                 }
-            });
-        }
+            }
+            if self.retention.runs() {
+                tokio::spawn(retention::keep(Arc::downgrade(self), self.retention));
+            }
+        });
     }
 }
 

@@ -215,7 +215,17 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         // A stream resumed after the event it names (`Last-Event-ID`): the task's logged events
         // after it, then the live ones; no Task first, as the stream it resumes had it.
         let resumed = match (cx.last_event_id(), &ids) {
-            (Some(after), Some(_)) => Some(self.shared.logged_after(&cx, &params.id, after).await?),
+            (Some(after), Some(_)) => {
+                let mut replayed = self.shared.logged_after(&cx, &params.id, after).await?;
+                // The log was trimmed after the task ended (or the id is not one this log
+                // gave): the task as it is now, rather than events with a gap before them.
+                let gap = |(v, _): &Sequenced| v.is_some_and(|v| v > after.saturating_add(1));
+                if replayed.front().is_some_and(gap) {
+                    let task = StreamResponse::Task(stored.task.clone());
+                    replayed = [(Some(stored.version.max(after)), task)].into();
+                }
+                Some(replayed)
+            }
             _ => None,
         };
         if resumed.is_none() && is_terminal(&stored.task.status.state) {

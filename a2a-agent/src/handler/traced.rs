@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use std::time::Duration;
 
+use a2a_types::rt::UnixTime;
 use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use crate::store::{
@@ -132,6 +133,18 @@ impl TaskStore for TracedTasks {
 
     fn outbox(&self) -> Option<OutboxId> {
         self.0.outbox()
+    }
+
+    fn delete_task<'a>(&'a self, scope: Scope<'a>, task_id: &'a str) -> StoreFuture<'a, bool> {
+        traced("delete_task", task_id, self.0.delete_task(scope, task_id))
+    }
+
+    fn delete_ended(&self, before: UnixTime, limit: u32) -> StoreFuture<'_, u64> {
+        traced("delete_ended", "", self.0.delete_ended(before, limit))
+    }
+
+    fn trim_ended_logs(&self, from: UnixTime, to: UnixTime) -> StoreFuture<'_, u64> {
+        traced("trim_ended_logs", "", self.0.trim_ended_logs(from, to))
     }
 }
 

@@ -45,8 +45,10 @@ use index::{Bounds, Facets, Key, TenantIndex};
 ///
 /// # A cap on the number of tasks
 ///
-/// A [`MemoryStore::new`] keeps every task it is given until it is dropped: its memory grows
-/// with every task created. [`MemoryStore::with_max_tasks`] bounds it: at the cap, a create
+/// A [`MemoryStore::new`] keeps every task it is given until it is dropped or deleted
+/// ([`delete_task`](TaskStore::delete_task); [`delete_ended`](TaskStore::delete_ended) takes the
+/// terminal tasks older than a time, oldest first, at `O(log n)` each): its memory grows with
+/// every task created. [`MemoryStore::with_max_tasks`] bounds it: at the cap, a create
 /// first evicts the terminal task (completed, failed, canceled or rejected) whose last update is
 /// the oldest, with its push configs, to make room. Tasks that are not terminal are never
 /// evicted: when the store holds nothing but those, the create fails with [`StoreError::Full`]
@@ -74,8 +76,8 @@ struct Inner {
     tenants: HashMap<String, Tenant>,
     /// How many tasks the tenants hold, together.
     len: usize,
-    /// With a cap: the terminal tasks, in the order they are evicted (see [`cap`]). Without one
-    /// it stays empty.
+    /// The terminal tasks, oldest last update first: the order a cap evicts them in, and
+    /// retention deletes them in (see [`cap`]).
     terminal: Evictions,
     /// (tenant, task id), then config id: the config and its owner.
     configs: HashMap<(String, String), Configs>,
@@ -317,22 +319,19 @@ impl Inner {
                 }),
         };
         tenant.index.insert(&entry.owner, &entry.facets());
-        if max_tasks.is_some() {
-            cap::file_if_terminal(&mut self.terminal, &entry, &tenant.name);
-        }
+        cap::file_if_terminal(&mut self.terminal, &entry, &tenant.name);
         tenant.tasks.insert(Arc::clone(&entry.key.id), entry);
         self.len += 1;
         Ok(1)
     }
 
     /// Writes `new` over the scope's task of its id, if that is at `expected_version` and not
-    /// terminal (`capped`: the store keeps the eviction order).
+    /// terminal.
     fn update(
         &mut self,
         scope: Scope<'_>,
         mut new: Entry,
         expected_version: u64,
-        capped: bool,
         freed: &mut Freed,
     ) -> Result<u64, StoreError> {
         // A refused entry is freed with the others, outside the lock.
@@ -372,9 +371,7 @@ impl Inner {
         tenant
             .index
             .update(&entry.owner, &old.facets(), &entry.facets());
-        if capped {
-            cap::file_if_terminal(&mut self.terminal, entry, &tenant.name);
-        }
+        cap::file_if_terminal(&mut self.terminal, entry, &tenant.name);
         freed.entries.push(old);
         Ok(entry.version)
     }
@@ -425,13 +422,7 @@ impl TaskStore for MemoryStore {
         // Built before the lock; its version and owner are set once the check passes.
         let new = Entry::new(task, 0, "");
         let mut freed = Freed::default();
-        let result = self.lock().update(
-            scope,
-            new,
-            expected_version,
-            self.max_tasks.is_some(),
-            &mut freed,
-        );
+        let result = self.lock().update(scope, new, expected_version, &mut freed);
         // The replaced entry is freed here, outside the lock.
         drop(freed);
         ready(result)
@@ -443,6 +434,20 @@ impl TaskStore for MemoryStore {
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
         ready(self.list(scope, query).map(|(page, _visited)| page))
+    }
+
+    fn delete_task<'a>(&'a self, scope: Scope<'a>, task_id: &'a str) -> StoreFuture<'a, bool> {
+        let mut freed = Freed::default();
+        let deleted = self.lock().delete(scope, task_id, &mut freed);
+        drop(freed);
+        ready(Ok(deleted))
+    }
+
+    fn delete_ended(&self, before: UnixTime, limit: u32) -> StoreFuture<'_, u64> {
+        let mut freed = Freed::default();
+        let deleted = self.lock().delete_ended(before, limit, &mut freed);
+        drop(freed);
+        ready(Ok(deleted))
     }
 }
 
@@ -668,9 +673,14 @@ mod tests {
                 let (tenant, owner, id) = ids[rng.below(ids.len())].clone();
                 let scope = Scope::tenant(Some(TENANTS[tenant])).owner(OWNERS[owner]);
                 let Some(stored) = done(store.get_task(scope, &id)).unwrap() else {
-                    assert!(store.max_tasks.is_some(), "{id} is gone without a cap");
                     continue;
                 };
+                // Now and then the task is deleted instead.
+                if rng.below(40) == 0 {
+                    assert!(done(store.delete_task(scope, &id)).unwrap());
+                    assert!(done(store.get_task(scope, &id)).unwrap().is_none());
+                    continue;
+                }
                 let mut written = random_task(rng, &id);
                 if rng.below(5) == 0 {
                     // The same facets: the indexes are left as they are.
@@ -696,8 +706,8 @@ mod tests {
         }
     }
 
-    /// Every index is the one the task maps give, the counts add up, and with a cap the eviction
-    /// order holds every terminal task and nothing else.
+    /// Every index is the one the task maps give, the counts add up, and the eviction order
+    /// holds every terminal task and nothing else.
     fn assert_indexes_consistent(store: &MemoryStore) {
         let inner = store.lock();
         let mut len = 0;
@@ -709,7 +719,7 @@ mod tests {
             for (id, entry) in &tenant.tasks {
                 assert_eq!((&**id, id), (entry.task.id.as_str(), &entry.key.id));
                 rebuilt.insert(&entry.owner, &entry.facets());
-                if store.max_tasks.is_some() && is_terminal(&entry.task.status.state) {
+                if is_terminal(&entry.task.status.state) {
                     terminal.insert((entry.key.clone(), Arc::clone(&tenant.name)));
                 }
             }
@@ -836,12 +846,23 @@ mod tests {
         let store = MemoryStore::new();
         let mut rng = Rng(0x5eed);
         let mut ids = Vec::new();
-        for _ in 0..3 {
+        for round in 0..3 {
             random_writes(&store, &mut rng, 1_000, &mut ids);
             assert_indexes_consistent(&store);
             assert_lists_are_the_scan(&store, &mut rng);
+            // Ended tasks of the first seconds deleted by age, oldest first.
+            let before: UnixTime = Timestamp::new("2024-01-01T00:00:05Z").parse().unwrap();
+            let oldest = store.lock().terminal.first().cloned();
+            let deleted = done(store.delete_ended(before, 10)).unwrap();
+            assert!(deleted <= 10, "round {round}: {deleted}");
+            if let Some((key, tenant)) = oldest.filter(|(k, _)| k.before(before)) {
+                let scope = Scope::tenant(Some(&tenant));
+                assert!(done(store.get_task(scope, &key.id)).unwrap().is_none());
+            }
+            assert_indexes_consistent(&store);
+            assert_lists_are_the_scan(&store, &mut rng);
         }
-        assert_eq!(store.lock().len, 3_000);
+        assert!(store.lock().len < 3_000, "some were deleted");
     }
 
     #[test]

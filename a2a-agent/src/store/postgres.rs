@@ -52,6 +52,7 @@ CREATE TABLE a2a_push_configs (
         super::sql::OWNERS,
         super::sql::EVENTS,
         super::sql::outbox_migration(4),
+        super::sql::retention_migration(5),
     ];
     const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
@@ -104,7 +105,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 4;
+    pub const SCHEMA_VERSION: u32 = 5;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -257,6 +258,8 @@ impl TaskStore for PostgresStore {
     ) -> StoreFuture<'a, Vec<LoggedEvent>> {
         Box::pin(self.sql.events_after(tenant, task_id, after, limit))
     }
+
+    super::sql::task_retention_methods!();
 }
 
 impl PushConfigStore for PostgresStore {

@@ -46,9 +46,11 @@ use super::{status_time, token, Lease, LoggedEvent, SortKey, StoreError, TaskQue
 mod generic;
 mod leases;
 mod outbox;
+mod retention;
 
 pub(crate) use generic::SqlStore;
 pub(crate) use outbox::{outbox_migration, push_outbox_methods};
+pub(crate) use retention::{retention_migration, task_retention_methods};
 
 /// What differs between the SQL databases: implemented for each sqlx driver a store runs on.
 pub(crate) trait Dialect: sqlx::Database {

@@ -71,6 +71,7 @@ CREATE TABLE a2a_wakeups (
 ",
         },
         super::sql::outbox_migration(5),
+        super::sql::retention_migration(6),
     ];
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
@@ -146,7 +147,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 5;
+    pub const SCHEMA_VERSION: u32 = 6;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -320,6 +321,8 @@ impl TaskStore for SqliteStore {
     ) -> StoreFuture<'a, Vec<LoggedEvent>> {
         Box::pin(self.sql.events_after(tenant, task_id, after, limit))
     }
+
+    super::sql::task_retention_methods!();
 }
 
 impl PushConfigStore for SqliteStore {

@@ -90,6 +90,9 @@ macro_rules! conformance_tests {
             no_update_moves_a_task_out_of_a_terminal_state,
             logged_writes_keep_each_version_s_event_in_order,
             the_outbox_queues_notified_events_per_config_for_one_holder_at_a_time,
+            delete_task_takes_its_log_configs_and_queued_notifications_with_it,
+            delete_ended_removes_terminal_tasks_updated_before_a_time_oldest_first,
+            trim_ended_logs_keeps_the_last_event_and_those_still_to_be_sent,
             a_lease_lets_one_holder_write_until_it_expires,
             tenants_are_isolated,
             owners_are_isolated_in_the_query,
@@ -605,6 +608,212 @@ pub async fn the_outbox_queues_notified_events_per_config_for_one_holder_at_a_ti
         .await
         .unwrap();
     assert_eq!(claimed_ids(&again), ["c1"]);
+}
+
+pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(f: &Fixture) {
+    let (tasks, configs) = (&*f.tasks, &*f.configs);
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let id = f.id("deleted");
+    let first = status_event(&id, TaskState::Submitted);
+    tasks
+        .create_task_with(scope.owner("alice"), &task(&id), notifying(&first))
+        .await
+        .unwrap();
+    configs
+        .set_push_config(scope, &id, config(Some("c1"), "https://hook.invalid/"))
+        .await
+        .unwrap();
+    let working = status_event(&id, TaskState::Working);
+    let t = task_with(&id, "ctx", TaskState::Working, None);
+    tasks
+        .update_task_with(scope, &t, 1, notifying(&working))
+        .await
+        .unwrap();
+    // Another owner's task is not there to them; another tenant has none.
+    assert!(!tasks.delete_task(scope.owner("bob"), &id).await.unwrap());
+    assert!(!tasks
+        .delete_task(Scope::tenant(Some(&f.tenant("b"))), &id)
+        .await
+        .unwrap());
+    assert!(tasks.get_task(scope, &id).await.unwrap().is_some());
+    assert!(tasks.delete_task(scope.owner("alice"), &id).await.unwrap());
+    assert!(tasks.get_task(scope, &id).await.unwrap().is_none());
+    assert!(tasks
+        .events_after(Some(&tenant), &id, 0, 100)
+        .await
+        .unwrap()
+        .is_empty());
+    let left = configs
+        .list_push_configs(scope, &id, None, None)
+        .await
+        .unwrap();
+    assert!(left.configs.is_empty(), "{left:?}");
+    let which = Deliveries::Task {
+        tenant: Some(&tenant),
+        task_id: &id,
+    };
+    let ttl = Duration::from_secs(30);
+    assert!(configs
+        .claim_deliveries("r1", ttl, which, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(
+        !tasks.delete_task(scope, &id).await.unwrap(),
+        "deleted once"
+    );
+    // The id is free again, and the new task starts over.
+    assert_eq!(
+        tasks
+            .create_task_with(scope, &task(&id), logging(&first))
+            .await
+            .unwrap(),
+        1
+    );
+    if tasks.keeps_events() {
+        let log = tasks
+            .events_after(Some(&tenant), &id, 0, 100)
+            .await
+            .unwrap();
+        assert_eq!(log.iter().map(|e| e.version).collect::<Vec<_>>(), [1]);
+    }
+}
+
+/// A time in the first hour of 1970: older than anything another test stores.
+fn early(seconds: u32) -> String {
+    format!("1970-01-01T00:{:02}:{:02}Z", seconds / 60, seconds % 60)
+}
+
+fn unix(seconds: i64) -> a2a_types::rt::UnixTime {
+    a2a_types::rt::UnixTime { seconds, nanos: 0 }
+}
+
+pub async fn delete_ended_removes_terminal_tasks_updated_before_a_time_oldest_first(f: &Fixture) {
+    let (tasks, configs) = (&*f.tasks, &*f.configs);
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let made = [
+        ("a", TaskState::Completed, 1),
+        ("b", TaskState::Failed, 2),
+        ("c", TaskState::Working, 3),
+        ("d", TaskState::Completed, 3000),
+        ("e", TaskState::Canceled, 5),
+    ];
+    for (name, state, at) in &made {
+        let t = task_with(&f.id(name), "ctx", state.clone(), Some(&early(*at)));
+        tasks.create_task(scope, &t).await.unwrap();
+        configs
+            .set_push_config(scope, &t.id, config(Some("c1"), "https://hook.invalid/"))
+            .await
+            .unwrap();
+    }
+    let before = unix(60);
+    // One at a time, oldest first (other runs' leftovers of 1970 may go first).
+    let mut gone = Vec::new();
+    for _ in 0..100 {
+        if tasks.delete_ended(before, 1).await.unwrap() == 0 {
+            break;
+        }
+        let left: Vec<&str> = ["a", "b", "e"]
+            .into_iter()
+            .filter(|n| !gone.contains(n))
+            .collect();
+        for name in left {
+            if tasks.get_task(scope, &f.id(name)).await.unwrap().is_none() {
+                gone.push(name);
+            }
+        }
+    }
+    assert_eq!(
+        gone,
+        ["a", "b", "e"],
+        "the ended tasks before the time, oldest first"
+    );
+    for (name, present) in [("c", true), ("d", true), ("a", false)] {
+        let id = f.id(name);
+        assert_eq!(
+            tasks.get_task(scope, &id).await.unwrap().is_some(),
+            present,
+            "{name}"
+        );
+        let configs = configs
+            .list_push_configs(scope, &id, None, None)
+            .await
+            .unwrap();
+        assert_eq!(
+            configs.configs.len(),
+            usize::from(present),
+            "{name}'s configs"
+        );
+    }
+    assert_eq!(tasks.delete_ended(before, 100).await.unwrap(), 0);
+}
+
+pub async fn trim_ended_logs_keeps_the_last_event_and_those_still_to_be_sent(f: &Fixture) {
+    let (tasks, configs) = (&*f.tasks, &*f.configs);
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    // Each task: four logged events, the second queued for a config; the last sets its state.
+    let logged = |name: &str, state: TaskState, at: u32| {
+        let id = f.id(name);
+        async move {
+            tasks
+                .create_task_with(
+                    scope,
+                    &task(&id),
+                    logging(&status_event(&id, TaskState::Submitted)),
+                )
+                .await
+                .unwrap();
+            configs
+                .set_push_config(scope, &id, config(Some("c1"), "https://hook.invalid/"))
+                .await
+                .unwrap();
+            let working = task_with(&id, "ctx", TaskState::Working, None);
+            let event = status_event(&id, TaskState::Working);
+            tasks
+                .update_task_with(scope, &working, 1, notifying(&event))
+                .await
+                .unwrap();
+            tasks
+                .update_task_with(scope, &working, 2, logging(&event))
+                .await
+                .unwrap();
+            let last = task_with(&id, "ctx", state.clone(), Some(&early(at)));
+            let event = status_event(&id, state);
+            tasks
+                .update_task_with(scope, &last, 3, logging(&event))
+                .await
+                .unwrap();
+            id
+        }
+    };
+    let ended = logged("ended", TaskState::Completed, 10).await;
+    let later = logged("later", TaskState::Completed, 120).await;
+    let running = logged("running", TaskState::Working, 20).await;
+    let trimmed = tasks.trim_ended_logs(unix(0), unix(60)).await.unwrap();
+    let tenant = &tenant;
+    let versions = |id: String| async move {
+        let log = tasks.events_after(Some(tenant), &id, 0, 100).await.unwrap();
+        log.iter().map(|e| e.version).collect::<Vec<u64>>()
+    };
+    if !tasks.keeps_events() {
+        assert_eq!(trimmed, 0);
+        return;
+    }
+    assert!(trimmed >= 2, "{trimmed}");
+    assert_eq!(
+        versions(ended).await,
+        [2, 4],
+        "the queued one and the last kept"
+    );
+    assert_eq!(
+        versions(later).await,
+        [1, 2, 3, 4],
+        "ended after the window"
+    );
+    assert_eq!(versions(running).await, [1, 2, 3, 4], "not ended");
 }
 
 /// A write that holds the lease for `holder` for `ttl`.

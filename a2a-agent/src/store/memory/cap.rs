@@ -1,16 +1,19 @@
-//! The memory store's cap on the number of tasks: which task a create evicts to stay under it.
+//! The memory store's cap on the number of tasks (which task a create evicts to stay under it),
+//! and its deletions (of one task, and of ended tasks by age).
 //!
-//! A store built by [`MemoryStore::with_max_tasks`] keeps its terminal tasks in an eviction
-//! order ([`Evictions`]): oldest last update first, each with its tenant. A create at the cap
-//! pops the head of that order until there is room ([`Inner::make_room`]). Only terminal tasks
-//! are filed there: they are written no more, so the place a task is filed at is final and the
-//! order never needs fixing up; and a task that is not terminal is never evicted. A store
-//! without a cap files nothing, and its order stays empty.
+//! The store keeps its terminal tasks in an eviction order ([`Evictions`]): oldest last update
+//! first, each with its tenant. A create at the cap pops the head of that order until there is
+//! room ([`Inner::make_room`]), and a deletion by age pops it while its head is old enough
+//! ([`Inner::delete_ended`]). Only terminal tasks are filed there: they are written no more, so
+//! the place a task is filed at is final and the order never needs fixing up; and a task that is
+//! not terminal is never evicted.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::super::StoreError;
+use a2a_types::rt::UnixTime;
+
+use super::super::{Scope, StoreError};
 use super::index::Key;
 use super::{Entry, Freed, Inner, MemoryStore};
 use crate::lifecycle::is_terminal;
@@ -104,20 +107,58 @@ impl Inner {
         let Some((key, tenant_name)) = self.terminal.pop_first() else {
             return false;
         };
-        if let Some(tenant) = self.tenants.get_mut(&*tenant_name) {
-            if let Some(entry) = tenant.tasks.remove(&*key.id) {
+        self.remove(&tenant_name, &key.id, freed);
+        true
+    }
+
+    /// Deletes the scope's task `task_id` and its push configs; `false` when the scope has none.
+    pub(super) fn delete(&mut self, scope: Scope<'_>, task_id: &str, freed: &mut Freed) -> bool {
+        let tenant = scope.tenant_key();
+        let found = self.tenants.get(tenant).and_then(|t| t.tasks.get(task_id));
+        let Some(entry) = found.filter(|e| scope.sees(&e.owner)) else {
+            return false;
+        };
+        if is_terminal(&entry.task.status.state) {
+            let filed = (entry.key.clone(), Arc::from(tenant));
+            self.terminal.remove(&filed);
+        }
+        self.remove(tenant, task_id, freed);
+        true
+    }
+
+    /// Deletes up to `limit` terminal tasks last updated before `before`, oldest first, with
+    /// their push configs; returns how many.
+    pub(super) fn delete_ended(&mut self, before: UnixTime, limit: u32, freed: &mut Freed) -> u64 {
+        let mut deleted = 0;
+        while deleted < u64::from(limit) {
+            match self.terminal.first() {
+                Some((key, _)) if key.before(before) => {}
+                _ => break,
+            }
+            if let Some((key, tenant)) = self.terminal.pop_first() {
+                self.remove(&tenant, &key.id, freed);
+                deleted += 1;
+            }
+        }
+        deleted
+    }
+
+    /// Takes task `task_id` of `tenant` out of the tasks, the indexes and the configs (not out
+    /// of the eviction order: the caller did).
+    fn remove(&mut self, tenant_name: &str, task_id: &str, freed: &mut Freed) {
+        if let Some(tenant) = self.tenants.get_mut(tenant_name) {
+            if let Some(entry) = tenant.tasks.remove(task_id) {
                 tenant.index.remove(&entry.owner, &entry.facets());
                 self.len = self.len.saturating_sub(1);
                 freed.entries.push(entry);
             }
             if tenant.tasks.is_empty() {
-                self.tenants.remove(&*tenant_name);
+                self.tenants.remove(tenant_name);
             }
         }
-        let configs_key = (tenant_name.as_ref().to_owned(), key.id.as_ref().to_owned());
+        let configs_key = (tenant_name.to_owned(), task_id.to_owned());
         if let Some(configs) = self.configs.remove(&configs_key) {
             freed.configs.push(configs);
         }
-        true
     }
 }

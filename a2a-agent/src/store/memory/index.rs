@@ -40,6 +40,11 @@ impl Key {
         }
     }
 
+    /// Whether the key's time is before `time`.
+    pub(super) fn before(&self, time: UnixTime) -> bool {
+        (self.seconds, self.nanos) < (time.seconds, time.nanos)
+    }
+
     /// The sort position of this key (for a page token).
     pub(super) fn sort_key(&self) -> SortKey {
         SortKey {

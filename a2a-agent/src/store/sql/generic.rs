@@ -92,9 +92,14 @@ sql_impl! {
         Some(crate::store::OutboxId(self.id))
     }
 
+    /// A write transaction on the writer ([`Dialect::BEGIN_WRITE`]).
+    pub(super) async fn begin_write(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error> {
+        self.writer.begin_with(DB::BEGIN_WRITE).await
+    }
+
     /// `binds` as the driver's arguments: the one place values meet sqlx. Encoding fails as
     /// `Query::bind` has it fail when the statement runs.
-    fn arguments<'q>(binds: &'q [Bind<'_>]) -> Result<DB::Arguments<'q>, sqlx::Error> {
+    pub(super) fn arguments<'q>(binds: &'q [Bind<'_>]) -> Result<DB::Arguments<'q>, sqlx::Error> {
         let mut arguments = DB::Arguments::default();
         for (i, bind) in binds.iter().enumerate() {
             let added = match bind {
