@@ -1109,3 +1109,123 @@ async fn ended_tasks_are_deleted_once_older_than_the_retention_and_the_others_ke
         TaskState::InputRequired
     );
 }
+
+/// What a temporary refusal answers: `InternalError` with a RetryInfo over JSON-RPC, 503 with
+/// `Retry-After: 1` over HTTP+JSON.
+fn assert_try_again(e: &ServiceError) {
+    assert_eq!(code(e), -32603, "{e}");
+    let rest = e.rest_response();
+    assert_eq!((rest.status, rest.retry_after), (503, Some(1)), "{e}");
+    let data = e.error().data().unwrap().to_string();
+    assert!(data.contains("google.rpc.RetryInfo"), "{data}");
+}
+
+fn subscribe(id: &str) -> SubscribeToTaskRequest {
+    SubscribeToTaskRequest {
+        id: id.to_owned(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn streams_past_the_cap_are_refused_for_now_and_a_closed_one_frees_its_place() {
+    let h = RequestHandler::builder(Scripted).max_streams(1).build();
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let first = h
+        .subscribe_to_task(cx("SubscribeToTask"), subscribe(&waiting.id))
+        .await
+        .unwrap();
+    let refused = h
+        .subscribe_to_task(cx("SubscribeToTask"), subscribe(&waiting.id))
+        .await
+        .err()
+        .unwrap();
+    assert_try_again(&refused);
+    assert!(refused.error().message().contains("1 streams at once"));
+    // A streamed message at the cap starts no task.
+    let list = || h.list_tasks(cx("ListTasks"), ListTasksRequest::default());
+    let before = list().await.unwrap().total_size;
+    let streamed = h
+        .send_streaming_message(cx("SendStreamingMessage"), send(message("m1", None, None)))
+        .await;
+    assert_try_again(&streamed.err().unwrap());
+    assert_eq!(list().await.unwrap().total_size, before);
+    // The client goes away: its place is free.
+    drop(first);
+    let again = h
+        .subscribe_to_task(cx("SubscribeToTask"), subscribe(&waiting.id))
+        .await;
+    assert!(again.is_ok());
+}
+
+#[tokio::test]
+async fn a_stream_without_events_for_its_idle_time_ends_with_a_try_again() {
+    let h = RequestHandler::builder(Scripted)
+        .stream_idle_timeout(Some(Duration::from_millis(200)))
+        .build();
+    let waiting = task_of(&h, send(message("input-1", None, None))).await;
+    let mut stream = h
+        .subscribe_to_task(cx("SubscribeToTask"), subscribe(&waiting.id))
+        .await
+        .unwrap();
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(StreamResponse::Task(_)))
+    ));
+    let started = std::time::Instant::now();
+    let ended = tokio::time::timeout(Duration::from_secs(5), stream.next()).await;
+    let error = ended.unwrap().unwrap().err().unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(190));
+    assert_try_again(&error);
+    assert!(error.error().message().contains("Last-Event-ID"));
+    assert!(stream.next().await.is_none(), "the stream is over");
+}
+
+#[tokio::test]
+async fn a_full_memory_store_refuses_a_new_task_for_now() {
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::new(MemoryStore::with_max_tasks(1)))
+        .build();
+    task_of(&h, send(message("input-1", None, None))).await;
+    let refused = h
+        .send_message(cx("SendMessage"), send(message("m2", None, None)))
+        .await
+        .err()
+        .unwrap();
+    assert_try_again(&refused);
+    assert!(refused.error().message().contains("full"), "{refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_configs_past_the_cap_per_task_are_refused_and_a_replacement_is_not_one_more() {
+    use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+    use a2a_types::v1::TaskPushNotificationConfig;
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
+    let h = RequestHandler::builder(Scripted)
+        .push_notifications(Arc::new(MemoryStore::new()), dispatcher)
+        .max_push_configs_per_task(2)
+        .build();
+    let task = task_of(&h, send(message("input-1", None, None))).await;
+    let config = |id: &str| TaskPushNotificationConfig {
+        id: Some(id.into()),
+        task_id: Some(task.id.clone()),
+        url: "http://127.0.0.1:9/hook".into(),
+        ..Default::default()
+    };
+    let create =
+        |c| h.create_task_push_notification_config(cx("CreateTaskPushNotificationConfig"), c);
+    create(config("a")).await.unwrap();
+    create(config("b")).await.unwrap();
+    let refused = create(config("c")).await.err().unwrap();
+    assert_eq!(code(&refused), -32602, "{refused}");
+    assert!(refused
+        .error()
+        .message()
+        .contains("2 push notification configs"));
+    assert!(create(config("b")).await.is_ok(), "a replacement");
+}

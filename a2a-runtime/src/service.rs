@@ -239,6 +239,52 @@ impl<A: ErrorTable> ServiceError<A> {
         ServiceError::Standard(crate::table::with_info(error, metadata))
     }
 
+    /// A temporary refusal: the agent is busy for now (a cap reached, its store full) and the
+    /// caller may try again in `retry_after` (rounded up to whole seconds, at least 1). Over
+    /// JSON-RPC an internal error (-32603, the spec's code for temporary system errors) whose
+    /// `data` holds a `google.rpc.RetryInfo`; over HTTP+JSON 503 Service Unavailable with the
+    /// same detail and a `Retry-After` header.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use a2a_runtime::service::ServiceError;
+    /// # use a2a_runtime::{ErrorRow, ErrorTable};
+    /// # #[derive(Debug)] struct MyError(i64, String, Option<serde_json::Value>);
+    /// # impl ErrorTable for MyError {
+    /// #     fn from_code(code: i64, message: Option<String>, data: Option<serde_json::Value>) -> Self { MyError(code, message.unwrap_or_default(), data) }
+    /// #     fn code(&self) -> i64 { self.0 }
+    /// #     fn message(&self) -> &str { &self.1 }
+    /// #     fn data(&self) -> Option<&serde_json::Value> { self.2.as_ref() }
+    /// #     fn data_mut(&mut self) -> &mut Option<serde_json::Value> { &mut self.2 }
+    /// #     fn row(&self) -> Option<&'static ErrorRow> { None }
+    /// #     fn rows() -> &'static [ErrorRow] { &[] }
+    /// #     fn is_code_taken(_: i64) -> bool { false }
+    /// # }
+    ///
+    /// let busy = ServiceError::<MyError>::unavailable("too many streams", Duration::from_millis(1500));
+    /// assert_eq!(busy.error().code(), -32603);
+    /// let reply = busy.rest_response();
+    /// assert_eq!((reply.status, reply.retry_after), (503, Some(2)));
+    /// ```
+    pub fn unavailable(message: impl Into<String>, retry_after: std::time::Duration) -> Self {
+        let message = message.into();
+        let seconds = retry_after
+            .as_secs()
+            .saturating_add(u64::from(retry_after.subsec_nanos() > 0))
+            .max(1);
+        let detail = crate::rest::server::retry_info(seconds);
+        let data = crate::wire::detail::ErrorDetail::list_to_data([detail]);
+        ServiceError::Custom(Box::new(CustomError {
+            error: A::from_code(
+                crate::jsonrpc::codes::INTERNAL_ERROR,
+                Some(message.clone()),
+                Some(data),
+            ),
+            rest: crate::rest::server::encode_rest_unavailable(&message, seconds),
+            name: "Unavailable",
+        }))
+    }
+
     /// An internal error (-32603) with this message: what a failure of the agent itself answers.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::from_code(

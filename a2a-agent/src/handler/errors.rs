@@ -5,8 +5,23 @@ use a2a_types::v1::{A2aError, ServiceError, Task, TaskState};
 
 use crate::store::StoreError;
 
+/// How long a caller refused for a cap (or a full store) is told to wait before it tries again.
+pub(super) const RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A store's failure: a full store is a temporary refusal (try again once tasks ended and were
+/// evicted), anything else an internal error.
 pub(super) fn store_error(e: StoreError) -> ServiceError {
-    ServiceError::internal(format!("the task store failed: {e}"))
+    match e {
+        StoreError::Full { .. } => {
+            ServiceError::unavailable(format!("the task store is full: {e}"), RETRY_AFTER)
+        }
+        e => ServiceError::internal(format!("the task store failed: {e}")),
+    }
+}
+
+/// A refusal of a call over one of the handler's caps: temporary, try again.
+pub(super) fn over_cap(what: String) -> ServiceError {
+    ServiceError::unavailable(what, RETRY_AFTER)
 }
 
 /// A list's store error: a page token the store did not give is the caller's invalid params.

@@ -118,8 +118,9 @@ pub(super) struct Execution<E> {
     settled: watch::Sender<Option<Result<Task, ServiceError>>>,
     /// Whether this execution has set the task's status yet.
     status_seen: bool,
-    /// Why the store refused a write, when it did: the call then answers `InternalError`.
-    store_failure: Option<String>,
+    /// Why the store refused a write, when it did: the call then answers with it (an
+    /// `InternalError`, or a temporary refusal of a full store).
+    store_failure: Option<ServiceError>,
     /// The caller's trace context, for its push notifications.
     trace: Option<TraceContext>,
     /// Another replica took the task's lease over: this execution writes nothing more.
@@ -424,7 +425,7 @@ impl<E: AgentExecutor> Execution<E> {
         }
         let outcome = match (&self.store_failure, &self.task) {
             // What the store holds is the last write that succeeded; the caller is told.
-            (Some(reason), _) => Err(ServiceError::internal(reason.clone())),
+            (Some(error), _) => Err(error.clone()),
             (None, Some(task)) => Ok(task.clone()),
             (None, None) => Err(ServiceError::internal("the agent answered nothing")),
         };

@@ -11,6 +11,7 @@
 //! - `lease`: one execution per task across replicas;
 //! - `recovery`: the heartbeat of this replica's leases, and the settling of a stopped one's tasks;
 //! - `outbox`: push delivery from the store's outbox, for replicas;
+//! - `pushes`: the push-config methods' checks (screening, the cap per task, the scope);
 //! - `retention`: ended tasks deleted by age, and their event logs trimmed;
 //! - `stream`: a task's live events as a call's stream;
 //! - `errors`: the errors the handler answers with.
@@ -34,6 +35,7 @@ mod fanout;
 mod lease;
 mod live;
 mod outbox;
+mod pushes;
 mod recovery;
 mod retention;
 mod service;
@@ -46,6 +48,13 @@ pub use retention::DEFAULT_LOG_RETENTION;
 
 /// How long an execution may run before its task is failed, unless set.
 pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How many streams (`SendStreamingMessage`, `SubscribeToTask`) a handler serves at once, unless
+/// set: as many as the server's default connection cap.
+pub const DEFAULT_MAX_STREAMS: usize = 10_000;
+
+/// How long a stream may go without an event before the handler ends it, unless set.
+pub const DEFAULT_STREAM_IDLE: Duration = Duration::from_secs(3600);
 
 /// The request handler: implements [`A2aService`] for A2A v1 over an [`AgentExecutor`] and a
 /// [`TaskStore`] (and a [`PushConfigStore`] when push notifications are on), keeping the task
@@ -116,6 +125,12 @@ struct Shared<E> {
     outbox: Option<Arc<outbox::Outbox>>,
     /// What is kept of ended tasks.
     retention: retention::Retention,
+    /// The streams served now, the most at once, and how long one may go without an event.
+    streams: Arc<std::sync::atomic::AtomicUsize>,
+    max_streams: usize,
+    stream_idle: Option<Duration>,
+    /// The most push configs one task may have.
+    max_push_configs: usize,
     /// Set once the background tasks run (the feed heard, the leases kept, retention): when
     /// built in a runtime, or else on the first use of a task.
     started: std::sync::Once,
@@ -136,6 +151,9 @@ pub struct RequestHandlerBuilder<E> {
     lease_ttl: Duration,
     delete_ended_after: Option<Duration>,
     log_retention: Duration,
+    max_streams: usize,
+    stream_idle: Option<Duration>,
+    max_push_configs: usize,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -153,6 +171,9 @@ impl<E: AgentExecutor> RequestHandler<E> {
             lease_ttl: DEFAULT_LEASE_TTL,
             delete_ended_after: None,
             log_retention: DEFAULT_LOG_RETENTION,
+            max_streams: DEFAULT_MAX_STREAMS,
+            stream_idle: Some(DEFAULT_STREAM_IDLE),
+            max_push_configs: MAX_PAGE_SIZE as usize,
         }
     }
 }
@@ -259,6 +280,33 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// Serves at most `max` streams (`SendStreamingMessage` and `SubscribeToTask` together) at
+    /// once ([`DEFAULT_MAX_STREAMS`]); one more is refused before it begins (no task started)
+    /// with a temporary error: `InternalError` over JSON-RPC and HTTP 503 with `Retry-After`
+    /// over HTTP+JSON, both with a `google.rpc.RetryInfo`. A stream's place is freed when it
+    /// ends or its client goes away.
+    pub fn max_streams(mut self, max: usize) -> Self {
+        self.max_streams = max;
+        self
+    }
+
+    /// Ends a stream that goes `idle` without an event ([`DEFAULT_STREAM_IDLE`]; `None`: never),
+    /// with the same temporary error as [`max_streams`](Self::max_streams): its client
+    /// subscribes again, with `Last-Event-ID` to resume after the last event it got. A stalled
+    /// task holds no stream forever.
+    pub fn stream_idle_timeout(mut self, idle: Option<Duration>) -> Self {
+        self.stream_idle = idle;
+        self
+    }
+
+    /// Keeps at most `max` push configs per task (1 to 100; 100 unless set), counting every
+    /// caller's: `CreateTaskPushNotificationConfig` of one more is refused with
+    /// `InvalidParams` naming the cap (replacing a config of the same id is not one more).
+    pub fn max_push_configs_per_task(mut self, max: usize) -> Self {
+        self.max_push_configs = max.clamp(1, MAX_PAGE_SIZE as usize);
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -312,6 +360,10 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
                 tasks: self.delete_ended_after,
                 logs: logged.then_some(self.log_retention),
             },
+            streams: Arc::default(),
+            max_streams: self.max_streams,
+            stream_idle: self.stream_idle,
+            max_push_configs: self.max_push_configs,
             feed: self.feed,
             started: std::sync::Once::new(),
             sweep_now: tokio::sync::Notify::new(),
@@ -352,6 +404,20 @@ impl<E: AgentExecutor> Shared<E> {
 }
 
 impl<E> Shared<E> {
+    /// A new stream's bounds: its slot, or a temporary refusal at the cap.
+    fn stream_bounds(&self) -> Result<stream::Bounds, a2a_types::v1::ServiceError> {
+        let Some(slot) = stream::StreamSlot::take(&self.streams, self.max_streams) else {
+            return Err(errors::over_cap(format!(
+                "this agent serves {} streams at once, the most it takes; try again shortly",
+                self.max_streams
+            )));
+        };
+        Ok(stream::Bounds {
+            slot,
+            idle: self.stream_idle,
+        })
+    }
+
     /// Sends `event` of the task to its push configs (every owner's), if it has any, joined to
     /// `trace`.
     async fn push_event(

@@ -26,7 +26,7 @@ use super::{RequestHandler, Shared};
 use crate::cluster::Wakeup;
 use crate::executor::{AgentExecutor, TaskContext};
 use crate::lifecycle::{is_terminal, new_id, with_history};
-use crate::store::{PushConfigStore, Scope, Stored, TaskQuery};
+use crate::store::{Scope, Stored, TaskQuery};
 
 impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     async fn send_message(
@@ -74,6 +74,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
         let history_length = params.configuration.as_ref().and_then(|c| c.history_length);
         let ids = self.shared.event_ids(&cx);
+        // Refused at the cap before any task is started.
+        let bounds = self.shared.stream_bounds()?;
         let (mut started, events) = self.start(cx, params, true).await?;
         started.driver.detach();
         let events = events.expect("a stream subscribes");
@@ -87,6 +89,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             Some(started.settled),
             history_length,
             StreamEnd::AtSettled,
+            bounds,
         ))
     }
 
@@ -207,6 +210,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         cx: RequestContext,
         params: SubscribeToTaskRequest,
     ) -> Result<EventStream<StreamResponse>, ServiceError> {
+        let bounds = self.shared.stream_bounds()?;
         let live = self.shared.entry(tenant_of(&cx), &params.id);
         // Subscribed before the task is read: an event between the two is not missed.
         let events = Subscription::new(&live);
@@ -271,6 +275,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             None,
             None,
             StreamEnd::AtTerminal,
+            bounds,
         ))
     }
 
@@ -282,6 +287,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let task_id = params.task_id.clone().unwrap_or_default();
         let (store, scope) = self.push_scope(&cx, &task_id).await?;
         self.check_push(&params)?;
+        self.check_push_cap(&cx, &task_id, &params).await?;
         store
             .set_push_config(scope, &task_id, params)
             .await
@@ -355,7 +361,11 @@ impl<E: AgentExecutor> Shared<E> {
     /// The task a call names, as stored, when its caller may see it: its own, or another's the
     /// access policy allows for the call's method; `TaskNotFound` otherwise, as for a task that
     /// does not exist.
-    async fn visible(&self, cx: &RequestContext, id: &str) -> Result<Stored, ServiceError> {
+    pub(super) async fn visible(
+        &self,
+        cx: &RequestContext,
+        id: &str,
+    ) -> Result<Stored, ServiceError> {
         // On the call's span (`a2a.call`), when it has one.
         tracing::Span::current().record("a2a.task_id", id);
         let scope = scope_of(cx);
@@ -543,36 +553,6 @@ impl<E: AgentExecutor> RequestHandler<E> {
             }
         })
         .await;
-    }
-
-    fn check_push(&self, config: &TaskPushNotificationConfig) -> Result<(), ServiceError> {
-        let Some(dispatcher) = &self.shared.dispatcher else {
-            return Err(A2aError::push_notification_not_supported().into());
-        };
-        dispatcher
-            .sender()
-            .policy()
-            .screen(&config.url)
-            .map(drop)
-            .map_err(|e| invalid_params(format!("Invalid params: the push URL is refused: {e}")))
-    }
-
-    /// The push-config store and the call's scope, for a call about `task_id`:
-    /// `PushNotificationNotSupported` when push notifications are off, `TaskNotFound` when the
-    /// caller has no such task (it does not exist, or it is another's).
-    async fn push_scope<'a>(
-        &'a self,
-        cx: &'a RequestContext,
-        task_id: &str,
-    ) -> Result<(&'a Arc<dyn PushConfigStore>, Scope<'a>), ServiceError> {
-        let store = self
-            .shared
-            .pushes
-            .as_ref()
-            .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
-        self.shared.visible(cx, task_id).await?;
-        // The caller's own configs, whoever owns the task.
-        Ok((store, scope_of(cx)))
     }
 }
 

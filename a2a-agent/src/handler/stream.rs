@@ -2,6 +2,9 @@
 //! where the method says.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_types::rt::service::EventIds;
 use a2a_types::v1::{EventStream, ServiceError, StreamResponse, Task};
@@ -49,16 +52,47 @@ pub(super) struct Opening {
     pub(super) ids: Option<EventIds>,
 }
 
+/// One of the streams a handler serves at once: taken before a stream begins (none is left at
+/// the cap), and given back when the stream ends or its client goes away.
+pub(super) struct StreamSlot(Arc<AtomicUsize>);
+
+impl StreamSlot {
+    /// A slot of `open` (the streams served now), unless `max` are open already.
+    pub(super) fn take(open: &Arc<AtomicUsize>, max: usize) -> Option<StreamSlot> {
+        open.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .ok()
+        .map(|_| StreamSlot(Arc::clone(open)))
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// What bounds one live stream: its slot among the handler's streams, and how long it may go
+/// without an event before the handler ends it.
+pub(super) struct Bounds {
+    pub(super) slot: StreamSlot,
+    pub(super) idle: Option<Duration>,
+}
+
 /// The live events as a stream, after the `opening` ones, ending after the event that `end`
 /// names (or when the execution ends, for a stream that has its `settled`); `history_length`
 /// trims a streamed Task's history. Read straight from the broadcast channel: no task of its
-/// own, so a client that goes away drops it at once.
+/// own, so a client that goes away drops it at once, and its slot with it. A stream that goes
+/// `bounds.idle` without an event ends with a temporary error (subscribe again, with
+/// `Last-Event-ID`, to go on).
 pub(super) fn live_stream(
     events: Subscription,
     opening: Opening,
     settled: Option<Settled>,
     history_length: Option<i32>,
     end: StreamEnd,
+    bounds: Bounds,
 ) -> EventStream<StreamResponse> {
     let state = Reader {
         events,
@@ -67,6 +101,8 @@ pub(super) fn live_stream(
         ids: opening.ids,
         settled,
         ended: false,
+        idle: bounds.idle,
+        _slot: bounds.slot,
     };
     Box::pin(futures_util::stream::unfold(
         state,
@@ -90,6 +126,9 @@ struct Reader {
     ids: Option<EventIds>,
     settled: Option<Settled>,
     ended: bool,
+    idle: Option<Duration>,
+    /// Held while the stream lives.
+    _slot: StreamSlot,
 }
 
 impl Reader {
@@ -104,7 +143,21 @@ impl Reader {
             return Some(Ok(first));
         }
         let received = loop {
-            match self.receive().await {
+            let received = match self.idle {
+                None => self.receive().await,
+                Some(idle) => match tokio::time::timeout(idle, self.receive()).await {
+                    Ok(received) => received,
+                    Err(_) => {
+                        self.ended = true;
+                        return Some(Err(super::errors::over_cap(format!(
+                            "the stream had no event for {idle:?}, the most this agent keeps \
+                             an idle stream open; subscribe to the task again (with \
+                             Last-Event-ID, to resume after the last event received)"
+                        ))));
+                    }
+                },
+            };
+            match received {
                 Ok((Some(v), _)) if self.after.is_some_and(|after| v <= after) => continue,
                 other => break other,
             }

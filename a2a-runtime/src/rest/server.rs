@@ -139,6 +139,9 @@ pub struct RestResponse {
     pub content_type: &'static str,
     /// The body.
     pub body: Vec<u8>,
+    /// Whole seconds a client should wait before it tries again, sent as `Retry-After`: set on
+    /// a reply that says the agent is busy for now ([`encode_rest_unavailable`]).
+    pub retry_after: Option<u64>,
 }
 
 /// The success reply: the bare result, HTTP 200.
@@ -147,6 +150,7 @@ pub fn encode_rest_result<T: Serialize + ?Sized>(result: &T) -> RestResponse {
         status: 200,
         content_type: CONTENT_TYPE,
         body: serde_json::to_vec(result).unwrap_or_else(|_| b"{}".to_vec()),
+        retry_after: None,
     }
 }
 
@@ -207,7 +211,25 @@ fn status_response(
         status: http,
         content_type: CONTENT_TYPE,
         body: body.to_string().into_bytes(),
+        retry_after: None,
     }
+}
+
+/// The type URL of `google.rpc.RetryInfo`: how long to wait before trying again.
+pub const RETRY_INFO_TYPE: &str = "type.googleapis.com/google.rpc.RetryInfo";
+
+/// A `google.rpc.RetryInfo` detail: `retryDelay` as ProtoJSON writes a Duration (`"2s"`).
+pub fn retry_info(retry_after: u64) -> ErrorDetail {
+    ErrorDetail::new(RETRY_INFO_TYPE).with("retryDelay", format!("{retry_after}s"))
+}
+
+/// The reply of an agent that is busy for now (a cap reached, its store full), as the spec's
+/// system errors suggest: HTTP 503, status `UNAVAILABLE`, a `google.rpc.RetryInfo` detail, and
+/// `Retry-After: retry_after` (whole seconds).
+pub fn encode_rest_unavailable(message: &str, retry_after: u64) -> RestResponse {
+    let mut reply = status_response(503, "UNAVAILABLE", message, vec![retry_info(retry_after)]);
+    reply.retry_after = Some(retry_after);
+    reply
 }
 
 /// One SSE event of a streamed REST reply: the bare result in one `data:` line, or an event named

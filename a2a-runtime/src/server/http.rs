@@ -644,7 +644,13 @@ fn json_response(status: StatusCode, content_type: &'static str, body: Vec<u8>) 
 
 fn rest_response(reply: RestResponse) -> Response {
     let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    json_response(status, reply.content_type, reply.body)
+    let mut response = json_response(status, reply.content_type, reply.body);
+    if let Some(seconds) = reply.retry_after {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+    response
 }
 
 /// One version's service, its types erased for the router.
@@ -1023,6 +1029,18 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_busy_reply_carries_retry_after() {
+        let busy = crate::rest::server::encode_rest_unavailable("too many streams", 2);
+        let response = rest_response(busy);
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        let plain = crate::rest::server::encode_rest_result(&1);
+        assert!(!rest_response(plain)
+            .headers()
+            .contains_key(header::RETRY_AFTER));
+    }
 
     #[test]
     fn interface_paths() {

@@ -17,7 +17,8 @@ impl<E: AgentExecutor> Execution<E> {
     /// Notes a store failure (the first one is what the caller is told) and says it.
     pub(super) fn store_failed(&mut self, e: StoreError) -> String {
         let reason = format!("the task store failed: {e}");
-        self.store_failure.get_or_insert_with(|| reason.clone());
+        self.store_failure
+            .get_or_insert_with(|| super::super::errors::store_error(e));
         reason
     }
 
