@@ -179,6 +179,36 @@ pub trait AgentExecutor: Send + Sync + 'static {
         async { Ok(()) }
     }
 
+    /// Whether `task`, whose replica stopped while it ran (its lease expired: see
+    /// [`RequestHandlerBuilder::event_feed`](crate::RequestHandlerBuilder::event_feed)), may be
+    /// run again by the replica that finds it, because running it again is safe (the agent's work
+    /// for it is idempotent, or it picks up from what the task holds). Then
+    /// [`execute`](Self::execute) is called again for it on that replica, with the task as stored
+    /// and the last user message of its history. By default (`false`) the task is failed, with a
+    /// status message that says its replica stopped.
+    ///
+    /// ```
+    /// use a2a_agent::{AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
+    /// use a2a_types::v1::Task;
+    ///
+    /// struct Lookup;
+    ///
+    /// impl AgentExecutor for Lookup {
+    ///     async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+    ///         // A read-only lookup: the same answer however often it runs.
+    ///         task.complete(Some(task.text_message(&cx.text()))).await
+    ///     }
+    ///
+    ///     fn may_rerun(&self, _task: &Task) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// ```
+    fn may_rerun(&self, task: &Task) -> bool {
+        let _ = task;
+        false
+    }
+
     /// Cancels the task (`CancelTask`): by default it is marked canceled at once. An agent with
     /// work to stop overrides this; it must end with a terminal state (normally
     /// [`TaskUpdater::cancel`]).

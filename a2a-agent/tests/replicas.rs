@@ -29,7 +29,8 @@ use futures_util::StreamExt as _;
 use tokio::sync::Notify;
 
 /// Runs what its message id says: `gated-N` works, waits for the gate, then sends N artifacts
-/// (each naming the microsecond it was sent) and completes; `hold` works until it is stopped;
+/// (each naming the microsecond it was sent) and completes; `hold` works until it is stopped,
+/// as does `rerun`, which may run again when its replica stops (and then completes);
 /// `wait` works a moment, then waits for input, as does every later message to its task.
 #[derive(Clone, Default)]
 struct Agent {
@@ -89,6 +90,11 @@ impl AgentExecutor for Agent {
             .as_ref()
             .map(|m| m.message_id.clone())
             .unwrap_or_default();
+        if id == "rerun" && cx.task.is_some() {
+            // Run again after its replica stopped: this time it finishes.
+            running.2 = true;
+            return task.complete(Some(task.text_message("ran again"))).await;
+        }
         if cx.task.is_some() {
             // A later message: a moment's work, then the task waits again, and the executor
             // lingers a moment before it returns (the next message must wait for that too).
@@ -115,6 +121,13 @@ impl AgentExecutor for Agent {
         }
         running.2 = true;
         task.complete(None).await
+    }
+
+    /// A task begun by a `rerun` message may run again (it holds until then).
+    fn may_rerun(&self, task: &Task) -> bool {
+        task.history
+            .first()
+            .is_some_and(|m| m.message_id == "rerun")
     }
 }
 
@@ -587,6 +600,48 @@ async fn the_tasks_of_a_killed_replica_are_failed_by_another_once_its_lease_expi
     );
     println!("a killed replica's task settled {settled:?} after the kill (lease {ttl:?})");
     assert_eq!(stored(&url, &task.id).await.status.state, TaskState::Failed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_its_executor_may_run_again_is_run_again_by_another_replica_once_its_lease_expires()
+{
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let agent = Agent::default();
+    let ttl = Duration::from_secs(1);
+    let mut doomed = Doomed::start(&url, &agent, ttl);
+    let survivor = replica_with(&url, &agent, ttl).await;
+    let task = doomed.start_task("rerun").await;
+    let watching = subscribe(&survivor, &task.id).await;
+    let killed = std::time::Instant::now();
+    doomed.kill();
+    let events = collect(watching).await;
+    let settled = killed.elapsed();
+    let last = match events.last() {
+        Some((StreamResponse::StatusUpdate(u), _)) => u.status.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(last.state, TaskState::Completed, "run again, not failed");
+    let PartContent::Text(said) = &last.message.as_ref().unwrap().parts[0].content else {
+        panic!("{last:?}")
+    };
+    assert_eq!(said, "ran again");
+    assert!(settled < ttl * 4, "completed {settled:?} after the kill");
+    assert_eq!(
+        agent.most_at_once_on_one_task(),
+        1,
+        "never two executions at once"
+    );
+    let stored = stored(&url, &task.id).await;
+    assert_eq!(stored.status.state, TaskState::Completed);
+    let users = stored
+        .history
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .count();
+    assert_eq!(users, 1, "the message is not taken twice");
+    println!("a killed replica's task ran again and completed {settled:?} after the kill");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

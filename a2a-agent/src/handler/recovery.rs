@@ -5,7 +5,9 @@
 //! killed, lost the database, or gave them back as it stopped) every half of it, or at once when
 //! another replica says it stopped ([`Wakeup::Sweep`]). Each such task is failed, with a status
 //! message that says the replica running it stopped, in a write conditional on its version and
-//! on the lease having expired: of several replicas sweeping at once, one settles it. Its
+//! on the lease having expired: of several replicas sweeping at once, one settles it. A task
+//! whose executor says it may run again ([`AgentExecutor::may_rerun`]) is run again instead, by
+//! the replica that takes its lease over. Its
 //! subscribers on every replica get that terminal event from the log, and its push configs the
 //! notification. The same sweep takes over push notifications that waited in the outbox longer
 //! than a lease (see `outbox`), and the heartbeat renews this replica's claims on them.
@@ -13,15 +15,19 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use a2a_types::rt::service::RequestContext;
 use a2a_types::rt::telemetry;
-use a2a_types::v1::{StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
+use a2a_types::rt::version::ProtocolVersion;
+use a2a_types::rt::Binding;
+use a2a_types::v1::{Role, StreamResponse, TaskState, TaskStatus, TaskStatusUpdateEvent};
 use tokio::time::Instant;
 
+use super::execution::{Execution, Origin, Work};
 use super::Shared;
 use crate::cluster::Wakeup;
-use crate::executor::{text_part, AgentExecutor};
+use crate::executor::{text_part, AgentExecutor, TaskContext};
 use crate::lifecycle::{agent_message, apply, stamp_event};
-use crate::store::{ExpiredLease, Lease, Scope, WriteWith};
+use crate::store::{ExpiredLease, Lease, Scope, Stored, WriteWith};
 
 /// How many expired tasks one sweep settles at most (the next one goes on).
 const SWEEP: u32 = 100;
@@ -92,7 +98,8 @@ async fn sweep<E: AgentExecutor>(shared: &Arc<Shared<E>>) {
     }
 }
 
-/// Fails a task whose replica stopped; `true` when this replica wrote it.
+/// Fails a task whose replica stopped, or runs it again when its executor may; `true` when
+/// this replica wrote it or took it over.
 async fn settle<E: AgentExecutor>(shared: &Arc<Shared<E>>, lost: ExpiredLease) -> bool {
     let Some(leases) = &shared.leases else {
         return false;
@@ -102,6 +109,9 @@ async fn settle<E: AgentExecutor>(shared: &Arc<Shared<E>>, lost: ExpiredLease) -
         stored,
         holder,
     } = lost;
+    if shared.executor.may_rerun(&stored.task) {
+        return rerun(shared, &tenant, stored, &holder).await;
+    }
     let mut task = stored.task;
     let context_id = task.context_id.clone().unwrap_or_default();
     let reason = format!(
@@ -159,6 +169,60 @@ async fn settle<E: AgentExecutor>(shared: &Arc<Shared<E>>, lost: ExpiredLease) -
         tokio::spawn(super::fanout::catch_up(live, Arc::clone(&shared.tasks)));
     }
     shared.push_event(tenant_key, &task.id, event, None).await;
+    true
+}
+
+/// Runs a task whose replica stopped again, here: its lease taken over (of several replicas
+/// sweeping, one takes it), then an execution of the last user message of its history, with
+/// the task as stored. `true` when this replica took it.
+async fn rerun<E: AgentExecutor>(
+    shared: &Arc<Shared<E>>,
+    tenant: &str,
+    stored: Stored,
+    stopped: &str,
+) -> bool {
+    let Some(leases) = &shared.leases else {
+        return false;
+    };
+    let task_id = stored.task.id.clone();
+    let tenant = Some(tenant).filter(|t| !t.is_empty());
+    let live = shared.entry(tenant, &task_id);
+    // In use here (a call waits on it): the next sweep tries again.
+    let Ok(guard) = Arc::clone(&live.lock).try_lock_owned() else {
+        return false;
+    };
+    let scope = Scope::tenant(tenant).owner(&stored.owner);
+    let hold = Lease::Hold {
+        holder: &leases.holder,
+        ttl: leases.ttl,
+    };
+    if shared.tasks.set_lease(scope, &task_id, hold).await.is_err() {
+        return false;
+    }
+    tracing::info!(
+        target: "a2a_agent::cluster",
+        task_id = %task_id,
+        stopped = %stopped,
+        "running again a task whose replica stopped",
+    );
+    let task = &stored.task;
+    let message = task.history.iter().rev().find(|m| m.role == Role::User);
+    let cx = TaskContext {
+        task_id: task_id.clone(),
+        context_id: task.context_id.clone().unwrap_or_default(),
+        message: message.cloned(),
+        task: Some(task.clone()),
+        configuration: None,
+        call: RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "SendMessage"),
+    };
+    let origin = Origin {
+        tenant: tenant.map(str::to_owned),
+        stored: Some(stored),
+        message: None,
+        push: None,
+    };
+    let mut started = Execution::start(shared, live, origin, cx, guard, Work::Execute);
+    started.driver.detach();
     true
 }
 
