@@ -987,3 +987,129 @@ async fn processes_sharing_a_sqlite_file_follow_and_cancel_each_other_s_tasks() 
     assert_eq!(canceled.status.state, TaskState::Canceled);
     agent.wait_until_stopped(1).await;
 }
+
+/// A TCP proxy on 127.0.0.1 to `target` that the test can cut (every connection closed, new
+/// ones refused at once) and mend: the database, unreachable and back.
+struct Cuttable {
+    addr: std::net::SocketAddr,
+    open: Arc<std::sync::atomic::AtomicBool>,
+    links: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Cuttable {
+    async fn start(target: String) -> Cuttable {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let links = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (gate, all) = (Arc::clone(&open), Arc::clone(&links));
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !gate.load(Ordering::SeqCst) {
+                    continue; // dropped: refused
+                }
+                let target = target.clone();
+                let link = tokio::spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                all.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Cuttable { addr, open, links }
+    }
+
+    fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        self.links.lock().unwrap().drain(..).for_each(|l| l.abort());
+    }
+
+    fn mend(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_database_unreachable_calls_fail_and_every_acknowledged_message_was_written() {
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    // The test database's URL, through the proxy.
+    let (head, rest) = url.split_once('@').unwrap();
+    let (authority, path) = rest.split_once('/').unwrap();
+    let proxy = Cuttable::start(authority.to_owned()).await;
+    let proxied = format!("{head}@{}/{path}", proxy.addr);
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .acquire_timeout(Duration::from_secs(2))
+        .connect(&proxied)
+        .await
+        .unwrap();
+    let store = PostgresStore::from_pool(pool).await.unwrap();
+    let h = RequestHandler::builder(Agent::default())
+        .task_store(Arc::new(store))
+        .build();
+    let request = |id: &str, task_id: Option<&str>| SendMessageRequest {
+        message: message(id, task_id),
+        ..Default::default()
+    };
+    let task = match h
+        .send_message(cx("SendMessage"), request("wait", None))
+        .await
+        .unwrap()
+    {
+        SendMessageResponse::Task(t) => t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(task.status.state, TaskState::InputRequired);
+    let (mut acknowledged, mut refused) = (Vec::new(), Vec::new());
+    for i in 0..12 {
+        match i {
+            4 => proxy.cut(),
+            7 => proxy.mend(),
+            _ => {}
+        }
+        let id = format!("m-{i}");
+        let started = std::time::Instant::now();
+        match h
+            .send_message(cx("SendMessage"), request(&id, Some(&task.id)))
+            .await
+        {
+            Ok(_) => acknowledged.push(id),
+            Err(e) => {
+                assert_eq!(e.error().code(), -32603, "{e}");
+                assert!(
+                    started.elapsed() < Duration::from_secs(10),
+                    "answered in time"
+                );
+                refused.push(id);
+            }
+        }
+    }
+    println!(
+        "database cut: {} acknowledged, {} refused",
+        acknowledged.len(),
+        refused.len()
+    );
+    assert!(refused.len() >= 3, "refused while cut: {refused:?}");
+    assert!(
+        acknowledged.len() >= 6,
+        "served before and after: {acknowledged:?}"
+    );
+    assert!(
+        acknowledged.contains(&"m-11".to_owned()),
+        "served again once mended"
+    );
+    let history: Vec<String> = stored(&url, &task.id)
+        .await
+        .history
+        .iter()
+        .map(|m| m.message_id.clone())
+        .collect();
+    for id in &acknowledged {
+        assert!(
+            history.contains(id),
+            "{id} was acknowledged but not written: {history:?}"
+        );
+    }
+}
