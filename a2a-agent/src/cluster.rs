@@ -67,6 +67,10 @@ pub enum Wakeup {
         tenant: String,
         /// The task's id.
         task_id: String,
+        /// The id of the caller who asked (`""`: the anonymous caller), which the executor's
+        /// cancel sees as its call's caller (without the claims, which stay where the call
+        /// came in).
+        caller: String,
     },
     /// Look for tasks whose lease expired now (a replica stopped and gave its leases back).
     Sweep,

@@ -17,6 +17,7 @@ use a2a_agent::store::{PostgresStore, TaskStore};
 use a2a_agent::{
     AgentExecutor, ExecutorError, RequestHandler, RequestHandlerBuilder, TaskContext, TaskUpdater,
 };
+use a2a_types::rt::auth::Caller;
 use a2a_types::rt::service::{EventIds, RequestContext};
 use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Binding;
@@ -41,6 +42,8 @@ struct Agent {
     stopped: Arc<AtomicUsize>,
     /// Executions under way per task, and the most of one task at once.
     per_task: Arc<std::sync::Mutex<(std::collections::HashMap<String, usize>, usize)>>,
+    /// The callers of the cancels the executor ran, by id.
+    cancelers: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 /// Counts an execution's work while it runs, and whether it was stopped.
@@ -121,6 +124,12 @@ impl AgentExecutor for Agent {
         }
         running.2 = true;
         task.complete(None).await
+    }
+
+    async fn cancel(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let caller = cx.call.caller.id().to_owned();
+        self.cancelers.lock().unwrap().push(caller);
+        task.cancel(None).await
     }
 
     /// A task begun by a `rerun` message may run again (it holds until then).
@@ -330,14 +339,40 @@ async fn a_cancel_on_another_replica_stops_the_execution_where_it_runs() {
     };
     let agent = Agent::default();
     let (a, b) = (replica(&url, &agent).await, replica(&url, &agent).await);
-    let task = start(&a, "hold").await;
-    let here = subscribe(&a, &task.id).await;
+    // Alice's task, canceled by her on the other replica.
+    let alice = |method| {
+        let mut cx = cx(method);
+        cx.caller = Caller::new("alice").with_any_tenant();
+        cx
+    };
+    let started = SendMessageRequest {
+        message: message("hold", None),
+        configuration: Some(SendMessageConfiguration {
+            return_immediately: Some(true),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let task = match a.send_message(alice("SendMessage"), started).await.unwrap() {
+        SendMessageResponse::Task(t) => t,
+        other => panic!("{other:?}"),
+    };
+    let follow = SubscribeToTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let here = a
+        .subscribe_to_task(alice("SubscribeToTask"), follow)
+        .await
+        .unwrap();
     let request = CancelTaskRequest {
         id: task.id.clone(),
         ..Default::default()
     };
-    let canceled = b.cancel_task(cx("CancelTask"), request).await.unwrap();
+    let canceled = b.cancel_task(alice("CancelTask"), request).await.unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
+    // The executor's cancel ran on A, for the caller who asked on B.
+    assert_eq!(*agent.cancelers.lock().unwrap(), ["alice"]);
     // A's subscriber sees it end, and A's execution stops (its work is dropped, not left
     // running for its 60 s).
     let here = collect(here).await;

@@ -100,7 +100,11 @@ pub(super) fn payloads(replica: &str, wakeups: BTreeSet<Wakeup>) -> Vec<String> 
     for wakeup in wakeups {
         let (key, entry) = match wakeup {
             Wakeup::Task { tenant, task_id } => ("t", json!([tenant, task_id])),
-            Wakeup::Cancel { tenant, task_id } => ("c", json!([tenant, task_id])),
+            Wakeup::Cancel {
+                tenant,
+                task_id,
+                caller,
+            } => ("c", json!([tenant, task_id, caller])),
             Wakeup::Sweep => ("s", json!(true)),
             Wakeup::Resync => ("y", json!(true)),
         };
@@ -144,8 +148,12 @@ pub(super) fn wakeups_of(payload: &str, replica: &str) -> Vec<Wakeup> {
     let mut out = Vec::new();
     for (key, entries) in &value {
         let make = match key.as_str() {
-            "t" => |tenant, task_id| Wakeup::Task { tenant, task_id },
-            "c" => |tenant, task_id| Wakeup::Cancel { tenant, task_id },
+            "t" => |tenant, task_id, _| Wakeup::Task { tenant, task_id },
+            "c" => |tenant, task_id, caller| Wakeup::Cancel {
+                tenant,
+                task_id,
+                caller,
+            },
             "s" => {
                 out.push(Wakeup::Sweep);
                 continue;
@@ -160,9 +168,13 @@ pub(super) fn wakeups_of(payload: &str, replica: &str) -> Vec<Wakeup> {
             return vec![Wakeup::Resync];
         };
         for entry in entries {
+            use serde_json::Value::String as S;
             match entry.as_array().map(Vec::as_slice) {
-                Some([serde_json::Value::String(tenant), serde_json::Value::String(task_id)]) => {
-                    out.push(make(tenant.clone(), task_id.clone()));
+                Some([S(tenant), S(task_id)]) => {
+                    out.push(make(tenant.clone(), task_id.clone(), String::new()));
+                }
+                Some([S(tenant), S(task_id), S(caller)]) => {
+                    out.push(make(tenant.clone(), task_id.clone(), caller.clone()));
                 }
                 _ => return vec![Wakeup::Resync],
             }
@@ -193,6 +205,7 @@ mod tests {
         sent.insert(Wakeup::Cancel {
             tenant: String::new(),
             task_id: "c".into(),
+            caller: "alice".into(),
         });
         sent.insert(Wakeup::Sweep);
         let payloads = payloads("me", sent.clone());

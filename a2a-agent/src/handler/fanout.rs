@@ -14,6 +14,7 @@ use std::sync::{Arc, Weak};
 use a2a_types::v1::{StreamResponse, TaskStatusUpdateEvent};
 use tokio::sync::broadcast::error::RecvError;
 
+use a2a_types::rt::auth::Caller;
 use a2a_types::rt::service::RequestContext;
 use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Binding;
@@ -43,9 +44,13 @@ pub(super) async fn fan_out<E: AgentExecutor>(
             Ok(Wakeup::Task { tenant, task_id }) => {
                 shared.live.get(&tenant, &task_id).into_iter().collect()
             }
-            Ok(Wakeup::Cancel { tenant, task_id }) => {
+            Ok(Wakeup::Cancel {
+                tenant,
+                task_id,
+                caller,
+            }) => {
                 if let Some(entry) = shared.live.get(&tenant, &task_id) {
-                    tokio::spawn(cancel_here(Arc::clone(&shared), entry, tenant));
+                    tokio::spawn(cancel_here(Arc::clone(&shared), entry, tenant, caller));
                 }
                 continue;
             }
@@ -73,6 +78,7 @@ async fn cancel_here<E: AgentExecutor>(
     shared: Arc<Shared<E>>,
     live: Arc<LiveTask>,
     tenant: String,
+    caller: String,
 ) {
     let Some(asks) = live.cancel_requests() else {
         return;
@@ -85,7 +91,11 @@ async fn cancel_here<E: AgentExecutor>(
     else {
         return;
     };
-    let call = RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "CancelTask");
+    let mut call = RequestContext::new(ProtocolVersion::V1_0, Binding::JsonRpc, "CancelTask");
+    // The caller who asked, by id, within the task's tenant.
+    if !caller.is_empty() {
+        call.caller = Caller::new(caller).with_tenants([tenant.as_str()]);
+    }
     let cx = TaskContext::cancel_of(stored.task, call);
     // A cancel already waiting there is the same cancel.
     let _ = asks.try_send(Box::new(cx));

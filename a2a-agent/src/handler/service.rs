@@ -164,6 +164,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let ask = Wakeup::Cancel {
             tenant: tenant.unwrap_or_default().to_owned(),
             task_id: params.id.clone(),
+            caller: match task_cx.call.caller.is_anonymous() {
+                true => String::new(),
+                false => task_cx.call.caller.id().to_owned(),
+            },
         };
         let taken = shared
             .take_lease(&live, scope, &params.id, Some(ask))
