@@ -150,6 +150,9 @@ impl<P: ProtocolModule> ClientBuilder<P> {
 
     /// A reqwest client to send through (its connection pool, proxy and TLS settings), instead
     /// of one this builder makes. Its own timeouts, if it has any, apply besides this builder's.
+    /// The one this builder makes reuses a connection idle for at most 4 s, less than the
+    /// keep-alive of common servers, so that no request goes out on a connection the server is
+    /// closing; give one of your own to keep them longer.
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.http = Some(http);
         self
@@ -228,8 +231,13 @@ impl<P: ProtocolModule> ClientBuilder<P> {
         if let Some(http) = &self.http {
             return Ok(http.clone());
         }
+        // A connection idle longer than the shortest keep-alive of common servers (uvicorn's
+        // and Node's 5 s; ours closes after 60 s) is not reused: a request sent on a connection
+        // the server is closing at that moment fails ("connection closed before message
+        // completed"), and a POST cannot be retried safely. reqwest keeps them 90 s by default.
         let mut builder = reqwest::Client::builder()
-            .user_agent(concat!("a2a-runtime/", env!("CARGO_PKG_VERSION")));
+            .user_agent(concat!("a2a-runtime/", env!("CARGO_PKG_VERSION")))
+            .pool_idle_timeout(std::time::Duration::from_secs(4));
         if let Some(timeout) = self.connect_timeout {
             builder = builder.connect_timeout(timeout);
         }
