@@ -279,6 +279,7 @@ async fn main() -> std::process::ExitCode {
     });
     for &size in &config.sizes {
         // Fill up to the size (the sends measured before count).
+        run.stop.store(false, Ordering::Relaxed);
         let started = Instant::now();
         let from = run.sent.load(Ordering::Relaxed);
         let fills: Vec<_> = (0..config.connections)
