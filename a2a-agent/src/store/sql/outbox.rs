@@ -56,6 +56,9 @@ pub(crate) fn queue_in_with(now: &str) -> String {
 /// Whether a config is free to claim by `$H`: unclaimed, claimed by it, or an expired claim.
 const FREE: &str = "(sender IS NULL OR sender = $H OR sender_until < {now})";
 
+/// Whether a task has any notification queued: `$1` tenant, `$2` task id.
+const ANY_QUEUED: &str = "SELECT seq FROM a2a_outbox WHERE tenant = $1 AND task_id = $2 LIMIT 1";
+
 /// Claims the configs of one task with notifications queued: `$1` tenant, `$2` task id, `$3` the
 /// holder, `$4` the time to live in milliseconds.
 const CLAIM_TASK: &str = "UPDATE a2a_push_configs SET sender = $3, sender_until = {now} + $4 \
@@ -140,6 +143,18 @@ sql_impl! {
     ) -> Result<Vec<Delivery>, StoreError> {
         let label = DB::LABEL;
         let ttl = Bind::Int(super::millis(ttl));
+        if let Deliveries::Task { tenant, task_id } = which {
+            // Most tasks have nothing queued: a read says so without a write (SQLite's one
+            // writer is not taken for it).
+            let binds = [Bind::text(tenant.unwrap_or_default()), Bind::text(task_id)];
+            let queued: Option<(i64,)> = self
+                .read_one(ANY_QUEUED, &binds)
+                .await
+                .map_err(|e| backend(label, "read the push outbox", e))?;
+            if queued.is_none() {
+                return Ok(Vec::new());
+            }
+        }
         let (statement, binds) = match which {
             Deliveries::Task { tenant, task_id } => (
                 claim_statement(CLAIM_TASK, "$3", DB::NOW_MS),
