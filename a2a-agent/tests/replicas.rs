@@ -24,7 +24,7 @@ use a2a_types::rt::Binding;
 use a2a_types::v1::{
     A2aService, CancelTaskRequest, EventStream, Message, Part, PartContent, Role,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
 };
 use futures_util::StreamExt as _;
 use tokio::sync::Notify;
@@ -605,6 +605,34 @@ impl Doomed {
     }
 }
 
+/// Kills `doomed` while `survivor` watches its task `id` (started there), and returns how long
+/// the task took to settle after the kill, with its last status as the watcher saw it.
+async fn kill_and_watch(
+    doomed: &mut Doomed,
+    survivor: &RequestHandler<Agent>,
+    id: &str,
+) -> (Duration, TaskStatus, Task) {
+    let task = doomed.start_task(id).await;
+    let watching = subscribe(survivor, &task.id).await;
+    let killed = std::time::Instant::now();
+    doomed.kill();
+    let events = collect(watching).await;
+    let settled = killed.elapsed();
+    let last = match events.last() {
+        Some((StreamResponse::StatusUpdate(u), _)) => u.status.clone(),
+        other => panic!("{other:?}"),
+    };
+    (settled, last, task)
+}
+
+/// The text of a status's message.
+fn status_text(status: &TaskStatus) -> &str {
+    match status.message.as_ref().map(|m| &m.parts[0].content) {
+        Some(PartContent::Text(text)) => text,
+        _ => panic!("{status:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tasks_of_a_killed_replica_are_failed_by_another_once_its_lease_expires() {
     let Some(url) = common::postgres_url() else {
@@ -614,20 +642,9 @@ async fn the_tasks_of_a_killed_replica_are_failed_by_another_once_its_lease_expi
     let ttl = Duration::from_secs(1);
     let mut doomed = Doomed::start(&url, &agent, ttl);
     let survivor = replica_with(&url, &agent, ttl).await;
-    let task = doomed.start_task("hold").await;
-    let watching = subscribe(&survivor, &task.id).await;
-    let killed = std::time::Instant::now();
-    doomed.kill();
-    let events = collect(watching).await;
-    let settled = killed.elapsed();
-    let last = match events.last() {
-        Some((StreamResponse::StatusUpdate(u), _)) => u.status.clone(),
-        other => panic!("{other:?}"),
-    };
+    let (settled, last, task) = kill_and_watch(&mut doomed, &survivor, "hold").await;
     assert_eq!(last.state, TaskState::Failed);
-    let PartContent::Text(why) = &last.message.as_ref().unwrap().parts[0].content else {
-        panic!("{last:?}")
-    };
+    let why = status_text(&last);
     assert!(why.contains("stopped before the task ended"), "{why}");
     assert!(
         settled < ttl * 4,
@@ -647,21 +664,9 @@ async fn a_task_its_executor_may_run_again_is_run_again_by_another_replica_once_
     let ttl = Duration::from_secs(1);
     let mut doomed = Doomed::start(&url, &agent, ttl);
     let survivor = replica_with(&url, &agent, ttl).await;
-    let task = doomed.start_task("rerun").await;
-    let watching = subscribe(&survivor, &task.id).await;
-    let killed = std::time::Instant::now();
-    doomed.kill();
-    let events = collect(watching).await;
-    let settled = killed.elapsed();
-    let last = match events.last() {
-        Some((StreamResponse::StatusUpdate(u), _)) => u.status.clone(),
-        other => panic!("{other:?}"),
-    };
+    let (settled, last, task) = kill_and_watch(&mut doomed, &survivor, "rerun").await;
     assert_eq!(last.state, TaskState::Completed, "run again, not failed");
-    let PartContent::Text(said) = &last.message.as_ref().unwrap().parts[0].content else {
-        panic!("{last:?}")
-    };
-    assert_eq!(said, "ran again");
+    assert_eq!(status_text(&last), "ran again");
     assert!(settled < ttl * 4, "completed {settled:?} after the kill");
     assert_eq!(
         agent.most_at_once_on_one_task(),
@@ -1023,61 +1028,16 @@ async fn processes_sharing_a_sqlite_file_follow_and_cancel_each_other_s_tasks() 
     agent.wait_until_stopped(1).await;
 }
 
-/// A TCP proxy on 127.0.0.1 to `target` that the test can cut (every connection closed, new
-/// ones refused at once) and mend: the database, unreachable and back.
-struct Cuttable {
-    addr: std::net::SocketAddr,
-    open: Arc<std::sync::atomic::AtomicBool>,
-    links: Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
-}
-
-impl Cuttable {
-    async fn start(target: String) -> Cuttable {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
-        let links = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let (gate, all) = (Arc::clone(&open), Arc::clone(&links));
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                if !gate.load(Ordering::SeqCst) {
-                    continue; // dropped: refused
-                }
-                let target = target.clone();
-                let link = tokio::spawn(async move {
-                    if let Ok(mut server) = tokio::net::TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
-                all.lock().unwrap().push(link.abort_handle());
-            }
-        });
-        Cuttable { addr, open, links }
-    }
-
-    fn cut(&self) {
-        self.open.store(false, Ordering::SeqCst);
-        self.links.lock().unwrap().drain(..).for_each(|l| l.abort());
-    }
-
-    fn mend(&self) {
-        self.open.store(true, Ordering::SeqCst);
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_the_database_unreachable_calls_fail_and_every_acknowledged_message_was_written() {
     let Some(url) = common::postgres_url() else {
         return;
     };
-    // The test database's URL, through the proxy.
-    let (head, rest) = url.split_once('@').unwrap();
-    let (authority, path) = rest.split_once('/').unwrap();
-    let proxy = Cuttable::start(authority.to_owned()).await;
-    let proxied = format!("{head}@{}/{path}", proxy.addr);
+    // The test database, through a hop the test can cut.
+    let proxy = Partition::to(&url).await;
     let pool = sqlx::postgres::PgPoolOptions::new()
         .acquire_timeout(Duration::from_secs(2))
-        .connect(&proxied)
+        .connect(&proxy.url)
         .await
         .unwrap();
     let store = PostgresStore::from_pool(pool).await.unwrap();
@@ -1101,7 +1061,7 @@ async fn with_the_database_unreachable_calls_fail_and_every_acknowledged_message
     for i in 0..12 {
         match i {
             4 => proxy.cut(),
-            7 => proxy.mend(),
+            7 => proxy.heal(),
             _ => {}
         }
         let id = format!("m-{i}");

@@ -1,5 +1,62 @@
-//! What the two load generators (`src/bin/serve_load.rs`, `src/bin/client_load.rs`) share: the
-//! bounds of a run and their command-line flags, and the percentile they report.
+//! What the load generators (`src/bin/serve_load.rs`, `src/bin/client_load.rs`,
+//! `src/bin/scale_load.rs`) share: the bounds of a run and their command-line flags, the
+//! percentile they report, and one HTTP/1.1 connection and exchange.
+
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::{Request, StatusCode};
+use hyper_util::rt::TokioIo;
+
+/// One kept-alive HTTP/1.1 connection to the agent.
+pub type Sender = SendRequest<Full<Bytes>>;
+
+/// A connection to `authority` (no Nagle delay), its driver spawned on the runtime.
+///
+/// # Errors
+///
+/// Why the connection or the handshake failed.
+pub async fn connect(authority: &str) -> Result<Sender, String> {
+    let stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .map_err(|e| format!("connect: {}", e.kind()))?;
+    stream.set_nodelay(true).ok();
+    let (sender, connection) = http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| format!("handshake: {e}"))?;
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(sender)
+}
+
+/// Sends `request` once the connection is ready, and reads the whole reply: its body, when its
+/// status is 200.
+///
+/// # Errors
+///
+/// Why the exchange failed, or `HTTP <status>`.
+pub async fn exchange(sender: &mut Sender, request: Request<Full<Bytes>>) -> Result<Bytes, String> {
+    sender
+        .ready()
+        .await
+        .map_err(|e| format!("connection: {e}"))?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|e| format!("request: {e}"))?;
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| format!("body: {e}"))?
+        .to_bytes();
+    if status != StatusCode::OK {
+        return Err(format!("HTTP {}", status.as_u16()));
+    }
+    Ok(bytes)
+}
 
 /// How much load a run makes, and for how long.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -133,9 +133,10 @@ impl SealedPushConfigs {
         Ok(format!("{SEALED}{}", URL_SAFE_NO_PAD.encode(out)))
     }
 
-    fn open(&self, value: String, place: &[u8], what: &str) -> Result<String, StoreError> {
+    /// The plain text of a sealed `value`; `None` for one stored before a key was given.
+    fn open(&self, value: &str, place: &[u8], what: &str) -> Result<Option<String>, StoreError> {
         let Some(sealed) = value.strip_prefix(SEALED) else {
-            return Ok(value); // stored before a key was given
+            return Ok(None);
         };
         let failed = || StoreError::Backend(Box::new(NotOpened(what.to_owned())));
         let bytes = URL_SAFE_NO_PAD.decode(sealed).map_err(|_| failed())?;
@@ -149,7 +150,50 @@ impl SealedPushConfigs {
             .key
             .open_in_place(nonce, Aad::from(place), &mut data)
             .map_err(|_| failed())?;
-        String::from_utf8(plain.to_vec()).map_err(|_| failed())
+        String::from_utf8(plain.to_vec())
+            .map(Some)
+            .map_err(|_| failed())
+    }
+
+    /// `field` sealed (`true`) or opened, in place; on an error it stays as it was.
+    fn convert_field(
+        &self,
+        field: &mut Option<String>,
+        place: &[u8],
+        what: &str,
+        seal: bool,
+    ) -> Result<(), StoreError> {
+        let Some(value) = field.as_deref() else {
+            return Ok(());
+        };
+        let converted = match seal {
+            true => Some(self.seal(value, place)?),
+            false => self.open(value, place, what)?,
+        };
+        if let Some(converted) = converted {
+            *field = Some(converted);
+        }
+        Ok(())
+    }
+
+    /// `config`'s secrets sealed (`true`) or opened, in place; a secret that fails stays as it
+    /// was.
+    fn convert_in_place(
+        &self,
+        scope: Scope<'_>,
+        task_id: &str,
+        config: &mut TaskPushNotificationConfig,
+        seal: bool,
+    ) -> Result<(), StoreError> {
+        let id = config.id.as_deref().unwrap_or_default();
+        let token_place = Self::place(scope, task_id, id, "token");
+        let credentials_place = Self::place(scope, task_id, id, "credentials");
+        self.convert_field(&mut config.token, &token_place, "token", seal)?;
+        if let Some(auth) = config.authentication.as_mut() {
+            let place = &credentials_place;
+            self.convert_field(&mut auth.credentials, place, "credentials", seal)?;
+        }
+        Ok(())
     }
 
     /// `config` with its secrets sealed (`true`) or opened.
@@ -160,23 +204,7 @@ impl SealedPushConfigs {
         mut config: TaskPushNotificationConfig,
         seal: bool,
     ) -> Result<TaskPushNotificationConfig, StoreError> {
-        let id = config.id.clone().unwrap_or_default();
-        let token_place = Self::place(scope, task_id, &id, "token");
-        let credentials_place = Self::place(scope, task_id, &id, "credentials");
-        if let Some(token) = config.token.take() {
-            config.token = Some(match seal {
-                true => self.seal(&token, &token_place)?,
-                false => self.open(token, &token_place, "token")?,
-            });
-        }
-        if let Some(auth) = config.authentication.as_mut() {
-            if let Some(credentials) = auth.credentials.take() {
-                auth.credentials = Some(match seal {
-                    true => self.seal(&credentials, &credentials_place)?,
-                    false => self.open(credentials, &credentials_place, "credentials")?,
-                });
-            }
-        }
+        self.convert_in_place(scope, task_id, &mut config, seal)?;
         Ok(config)
     }
 }
@@ -265,14 +293,12 @@ impl PushConfigStore for SealedPushConfigs {
                 .inner
                 .claim_deliveries(holder, ttl, which, limit)
                 .await?;
+            // A secret that does not open (another key) is sent as stored: its receiver
+            // refuses it, and the queue is not held up.
             for delivery in &mut claimed {
                 let scope = Scope::tenant(Some(&delivery.tenant));
-                let config = std::mem::take(&mut delivery.config);
-                delivery.config =
-                    match self.convert(scope, &delivery.task_id, config.clone(), false) {
-                        Ok(opened) => opened,
-                        Err(_) => config,
-                    };
+                let (task_id, config) = (&delivery.task_id, &mut delivery.config);
+                let _ = self.convert_in_place(scope, task_id, config, false);
             }
             Ok(claimed)
         })

@@ -131,7 +131,18 @@ fn fault(field: &str, reason: String) -> Fault {
 // ----- replies, server side -----------------------------------------------------------------------
 
 /// An HTTP reply of the REST binding, ready to send.
+///
+/// Made by the `encode_rest_*` functions, or by [`RestResponse::new`] for a reply of one's own;
+/// `#[non_exhaustive]`, so that a field added later breaks no caller.
+///
+/// ```
+/// use a2a_runtime::rest::server::RestResponse;
+///
+/// let reply = RestResponse::new(429, "application/json", b"{}".to_vec()).with_retry_after(2);
+/// assert_eq!((reply.status, reply.retry_after), (429, Some(2)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RestResponse {
     /// The HTTP status.
     pub status: u16,
@@ -144,14 +155,34 @@ pub struct RestResponse {
     pub retry_after: Option<u64>,
 }
 
+impl RestResponse {
+    /// A reply with this status, content type and body, and no `Retry-After`.
+    pub fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> RestResponse {
+        RestResponse {
+            status,
+            content_type,
+            body,
+            retry_after: None,
+        }
+    }
+
+    /// This reply, telling the client to wait `seconds` before it tries again (`Retry-After`).
+    #[must_use]
+    pub fn with_retry_after(self, seconds: u64) -> RestResponse {
+        RestResponse {
+            retry_after: Some(seconds),
+            ..self
+        }
+    }
+}
+
 /// The success reply: the bare result, HTTP 200.
 pub fn encode_rest_result<T: Serialize + ?Sized>(result: &T) -> RestResponse {
-    RestResponse {
-        status: 200,
-        content_type: CONTENT_TYPE,
-        body: serde_json::to_vec(result).unwrap_or_else(|_| b"{}".to_vec()),
-        retry_after: None,
-    }
+    RestResponse::new(
+        200,
+        CONTENT_TYPE,
+        serde_json::to_vec(result).unwrap_or_else(|_| b"{}".to_vec()),
+    )
 }
 
 /// The error reply (§11.6): the table's HTTP status (500 for the catch-all), and the
@@ -207,12 +238,7 @@ fn status_response(
             "details": ErrorDetail::list_to_data(details),
         }
     });
-    RestResponse {
-        status: http,
-        content_type: CONTENT_TYPE,
-        body: body.to_string().into_bytes(),
-        retry_after: None,
-    }
+    RestResponse::new(http, CONTENT_TYPE, body.to_string().into_bytes())
 }
 
 /// The type URL of `google.rpc.RetryInfo`: how long to wait before trying again.
@@ -227,9 +253,8 @@ pub fn retry_info(retry_after: u64) -> ErrorDetail {
 /// system errors suggest: HTTP 503, status `UNAVAILABLE`, a `google.rpc.RetryInfo` detail, and
 /// `Retry-After: retry_after` (whole seconds).
 pub fn encode_rest_unavailable(message: &str, retry_after: u64) -> RestResponse {
-    let mut reply = status_response(503, "UNAVAILABLE", message, vec![retry_info(retry_after)]);
-    reply.retry_after = Some(retry_after);
-    reply
+    status_response(503, "UNAVAILABLE", message, vec![retry_info(retry_after)])
+        .with_retry_after(retry_after)
 }
 
 /// One SSE event of a streamed REST reply: the bare result in one `data:` line, or an event named

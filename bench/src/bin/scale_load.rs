@@ -20,12 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_bench::load::quantile_ms;
-use http_body_util::{BodyExt, Full};
+use a2a_bench::load::{self, quantile_ms, Sender};
+use http_body_util::Full;
 use hyper::body::Bytes;
-use hyper::client::conn::http1::{self, SendRequest};
-use hyper::{Method, Request, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper::{Method, Request};
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage: scale_load [--sizes N,N,...] [--connections N] [--seconds S] \
@@ -93,20 +91,11 @@ fn parse(args: &[String]) -> Result<Config, String> {
     Ok(config)
 }
 
-type Sender = SendRequest<Full<Bytes>>;
-
+/// A connection to the agent, which must accept it.
 async fn connect(authority: &str) -> Sender {
-    let stream = tokio::net::TcpStream::connect(authority)
+    load::connect(authority)
         .await
-        .expect("the agent accepts connections");
-    stream.set_nodelay(true).ok();
-    let (sender, connection) = http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("HTTP/1.1 handshake");
-    tokio::spawn(async move {
-        let _ = connection.await;
-    });
-    sender
+        .unwrap_or_else(|e| panic!("the agent at {authority} accepts no connection: {e}"))
 }
 
 /// One JSON-RPC call: its result, or why it failed.
@@ -125,24 +114,7 @@ async fn call(
         .header("A2A-Version", "1.0")
         .body(Full::new(Bytes::from(body.to_string())))
         .expect("a request of constant parts");
-    sender
-        .ready()
-        .await
-        .map_err(|e| format!("connection: {e}"))?;
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| format!("request: {e}"))?;
-    let status = response.status();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(|e| format!("body: {e}"))?
-        .to_bytes();
-    if status != StatusCode::OK {
-        return Err(format!("HTTP {status}"));
-    }
+    let bytes = load::exchange(sender, request).await?;
     let mut reply: Value = serde_json::from_slice(&bytes).map_err(|e| format!("reply: {e}"))?;
     match reply.get_mut("result") {
         Some(result) => Ok(result.take()),

@@ -48,7 +48,7 @@
 //!
 //! Only loopback agents (127.0.0.1, localhost, `[::1]`) over plain HTTP/1.1.
 
-use a2a_bench::load::BoundsArgs;
+use a2a_bench::load::{self, BoundsArgs, Sender};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -59,9 +59,7 @@ use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
-use hyper::client::conn::http1::{self, SendRequest};
 use hyper::{Method, Request, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -571,20 +569,8 @@ impl Sse {
     }
 }
 
-type Sender = SendRequest<Full<Bytes>>;
-
 async fn connect(agent: &Agent) -> Result<Sender, Failure> {
-    let stream = tokio::net::TcpStream::connect(&agent.authority)
-        .await
-        .map_err(|e| format!("connect: {}", e.kind()))?;
-    stream.set_nodelay(true).ok();
-    let (sender, connection) = http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|e| format!("handshake: {e}"))?;
-    tokio::spawn(async move {
-        let _ = connection.await;
-    });
-    Ok(sender)
+    load::connect(&agent.authority).await
 }
 
 /// One request on `sender`, to its checked end (`handler-existing`: continuing `task`).
@@ -766,22 +752,8 @@ async fn make_one_waiting(
     }
     let s = sender.as_mut().expect("connected above");
     let exchange = async {
-        s.ready().await.map_err(|e| format!("connection: {e}"))?;
         let req = request(agent, Workload::HandlerExisting, n, None);
-        let response = s
-            .send_request(req)
-            .await
-            .map_err(|e| format!("request: {e}"))?;
-        let status = response.status();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| format!("body: {e}"))?
-            .to_bytes();
-        if status != StatusCode::OK {
-            return Err(format!("HTTP {}", status.as_u16()));
-        }
+        let bytes = load::exchange(s, req).await?;
         let task = check_task(check_rpc_result(&bytes)?, INPUT_REQUIRED, None)?;
         Ok(Waiting {
             task_id: task.id.into_owned(),
