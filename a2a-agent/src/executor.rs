@@ -24,7 +24,9 @@ pub struct TaskContext {
     pub context_id: String,
     /// The client's message; `None` for a cancel.
     pub message: Option<Message>,
-    /// The task as stored before this message, with its whole history; `None` for a new task.
+    /// The task as stored before this message, with the newest messages of its history (100
+    /// unless [`executor_history`](crate::RequestHandlerBuilder::executor_history) says
+    /// otherwise); `None` for a new task.
     pub task: Option<Task>,
     /// The `configuration` of the `SendMessage` call, if it had one.
     pub configuration: Option<SendMessageConfiguration>,

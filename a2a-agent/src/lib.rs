@@ -124,6 +124,6 @@ pub mod store;
 pub use access::AccessPolicy;
 pub use executor::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
 pub use handler::{
-    RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT, DEFAULT_LEASE_TTL,
-    DEFAULT_LOG_RETENTION, DEFAULT_MAX_STREAMS, DEFAULT_STREAM_IDLE,
+    RequestHandler, RequestHandlerBuilder, DEFAULT_EXECUTION_TIMEOUT, DEFAULT_EXECUTOR_HISTORY,
+    DEFAULT_LEASE_TTL, DEFAULT_LOG_RETENTION, DEFAULT_MAX_STREAMS, DEFAULT_STREAM_IDLE,
 };

@@ -192,6 +192,18 @@ fn add_artifact(task: &mut Task, update: &TaskArtifactUpdateEvent) -> Result<(),
     Ok(())
 }
 
+/// A copy of `task` without its history (which is not copied).
+pub(crate) fn without_history(task: &Task) -> Task {
+    Task {
+        id: task.id.clone(),
+        context_id: task.context_id.clone(),
+        status: task.status.clone(),
+        artifacts: task.artifacts.clone(),
+        history: Vec::new(),
+        metadata: task.metadata.clone(),
+    }
+}
+
 /// `task` as a reply carries it under `historyLength` (spec §3.2.4): unset, the whole history;
 /// 0, none (the member is then left out); n, the last n messages.
 pub fn with_history(mut task: Task, history_length: Option<i32>) -> Task {

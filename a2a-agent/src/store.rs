@@ -113,6 +113,17 @@
 //! through an index of their own, so neither call reads the tasks that are still running or
 //! were trimmed before.
 //!
+//! # History
+//!
+//! A task's history grows by a message or two with each exchange, and is read whole only by a
+//! client that asks for it. So the stores of this crate keep it apart from the rest of the task
+//! (the SQL stores a row per message, the memory store a list beside the task): a write that
+//! says its task holds only the newest messages ([`History::Append`]) adds the new ones and
+//! rewrites none, and [`TaskStore::get_task_recent`] reads only the last messages asked for.
+//! An update costs the same on a task with ten thousand messages as on a new one. A store
+//! that keeps a task as one value says so with [`TaskStore::appends_history`] (`false`, the
+//! default), and is then given whole histories only.
+//!
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
@@ -133,7 +144,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use a2a_types::rt::UnixTime;
-use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
+use a2a_types::v1::{StreamResponse, Task};
 
 mod configs;
 mod error;
@@ -150,6 +161,7 @@ mod token;
 mod write;
 
 pub use configs::PushConfigStore;
+use configs::{config_id_for, stored_config};
 pub use error::StoreError;
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
@@ -161,7 +173,7 @@ pub use sealed::{KeyLengthError, SealedPushConfigs};
 pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};
-pub use write::{Deliveries, Delivery, ExpiredLease, Lease, OutboxId, WriteWith};
+pub use write::{Deliveries, Delivery, ExpiredLease, History, Lease, OutboxId, WriteWith};
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).
@@ -311,6 +323,38 @@ pub trait TaskStore: Send + Sync + 'static {
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage>;
 
+    /// The task `task_id` of the scope, as [`get_task`](TaskStore::get_task) reads it, but
+    /// with only the last `last` messages of its history: what a request handler gives an
+    /// executor, and a reply with a `historyLength` carries. A store that keeps histories apart
+    /// (see the [module docs](self#history)) reads no more than that; by default the whole task
+    /// is read and its history trimmed.
+    ///
+    /// # Errors
+    ///
+    /// As [`get_task`](TaskStore::get_task).
+    fn get_task_recent<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        last: u32,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        Box::pin(async move {
+            let mut stored = self.get_task(scope, task_id).await?;
+            if let Some(s) = stored.as_mut() {
+                let len = s.task.history.len();
+                s.task.history.drain(..len.saturating_sub(last as usize));
+            }
+            Ok(stored)
+        })
+    }
+
+    /// Whether [`update_task_with`](TaskStore::update_task_with) takes a task that holds only
+    /// its newest messages ([`History::Append`]; see the [module docs](self#history)): `false`
+    /// unless a store says so, and then a request handler writes whole histories.
+    fn appends_history(&self) -> bool {
+        false
+    }
+
     /// Whether the store keeps each task's event log (see the [module docs](self#event-logs)):
     /// `false` unless a store says so, and then [`WriteWith::event`] is not written.
     fn keeps_events(&self) -> bool {
@@ -348,8 +392,10 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 
     /// [`update_task`](TaskStore::update_task), and what `with` says in the same transaction:
-    /// the event logged as the one that made the new version, the lease held or given back.
-    /// All of it is written or none. A store without logs or leases only updates the task.
+    /// the event logged as the one that made the new version, the lease held or given back, the
+    /// new messages appended to the history ([`History::Append`]). All of it is written or
+    /// none. A store without logs or leases only updates the task (by default, a history to
+    /// append to is read, appended to and written whole).
     ///
     /// # Errors
     ///
@@ -362,8 +408,19 @@ pub trait TaskStore: Send + Sync + 'static {
         expected_version: u64,
         with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        let _ = with;
-        self.update_task(scope, task, expected_version)
+        if with.history == History::Whole {
+            return self.update_task(scope, task, expected_version);
+        }
+        // A history to append to: the stored one, read and written whole.
+        Box::pin(async move {
+            let stored = self.get_task(scope, &task.id).await?;
+            let stored = stored.ok_or_else(|| StoreError::NotFound {
+                task_id: task.id.clone(),
+            })?;
+            let mut whole = task.clone();
+            whole.history = with.history.apply(stored.task.history, &task.history);
+            self.update_task(scope, &whole, expected_version).await
+        })
     }
 
     /// The task's logged events that made the versions after `after`, oldest first, at most
@@ -488,27 +545,6 @@ pub struct LoggedEvent {
 /// The key of a tenant: `None` and `Some("")` are the default tenant, `""`.
 fn tenant_key(tenant: Option<&str>) -> &str {
     tenant.unwrap_or("")
-}
-
-/// The id a config is stored under: its own, or a fresh UUID v4.
-fn config_id_for(config: &TaskPushNotificationConfig) -> String {
-    match config.id.as_deref() {
-        Some(id) if !id.is_empty() => id.to_owned(),
-        _ => uuid::Uuid::new_v4().to_string(),
-    }
-}
-
-/// `config` as stored for `(tenant, task_id)` under `id`.
-fn stored_config(
-    mut config: TaskPushNotificationConfig,
-    tenant: Option<&str>,
-    task_id: &str,
-    id: String,
-) -> TaskPushNotificationConfig {
-    config.id = Some(id);
-    config.task_id = Some(task_id.to_owned());
-    config.tenant = tenant.filter(|t| !t.is_empty()).map(str::to_owned);
-    config
 }
 
 /// Where a task sorts in a list: its last update time (see [`TaskStore::list_tasks`]) and its id,

@@ -1229,3 +1229,108 @@ async fn push_configs_past_the_cap_per_task_are_refused_and_a_replacement_is_not
         .contains("2 push notification configs"));
     assert!(create(config("b")).await.is_ok(), "a replacement");
 }
+
+/// Records how much of its task's history each execution is given, and sends that back in a
+/// `Task` event with one message of its own: only that one is new.
+#[derive(Clone, Default)]
+struct Windowed {
+    given: Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl AgentExecutor for Windowed {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let given = cx.task.as_ref().map_or(0, |t| t.history.len());
+        self.given.lock().unwrap().push(given);
+        if let Some(mut snapshot) = cx.task {
+            snapshot.history.push(task.text_message("noted"));
+            snapshot.status.state = TaskState::Working;
+            task.send(StreamResponse::Task(snapshot)).await?;
+        }
+        task.require_input(None).await
+    }
+}
+
+/// Eight messages to one task through a handler that gives its executor the last four: what
+/// the executor saw, and the task's history as replies and `GetTask` show it, on `store`.
+async fn eight_turns_with_a_window_of_four(store: Arc<dyn TaskStore>) {
+    let agent = Windowed::default();
+    let h = RequestHandler::builder(agent.clone())
+        .task_store(store)
+        .executor_history(Some(4))
+        .build();
+    let send_to = |id: &str, task_id: Option<&str>, history_length: Option<i32>| {
+        let config = SendMessageConfiguration {
+            history_length,
+            ..Default::default()
+        };
+        with_config(message(id, task_id, None), config)
+    };
+    let reply = |r| match r {
+        Ok(SendMessageResponse::Task(t)) => t,
+        other => panic!("{other:?}"),
+    };
+    let first = reply(
+        h.send_message(cx("SendMessage"), send_to("input-0", None, None))
+            .await,
+    );
+    let mut last = first.clone();
+    for i in 1..8 {
+        let id = format!("input-{i}");
+        let length = (i == 6).then_some(2);
+        last = reply(
+            h.send_message(cx("SendMessage"), send_to(&id, Some(&first.id), length))
+                .await,
+        );
+        if i == 6 {
+            // Only what was asked for: the newest two.
+            assert_eq!(last.history.len(), 2, "{:?}", ids(&last));
+            assert_eq!(last.history[0].message_id, "input-6");
+        }
+    }
+    assert_eq!(*agent.given.lock().unwrap(), [0, 1, 3, 4, 4, 4, 4, 4]);
+    // Every message once, in order: each turn's message, then the agent's note.
+    let got = h
+        .get_task(
+            cx("GetTask"),
+            GetTaskRequest {
+                id: first.id.clone(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.history.len(), 15, "{:?}", ids(&got));
+    assert_eq!(ids(&got)[..2], ["input-0", "input-1"]);
+    assert_eq!(got.history[14].role, Role::Agent);
+    let mut unique = ids(&got);
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 15, "no message twice: {:?}", ids(&got));
+    // A reply that names no historyLength carries the whole history, as GetTask does.
+    assert_eq!(ids(&last), ids(&got));
+}
+
+#[tokio::test]
+async fn the_executor_is_given_the_latest_messages_and_replies_the_whole_history() {
+    eight_turns_with_a_window_of_four(Arc::new(MemoryStore::new())).await;
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_executor_is_given_the_latest_messages_on_sqlite_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = a2a_agent::store::SqliteStore::open(dir.path().join("window.db"))
+        .await
+        .unwrap();
+    eight_turns_with_a_window_of_four(Arc::new(store)).await;
+}
+
+#[tokio::test]
+async fn a_store_that_keeps_tasks_whole_gets_whole_histories() {
+    let store = Arc::new(Flaky {
+        inner: MemoryStore::new(),
+        broken: std::sync::atomic::AtomicBool::new(false),
+    });
+    assert!(!store.appends_history());
+    eight_turns_with_a_window_of_four(store).await;
+}

@@ -51,6 +51,7 @@ async fn connect_records_the_schema_version_once() {
             (3, "task event logs and execution leases".to_owned()),
             (4, "push outbox".to_owned()),
             (5, "an index of ended tasks".to_owned()),
+            (6, "task histories a row per message".to_owned()),
         ]
     );
 }

@@ -199,6 +199,7 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
             "INSERT INTO a2a_schema_version VALUES (1, 'tasks and push configs', '2026-12-01T00:00:00Z')",
             "CREATE TABLE a2a_tasks (tenant TEXT NOT NULL, id TEXT NOT NULL, context_id TEXT, state TEXT NOT NULL, status_s INTEGER, status_n INTEGER, sort_s INTEGER NOT NULL, sort_n INTEGER NOT NULL, version INTEGER NOT NULL, task TEXT NOT NULL, PRIMARY KEY (tenant, id))",
             "INSERT INTO a2a_tasks VALUES ('', 'old', NULL, 'TASK_STATE_WORKING', NULL, NULL, 1, 0, 3, '{\"id\":\"old\",\"contextId\":\"\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}')",
+            "INSERT INTO a2a_tasks VALUES ('', 'talked', NULL, 'TASK_STATE_INPUT_REQUIRED', NULL, NULL, 1, 0, 5, '{\"id\":\"talked\",\"status\":{\"state\":\"TASK_STATE_INPUT_REQUIRED\"},\"history\":[{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]},{\"messageId\":\"m2\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"é \\u0000\"}]}]}')",
             "CREATE TABLE a2a_push_configs (tenant TEXT NOT NULL, task_id TEXT NOT NULL, id TEXT NOT NULL, config TEXT NOT NULL, PRIMARY KEY (tenant, task_id, id))",
             "INSERT INTO a2a_push_configs VALUES ('', 'old', 'c', '{\"id\":\"c\",\"taskId\":\"old\",\"url\":\"https://hook.invalid/\"}')",
         ] {
@@ -229,4 +230,29 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
         .await
         .unwrap()
         .is_none());
+    // A history kept in the task's JSON before schema 7 moved to rows of its own, in order.
+    let talked = store.get_task(anonymous, "talked").await.unwrap().unwrap();
+    let texts: Vec<_> = talked
+        .task
+        .history
+        .iter()
+        .map(|m| (m.message_id.as_str(), format!("{:?}", m.parts[0].content)))
+        .collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert_eq!((texts[0].0, texts[1].0), ("m1", "m2"));
+    assert!(texts[1].1.contains("é \\0"), "{texts:?}");
+    let recent = store.get_task_recent(anonymous, "talked", 1).await.unwrap();
+    assert_eq!(recent.unwrap().task.history[0].message_id, "m2");
+    drop(store);
+    let pool =
+        sqlx::SqlitePool::connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+            .await
+            .unwrap();
+    let (json, len): (String, i64) =
+        sqlx::query_as("SELECT task, history_len FROM a2a_tasks WHERE id = 'talked'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(!json.contains("history"), "{json}");
+    assert_eq!(len, 2);
 }

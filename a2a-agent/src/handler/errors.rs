@@ -111,3 +111,14 @@ pub(super) fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_owned())
 }
+
+/// Why the executor's work failed, from how it returned.
+pub(super) fn work_failure(
+    outcome: std::thread::Result<Result<(), crate::ExecutorError>>,
+) -> Option<String> {
+    match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("the agent failed: {e}")),
+        Err(panic) => Some(format!("the agent panicked: {}", panic_text(&panic))),
+    }
+}

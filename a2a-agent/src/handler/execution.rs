@@ -24,7 +24,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch, OwnedMutexGuard};
 
-use super::errors::panic_text;
+use super::errors::work_failure;
 use super::lease::{ended_while_waiting, LEASE_RETRY};
 use super::live::{CancelRequest, LiveTask};
 use super::stream::Settled;
@@ -131,6 +131,10 @@ pub(super) struct Execution<E> {
     returned: bool,
     /// The last write gave up after others wrote the task each time it tried.
     contended: bool,
+    /// How many messages of the task's history the executor was given, and how many this
+    /// execution has added since: the newest messages a `Task` event of the executor may repeat.
+    given_history: usize,
+    added_history: usize,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -178,6 +182,8 @@ impl<E: AgentExecutor> Execution<E> {
             holds_lease: false,
             returned: false,
             contended: false,
+            given_history: cx.task.as_ref().map_or(0, |t| t.history.len()),
+            added_history: 0,
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -478,7 +484,9 @@ impl<E: AgentExecutor> Execution<E> {
         let logged = match self.task.is_some() {
             true => {
                 let stamped = |t: &Task| stamp_event(event.clone(), t);
-                self.write(&|t| apply(t, &event), &stamped).await?
+                let known = self.new_messages_of(&event).await;
+                let change = |t: &mut Task| apply(t, known.as_ref().unwrap_or(&event));
+                self.write(&change, &stamped).await?
             }
             false => self.create(task_id, context_id, &event).await?,
         };
@@ -584,14 +592,5 @@ impl<E: AgentExecutor> Execution<E> {
             let trace = self.trace.clone();
             self.shared.push_event(tenant, &task.id, event, trace).await;
         }
-    }
-}
-
-/// Why the executor's work failed, from how it returned.
-fn work_failure(outcome: std::thread::Result<Result<(), ExecutorError>>) -> Option<String> {
-    match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("the agent failed: {e}")),
-        Err(panic) => Some(format!("the agent panicked: {}", panic_text(&panic))),
     }
 }

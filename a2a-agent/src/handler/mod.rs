@@ -32,6 +32,7 @@ mod driver;
 mod errors;
 mod execution;
 mod fanout;
+mod history;
 mod lease;
 mod live;
 mod outbox;
@@ -52,6 +53,10 @@ pub const DEFAULT_EXECUTION_TIMEOUT: Duration = Duration::from_secs(300);
 /// How many streams (`SendStreamingMessage`, `SubscribeToTask`) a handler serves at once, unless
 /// set: as many as the server's default connection cap.
 pub const DEFAULT_MAX_STREAMS: usize = 10_000;
+
+/// How many of a task's latest messages an executor is given by default (see
+/// [`RequestHandlerBuilder::executor_history`]).
+pub const DEFAULT_EXECUTOR_HISTORY: u32 = 100;
 
 /// How long a stream may go without an event before the handler ends it, unless set.
 pub const DEFAULT_STREAM_IDLE: Duration = Duration::from_secs(3600);
@@ -116,6 +121,8 @@ struct Shared<E> {
     live: Arc<LiveTasks>,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
     max_history: Option<usize>,
+    /// How many of a task's latest messages the executor is given; `None`: all.
+    executor_history: Option<u32>,
     /// The other replicas' announcements, when there are other replicas.
     feed: Option<Arc<dyn EventFeed>>,
     /// This replica's leases, with a feed and a store that keeps leases.
@@ -147,6 +154,7 @@ pub struct RequestHandlerBuilder<E> {
     timeout: Duration,
     policy: Option<Arc<dyn crate::AccessPolicy>>,
     max_history: Option<usize>,
+    executor_history: Option<u32>,
     feed: Option<Arc<dyn EventFeed>>,
     lease_ttl: Duration,
     delete_ended_after: Option<Duration>,
@@ -167,6 +175,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             timeout: DEFAULT_EXECUTION_TIMEOUT,
             policy: None,
             max_history: None,
+            executor_history: Some(DEFAULT_EXECUTOR_HISTORY),
             feed: None,
             lease_ttl: DEFAULT_LEASE_TTL,
             delete_ended_after: None,
@@ -221,6 +230,17 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
     /// it (the default) the history grows with every message.
     pub fn max_history(mut self, max: usize) -> Self {
         self.max_history = Some(max.max(1));
+        self
+    }
+
+    /// Gives the executor at most the `last` latest messages of a continued task's history in
+    /// [`TaskContext::task`](crate::TaskContext::task) (`None`: the whole history). The default,
+    /// [`DEFAULT_EXECUTOR_HISTORY`] (100), keeps the cost of a message the same however long
+    /// its task's history has grown: the stores of this crate then read only those messages
+    /// (see [`store`](crate::store#history)). An agent that needs more reads the task from its
+    /// store, or sets a larger window and pays for it on each message.
+    pub fn executor_history(mut self, last: Option<u32>) -> Self {
+        self.executor_history = last;
         self
     }
 
@@ -354,6 +374,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             live: Arc::new(LiveTasks::new(logged)),
             policy: self.policy,
             max_history: self.max_history,
+            executor_history: self.executor_history,
             leases,
             outbox,
             retention: retention::Retention {

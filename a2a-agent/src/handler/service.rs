@@ -19,6 +19,7 @@ use super::errors::{
     task_is_terminal, task_not_cancelable, task_not_found, tenant_of,
 };
 use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
+use super::history::reader_of;
 use super::lease::Taken;
 use super::live::{LiveTask, Sequenced, Subscription};
 use super::stream::{live_stream, Opening, StreamEnd};
@@ -37,6 +38,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let config = params.configuration.as_ref();
         let history_length = config.and_then(|c| c.history_length);
         let immediately = config.and_then(|c| c.return_immediately) == Some(true);
+        // What a reply that reads more history than the execution holds reads it as.
+        let reader = self.shared.tasks.appends_history().then(|| reader_of(&cx));
         let (started, _) = self.start(cx, params, false).await?;
         // The execution runs in this call's task while it waits (see `Driver`).
         let Started {
@@ -61,10 +64,11 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                     .unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
             }
         };
-        Ok(SendMessageResponse::Task(with_history(
-            task,
-            history_length,
-        )))
+        let task = match &reader {
+            Some(reader) => (self.shared.reply_history(reader, task, history_length)).await?,
+            None => with_history(task, history_length),
+        };
+        Ok(SendMessageResponse::Task(task))
     }
 
     async fn send_streaming_message(
@@ -362,31 +366,6 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
 }
 
 impl<E: AgentExecutor> Shared<E> {
-    /// The task a call names, as stored, when its caller may see it: its own, or another's the
-    /// access policy allows for the call's method; `TaskNotFound` otherwise, as for a task that
-    /// does not exist.
-    pub(super) async fn visible(
-        &self,
-        cx: &RequestContext,
-        id: &str,
-    ) -> Result<Stored, ServiceError> {
-        // On the call's span (`a2a.call`), when it has one.
-        tracing::Span::current().record("a2a.task_id", id);
-        let scope = scope_of(cx);
-        if let Some(stored) = self.tasks.get_task(scope, id).await.map_err(store_error)? {
-            return Ok(stored);
-        }
-        if let Some(policy) = &self.policy {
-            let anyone = Scope::tenant(scope.tenant);
-            if let Some(stored) = self.tasks.get_task(anyone, id).await.map_err(store_error)? {
-                if policy.allows(&cx.caller, cx.method, &stored.task, &stored.owner) {
-                    return Ok(stored);
-                }
-            }
-        }
-        Err(task_not_found(id))
-    }
-
     /// What the call's `ListTasks` lists: its caller's tasks, or every owner's when the access
     /// policy says so.
     fn list_scope<'a>(&self, cx: &'a RequestContext) -> Scope<'a> {
@@ -479,11 +458,12 @@ impl<E: AgentExecutor> RequestHandler<E> {
             (Some(s), _) => s.task.context_id.clone().unwrap_or_default(),
             (None, c) => c.unwrap_or_default(),
         };
+        let (stored, task) = shared.executor_view(stored);
         let task_cx = TaskContext {
             task_id,
             context_id,
             message: Some(message.clone()),
-            task: stored.as_ref().map(|s| s.task.clone()),
+            task,
             configuration,
             call: cx.detached(),
         };
@@ -508,7 +488,12 @@ impl<E: AgentExecutor> RequestHandler<E> {
         task_id: &str,
         message: &Message,
     ) -> Result<Stored, ServiceError> {
-        let stored = self.shared.visible(cx, task_id).await?;
+        // With a store that appends histories, only what the executor is given.
+        let last = match self.shared.tasks.appends_history() {
+            true => self.shared.executor_history,
+            false => None,
+        };
+        let stored = self.shared.visible_recent(cx, task_id, last).await?;
         let own = stored.task.context_id.as_deref().unwrap_or_default();
         if let Some(asked) = message.context_id.as_deref().filter(|c| !c.is_empty()) {
             if asked != own {

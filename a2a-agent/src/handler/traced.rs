@@ -66,6 +66,23 @@ impl TaskStore for TracedTasks {
         traced("list_tasks", "", self.0.list_tasks(scope, query))
     }
 
+    fn get_task_recent<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        last: u32,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        traced(
+            "get_task",
+            task_id,
+            self.0.get_task_recent(scope, task_id, last),
+        )
+    }
+
+    fn appends_history(&self) -> bool {
+        self.0.appends_history()
+    }
+
     fn keeps_events(&self) -> bool {
         self.0.keeps_events()
     }

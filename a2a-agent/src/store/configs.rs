@@ -149,3 +149,24 @@ pub trait PushConfigStore: Send + Sync + 'static {
         Box::pin(std::future::ready(Ok(0)))
     }
 }
+
+/// The id a config is stored under: its own, or a fresh UUID v4.
+pub(super) fn config_id_for(config: &TaskPushNotificationConfig) -> String {
+    match config.id.as_deref() {
+        Some(id) if !id.is_empty() => id.to_owned(),
+        _ => uuid::Uuid::new_v4().to_string(),
+    }
+}
+
+/// `config` as stored for `(tenant, task_id)` under `id`.
+pub(super) fn stored_config(
+    mut config: TaskPushNotificationConfig,
+    tenant: Option<&str>,
+    task_id: &str,
+    id: String,
+) -> TaskPushNotificationConfig {
+    config.id = Some(id);
+    config.task_id = Some(task_id.to_owned());
+    config.tenant = tenant.filter(|t| !t.is_empty()).map(str::to_owned);
+    config
+}

@@ -7,17 +7,18 @@ use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use super::token;
 use super::{
-    config_id_for, effective_page_size, status_time, stored_config, PushConfigPage,
-    PushConfigStore, Scope, SortKey, StoreError, StoreFuture, Stored, TaskPage, TaskQuery,
-    TaskStore,
+    config_id_for, effective_page_size, stored_config, History, PushConfigPage, PushConfigStore,
+    Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
 };
 use crate::lifecycle::is_terminal;
 
 mod cap;
+mod entry;
 mod index;
 
 use cap::Evictions;
-use index::{Bounds, Facets, Key, TenantIndex};
+use entry::Entry;
+use index::{Bounds, Key, TenantIndex};
 
 /// Tasks and push configs in this process's memory: both [`TaskStore`] and
 /// [`PushConfigStore`].
@@ -93,15 +94,6 @@ struct Tenant {
     index: TenantIndex,
 }
 
-#[derive(Debug)]
-struct Entry {
-    task: Task,
-    version: u64,
-    owner: String,
-    status_time: Option<UnixTime>,
-    key: Key,
-}
-
 /// A task's push configs, by id: each config and its owner.
 type Configs = BTreeMap<String, (TaskPushNotificationConfig, String)>;
 
@@ -113,48 +105,26 @@ struct Freed {
     configs: Vec<Configs>,
 }
 
-impl Entry {
-    fn new(task: &Task, version: u64, owner: &str) -> Entry {
-        let status_time = status_time(task);
-        Entry {
-            key: Key::of(&SortKey::of(task, status_time)),
-            task: task.clone(),
-            version,
-            owner: owner.to_owned(),
-            status_time,
-        }
-    }
-
-    fn facets(&self) -> Facets<'_> {
-        Facets {
-            key: &self.key,
-            context: self.task.context_id.as_deref(),
-            state: self.task.status.state.as_str(),
-            dated: self.status_time.is_some(),
-        }
-    }
-
-    fn matches(&self, scope: Scope<'_>, query: &TaskQuery) -> bool {
-        scope.sees(&self.owner)
-            && query
-                .context_id
-                .as_ref()
-                .is_none_or(|c| self.task.context_id.as_ref() == Some(c))
-            && query
-                .state
-                .as_ref()
-                .is_none_or(|s| self.task.status.state.as_str() == s.as_str())
-            && query
-                .status_timestamp_after
-                .is_none_or(|after| self.status_time.is_some_and(|t| t >= after))
-    }
-}
-
 impl MemoryStore {
     /// An empty store, without a cap: it keeps every task until it is dropped.
     #[must_use]
     pub fn new() -> MemoryStore {
         MemoryStore::default()
+    }
+
+    /// The scope's task, with the last `last` messages of its history (`None`: all).
+    fn read(&self, scope: Scope<'_>, task_id: &str, last: Option<u32>) -> Option<Stored> {
+        let inner = self.lock();
+        inner
+            .tenants
+            .get(scope.tenant_key())
+            .and_then(|tenant| tenant.tasks.get(task_id))
+            .filter(|e| scope.sees(&e.owner))
+            .map(|e| Stored {
+                task: e.read(last),
+                version: e.version,
+                owner: e.owner.clone(),
+            })
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -270,7 +240,7 @@ impl Inner {
             tasks: page
                 .iter()
                 .filter_map(|key| tenant.tasks.get(&*key.id))
-                .map(|e| e.task.clone())
+                .map(|e| e.read(None))
                 .collect(),
             next: more
                 .then(|| page.last().map(|key| (*key).clone()))
@@ -332,6 +302,7 @@ impl Inner {
         scope: Scope<'_>,
         mut new: Entry,
         expected_version: u64,
+        history: History,
         freed: &mut Freed,
     ) -> Result<u64, StoreError> {
         // A refused entry is freed with the others, outside the lock.
@@ -367,6 +338,11 @@ impl Inner {
         // u64::MAX included.
         new.version = expected_version + 1;
         new.owner = std::mem::take(&mut entry.owner);
+        if history != History::Whole {
+            // Moved, not copied: only the new messages are.
+            let given = std::mem::take(&mut new.history);
+            new.history = history.apply(std::mem::take(&mut entry.history), &given);
+        }
         let old = std::mem::replace(entry, new);
         tenant
             .index
@@ -388,18 +364,20 @@ impl TaskStore for MemoryStore {
         scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>> {
-        let inner = self.lock();
-        let found = inner
-            .tenants
-            .get(scope.tenant_key())
-            .and_then(|tenant| tenant.tasks.get(task_id))
-            .filter(|e| scope.sees(&e.owner))
-            .map(|e| Stored {
-                task: e.task.clone(),
-                version: e.version,
-                owner: e.owner.clone(),
-            });
-        ready(Ok(found))
+        ready(Ok(self.read(scope, task_id, None)))
+    }
+
+    fn get_task_recent<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        last: u32,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        ready(Ok(self.read(scope, task_id, Some(last))))
+    }
+
+    fn appends_history(&self) -> bool {
+        true
     }
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
@@ -419,10 +397,22 @@ impl TaskStore for MemoryStore {
         task: &'a Task,
         expected_version: u64,
     ) -> StoreFuture<'a, u64> {
+        self.update_task_with(scope, task, expected_version, WriteWith::default())
+    }
+
+    fn update_task_with<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        expected_version: u64,
+        with: WriteWith<'a>,
+    ) -> StoreFuture<'a, u64> {
         // Built before the lock; its version and owner are set once the check passes.
         let new = Entry::new(task, 0, "");
         let mut freed = Freed::default();
-        let result = self.lock().update(scope, new, expected_version, &mut freed);
+        let result = self
+            .lock()
+            .update(scope, new, expected_version, with.history, &mut freed);
         // The replaced entry is freed here, outside the lock.
         drop(freed);
         ready(result)

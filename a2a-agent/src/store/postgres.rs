@@ -20,6 +20,7 @@ impl Dialect for Postgres {
         Migration {
             version: 1,
             description: "tasks and push configs",
+            moves_histories: false,
             // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
             // them, so every store lists in the same order whatever the database's locale.
             sql: r#"
@@ -53,7 +54,10 @@ CREATE TABLE a2a_push_configs (
         super::sql::EVENTS,
         super::sql::outbox_migration(4),
         super::sql::retention_migration(5),
+        super::sql::history_migration(6),
     ];
+    const JSON_ROWS: &'static str =
+        "(SELECT h.o - 1 AS i, h.e::text AS m FROM json_array_elements({array}::json) WITH ORDINALITY AS h(e, o)) AS r";
     const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
 
@@ -105,7 +109,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 5;
+    pub const SCHEMA_VERSION: u32 = 6;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -165,13 +169,7 @@ fn open_is_send() {
 }
 
 impl TaskStore for PostgresStore {
-    fn get_task<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-    ) -> StoreFuture<'a, Option<Stored>> {
-        Box::pin(self.sql.get_task(scope, task_id))
-    }
+    super::sql::task_history_methods!();
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
         Box::pin(self.sql.create_task(scope, task, WriteWith::default()))

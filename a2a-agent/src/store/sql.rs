@@ -41,16 +41,20 @@ use std::fmt;
 
 use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
-use super::{status_time, token, Lease, LoggedEvent, SortKey, StoreError, TaskQuery};
+use super::{status_time, token, LoggedEvent, SortKey, StoreError, TaskQuery};
 
 mod generic;
+mod history;
 mod leases;
 mod outbox;
 mod retention;
+mod write;
 
 pub(crate) use generic::SqlStore;
+pub(crate) use history::{history_migration, task_history_methods, Added, HistoryWrite};
 pub(crate) use outbox::{outbox_migration, push_outbox_methods};
 pub(crate) use retention::{retention_migration, task_retention_methods};
+pub(crate) use write::{create_task, update_task, Logged, TaskWrite};
 
 /// What differs between the SQL databases: implemented for each sqlx driver a store runs on.
 pub(crate) trait Dialect: sqlx::Database {
@@ -73,6 +77,10 @@ pub(crate) trait Dialect: sqlx::Database {
     /// The database's clock, in milliseconds since the Unix epoch, as an SQL expression: what
     /// leases are judged by.
     const NOW_MS: &'static str;
+    /// The elements of a JSON array bound at `{array}`, as a `FROM` item `r` with the columns
+    /// `i` (the element's place, from 0) and `m` (its JSON text): what splits a write's new
+    /// messages into history rows.
+    const JSON_ROWS: &'static str;
 
     /// How many rows a write changed.
     fn rows_affected(done: &Self::QueryResult) -> u64;
@@ -83,6 +91,9 @@ pub(crate) trait Dialect: sqlx::Database {
 pub(crate) struct Migration {
     pub(crate) version: i64,
     pub(crate) description: &'static str,
+    /// Whether the histories kept in tasks' JSON are moved to their own rows after `sql` (see
+    /// `history`): work in Rust, as it decodes each task.
+    pub(crate) moves_histories: bool,
     pub(crate) sql: &'static str,
 }
 
@@ -101,6 +112,7 @@ pub(crate) const RECORD_MIGRATION: &str =
 pub(crate) const OWNERS: Migration = Migration {
     version: 2,
     description: "owners of tasks and push configs",
+    moves_histories: false,
     sql: "
 ALTER TABLE a2a_tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (tenant, owner, sort_s DESC, sort_n DESC, id DESC);
@@ -114,6 +126,7 @@ ALTER TABLE a2a_push_configs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 pub(crate) const EVENTS: Migration = Migration {
     version: 3,
     description: "task event logs and execution leases",
+    moves_histories: false,
     sql: "
 CREATE TABLE a2a_events (
     tenant  TEXT   NOT NULL,
@@ -139,7 +152,7 @@ pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
 // The statements that read or change one row end in their `WHERE` clause: [`owned`] adds the
 // owner's condition when the scope names one.
 pub(crate) const GET_TASK: &str =
-    "SELECT task, version, owner FROM a2a_tasks WHERE tenant = $1 AND id = $2";
+    "SELECT task, version, owner, history_len FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 /// What a refused write is told by: the version, the state and the lease, and the database's
 /// clock (`{now}`).
 pub(crate) const TASK_VERSION: &str = "SELECT version, state, lease_owner, lease_until, {now} \
@@ -150,132 +163,6 @@ pub(crate) const TASK_VERSION: &str = "SELECT version, state, lease_owner, lease
 pub(crate) const TERMINAL: &str =
     "('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', \
     'TASK_STATE_REJECTED')";
-
-/// A write of a task, ready to run: the statement, its binds, and the event to log in the same
-/// transaction (the binds of [`LOG_EVENT`]) where the statement cannot log it itself.
-pub(crate) struct TaskWrite<'a> {
-    pub(crate) statement: String,
-    pub(crate) binds: Vec<Bind<'a>>,
-    pub(crate) log: Option<[Bind<'a>; 4]>,
-    /// Whether the event is queued in the outbox too (beside [`LOG_EVENT`], by
-    /// [`outbox::QUEUE`]), where the statement cannot queue it itself.
-    pub(crate) queue: bool,
-}
-
-/// What a task write logs: its event's JSON, whether it is queued for the task's push configs
-/// too (the outbox), and whether the database runs a write in a `WITH` (PostgreSQL: then the
-/// statement logs and queues it, one round trip, one transaction).
-#[derive(Clone, Copy)]
-pub(crate) struct Logged<'a> {
-    pub(crate) event: Option<&'a str>,
-    pub(crate) queue: bool,
-    pub(crate) in_with: bool,
-}
-
-impl<'a> Logged<'a> {
-    /// `write` (the statement that writes the task) with the event logged beside it, under
-    /// `version`, and queued when it is to be; `now` is the database's clock.
-    fn wrap(self, write: String, binds: Vec<Bind<'a>>, version: i64, now: &str) -> TaskWrite<'a> {
-        let (Some(event), tenant, id) = (self.event, binds[0].clone(), binds[1].clone()) else {
-            return TaskWrite {
-                statement: write,
-                binds,
-                log: None,
-                queue: false,
-            };
-        };
-        if !self.in_with {
-            let log = [tenant, id, Bind::Int(version), Bind::text(event)];
-            return TaskWrite {
-                statement: write,
-                binds,
-                log: Some(log),
-                queue: self.queue,
-            };
-        }
-        let mut binds = binds;
-        let e = next(&mut binds, Bind::text(event));
-        // The event's insert comes last: the statement's count is its (1, or 0 when the write
-        // changed nothing), whatever the number of configs queued.
-        let queued = match self.queue {
-            false => String::new(),
-            true => format!(", {}", outbox::queue_in_with(now)),
-        };
-        let statement = format!(
-            "WITH written AS ({write} RETURNING version){queued} INSERT INTO a2a_events \
-             (tenant, task_id, seq, event) SELECT $1, $2, version, {e} FROM written"
-        );
-        TaskWrite {
-            statement,
-            binds,
-            log: None,
-            queue: false,
-        }
-    }
-}
-
-/// The create of a task from its `$1` to `$9` [`TaskRow::binds`] and the owner (`$10`); with a
-/// lease to hold, its holder and time to live are bound after them; `now` is the database's
-/// clock.
-pub(crate) fn create_task<'a>(
-    mut binds: Vec<Bind<'a>>,
-    lease: Lease<'a>,
-    logged: Logged<'a>,
-    now: &str,
-) -> TaskWrite<'a> {
-    let (mut columns, mut values) = (String::new(), String::new());
-    if let Lease::Hold { holder, ttl } = lease {
-        let h = next(&mut binds, Bind::text(holder));
-        let t = next(&mut binds, Bind::Int(millis(ttl)));
-        columns.push_str(", lease_owner, lease_until");
-        values.push_str(&format!(", {h}, {now} + {t}"));
-    }
-    let insert = format!(
-        "INSERT INTO a2a_tasks (tenant, id, context_id, state, status_s, status_n, sort_s, sort_n, \
-         task, owner, version{columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1{values}) \
-         ON CONFLICT (tenant, id) DO NOTHING"
-    );
-    logged.wrap(insert, binds, 1, now)
-}
-
-/// The optimistic write of a task: the version check, the refusal of a terminal task, the
-/// owner's and the lease's conditions and the write in one statement. `binds` holds
-/// [`TaskRow::binds`] (`$1` to `$9`); the expected version and the rest are bound here.
-pub(crate) fn update_task<'a>(
-    mut binds: Vec<Bind<'a>>,
-    expected: i64,
-    owner: Option<&'a str>,
-    lease: Lease<'a>,
-    logged: Logged<'a>,
-    now: &str,
-) -> TaskWrite<'a> {
-    let v = next(&mut binds, Bind::Int(expected));
-    let mut set = String::from(
-        "context_id = $3, state = $4, status_s = $5, status_n = $6, sort_s = $7, sort_n = $8, \
-         task = $9, version = version + 1",
-    );
-    let mut condition =
-        format!("tenant = $1 AND id = $2 AND version = {v} AND state NOT IN {TERMINAL}");
-    if let Some(owner) = owner {
-        let o = next(&mut binds, Bind::text(owner));
-        condition.push_str(&format!(" AND owner = {o}"));
-    }
-    if let Some(holder) = lease.holder() {
-        let h = next(&mut binds, Bind::text(holder));
-        condition.push_str(&format!(
-            " AND (lease_owner IS NULL OR lease_owner = {h} OR lease_until < {now})"
-        ));
-        match lease {
-            Lease::Hold { ttl, .. } => {
-                let t = next(&mut binds, Bind::Int(millis(ttl)));
-                set.push_str(&format!(", lease_owner = {h}, lease_until = {now} + {t}"));
-            }
-            _ => set.push_str(", lease_owner = NULL, lease_until = NULL"),
-        }
-    }
-    let update = format!("UPDATE a2a_tasks SET {set} WHERE {condition}");
-    logged.wrap(update, binds, expected.saturating_add(1), now)
-}
 
 /// A row of [`EVENTS_AFTER`] of task `task_id`, read.
 pub(crate) fn logged_event(
@@ -360,10 +247,11 @@ pub(crate) struct TaskRow {
 }
 
 impl TaskRow {
+    /// The row of `task`, whose history is kept apart (`history`): its JSON holds none.
     pub(crate) fn of(label: &'static str, task: &Task) -> Result<TaskRow, StoreError> {
         let status = status_time(task);
         let sort = SortKey::of(task, status);
-        let json = serde_json::to_string(task)
+        let json = serde_json::to_string(&crate::lifecycle::without_history(task))
             .map_err(|e| backend(label, format!("encode task `{}` as JSON", task.id), e))?;
         Ok(TaskRow {
             context_id: task.context_id.clone(),
@@ -498,7 +386,7 @@ pub(crate) fn list_statements<'a>(
     }
     let limit = next(&mut binds, Bind::Int(i64::from(query.page_size()) + 1));
     let page = format!(
-        "SELECT task, sort_s, sort_n, id FROM a2a_tasks WHERE {page_filter} \
+        "SELECT task, sort_s, sort_n, id, history_len FROM a2a_tasks WHERE {page_filter} \
          ORDER BY sort_s DESC, sort_n DESC, id DESC LIMIT {limit}"
     );
     Ok(ListStatements {

@@ -28,6 +28,7 @@ impl Dialect for Sqlite {
         Migration {
             version: 1,
             description: "tasks and push configs",
+            moves_histories: false,
             sql: "
 CREATE TABLE a2a_tasks (
     tenant     TEXT    NOT NULL,
@@ -60,6 +61,7 @@ CREATE TABLE a2a_push_configs (
         Migration {
             version: 4,
             description: "wake-ups between processes",
+            moves_histories: false,
             // What a process asks the others (cluster::SqliteFeed): a cancel, a sweep.
             sql: "
 CREATE TABLE a2a_wakeups (
@@ -72,7 +74,10 @@ CREATE TABLE a2a_wakeups (
         },
         super::sql::outbox_migration(5),
         super::sql::retention_migration(6),
+        super::sql::history_migration(7),
     ];
+    const JSON_ROWS: &'static str =
+        "(SELECT h.key AS i, h.value AS m FROM json_each({array}) AS h) AS r";
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
 
@@ -147,7 +152,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 6;
+    pub const SCHEMA_VERSION: u32 = 7;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -228,13 +233,7 @@ fn open_is_send() {
 }
 
 impl TaskStore for SqliteStore {
-    fn get_task<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-    ) -> StoreFuture<'a, Option<Stored>> {
-        Box::pin(self.sql.get_task(scope, task_id))
-    }
+    super::sql::task_history_methods!();
 
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
         Box::pin(self.sql.create_task(scope, task, WriteWith::default()))

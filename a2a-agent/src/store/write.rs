@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
+use a2a_types::v1::{Message, StreamResponse, TaskPushNotificationConfig};
 
 use super::Stored;
 
@@ -23,6 +23,50 @@ pub struct WriteWith<'a> {
     /// has in it (see the [module docs](super#push-outbox)). Only with an `event`, in a store
     /// that keeps an [`outbox`](super::TaskStore::outbox).
     pub notify: bool,
+    /// What the task's `history` holds: the whole history (the default), or only its newest
+    /// messages, of which the last few are new (see [`History`]). Only for an update.
+    pub history: History,
+}
+
+/// What the `history` of a task written with
+/// [`TaskStore::update_task_with`](super::TaskStore::update_task_with) holds (see the
+/// [module docs](super#history)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum History {
+    /// The whole history: the store keeps it as it is given.
+    #[default]
+    Whole,
+    /// The newest messages only, of which the last `new` were added since the version the write
+    /// names (those before them the store holds already). The store appends the `new` ones to
+    /// the history it holds, and then, with `keep`, forgets all but the last `keep` messages.
+    Append {
+        /// How many of the last messages of `history` are new.
+        new: u32,
+        /// At most this many messages are kept, the newest (a cap on the history).
+        keep: Option<u32>,
+    },
+}
+
+impl History {
+    /// The whole history `stored` becomes once this write's `history` is added to it: `stored`
+    /// itself for [`History::Whole`]'s `history`, else `stored` and the new messages, capped.
+    /// What a store that keeps a task as one value writes.
+    #[must_use]
+    pub fn apply(self, stored: Vec<Message>, history: &[Message]) -> Vec<Message> {
+        match self {
+            History::Whole => history.to_vec(),
+            History::Append { new, keep } => {
+                let mut whole = stored;
+                let new = (new as usize).min(history.len());
+                whole.extend_from_slice(&history[history.len() - new..]);
+                if let Some(keep) = keep.map(|k| k as usize) {
+                    let len = whole.len();
+                    whole.drain(..len.saturating_sub(keep));
+                }
+                whole
+            }
+        }
+    }
 }
 
 /// What a write does with the task's execution lease (see the [module docs](super#leases)).

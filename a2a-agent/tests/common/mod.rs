@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_agent::store::{
-    Deliveries, Delivery, Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery,
+    Deliveries, Delivery, History, Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery,
     TaskStore, WriteWith, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
 };
 use a2a_types::rt::Timestamp;
@@ -87,6 +87,7 @@ macro_rules! conformance_tests {
             update_with_the_read_version_writes_the_next_version,
             update_with_a_stale_version_is_a_conflict_and_writes_nothing,
             update_of_a_missing_task_is_not_found,
+            appended_messages_join_the_history_and_recent_reads_the_last,
             no_update_moves_a_task_out_of_a_terminal_state,
             logged_writes_keep_each_version_s_event_in_order,
             the_outbox_queues_notified_events_per_config_for_one_holder_at_a_time,
@@ -233,6 +234,90 @@ pub async fn created_task_reads_back_whole_at_version_1(f: &Fixture) {
         .await
         .unwrap()
         .is_none());
+}
+
+pub async fn appended_messages_join_the_history_and_recent_reads_the_last(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let id = f.id("h");
+    let mut whole = task(&id);
+    whole.history = vec![message("m0"), message("m1 \u{0} é")];
+    store.create_task(scope, &whole).await.unwrap();
+    let ids =
+        |t: &Task| -> Vec<String> { t.history.iter().map(|m| m.message_id.clone()).collect() };
+    let append = |new: u32, keep: Option<u32>| WriteWith {
+        history: History::Append { new, keep },
+        ..WriteWith::default()
+    };
+    // The task as a writer holds it: the newest message it read (m1), and two new ones.
+    let mut held = task_with(&id, "ctx", TaskState::Working, None);
+    held.history = vec![message("m1 \u{0} é"), message("m2"), message("m3")];
+    let v = store
+        .update_task_with(scope, &held, 1, append(2, None))
+        .await
+        .unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
+    assert_eq!(ids(&stored.task), ["m0", "m1 \u{0} é", "m2", "m3"]);
+    assert_eq!(stored.task.status.state, TaskState::Working);
+    assert_eq!(stored.version, v);
+    let recent = store.get_task_recent(scope, &id, 2).await.unwrap().unwrap();
+    assert_eq!(ids(&recent.task), ["m2", "m3"]);
+    assert_eq!(
+        (recent.version, recent.task.status.state),
+        (v, TaskState::Working)
+    );
+    let none = store.get_task_recent(scope, &id, 0).await.unwrap().unwrap();
+    assert!(none.task.history.is_empty());
+    let all = store
+        .get_task_recent(scope, &id, 100)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(all.task, stored.task);
+    // Nothing new: the history stays; a stale version appends nothing.
+    held.history.clear();
+    let v = store
+        .update_task_with(scope, &held, v, append(0, None))
+        .await
+        .unwrap();
+    held.history = vec![message("late")];
+    assert!(matches!(
+        store
+            .update_task_with(scope, &held, v - 1, append(1, None))
+            .await,
+        Err(StoreError::Conflict { .. })
+    ));
+    // With a cap: the oldest go.
+    held.history = vec![message("m4"), message("m5")];
+    let v = store
+        .update_task_with(scope, &held, v, append(2, Some(3)))
+        .await
+        .unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
+    assert_eq!(ids(&stored.task), ["m3", "m4", "m5"]);
+    held.history = vec![message("m6")];
+    let v = store
+        .update_task_with(scope, &held, v, append(1, None))
+        .await
+        .unwrap();
+    let recent = store.get_task_recent(scope, &id, 2).await.unwrap().unwrap();
+    assert_eq!(ids(&recent.task), ["m5", "m6"]);
+    // A whole history replaces it, shorter or longer.
+    held.history = vec![message("w0")];
+    let v = store.update_task(scope, &held, v).await.unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
+    assert_eq!(ids(&stored.task), ["w0"]);
+    held.history = vec![message("w0"), message("w1"), message("w2")];
+    store.update_task(scope, &held, v).await.unwrap();
+    let stored = store.get_task(scope, &id).await.unwrap().unwrap();
+    assert_eq!(ids(&stored.task), ["w0", "w1", "w2"]);
+    let page = store
+        .list_tasks(scope, &TaskQuery::default())
+        .await
+        .unwrap();
+    let listed = page.tasks.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(ids(listed), ["w0", "w1", "w2"]);
 }
 
 pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixture) {

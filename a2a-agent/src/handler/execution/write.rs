@@ -11,7 +11,11 @@ use super::Execution;
 use crate::cluster::Wakeup;
 use crate::executor::AgentExecutor;
 use crate::lifecycle::{apply, is_terminal, new_task, stamp_event, InvalidEvent};
-use crate::store::{Lease, Scope, StoreError, WriteWith};
+use crate::store::{History, Lease, Scope, StoreError, WriteWith};
+
+/// How many of its task's newest messages an execution keeps once they are stored, with a store
+/// that appends histories (see [`Execution::hold_recent`]).
+pub(in crate::handler) const HELD_HISTORY: usize = 20;
 
 impl<E: AgentExecutor> Execution<E> {
     /// Notes a store failure (the first one is what the caller is told) and says it.
@@ -29,6 +33,39 @@ impl<E: AgentExecutor> Execution<E> {
             if len > max {
                 task.history.drain(..len - max);
             }
+        }
+    }
+
+    /// What a write of `task`, whose change added `added` messages to its history, says of it:
+    /// with a store that appends histories, only those are new (the task holds the newest
+    /// messages only, and the store caps the history); with another, `task` holds the whole
+    /// history, capped here.
+    fn history_of(&self, task: &mut Task, added: usize) -> History {
+        match self.shared.tasks.appends_history() {
+            true => History::Append {
+                new: u32::try_from(added).unwrap_or(u32::MAX),
+                keep: self
+                    .shared
+                    .max_history
+                    .map(|m| u32::try_from(m).unwrap_or(u32::MAX)),
+            },
+            false => {
+                self.cap_history(task);
+                History::Whole
+            }
+        }
+    }
+
+    /// Forgets all but the newest messages of the task's history this execution holds, when
+    /// the store holds them all: what is copied with each write stays the same size however
+    /// many the execution adds. (A reply that asks for more reads them from the store.)
+    fn hold_recent(&mut self) {
+        if !self.shared.tasks.appends_history() {
+            return;
+        }
+        if let Some(task) = self.task.as_mut() {
+            let len = task.history.len();
+            task.history.drain(..len.saturating_sub(HELD_HISTORY));
         }
     }
 
@@ -60,6 +97,7 @@ impl<E: AgentExecutor> Execution<E> {
             event: logged.as_ref(),
             lease,
             notify: shared.outbox.is_some(),
+            history: History::Whole,
         };
         self.live.writing(true);
         let created = shared
@@ -72,7 +110,9 @@ impl<E: AgentExecutor> Execution<E> {
         })?;
         self.holds_lease = matches!(lease, Lease::Hold { .. });
         self.announce(task_id);
+        self.added_history += task.history.len();
         self.task = Some(task);
+        self.hold_recent();
         Ok(logged)
     }
 
@@ -104,14 +144,17 @@ impl<E: AgentExecutor> Execution<E> {
         let logs = tasks.keeps_events();
         let mut version = self.version;
         for _ in 0..ATTEMPTS {
+            let before = task.history.len();
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
-            self.cap_history(&mut task);
+            let added = task.history.len().saturating_sub(before);
+            let history = self.history_of(&mut task, added);
             let logged = logs.then(|| event_of(&task));
             let lease = shared.lease_for(&task, self.returned);
             let with = WriteWith {
                 event: logged.as_ref(),
                 lease,
                 notify: shared.outbox.is_some(),
+                history,
             };
             self.live.writing(true);
             let written = tasks.update_task_with(scope, &task, version, with).await;
@@ -123,13 +166,19 @@ impl<E: AgentExecutor> Execution<E> {
                     self.version = written;
                     self.holds_lease = matches!(lease, Lease::Hold { .. });
                     self.announce(&task.id);
+                    self.added_history += added;
                     self.task = Some(task);
+                    self.hold_recent();
                     return Ok(logged);
                 }
                 Err(StoreError::Conflict { .. }) => {
-                    let stored = tasks
-                        .get_task(scope, &task.id)
-                        .await
+                    // With a store that appends histories, the task without its history: the
+                    // change adds to what is stored.
+                    let stored = match tasks.appends_history() {
+                        true => tasks.get_task_recent(scope, &task.id, 0).await,
+                        false => tasks.get_task(scope, &task.id).await,
+                    };
+                    let stored = stored
                         .map_err(|e| self.store_failed(e))?
                         .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
                     (task, version) = (stored.task, stored.version);
@@ -214,5 +263,30 @@ impl<E: AgentExecutor> Execution<E> {
         if let Some(feed) = &self.shared.feed {
             feed.send(Wakeup::task(self.tenant.as_deref(), task_id));
         }
+    }
+
+    /// A `Task` event with a history, to apply to a task whose execution holds only its newest
+    /// messages (a store that appends histories): the event without the messages the store
+    /// holds among those the executor was given and those added since, which `apply` would not
+    /// find in the task and add again. `None` for any other event (it is applied as it is).
+    pub(super) async fn new_messages_of(&self, event: &StreamResponse) -> Option<StreamResponse> {
+        let StreamResponse::Task(sent) = event else {
+            return None;
+        };
+        let task = self.task.as_ref()?;
+        if sent.history.is_empty() || !self.shared.tasks.appends_history() {
+            return None;
+        }
+        let last = self.given_history.saturating_add(self.added_history);
+        let last = u32::try_from(last).unwrap_or(u32::MAX);
+        let read = self
+            .shared
+            .tasks
+            .get_task_recent(self.scope(), &task.id, last);
+        let stored = read.await.ok().flatten()?.task.history;
+        let mut sent = sent.clone();
+        sent.history
+            .retain(|m| !stored.iter().any(|s| s.message_id == m.message_id));
+        Some(StreamResponse::Task(sent))
     }
 }

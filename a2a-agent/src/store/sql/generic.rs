@@ -204,6 +204,11 @@ sql_impl! {
                     e,
                 )
             })?;
+            if m.moves_histories {
+                Self::move_histories(&mut tx).await.map_err(|e| {
+                    backend(label, format!("apply migration {} ({})", m.version, m.description), e)
+                })?;
+            }
             let applied_at = a2a_types::rt::Timestamp::now().into_string();
             let binds = [
                 Bind::Int(m.version),
@@ -237,26 +242,30 @@ sql_impl! {
         self.reader.close().await;
     }
 
-    /// [`TaskStore::get_task`](crate::store::TaskStore::get_task).
+    /// [`TaskStore::get_task`](crate::store::TaskStore::get_task), and with `last`,
+    /// [`TaskStore::get_task_recent`](crate::store::TaskStore::get_task_recent).
     pub(crate) async fn get_task(
         &self,
         scope: Scope<'_>,
         task_id: &str,
+        last: Option<u32>,
     ) -> Result<Option<Stored>, StoreError> {
         let label = DB::LABEL;
         let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
         let statement = super::owned(super::GET_TASK, scope.owner, &mut binds);
-        let row: Option<(String, i64, String)> = self
+        let row: Option<(String, i64, String, i64)> = self
             .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{task_id}`"), e))?;
-        let Some((json, version, owner)) = row else {
+        let Some((json, version, owner, len)) = row else {
             return Ok(None);
         };
         let version = u64::try_from(version)
             .map_err(|e| backend(label, format!("read the version of task `{task_id}`"), e))?;
+        let mut task = super::decode_task(label, &json)?;
+        task.history = Self::history_in(&self.reader, scope.tenant_key(), task_id, len, last).await?;
         Ok(Some(Stored {
-            task: super::decode_task(label, &json)?,
+            task,
             version,
             owner,
         }))
@@ -278,10 +287,17 @@ sql_impl! {
             .transpose()?;
         let mut binds = row.binds(scope.tenant_key(), &task.id);
         binds.push(Bind::text(scope.owner_key()));
+        let added = super::Added::of(label, &task.history, crate::store::History::Whole)?;
+        let history = super::HistoryWrite {
+            replaces: false,
+            ..added.write()
+        };
         let logged = super::Logged {
             event: event.as_deref(),
             queue: with.notify,
+            history: Some(history),
             in_with: DB::WRITES_IN_WITH,
+            json_rows: DB::JSON_ROWS,
         };
         let write = super::create_task(binds, with.lease, logged, DB::NOW_MS);
         let written = self
@@ -312,6 +328,7 @@ sql_impl! {
             .event
             .map(|e| super::encode_event(label, e))
             .transpose()?;
+        let added = super::Added::of(label, &task.history, with.history)?;
         // A version beyond i64 was never stored: no row can match it.
         let written = match i64::try_from(expected_version) {
             Err(_) => 0,
@@ -320,7 +337,9 @@ sql_impl! {
                 let logged = super::Logged {
                     event: event.as_deref(),
                     queue: with.notify,
+                    history: Some(added.write()),
                     in_with: DB::WRITES_IN_WITH,
+                    json_rows: DB::JSON_ROWS,
                 };
                 let write = super::update_task(
                     binds,
@@ -396,24 +415,21 @@ sql_impl! {
         })
     }
 
-    /// Runs a task write and returns how many rows it changed; with an event to log beside it,
-    /// in a transaction that logs it when the write changed one row (and nothing otherwise).
+    /// Runs a task write and returns how many rows it changed; with statements to run after it
+    /// (an event to log, a history's rows), in a transaction that runs them when the write
+    /// changed one row (and nothing otherwise).
     async fn write_logged(&self, write: &super::TaskWrite<'_>) -> Result<u64, sqlx::Error> {
-        let Some(log) = &write.log else {
+        if write.after.is_empty() {
             return self.write(&write.statement, &write.binds).await;
-        };
+        }
         let mut tx = self.writer.begin_with(DB::BEGIN_WRITE).await?;
         let done = sqlx::query_with(&write.statement, Self::arguments(&write.binds)?)
             .execute(&mut *tx)
             .await?;
         let written = DB::rows_affected(&done);
         if written == 1 {
-            sqlx::query_with(super::LOG_EVENT, Self::arguments(log)?)
-                .execute(&mut *tx)
-                .await?;
-            if write.queue {
-                let queue = super::expand(super::outbox::QUEUE, DB::NOW_MS);
-                sqlx::query_with(&queue, Self::arguments(&log[..3])?)
+            for (statement, binds) in &write.after {
+                sqlx::query_with(statement, Self::arguments(binds)?)
                     .execute(&mut *tx)
                     .await?;
             }
@@ -449,9 +465,15 @@ sql_impl! {
             .read_all(&statement, &[Bind::Int(i64::from(limit))])
             .await
             .map_err(|e| backend(label, "find expired leases", e))?;
-        rows.into_iter()
+        let mut expired = rows
+            .into_iter()
             .map(|row| super::leases::expired_lease(label, row))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        for (lease, len) in &mut expired {
+            let (tenant, id) = (&lease.tenant, &lease.stored.task.id);
+            lease.stored.task.history = Self::history_in(&self.reader, tenant, id, *len, None).await?;
+        }
+        Ok(expired.into_iter().map(|(lease, _)| lease).collect())
     }
 
     /// [`TaskStore::events_after`](crate::store::TaskStore::events_after).
@@ -500,16 +522,23 @@ sql_impl! {
             .await
             .map_err(fail)?;
         let page_arguments = Self::arguments(&statements.page_binds).map_err(fail)?;
-        let mut rows: Vec<(String, i64, i64, String)> =
+        let mut rows: Vec<(String, i64, i64, String, i64)> =
             sqlx::query_as_with(&statements.page, page_arguments)
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(fail)?;
-        tx.commit().await.map_err(fail)?;
         let more = rows.len() > page_size as usize;
         rows.truncate(page_size as usize);
+        // Each task's history, in the page's snapshot.
+        let mut tasks = Vec::with_capacity(rows.len());
+        for (json, _, _, id, len) in &rows {
+            let mut task = super::decode_task(label, json)?;
+            task.history = Self::history_in(&mut *tx, scope.tenant_key(), id, *len, None).await?;
+            tasks.push(task);
+        }
+        tx.commit().await.map_err(fail)?;
         let next_page_token = match (more, rows.last()) {
-            (true, Some((_, s, n, id))) => Some(token::task_token(&super::row_key(
+            (true, Some((_, s, n, id, _))) => Some(token::task_token(&super::row_key(
                 label,
                 *s,
                 *n,
@@ -517,10 +546,6 @@ sql_impl! {
             )?)),
             _ => None,
         };
-        let tasks = rows
-            .iter()
-            .map(|(json, ..)| super::decode_task(label, json))
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(TaskPage {
             tasks,
             next_page_token,

@@ -22,6 +22,7 @@ pub(crate) const fn outbox_migration(version: i64) -> super::Migration {
     super::Migration {
         version,
         description: "push outbox",
+        moves_histories: false,
         sql: "
 CREATE TABLE a2a_outbox (
     tenant    TEXT   NOT NULL,

@@ -14,6 +14,7 @@ pub(crate) const fn retention_migration(version: i64) -> super::Migration {
     super::Migration {
         version,
         description: "an index of ended tasks",
+        moves_histories: false,
         sql: "
 CREATE INDEX a2a_tasks_ended ON a2a_tasks (sort_s, sort_n) WHERE state IN \
 ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
@@ -26,8 +27,9 @@ CREATE INDEX a2a_tasks_ended ON a2a_tasks (sort_s, sort_n) WHERE state IN \
 const DELETE_TASK: &str = "DELETE FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 
 /// What is kept for a task, deleted after it: `$1` tenant, `$2` id.
-const DELETE_KEPT: [&str; 3] = [
+const DELETE_KEPT: [&str; 4] = [
     "DELETE FROM a2a_events WHERE tenant = $1 AND task_id = $2",
+    "DELETE FROM a2a_history WHERE tenant = $1 AND task_id = $2",
     "DELETE FROM a2a_outbox WHERE tenant = $1 AND task_id = $2",
     "DELETE FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2",
 ];
