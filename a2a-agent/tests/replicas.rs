@@ -172,8 +172,10 @@ async fn replica_tuned(
         allow_http: true,
         allow_private: false,
     };
-    // Ten quick attempts: a webhook that is down is retried for about two seconds.
+    // Quick attempts, fifty of them: a webhook that is down is retried for about ten seconds,
+    // longer than a test keeps one down (a loaded machine included).
     let sender = PushSender::builder(local)
+        .attempts(50)
         .timeout(Duration::from_millis(400))
         .backoff(Duration::from_millis(50), Duration::from_millis(200))
         .build()

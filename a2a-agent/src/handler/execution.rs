@@ -13,6 +13,7 @@
 
 use super::driver::Driver;
 
+mod answer;
 mod write;
 use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{
@@ -135,6 +136,11 @@ pub(super) struct Execution<E> {
     /// execution has added since: the newest messages a `Task` event of the executor may repeat.
     given_history: usize,
     added_history: usize,
+    /// With a store that appends histories: the messages before those `task` holds, as many
+    /// as the caller's reply carries (`reply_history`; `None`: all), so that `older` and the
+    /// task's history together end the whole history (see [`Execution::answer`]).
+    older: Vec<Message>,
+    reply_history: Option<u32>,
 }
 
 /// What an execution starts from: the task as stored (none for a new one), the message (none for
@@ -144,6 +150,8 @@ pub(super) struct Origin {
     pub(super) stored: Option<Stored>,
     pub(super) message: Option<Message>,
     pub(super) push: Option<TaskPushNotificationConfig>,
+    /// How many of the task's latest messages the caller's reply carries (`None`: all).
+    pub(super) reply_history: Option<u32>,
 }
 
 impl<E: AgentExecutor> Execution<E> {
@@ -159,10 +167,16 @@ impl<E: AgentExecutor> Execution<E> {
     ) -> Started {
         let (first_tx, first) = oneshot::channel();
         let (settled_tx, settled) = watch::channel(None);
-        let (task, version, owner) = match origin.stored {
+        let appends = shared.tasks.appends_history();
+        let (mut task, version, owner) = match origin.stored {
             Some(s) => (Some(s.task), s.version, s.owner),
             // A new task is its caller's; a stored one keeps its owner.
             None => (None, 0, cx.call.caller.id().to_owned()),
+        };
+        // The history read for the reply is kept apart: a write copies only the task's own.
+        let older = match (appends, task.as_mut()) {
+            (true, Some(t)) => std::mem::take(&mut t.history),
+            _ => Vec::new(),
         };
         let execution = Execution {
             shared: Arc::clone(shared),
@@ -184,6 +198,8 @@ impl<E: AgentExecutor> Execution<E> {
             contended: false,
             given_history: cx.task.as_ref().map_or(0, |t| t.history.len()),
             added_history: 0,
+            older,
+            reply_history: origin.reply_history,
         };
         // Boxed: the execution's future is several KiB, and it moves (into the driver, onto the
         // runtime) more than once (unboxed, those copies were the largest cost in the handler's
@@ -432,7 +448,7 @@ impl<E: AgentExecutor> Execution<E> {
         let outcome = match (&self.store_failure, &self.task) {
             // What the store holds is the last write that succeeded; the caller is told.
             (Some(error), _) => Err(error.clone()),
-            (None, Some(task)) => Ok(task.clone()),
+            (None, Some(_)) => Ok(self.answer()),
             (None, None) => Err(ServiceError::internal("the agent answered nothing")),
         };
         self.settle(outcome);
@@ -447,25 +463,6 @@ impl<E: AgentExecutor> Execution<E> {
     fn release(self, guard: OwnedMutexGuard<()>) {
         drop(guard);
         drop(self);
-    }
-
-    /// Tells the caller the first answer, once; `first` runs only then.
-    fn answer_first(&mut self, first: impl FnOnce() -> Result<FirstAnswer, ServiceError>) {
-        if let Some(tx) = self.first.take() {
-            let _ = tx.send(first());
-        }
-    }
-
-    /// Tells the caller the outcome (and the first answer, if it had none yet).
-    fn settle(&mut self, outcome: Result<Task, ServiceError>) {
-        self.answer_first(|| match &outcome {
-            Ok(task) => Ok(FirstAnswer::Task {
-                task: Box::new(task.clone()),
-                settled: true,
-            }),
-            Err(e) => Err(e.clone()),
-        });
-        self.settled.send_replace(Some(outcome));
     }
 
     /// One event of the executor: applied, stored, sent live and to the push configs. An error
@@ -513,12 +510,12 @@ impl<E: AgentExecutor> Execution<E> {
         let settled = self.status_seen && is_settled(&task.status.state);
         if let Some(tx) = self.first.take() {
             let _ = tx.send(Ok(FirstAnswer::Task {
-                task: Box::new(task.clone()),
+                task: Box::new(self.answer()),
                 settled,
             }));
         }
         if settled {
-            self.settled.send_replace(Some(Ok(task.clone())));
+            self.settled.send_replace(Some(Ok(self.answer())));
         }
         self.notify(event).await;
         Ok(AfterEvent::KeepGoing)

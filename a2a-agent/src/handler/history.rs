@@ -1,6 +1,5 @@
-//! What a call reads of a task and its history: the task a caller may see, the newest
-//! messages an executor is given, and the history a reply carries (read from the store when an
-//! execution holds fewer of its messages than the reply asks for).
+//! What a call reads of a task and its history: the task a caller may see, and the newest
+//! messages its executor is given and its reply carries.
 
 use a2a_types::rt::service::RequestContext;
 use a2a_types::v1::{ServiceError, Task};
@@ -8,17 +7,7 @@ use a2a_types::v1::{ServiceError, Task};
 use super::errors::{scope_of, store_error, task_not_found};
 use super::Shared;
 use crate::executor::AgentExecutor;
-use crate::lifecycle::with_history;
 use crate::store::{Scope, Stored};
-
-/// A copy of `cx` with what reading a task needs (its tenant, caller and method), not its
-/// headers and extensions.
-pub(super) fn reader_of(cx: &RequestContext) -> RequestContext {
-    let mut reader = RequestContext::new(cx.version, cx.binding, cx.method);
-    reader.tenant.clone_from(&cx.tenant);
-    reader.caller = cx.caller.clone();
-    reader
-}
 
 impl<E: AgentExecutor> Shared<E> {
     /// The task a call names, as stored, when its caller may see it: its own, or another's the
@@ -63,56 +52,50 @@ impl<E: AgentExecutor> Shared<E> {
 
     /// A continued task as its execution holds it, and as its executor is given it (with the
     /// [`executor_history`](super::RequestHandlerBuilder::executor_history) latest messages).
-    /// With a store that appends histories, the execution holds the task without its history
-    /// (it writes only what it adds) and `stored` was read with those messages only; with
-    /// another, it holds the whole task and the executor gets a copy cut down.
-    pub(super) fn executor_view(&self, stored: Option<Stored>) -> (Option<Stored>, Option<Task>) {
+    /// With a store that appends histories, `stored` was read with the messages either needs,
+    /// and the execution keeps with the task only the `reply` latest (`None`: all), what its
+    /// caller's reply carries (it writes only what it adds); with another, it holds the whole
+    /// task and the executor gets a copy cut down.
+    pub(super) fn executor_view(
+        &self,
+        stored: Option<Stored>,
+        reply: Option<u32>,
+    ) -> (Option<Stored>, Option<Task>) {
         let Some(mut stored) = stored else {
             return (None, None);
         };
-        let mut task = match self.tasks.appends_history() {
-            true => {
-                let recent = std::mem::take(&mut stored.task.history);
-                let mut task = stored.task.clone();
-                task.history = recent;
-                task
-            }
-            false => stored.task.clone(),
-        };
-        if let Some(last) = self.executor_history {
+        let from =
+            |len: usize, last: Option<u32>| last.map_or(0, |n| len.saturating_sub(n as usize));
+        if !self.tasks.appends_history() {
+            let mut task = stored.task.clone();
             let len = task.history.len();
-            task.history.drain(..len.saturating_sub(last as usize));
+            task.history.drain(..from(len, self.executor_history));
+            return (Some(stored), Some(task));
+        }
+        let mut history = std::mem::take(&mut stored.task.history);
+        let (given, kept) = (
+            from(history.len(), self.executor_history),
+            from(history.len(), reply),
+        );
+        let mut task = stored.task.clone();
+        // The longer of the two is moved, the shorter copied.
+        if kept <= given {
+            task.history = history[given..].to_vec();
+            stored.task.history = history.split_off(kept);
+        } else {
+            stored.task.history = history[kept..].to_vec();
+            history.drain(..given);
+            task.history = history;
         }
         (Some(stored), Some(task))
     }
 
-    /// `task`, an execution's, as a reply carries it under `history_length`: when the
-    /// execution holds fewer of its messages than the reply asks for (a store that appends
-    /// histories), the others are read from the store.
-    pub(super) async fn reply_history(
-        &self,
-        cx: &RequestContext,
-        mut task: Task,
-        history_length: Option<i32>,
-    ) -> Result<Task, ServiceError> {
-        let wanted = history_length.map(|n| u32::try_from(n).unwrap_or(0));
-        let held = task.history.len();
-        if !self.tasks.appends_history() || wanted.is_some_and(|n| n as usize <= held) {
-            return Ok(with_history(task, history_length));
+    /// How many of a task's latest messages a message's execution reads: what its executor is
+    /// given and what its reply carries (`None`: all of them).
+    pub(super) fn history_to_read(&self, reply: Option<u32>) -> Option<u32> {
+        match (self.executor_history, reply) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
         }
-        let stored = self.visible_recent(cx, &task.id, wanted).await?;
-        // The store's, up to the last message this execution holds: a later exchange may have
-        // added more since.
-        let mut history = stored.task.history;
-        if let Some(last) = task.history.last() {
-            if let Some(at) = history
-                .iter()
-                .rposition(|m| m.message_id == last.message_id)
-            {
-                history.truncate(at + 1);
-            }
-        }
-        task.history = history;
-        Ok(with_history(task, history_length))
     }
 }

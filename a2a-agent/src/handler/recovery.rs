@@ -222,6 +222,7 @@ async fn rerun<E: AgentExecutor>(
         stored: Some(stored),
         message: None,
         push: None,
+        reply_history: None,
     };
     let mut started = Execution::start(shared, live, origin, cx, guard, Work::Execute);
     started.driver.detach();

@@ -19,7 +19,6 @@ use super::errors::{
     task_is_terminal, task_not_cancelable, task_not_found, tenant_of,
 };
 use super::execution::{Execution, FirstAnswer, Origin, Started, Work};
-use super::history::reader_of;
 use super::lease::Taken;
 use super::live::{LiveTask, Sequenced, Subscription};
 use super::stream::{live_stream, Opening, StreamEnd};
@@ -38,8 +37,6 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         let config = params.configuration.as_ref();
         let history_length = config.and_then(|c| c.history_length);
         let immediately = config.and_then(|c| c.return_immediately) == Some(true);
-        // What a reply that reads more history than the execution holds reads it as.
-        let reader = self.shared.tasks.appends_history().then(|| reader_of(&cx));
         let (started, _) = self.start(cx, params, false).await?;
         // The execution runs in this call's task while it waits (see `Driver`).
         let Started {
@@ -64,11 +61,10 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
                     .unwrap_or_else(|| Err(ServiceError::internal("no outcome")))?
             }
         };
-        let task = match &reader {
-            Some(reader) => (self.shared.reply_history(reader, task, history_length)).await?,
-            None => with_history(task, history_length),
-        };
-        Ok(SendMessageResponse::Task(task))
+        Ok(SendMessageResponse::Task(with_history(
+            task,
+            history_length,
+        )))
     }
 
     async fn send_streaming_message(
@@ -188,6 +184,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             stored: Some(stored),
             message: None,
             push: None,
+            reply_history: None,
         };
         let Started {
             mut settled,
@@ -429,7 +426,8 @@ impl<E: AgentExecutor> RequestHandler<E> {
     ) -> Result<(Started, Option<Subscription>), ServiceError> {
         let shared = &self.shared;
         let configuration = params.configuration;
-        check_history_length(configuration.as_ref().and_then(|c| c.history_length))?;
+        let history_length = configuration.as_ref().and_then(|c| c.history_length);
+        check_history_length(history_length)?;
         let tenant = tenant_of(&cx).map(str::to_owned);
         let message = params.message;
         let push = configuration
@@ -450,15 +448,20 @@ impl<E: AgentExecutor> RequestHandler<E> {
             };
         let live = shared.entry(tenant.as_deref(), &task_id);
         let guard = Arc::clone(&live.lock).lock_owned().await;
+        // What the reply carries of the history: a stream's events carry the execution's own.
+        let reply = match stream {
+            true => Some(0),
+            false => history_length.map(|n| u32::try_from(n).unwrap_or(0)),
+        };
         let stored = match stored {
-            true => Some(self.continuable(&cx, &task_id, &message).await?),
+            true => Some(self.continuable(&cx, &task_id, &message, reply).await?),
             false => None,
         };
         let context_id = match (&stored, context_id) {
             (Some(s), _) => s.task.context_id.clone().unwrap_or_default(),
             (None, c) => c.unwrap_or_default(),
         };
-        let (stored, task) = shared.executor_view(stored);
+        let (stored, task) = shared.executor_view(stored, reply);
         let task_cx = TaskContext {
             task_id,
             context_id,
@@ -475,6 +478,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             stored,
             message: Some(message),
             push,
+            reply_history: reply,
         };
         let started = Execution::start(shared, live, origin, task_cx, guard, Work::Execute);
         Ok((started, events))
@@ -487,10 +491,11 @@ impl<E: AgentExecutor> RequestHandler<E> {
         cx: &RequestContext,
         task_id: &str,
         message: &Message,
+        reply: Option<u32>,
     ) -> Result<Stored, ServiceError> {
-        // With a store that appends histories, only what the executor is given.
+        // With a store that appends histories, only what the executor and the reply need.
         let last = match self.shared.tasks.appends_history() {
-            true => self.shared.executor_history,
+            true => self.shared.history_to_read(reply),
             false => None,
         };
         let stored = self.shared.visible_recent(cx, task_id, last).await?;

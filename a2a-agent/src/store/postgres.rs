@@ -58,6 +58,7 @@ CREATE TABLE a2a_push_configs (
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.o - 1 AS i, h.e::text AS m FROM json_array_elements({array}::json) WITH ORDINALITY AS h(e, o)) AS r";
+    const MESSAGES_AGG: &'static str = "string_agg(h.message, ',' ORDER BY h.idx)";
     const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
 

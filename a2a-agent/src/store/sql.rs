@@ -81,6 +81,9 @@ pub(crate) trait Dialect: sqlx::Database {
     /// `i` (the element's place, from 0) and `m` (its JSON text): what splits a write's new
     /// messages into history rows.
     const JSON_ROWS: &'static str;
+    /// The messages of the history rows `h` in order, joined by commas (`NULL` for none): an
+    /// aggregate.
+    const MESSAGES_AGG: &'static str;
 
     /// How many rows a write changed.
     fn rows_affected(done: &Self::QueryResult) -> u64;
@@ -151,8 +154,12 @@ pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
 
 // The statements that read or change one row end in their `WHERE` clause: [`owned`] adds the
 // owner's condition when the scope names one.
-pub(crate) const GET_TASK: &str =
-    "SELECT task, version, owner, history_len FROM a2a_tasks WHERE tenant = $1 AND id = $2";
+/// A task and, in the same statement, the last `$3` messages of its history (all for `-1`) as
+/// the elements of one JSON array, `{agg}` the database's `Dialect::MESSAGES_AGG`.
+pub(crate) const GET_TASK: &str = "SELECT t.task, t.version, t.owner, \
+    (SELECT {agg} FROM a2a_history h WHERE h.tenant = t.tenant AND h.task_id = t.id \
+    AND h.idx < t.history_len AND ($3 < 0 OR h.idx >= t.history_len - $3)) \
+    FROM a2a_tasks t WHERE t.tenant = $1 AND t.id = $2";
 /// What a refused write is told by: the version, the state and the lease, and the database's
 /// clock (`{now}`).
 pub(crate) const TASK_VERSION: &str = "SELECT version, state, lease_owner, lease_until, {now} \
@@ -386,7 +393,9 @@ pub(crate) fn list_statements<'a>(
     }
     let limit = next(&mut binds, Bind::Int(i64::from(query.page_size()) + 1));
     let page = format!(
-        "SELECT task, sort_s, sort_n, id, history_len FROM a2a_tasks WHERE {page_filter} \
+        "SELECT task, sort_s, sort_n, id, (SELECT {{agg}} FROM a2a_history h \
+         WHERE h.tenant = a2a_tasks.tenant AND h.task_id = a2a_tasks.id \
+         AND h.idx < a2a_tasks.history_len) FROM a2a_tasks WHERE {page_filter} \
          ORDER BY sort_s DESC, sort_n DESC, id DESC LIMIT {limit}"
     );
     Ok(ListStatements {

@@ -78,6 +78,7 @@ CREATE TABLE a2a_wakeups (
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.key AS i, h.value AS m FROM json_each({array}) AS h) AS r";
+    const MESSAGES_AGG: &'static str = "group_concat(h.message, ',' ORDER BY h.idx)";
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
 

@@ -56,16 +56,21 @@ impl<E: AgentExecutor> Execution<E> {
         }
     }
 
-    /// Forgets all but the newest messages of the task's history this execution holds, when
-    /// the store holds them all: what is copied with each write stays the same size however
-    /// many the execution adds. (A reply that asks for more reads them from the store.)
+    /// Keeps only the newest messages in the task this execution holds, when the store holds
+    /// them all: what is copied with each write stays the same size however many the execution
+    /// adds. The others move to `older`, as far as the caller's reply needs them.
     fn hold_recent(&mut self) {
         if !self.shared.tasks.appends_history() {
             return;
         }
         if let Some(task) = self.task.as_mut() {
             let len = task.history.len();
-            task.history.drain(..len.saturating_sub(HELD_HISTORY));
+            self.older
+                .extend(task.history.drain(..len.saturating_sub(HELD_HISTORY)));
+        }
+        if let Some(reply) = self.reply_history {
+            let len = self.older.len();
+            self.older.drain(..len.saturating_sub(reply as usize));
         }
     }
 
@@ -173,15 +178,22 @@ impl<E: AgentExecutor> Execution<E> {
                 }
                 Err(StoreError::Conflict { .. }) => {
                     // With a store that appends histories, the task without its history: the
-                    // change adds to what is stored.
-                    let stored = match tasks.appends_history() {
-                        true => tasks.get_task_recent(scope, &task.id, 0).await,
-                        false => tasks.get_task(scope, &task.id).await,
+                    // change adds to what is stored; what the reply carries is read apart.
+                    let appends = tasks.appends_history();
+                    let stored = match (appends, self.reply_history) {
+                        (true, reply) => {
+                            let last = reply.unwrap_or(u32::MAX);
+                            tasks.get_task_recent(scope, &task.id, last).await
+                        }
+                        (false, _) => tasks.get_task(scope, &task.id).await,
                     };
                     let stored = stored
                         .map_err(|e| self.store_failed(e))?
                         .ok_or_else(|| format!("task `{}` is no longer stored", task.id))?;
                     (task, version) = (stored.task, stored.version);
+                    if appends {
+                        self.older = std::mem::take(&mut task.history);
+                    }
                 }
                 Err(StoreError::Terminal { task_id, state }) => {
                     self.adopt_stored(scope, &task_id).await?;
@@ -195,6 +207,7 @@ impl<E: AgentExecutor> Execution<E> {
                     self.lost_lease = true;
                     if let Ok(Some(stored)) = tasks.get_task(scope, &task_id).await {
                         (self.task, self.version) = (Some(stored.task), stored.version);
+                        self.older.clear();
                     }
                     return Err(format!(
                         "task `{task_id}` was taken over by `{holder}`; the agent's update was not \
@@ -228,6 +241,7 @@ impl<E: AgentExecutor> Execution<E> {
             let ended = stored.task;
             self.send_live(Some(stored.version), || StreamResponse::Task(ended.clone()));
             (self.task, self.version) = (Some(ended), stored.version);
+            self.older.clear();
         }
         Ok(())
     }
@@ -252,6 +266,7 @@ impl<E: AgentExecutor> Execution<E> {
         match self.shared.tasks.get_task(scope, &id).await {
             Ok(Some(stored)) if is_terminal(&stored.task.status.state) => {
                 (self.task, self.version) = (Some(stored.task), stored.version);
+                self.older.clear();
                 true
             }
             _ => false,

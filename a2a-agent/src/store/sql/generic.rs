@@ -251,19 +251,21 @@ sql_impl! {
         last: Option<u32>,
     ) -> Result<Option<Stored>, StoreError> {
         let label = DB::LABEL;
-        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
-        let statement = super::owned(super::GET_TASK, scope.owner, &mut binds);
-        let row: Option<(String, i64, String, i64)> = self
+        let last = last.map_or(-1, i64::from);
+        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id), Bind::Int(last)];
+        let statement = super::GET_TASK.replace("{agg}", DB::MESSAGES_AGG);
+        let statement = super::owned_owned(statement, scope.owner, &mut binds);
+        let row: Option<(String, i64, String, Option<String>)> = self
             .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{task_id}`"), e))?;
-        let Some((json, version, owner, len)) = row else {
+        let Some((json, version, owner, messages)) = row else {
             return Ok(None);
         };
         let version = u64::try_from(version)
             .map_err(|e| backend(label, format!("read the version of task `{task_id}`"), e))?;
         let mut task = super::decode_task(label, &json)?;
-        task.history = Self::history_in(&self.reader, scope.tenant_key(), task_id, len, last).await?;
+        task.history = super::history::decode_joined(label, task_id, messages.as_deref())?;
         Ok(Some(Stored {
             task,
             version,
@@ -460,20 +462,15 @@ sql_impl! {
     /// [`TaskStore::expired_leases`](crate::store::TaskStore::expired_leases).
     pub(crate) async fn expired_leases(&self, limit: u32) -> Result<Vec<ExpiredLease>, StoreError> {
         let label = DB::LABEL;
-        let statement = super::expand(super::leases::EXPIRED_LEASES, DB::NOW_MS);
+        let statement = super::expand(super::leases::EXPIRED_LEASES, DB::NOW_MS)
+            .replace("{agg}", DB::MESSAGES_AGG);
         let rows: Vec<super::leases::ExpiredRow> = self
             .read_all(&statement, &[Bind::Int(i64::from(limit))])
             .await
             .map_err(|e| backend(label, "find expired leases", e))?;
-        let mut expired = rows
-            .into_iter()
+        rows.into_iter()
             .map(|row| super::leases::expired_lease(label, row))
-            .collect::<Result<Vec<_>, _>>()?;
-        for (lease, len) in &mut expired {
-            let (tenant, id) = (&lease.tenant, &lease.stored.task.id);
-            lease.stored.task.history = Self::history_in(&self.reader, tenant, id, *len, None).await?;
-        }
-        Ok(expired.into_iter().map(|(lease, _)| lease).collect())
+            .collect()
     }
 
     /// [`TaskStore::events_after`](crate::store::TaskStore::events_after).
@@ -510,6 +507,7 @@ sql_impl! {
         let statements = super::list_statements(scope.tenant_key(), scope.owner, query)?;
         let page_size = query.page_size();
         let fail = |e: sqlx::Error| backend(label, "list tasks", e);
+        let page = statements.page.replace("{agg}", DB::MESSAGES_AGG);
         // The count and the page from one snapshot, so total_size agrees with it.
         let mut tx = self
             .reader
@@ -522,21 +520,20 @@ sql_impl! {
             .await
             .map_err(fail)?;
         let page_arguments = Self::arguments(&statements.page_binds).map_err(fail)?;
-        let mut rows: Vec<(String, i64, i64, String, i64)> =
-            sqlx::query_as_with(&statements.page, page_arguments)
+        let mut rows: Vec<(String, i64, i64, String, Option<String>)> =
+            sqlx::query_as_with(&page, page_arguments)
                 .fetch_all(&mut *tx)
                 .await
                 .map_err(fail)?;
         let more = rows.len() > page_size as usize;
         rows.truncate(page_size as usize);
-        // Each task's history, in the page's snapshot.
+        tx.commit().await.map_err(fail)?;
         let mut tasks = Vec::with_capacity(rows.len());
-        for (json, _, _, id, len) in &rows {
+        for (json, _, _, id, messages) in &rows {
             let mut task = super::decode_task(label, json)?;
-            task.history = Self::history_in(&mut *tx, scope.tenant_key(), id, *len, None).await?;
+            task.history = super::history::decode_joined(label, id, messages.as_deref())?;
             tasks.push(task);
         }
-        tx.commit().await.map_err(fail)?;
         let next_page_token = match (more, rows.last()) {
             (true, Some((_, s, n, id, _))) => Some(token::task_token(&super::row_key(
                 label,

@@ -43,11 +43,6 @@ const TASKS_AFTER: &str = "SELECT tenant, id, task FROM a2a_tasks \
 const MOVED: &str =
     "UPDATE a2a_tasks SET task = $3, history_len = $4 WHERE tenant = $1 AND id = $2";
 
-/// A task's messages below `$3` (its `history_len`) from `$4` on, oldest first: `$1` tenant,
-/// `$2` task id.
-const READ: &str = "SELECT message FROM a2a_history \
-    WHERE tenant = $1 AND task_id = $2 AND idx < $3 AND idx >= $4 ORDER BY idx";
-
 /// What a task write adds to its history, as one JSON array (bound once, split into rows by
 /// the database: `Dialect::JSON_ROWS`).
 #[derive(Clone, Copy)]
@@ -189,6 +184,19 @@ impl<'a> HistoryWrite<'a> {
     }
 }
 
+/// The messages of a `Dialect::MESSAGES_AGG` (`None`: no message), decoded.
+pub(crate) fn decode_joined(
+    label: &'static str,
+    task_id: &str,
+    joined: Option<&str>,
+) -> Result<Vec<Message>, StoreError> {
+    let Some(joined) = joined else {
+        return Ok(Vec::new());
+    };
+    serde_json::from_str(&format!("[{joined}]"))
+        .map_err(|e| backend(label, format!("decode the history of task `{task_id}`"), e))
+}
+
 sql_impl! {
     /// Moves every stored task's history out of its JSON into rows, in the migration's
     /// transaction `tx`, a batch of tasks at a time.
@@ -240,44 +248,6 @@ sql_impl! {
                 _ => return Ok(()),
             }
         }
-    }
-
-    /// The last `last` messages (all: `None`) of the task's history, of the `len` its row
-    /// counts, read in `reader` (a pool, or a transaction that also read the row).
-    pub(crate) async fn history_in<'e, X>(
-        reader: X,
-        tenant: &str,
-        task_id: &str,
-        len: i64,
-        last: Option<u32>,
-    ) -> Result<Vec<Message>, StoreError>
-    where
-        X: sqlx::Executor<'e, Database = DB>,
-    {
-        let label = DB::LABEL;
-        let from = last.map_or(0, |n| len.saturating_sub(i64::from(n)));
-        if from >= len {
-            return Ok(Vec::new());
-        }
-        let binds = [
-            Bind::text(tenant),
-            Bind::text(task_id),
-            Bind::Int(len),
-            Bind::Int(from),
-        ];
-        let rows: Vec<(String,)> =
-            sqlx::query_as_with(READ, Self::arguments(&binds).map_err(|e| {
-                backend(label, format!("read the history of task `{task_id}`"), e)
-            })?)
-            .fetch_all(reader)
-            .await
-            .map_err(|e| backend(label, format!("read the history of task `{task_id}`"), e))?;
-        rows.iter()
-            .map(|(json,)| {
-                serde_json::from_str(json)
-                    .map_err(|e| backend(label, format!("decode a message of task `{task_id}`"), e))
-            })
-            .collect()
     }
 }
 

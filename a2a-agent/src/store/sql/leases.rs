@@ -32,7 +32,8 @@ pub(crate) const RELEASE_LEASES: &str =
 /// such a task was settled by its execution, which stopped only after), the longest expired
 /// first: `$1` the limit.
 pub(crate) const EXPIRED_LEASES: &str = "SELECT tenant, task, version, owner, lease_owner, \
-    history_len \
+    (SELECT {agg} FROM a2a_history h WHERE h.tenant = a2a_tasks.tenant \
+    AND h.task_id = a2a_tasks.id AND h.idx < a2a_tasks.history_len) \
     FROM a2a_tasks WHERE lease_owner IS NOT NULL AND lease_until < {now} \
     AND state NOT IN {terminal} \
     AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') \
@@ -42,8 +43,9 @@ pub(crate) const EXPIRED_LEASES: &str = "SELECT tenant, task, version, owner, le
 /// state, lease holder and expiry, and the database's clock.
 pub(crate) type RefusedRow = (i64, String, Option<String>, Option<i64>, i64);
 
-/// A row of [`EXPIRED_LEASES`]: tenant, task JSON, version, owner, lease holder, history length.
-pub(crate) type ExpiredRow = (String, String, i64, String, String, i64);
+/// A row of [`EXPIRED_LEASES`]: tenant, task JSON, version, owner, lease holder, history
+/// (`Dialect::MESSAGES_AGG`).
+pub(crate) type ExpiredRow = (String, String, i64, String, String, Option<String>);
 
 /// Why a write of `task_id` wrote nothing, from the task as read after it (`None`: it does not
 /// exist): a terminal task, another holder's lease that runs, or else a stale version (`expected`,
@@ -96,24 +98,25 @@ pub(crate) fn set_lease<'a>(
     }
 }
 
-/// A row of [`EXPIRED_LEASES`], read: the task without its history, and how long that is.
+/// A row of [`EXPIRED_LEASES`], read.
 pub(crate) fn expired_lease(
     label: &'static str,
     row: ExpiredRow,
-) -> Result<(ExpiredLease, i64), StoreError> {
-    let (tenant, json, version, owner, holder, len) = row;
+) -> Result<ExpiredLease, StoreError> {
+    let (tenant, json, version, owner, holder, messages) = row;
     let version =
         u64::try_from(version).map_err(|e| backend(label, "read the version of a task", e))?;
-    let lease = ExpiredLease {
+    let mut task = super::decode_task(label, &json)?;
+    task.history = super::history::decode_joined(label, &task.id, messages.as_deref())?;
+    Ok(ExpiredLease {
         tenant,
         stored: Stored {
-            task: super::decode_task(label, &json)?,
+            task,
             version,
             owner,
         },
         holder,
-    };
-    Ok((lease, len))
+    })
 }
 
 /// The statement and binds of [`SqlStore::leases_of`](super::SqlStore::leases_of): every lease of
