@@ -54,7 +54,7 @@ CREATE TABLE a2a_push_configs (
         super::sql::EVENTS,
         super::sql::outbox_migration(4),
         super::sql::retention_migration(5),
-        super::sql::history_migration(6),
+        super::sql::history_migration(6, super::sql::history_table!("TEXT COLLATE \"C\"")),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.o - 1 AS i, h.e::text AS m FROM json_array_elements({array}::json) WITH ORDINALITY AS h(e, o)) AS r";

@@ -51,7 +51,9 @@ mod retention;
 mod write;
 
 pub(crate) use generic::SqlStore;
-pub(crate) use history::{history_migration, task_history_methods, Added, HistoryWrite};
+pub(crate) use history::{
+    history_migration, history_table, task_history_methods, Added, HistoryWrite,
+};
 pub(crate) use outbox::{outbox_migration, push_outbox_methods};
 pub(crate) use retention::{retention_migration, task_retention_methods};
 pub(crate) use write::{create_task, update_task, Logged, TaskWrite};
@@ -154,12 +156,16 @@ pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
 
 // The statements that read or change one row end in their `WHERE` clause: [`owned`] adds the
 // owner's condition when the scope names one.
-/// A task and, in the same statement, the last `$3` messages of its history (all for `-1`) as
-/// the elements of one JSON array, `{agg}` the database's `Dialect::MESSAGES_AGG`.
+/// A task and, in the same statement, the last `$3` messages of its history ([`ALL_MESSAGES`]
+/// for all) joined as by `{agg}`, the database's `Dialect::MESSAGES_AGG`: a range of the
+/// history's key, so the read takes only those rows.
 pub(crate) const GET_TASK: &str = "SELECT t.task, t.version, t.owner, \
     (SELECT {agg} FROM a2a_history h WHERE h.tenant = t.tenant AND h.task_id = t.id \
-    AND h.idx < t.history_len AND ($3 < 0 OR h.idx >= t.history_len - $3)) \
+    AND h.idx >= t.history_len - $3 AND h.idx < t.history_len) \
     FROM a2a_tasks t WHERE t.tenant = $1 AND t.id = $2";
+/// The `$3` of [`GET_TASK`] that reads every message: more than a history holds, and small
+/// enough that `history_len - $3` does not overflow.
+pub(crate) const ALL_MESSAGES: i64 = 1 << 62;
 /// What a refused write is told by: the version, the state and the lease, and the database's
 /// clock (`{now}`).
 pub(crate) const TASK_VERSION: &str = "SELECT version, state, lease_owner, lease_until, {now} \

@@ -74,7 +74,7 @@ CREATE TABLE a2a_wakeups (
         },
         super::sql::outbox_migration(5),
         super::sql::retention_migration(6),
-        super::sql::history_migration(7),
+        super::sql::history_migration(7, super::sql::history_table!("TEXT")),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.key AS i, h.value AS m FROM json_each({array}) AS h) AS r";

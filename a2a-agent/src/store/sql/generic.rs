@@ -251,7 +251,7 @@ sql_impl! {
         last: Option<u32>,
     ) -> Result<Option<Stored>, StoreError> {
         let label = DB::LABEL;
-        let last = last.map_or(-1, i64::from);
+        let last = last.map_or(super::ALL_MESSAGES, i64::from);
         let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id), Bind::Int(last)];
         let statement = super::GET_TASK.replace("{agg}", DB::MESSAGES_AGG);
         let statement = super::owned_owned(statement, scope.owner, &mut binds);

@@ -15,23 +15,36 @@ use crate::store::{History, StoreError};
 /// its JSON into rows, by [`SqlStore::move_histories`](super::SqlStore::move_histories). In
 /// Rust, not SQL: PostgreSQL's JSON functions refuse a string holding `\u0000`, which a task's
 /// JSON in `TEXT` may hold.
-pub(crate) const fn history_migration(version: i64) -> Migration {
+pub(crate) const fn history_migration(version: i64, sql: &'static str) -> Migration {
     Migration {
         version,
         description: "task histories a row per message",
         moves_histories: true,
-        sql: "
+        sql,
+    }
+}
+
+/// The table of [`history_migration`], its `task_id` of type `$id` (the type of
+/// `a2a_tasks.id`: on PostgreSQL with its collation, so that a join on it uses the key's index).
+macro_rules! history_table {
+    ($id:literal) => {
+        concat!(
+            "
 CREATE TABLE a2a_history (
     tenant  TEXT   NOT NULL,
-    task_id TEXT   NOT NULL,
+    task_id ",
+            $id,
+            " NOT NULL,
     idx     BIGINT NOT NULL,
     message TEXT   NOT NULL,
     PRIMARY KEY (tenant, task_id, idx)
 );
 ALTER TABLE a2a_tasks ADD COLUMN history_len BIGINT NOT NULL DEFAULT 0;
-",
-    }
+"
+        )
+    };
 }
+pub(crate) use history_table;
 
 /// The tasks after (`$1` tenant, `$2` id), in key order, `$3` at most: what
 /// [`SqlStore::move_histories`](super::SqlStore::move_histories) reads a batch at a time.
