@@ -44,13 +44,12 @@ impl<'a> Logged<'a> {
         if !self.in_with {
             let mut after = Vec::new();
             if let Some(event) = self.event {
-                let log = vec![tenant.clone(), id.clone(), Bind::Int(version)];
+                let key = [tenant.clone(), id.clone(), Bind::Int(version)];
+                let log = [&key[..], &[Bind::text(event)]].concat();
+                after.push((LOG_EVENT.to_owned(), log));
                 if self.queue {
-                    after.push((expand(outbox::QUEUE, now), log.clone()));
+                    after.push((expand(outbox::QUEUE, now), key.to_vec()));
                 }
-                let mut log = log;
-                log.push(Bind::text(event));
-                after.insert(0, (LOG_EVENT.to_owned(), log));
             }
             if let Some(history) = &self.history {
                 after.extend(history.after(tenant, id, self.json_rows));
