@@ -165,13 +165,36 @@ fn set_status(task: &mut Task, mut status: TaskStatus) {
 
 fn add_artifact(task: &mut Task, update: &TaskArtifactUpdateEvent) -> Result<(), InvalidEvent> {
     let artifact: &Artifact = &update.artifact;
-    let existing = task
-        .artifacts
+    let append = update.append.unwrap_or(false);
+    if append
+        && !task
+            .artifacts
+            .iter()
+            .any(|a| a.artifact_id == artifact.artifact_id)
+    {
+        return Err(missing_artifact(&artifact.artifact_id));
+    }
+    merge_artifact(&mut task.artifacts, artifact, append);
+    Ok(())
+}
+
+/// Why a chunk (`append`) for artifact `id` cannot be applied: the task has no artifact of
+/// that id.
+pub(crate) fn missing_artifact(id: &str) -> InvalidEvent {
+    InvalidEvent(format!(
+        "`append` for artifact `{id}`, which the task does not have: send its first chunk \
+         without `append`"
+    ))
+}
+
+/// `artifact` added to `artifacts`: it replaces the one of its id (`append` false), or its
+/// parts and metadata are added to that one's (`append`); one of a new id is added last.
+pub(crate) fn merge_artifact(artifacts: &mut Vec<Artifact>, artifact: &Artifact, append: bool) {
+    let existing = artifacts
         .iter_mut()
         .find(|a| a.artifact_id == artifact.artifact_id);
-    match (update.append.unwrap_or(false), existing) {
-        (false, Some(existing)) => *existing = artifact.clone(),
-        (false, None) => task.artifacts.push(artifact.clone()),
+    match (append, existing) {
+        (false, Some(existing)) => existing.clone_from(artifact),
         (true, Some(existing)) => {
             existing.parts.extend(artifact.parts.iter().cloned());
             if let Some(extra) = &artifact.metadata {
@@ -181,15 +204,20 @@ fn add_artifact(task: &mut Task, update: &TaskArtifactUpdateEvent) -> Result<(),
                     .extend(extra.clone());
             }
         }
-        (true, None) => {
-            return Err(InvalidEvent(format!(
-                "`append` for artifact `{}`, which the task does not have: send its first chunk \
-                 without `append`",
-                artifact.artifact_id
-            )))
-        }
+        (_, None) => artifacts.push(artifact.clone()),
     }
-    Ok(())
+}
+
+/// A copy of `task` without its artifacts (which are not copied).
+pub(crate) fn without_artifacts(task: &Task) -> Task {
+    Task {
+        id: task.id.clone(),
+        context_id: task.context_id.clone(),
+        status: task.status.clone(),
+        artifacts: Vec::new(),
+        history: task.history.clone(),
+        metadata: task.metadata.clone(),
+    }
 }
 
 /// A copy of `task` without its history (which is not copied).

@@ -124,6 +124,17 @@
 //! that keeps a task as one value says so with [`TaskStore::appends_history`] (`false`, the
 //! default), and is then given whole histories only.
 //!
+//! # Artifacts
+//!
+//! An agent may stream an artifact in chunks, each an artifact update with `append`, ten
+//! thousand of them for a long answer. The stores of this crate keep artifacts apart from the
+//! rest of the task too (the SQL stores a row per chunk, the memory store a list beside the
+//! task it adds to): a write that says its task holds only what it changed
+//! ([`Artifacts::Update`]) writes that chunk and nothing else, so N chunks write O(N) bytes in
+//! all, not O(N^2). A read puts each artifact back together. A store that keeps a task as one
+//! value says so with [`TaskStore::appends_artifacts`] (`false`, the default), and is then
+//! given all of a task's artifacts with each write.
+//!
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
@@ -152,6 +163,7 @@ mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod query;
+mod scope;
 mod sealed;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod sql;
@@ -168,12 +180,15 @@ pub use memory::MemoryStore;
 pub use postgres::PostgresStore;
 use query::effective_page_size;
 pub use query::{PushConfigPage, QueryError, TaskPage, TaskQuery};
+pub use scope::Scope;
 pub use sealed::{KeyLengthError, SealedPushConfigs};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use sql::backend as backend_error;
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteStore};
-pub use write::{Deliveries, Delivery, ExpiredLease, History, Lease, OutboxId, WriteWith};
+pub use write::{
+    Artifacts, Deliveries, Delivery, ExpiredLease, History, Lease, OutboxId, WriteWith,
+};
 
 /// The future every store method returns: boxed so the traits are dyn-compatible (see the
 /// [module docs](self#why-boxed-futures)).
@@ -194,67 +209,6 @@ pub struct Stored {
     pub version: u64,
     /// Its owner: the caller whose scope created it (see the [module docs](self#owners)).
     pub owner: String,
-}
-
-/// Whose tasks and push configs a store call sees: a tenant, and an owner or every owner (see
-/// the [module docs](self#owners)).
-///
-/// ```
-/// use a2a_agent::store::Scope;
-///
-/// let alices = Scope::tenant(Some("acme")).owner("alice");
-/// assert_eq!((alices.tenant, alices.owner), (Some("acme"), Some("alice")));
-/// let everyones: Scope = None.into(); // the default tenant, every owner
-/// assert_eq!(everyones.owner, None);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Scope<'a> {
-    /// The tenant: `None` and `Some("")` are the default one.
-    pub tenant: Option<&'a str>,
-    /// Only this owner's tasks and configs, and what is created is theirs; `None`: every
-    /// owner's, and what is created is the anonymous caller's (`""`).
-    pub owner: Option<&'a str>,
-}
-
-impl<'a> Scope<'a> {
-    /// Every owner's tasks and configs in `tenant`.
-    pub fn tenant(tenant: Option<&'a str>) -> Self {
-        Scope {
-            tenant,
-            owner: None,
-        }
-    }
-
-    /// This scope, narrowed to `owner`'s.
-    #[must_use]
-    pub fn owner(self, owner: &'a str) -> Self {
-        Scope {
-            owner: Some(owner),
-            ..self
-        }
-    }
-
-    /// The tenant's key (`""` for the default one).
-    fn tenant_key(&self) -> &'a str {
-        tenant_key(self.tenant)
-    }
-
-    /// The owner a create records.
-    fn owner_key(&self) -> &'a str {
-        self.owner.unwrap_or("")
-    }
-
-    /// Whether a row of `owner` is seen.
-    fn sees(&self, owner: &str) -> bool {
-        self.owner.is_none_or(|o| o == owner)
-    }
-}
-
-impl<'a> From<Option<&'a str>> for Scope<'a> {
-    /// [`Scope::tenant`]: every owner's.
-    fn from(tenant: Option<&'a str>) -> Self {
-        Scope::tenant(tenant)
-    }
 }
 
 /// Where tasks are kept, with optimistic versioning (see the [module docs](self)).
@@ -355,6 +309,14 @@ pub trait TaskStore: Send + Sync + 'static {
         false
     }
 
+    /// Whether [`update_task_with`](TaskStore::update_task_with) takes a task that holds only
+    /// the artifacts the write changed ([`Artifacts::Update`]; see the
+    /// [module docs](self#artifacts)): `false` unless a store says so, and then a request handler
+    /// writes all of a task's artifacts with each write.
+    fn appends_artifacts(&self) -> bool {
+        false
+    }
+
     /// Whether the store keeps each task's event log (see the [module docs](self#event-logs)):
     /// `false` unless a store says so, and then [`WriteWith::event`] is not written.
     fn keeps_events(&self) -> bool {
@@ -393,9 +355,10 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// [`update_task`](TaskStore::update_task), and what `with` says in the same transaction:
     /// the event logged as the one that made the new version, the lease held or given back, the
-    /// new messages appended to the history ([`History::Append`]). All of it is written or
-    /// none. A store without logs or leases only updates the task (by default, a history to
-    /// append to is read, appended to and written whole).
+    /// new messages appended to the history ([`History::Append`]), the artifacts changed
+    /// ([`Artifacts::Update`]). All of it is written or none. A store without logs or leases
+    /// only updates the task (by default, a history to append to, or artifacts to change, are
+    /// read, changed and written whole).
     ///
     /// # Errors
     ///
@@ -408,10 +371,11 @@ pub trait TaskStore: Send + Sync + 'static {
         expected_version: u64,
         with: WriteWith<'a>,
     ) -> StoreFuture<'a, u64> {
-        if with.history == History::Whole {
+        if with.history == History::Whole && with.artifacts == Artifacts::Whole {
             return self.update_task(scope, task, expected_version);
         }
-        // A history to append to: the stored one, read and written whole.
+        // A history to append to, or artifacts to change: the stored ones, read and written
+        // whole.
         Box::pin(async move {
             let stored = self.get_task(scope, &task.id).await?;
             let stored = stored.ok_or_else(|| StoreError::NotFound {
@@ -419,6 +383,7 @@ pub trait TaskStore: Send + Sync + 'static {
             })?;
             let mut whole = task.clone();
             whole.history = with.history.apply(stored.task.history, &task.history);
+            whole.artifacts = with.artifacts.apply(stored.task.artifacts, &task.artifacts);
             self.update_task(scope, &whole, expected_version).await
         })
     }

@@ -10,8 +10,8 @@ use a2a_types::rt::service::RequestContext;
 use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Binding;
 use a2a_types::v1::{
-    A2aError, A2aService, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part,
-    PartContent, Role, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    A2aError, A2aService, Artifact, CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message,
+    Part, PartContent, Role, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
     ServiceError, StreamResponse, SubscribeToTaskRequest, Task, TaskState,
 };
 use futures_util::StreamExt as _;
@@ -1230,6 +1230,15 @@ async fn push_configs_past_the_cap_per_task_are_refused_and_a_replacement_is_not
     assert!(create(config("b")).await.is_ok(), "a replacement");
 }
 
+/// The task `id` as `GetTask` reads it, whole.
+async fn get_task<E: AgentExecutor>(h: &RequestHandler<E>, id: &str) -> Task {
+    let request = GetTaskRequest {
+        id: id.to_owned(),
+        ..Default::default()
+    };
+    h.get_task(cx("GetTask"), request).await.unwrap()
+}
+
 /// Records how much of its task's history each execution is given, and sends that back in a
 /// `Task` event with one message of its own: only that one is new.
 #[derive(Clone, Default)]
@@ -1289,16 +1298,7 @@ async fn eight_turns_with_a_window_of_four(store: Arc<dyn TaskStore>) {
     }
     assert_eq!(*agent.given.lock().unwrap(), [0, 1, 3, 4, 4, 4, 4, 4]);
     // Every message once, in order: each turn's message, then the agent's note.
-    let got = h
-        .get_task(
-            cx("GetTask"),
-            GetTaskRequest {
-                id: first.id.clone(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+    let got = get_task(&h, &first.id).await;
     assert_eq!(got.history.len(), 15, "{:?}", ids(&got));
     assert_eq!(ids(&got)[..2], ["input-0", "input-1"]);
     assert_eq!(got.history[14].role, Role::Agent);
@@ -1315,22 +1315,137 @@ async fn the_executor_is_given_the_latest_messages_and_replies_the_whole_history
     eight_turns_with_a_window_of_four(Arc::new(MemoryStore::new())).await;
 }
 
+/// A SQLite store in a file of its own, and the folder that holds it.
 #[cfg(feature = "sqlite")]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_executor_is_given_the_latest_messages_on_sqlite_too() {
+async fn sqlite_store() -> (Arc<dyn TaskStore>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let store = a2a_agent::store::SqliteStore::open(dir.path().join("window.db"))
-        .await
-        .unwrap();
-    eight_turns_with_a_window_of_four(Arc::new(store)).await;
+    let path = dir.path().join("tasks.db");
+    let store = a2a_agent::store::SqliteStore::open(path).await.unwrap();
+    (Arc::new(store), dir)
 }
 
-#[tokio::test]
-async fn a_store_that_keeps_tasks_whole_gets_whole_histories() {
+/// A store that keeps each task as one value: a memory store behind the trait's defaults.
+fn whole_store() -> Arc<Flaky> {
     let store = Arc::new(Flaky {
         inner: MemoryStore::new(),
         broken: std::sync::atomic::AtomicBool::new(false),
     });
-    assert!(!store.appends_history());
+    assert!(!store.appends_history() && !store.appends_artifacts());
+    store
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_executor_is_given_the_latest_messages_on_sqlite_too() {
+    let (store, _dir) = sqlite_store().await;
     eight_turns_with_a_window_of_four(store).await;
+}
+
+#[tokio::test]
+async fn a_store_that_keeps_tasks_whole_gets_whole_histories() {
+    eight_turns_with_a_window_of_four(whole_store()).await;
+}
+
+/// Streams its answer as `chunks` chunks of one artifact (`append`), then gives a second
+/// artifact twice (the second time replaces the first), and waits for input.
+#[derive(Clone)]
+struct Chunky {
+    chunks: usize,
+}
+
+impl AgentExecutor for Chunky {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        let turn = cx.message.as_ref().map_or("", |m| m.message_id.as_str());
+        let artifact = |id: &str, text: &str| Artifact {
+            artifact_id: id.to_owned(),
+            parts: vec![a2a_agent::text_part(text)],
+            ..Default::default()
+        };
+        let out = format!("out-{turn}");
+        for i in 0..self.chunks {
+            let chunk = artifact(&out, &format!("c{i}"));
+            task.artifact(chunk, i > 0, i + 1 == self.chunks).await?;
+        }
+        task.artifact(artifact("side", &format!("{turn} draft")), false, true)
+            .await?;
+        task.artifact(artifact("side", &format!("{turn} final")), false, true)
+            .await?;
+        task.require_input(None).await
+    }
+}
+
+/// Two turns of [`Chunky`] on `store`: the artifacts as `GetTask`, a reply and a stream of the
+/// second turn show them.
+async fn two_turns_of_chunks(store: Arc<dyn TaskStore>) {
+    const CHUNKS: usize = 300;
+    let h = RequestHandler::builder(Chunky { chunks: CHUNKS })
+        .task_store(store)
+        .build();
+    let texts = |t: &Task| -> Vec<(String, Vec<String>)> {
+        let text = |p: &Part| match &p.content {
+            PartContent::Text(t) => t.to_string(),
+            other => format!("{other:?}"),
+        };
+        let of = |a: &Artifact| (a.artifact_id.clone(), a.parts.iter().map(text).collect());
+        t.artifacts.iter().map(of).collect()
+    };
+    let chunks: Vec<String> = (0..CHUNKS).map(|i| format!("c{i}")).collect();
+    let first = match h
+        .send_message(cx("SendMessage"), send(message("t1", None, None)))
+        .await
+    {
+        Ok(SendMessageResponse::Task(t)) => t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        texts(&first),
+        [
+            ("out-t1".to_owned(), chunks.clone()),
+            ("side".to_owned(), vec!["t1 final".to_owned()]),
+        ]
+    );
+    // The second turn, streamed: its first event, the task, has the first turn's artifacts.
+    let stream = h
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("t2", Some(&first.id), None)),
+        )
+        .await
+        .unwrap();
+    let events = collect(stream).await;
+    match &events[0] {
+        StreamResponse::Task(t) => assert_eq!(texts(t), texts(&first)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        events.len(),
+        1 + CHUNKS + 2 + 1,
+        "the task, the chunks, two, the status"
+    );
+    let got = get_task(&h, &first.id).await;
+    assert_eq!(
+        texts(&got),
+        [
+            ("out-t1".to_owned(), chunks.clone()),
+            ("side".to_owned(), vec!["t2 final".to_owned()]),
+            ("out-t2".to_owned(), chunks.clone()),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn streamed_chunks_make_one_artifact_and_a_replaced_one_keeps_its_place() {
+    two_turns_of_chunks(Arc::new(MemoryStore::new())).await;
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamed_chunks_make_one_artifact_on_sqlite_too() {
+    let (store, _dir) = sqlite_store().await;
+    two_turns_of_chunks(store).await;
+}
+
+#[tokio::test]
+async fn a_store_that_keeps_tasks_whole_gets_all_artifacts_with_each_write() {
+    two_turns_of_chunks(whole_store()).await;
 }

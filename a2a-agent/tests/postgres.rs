@@ -52,6 +52,8 @@ async fn connect_records_the_schema_version_once() {
             (4, "push outbox".to_owned()),
             (5, "an index of ended tasks".to_owned()),
             (6, "task histories a row per message".to_owned()),
+            (7, "kept counts of tasks".to_owned()),
+            (8, "task artifacts a row per chunk".to_owned()),
         ]
     );
 }

@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_agent::store::{PushConfigStore, Scope, SqliteStore, StoreError, TaskStore};
+use a2a_agent::store::{PushConfigStore, Scope, SqliteStore, StoreError, TaskQuery, TaskStore};
 use a2a_types::v1::TaskPushNotificationConfig;
 use common::Fixture;
 
@@ -199,7 +199,7 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
             "INSERT INTO a2a_schema_version VALUES (1, 'tasks and push configs', '2026-12-01T00:00:00Z')",
             "CREATE TABLE a2a_tasks (tenant TEXT NOT NULL, id TEXT NOT NULL, context_id TEXT, state TEXT NOT NULL, status_s INTEGER, status_n INTEGER, sort_s INTEGER NOT NULL, sort_n INTEGER NOT NULL, version INTEGER NOT NULL, task TEXT NOT NULL, PRIMARY KEY (tenant, id))",
             "INSERT INTO a2a_tasks VALUES ('', 'old', NULL, 'TASK_STATE_WORKING', NULL, NULL, 1, 0, 3, '{\"id\":\"old\",\"contextId\":\"\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}')",
-            "INSERT INTO a2a_tasks VALUES ('', 'talked', NULL, 'TASK_STATE_INPUT_REQUIRED', NULL, NULL, 1, 0, 5, '{\"id\":\"talked\",\"status\":{\"state\":\"TASK_STATE_INPUT_REQUIRED\"},\"history\":[{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]},{\"messageId\":\"m2\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"é \\u0000\"}]}]}')",
+            "INSERT INTO a2a_tasks VALUES ('', 'talked', NULL, 'TASK_STATE_INPUT_REQUIRED', NULL, NULL, 1, 0, 5, '{\"id\":\"talked\",\"status\":{\"state\":\"TASK_STATE_INPUT_REQUIRED\"},\"artifacts\":[{\"artifactId\":\"r\",\"parts\":[{\"text\":\"r1\"}]},{\"artifactId\":\"s\",\"parts\":[{\"text\":\"s1 \\u0000\"}]}],\"history\":[{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]},{\"messageId\":\"m2\",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":\"é \\u0000\"}]}]}')",
             "CREATE TABLE a2a_push_configs (tenant TEXT NOT NULL, task_id TEXT NOT NULL, id TEXT NOT NULL, config TEXT NOT NULL, PRIMARY KEY (tenant, task_id, id))",
             "INSERT INTO a2a_push_configs VALUES ('', 'old', 'c', '{\"id\":\"c\",\"taskId\":\"old\",\"url\":\"https://hook.invalid/\"}')",
         ] {
@@ -243,6 +243,39 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
     assert!(texts[1].1.contains("é \\0"), "{texts:?}");
     let recent = store.get_task_recent(anonymous, "talked", 1).await.unwrap();
     assert_eq!(recent.unwrap().task.history[0].message_id, "m2");
+    // Its artifacts, kept in its JSON before schema 9, moved to rows of their own, in order.
+    let artifacts: Vec<_> = talked
+        .task
+        .artifacts
+        .iter()
+        .map(|a| (a.artifact_id.as_str(), format!("{:?}", a.parts[0].content)))
+        .collect();
+    assert_eq!(artifacts.len(), 2, "{artifacts:?}");
+    assert_eq!((artifacts[0].0, artifacts[1].0), ("r", "s"));
+    assert!(artifacts[1].1.contains("s1 \\0"), "{artifacts:?}");
+    // The tasks stored before schema 8 were counted when it came: a list's total_size is
+    // their number, and goes on from there.
+    let total = |scope| {
+        let store = &store;
+        async move {
+            store
+                .list_tasks(scope, &TaskQuery::default())
+                .await
+                .unwrap()
+                .total_size
+        }
+    };
+    assert_eq!(
+        (total(anonymous).await, total(Scope::tenant(None)).await),
+        (2, 2)
+    );
+    store
+        .create_task(anonymous, &common::task("new"))
+        .await
+        .unwrap();
+    assert!(store.delete_task(anonymous, "old").await.unwrap());
+    assert_eq!(total(Scope::tenant(None).owner("alice")).await, 0);
+    assert_eq!(total(anonymous).await, 2);
     drop(store);
     let pool =
         sqlx::SqlitePool::connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
@@ -253,6 +286,9 @@ async fn a_file_of_schema_1_gains_owners_and_its_rows_are_the_anonymous_callers(
             .fetch_one(&pool)
             .await
             .unwrap();
-    assert!(!json.contains("history"), "{json}");
+    assert!(
+        !json.contains("history") && !json.contains("artifacts"),
+        "{json}"
+    );
     assert_eq!(len, 2);
 }

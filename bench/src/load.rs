@@ -37,14 +37,7 @@ pub async fn connect(authority: &str) -> Result<Sender, String> {
 ///
 /// Why the exchange failed, or `HTTP <status>`.
 pub async fn exchange(sender: &mut Sender, request: Request<Full<Bytes>>) -> Result<Bytes, String> {
-    sender
-        .ready()
-        .await
-        .map_err(|e| format!("connection: {e}"))?;
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| format!("request: {e}"))?;
+    let response = send(sender, request).await?;
     let status = response.status();
     let bytes = response
         .into_body()
@@ -56,6 +49,26 @@ pub async fn exchange(sender: &mut Sender, request: Request<Full<Bytes>>) -> Res
         return Err(format!("HTTP {}", status.as_u16()));
     }
     Ok(bytes)
+}
+
+/// Sends `request` once the connection is ready: the response, its body still to be read (a
+/// stream's events as they come).
+///
+/// # Errors
+///
+/// Why the connection or the request failed.
+pub async fn send(
+    sender: &mut Sender,
+    request: Request<Full<Bytes>>,
+) -> Result<hyper::Response<hyper::body::Incoming>, String> {
+    sender
+        .ready()
+        .await
+        .map_err(|e| format!("connection: {e}"))?;
+    sender
+        .send_request(request)
+        .await
+        .map_err(|e| format!("request: {e}"))
 }
 
 /// How much load a run makes, and for how long.
@@ -141,6 +154,46 @@ pub fn quantile_ms(sorted: &[u32], q: f64) -> Option<f64> {
     sorted
         .get(rank.clamp(1, sorted.len().max(1)) - 1)
         .map(|&us| f64::from(us) / 1000.0)
+}
+
+/// An SSE reader: lines in, the data of each whole event out (the SSE rules the agents use:
+/// `\n` or `\r\n` line ends, `data:` lines joined, comments and other fields ignored).
+#[derive(Default)]
+pub struct Sse {
+    pending: Vec<u8>,
+    data: Vec<u8>,
+    has_data: bool,
+}
+
+impl Sse {
+    /// Feeds a chunk; returns the events it completed.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
+        self.pending.extend_from_slice(chunk);
+        let mut events = Vec::new();
+        let mut start = 0;
+        while let Some(i) = self.pending[start..].iter().position(|&b| b == b'\n') {
+            let mut line = &self.pending[start..start + i];
+            start += i + 1;
+            if let [head @ .., b'\r'] = line {
+                line = head;
+            }
+            if line.is_empty() {
+                if self.has_data {
+                    events.push(std::mem::take(&mut self.data));
+                    self.has_data = false;
+                }
+            } else if let Some(value) = line.strip_prefix(b"data:") {
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                if self.has_data {
+                    self.data.push(b'\n');
+                }
+                self.data.extend_from_slice(value);
+                self.has_data = true;
+            }
+        }
+        self.pending.drain(..start);
+        events
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 use super::driver::Driver;
 
 mod answer;
+mod artifacts;
 mod write;
 use a2a_types::rt::telemetry::{self, TraceContext};
 use a2a_types::v1::{
@@ -36,6 +37,7 @@ use crate::lifecycle::{
     InvalidEvent,
 };
 use crate::store::{Scope, Stored};
+use artifacts::UNCHANGED;
 
 /// The executor's work as the execution polls it: its outcome, or the panic it ended in.
 type WorkFuture =
@@ -350,7 +352,7 @@ impl<E: AgentExecutor> Execution<E> {
             let changed = live.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            match self.write(&accept, &whole).await {
+            match self.write(&accept, &whole, UNCHANGED).await {
                 Ok(logged) => break logged,
                 // Another replica holds the task (or several took turns at it): this message
                 // waits for a wake-up, and tries again until the deadline.
@@ -482,8 +484,10 @@ impl<E: AgentExecutor> Execution<E> {
             true => {
                 let stamped = |t: &Task| stamp_event(event.clone(), t);
                 let known = self.new_messages_of(&event).await;
-                let change = |t: &mut Task| apply(t, known.as_ref().unwrap_or(&event));
-                self.write(&change, &stamped).await?
+                let (chunk, artifacts) = self.artifacts_of(&event)?;
+                let applied = chunk.as_ref().or(known.as_ref()).unwrap_or(&event);
+                let change = |t: &mut Task| apply(t, applied);
+                self.write(&change, &stamped, artifacts).await?
             }
             false => self.create(task_id, context_id, &event).await?,
         };
@@ -540,8 +544,8 @@ impl<E: AgentExecutor> Execution<E> {
                     t.history.push(message.clone());
                     Ok(())
                 };
-                self.write(&keep, &|_| StreamResponse::Message(message.clone()))
-                    .await?;
+                let logged = |_: &Task| StreamResponse::Message(message.clone());
+                self.write(&keep, &logged, UNCHANGED).await?;
                 Some(self.version)
             }
         };

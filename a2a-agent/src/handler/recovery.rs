@@ -27,7 +27,7 @@ use super::Shared;
 use crate::cluster::Wakeup;
 use crate::executor::{text_part, AgentExecutor, TaskContext};
 use crate::lifecycle::{agent_message, apply, stamp_event};
-use crate::store::{ExpiredLease, History, Lease, Scope, Stored, WriteWith};
+use crate::store::{Artifacts, ExpiredLease, History, Lease, Scope, Stored, WriteWith};
 
 /// How many expired tasks one sweep settles at most (the next one goes on).
 const SWEEP: u32 = 100;
@@ -147,6 +147,7 @@ async fn settle<E: AgentExecutor>(shared: &Arc<Shared<E>>, lost: ExpiredLease) -
         notify: shared.outbox.is_some(),
         // The task as the sweep read it, whole.
         history: History::Whole,
+        artifacts: Artifacts::Whole,
     };
     let tenant_key = Some(tenant.as_str());
     let scope = Scope::tenant(tenant_key).owner(&stored.owner);

@@ -7,8 +7,9 @@ use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use super::token;
 use super::{
-    config_id_for, effective_page_size, stored_config, History, PushConfigPage, PushConfigStore,
-    Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
+    config_id_for, effective_page_size, stored_config, Artifacts, History, PushConfigPage,
+    PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+    WriteWith,
 };
 use crate::lifecycle::is_terminal;
 
@@ -302,7 +303,7 @@ impl Inner {
         scope: Scope<'_>,
         mut new: Entry,
         expected_version: u64,
-        history: History,
+        with: WriteWith<'_>,
         freed: &mut Freed,
     ) -> Result<u64, StoreError> {
         // A refused entry is freed with the others, outside the lock.
@@ -338,10 +339,19 @@ impl Inner {
         // u64::MAX included.
         new.version = expected_version + 1;
         new.owner = std::mem::take(&mut entry.owner);
-        if history != History::Whole {
+        if with.history != History::Whole {
             // Moved, not copied: only the new messages are.
             let given = std::mem::take(&mut new.history);
-            new.history = history.apply(std::mem::take(&mut entry.history), &given);
+            new.history = with
+                .history
+                .apply(std::mem::take(&mut entry.history), &given);
+        }
+        if with.artifacts != Artifacts::Whole {
+            // The stored artifacts, moved, with the changed ones applied: a chunk is copied
+            // once.
+            let given = std::mem::take(&mut new.task.artifacts);
+            let stored = std::mem::take(&mut entry.task.artifacts);
+            new.task.artifacts = with.artifacts.apply(stored, &given);
         }
         let old = std::mem::replace(entry, new);
         tenant
@@ -380,6 +390,10 @@ impl TaskStore for MemoryStore {
         true
     }
 
+    fn appends_artifacts(&self) -> bool {
+        true
+    }
+
     fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
         let entry = Entry::new(task, 1, scope.owner_key());
         let mut freed = Freed::default();
@@ -412,7 +426,7 @@ impl TaskStore for MemoryStore {
         let mut freed = Freed::default();
         let result = self
             .lock()
-            .update(scope, new, expected_version, with.history, &mut freed);
+            .update(scope, new, expected_version, with, &mut freed);
         // The replaced entry is freed here, outside the lock.
         drop(freed);
         ready(result)

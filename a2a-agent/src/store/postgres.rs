@@ -21,6 +21,7 @@ impl Dialect for Postgres {
             version: 1,
             description: "tasks and push configs",
             moves_histories: false,
+            moves_artifacts: false,
             // Ids are compared bytewise (COLLATE "C"), as SQLite and the memory store compare
             // them, so every store lists in the same order whatever the database's locale.
             sql: r#"
@@ -55,10 +56,14 @@ CREATE TABLE a2a_push_configs (
         super::sql::outbox_migration(4),
         super::sql::retention_migration(5),
         super::sql::history_migration(6, super::sql::history_table!("TEXT COLLATE \"C\"")),
+        super::sql::counts_migration(7),
+        super::sql::artifacts_migration(8, super::sql::artifacts_table!("TEXT COLLATE \"C\"")),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.o - 1 AS i, h.e::text AS m FROM json_array_elements({array}::json) WITH ORDINALITY AS h(e, o)) AS r";
     const MESSAGES_AGG: &'static str = "string_agg(h.message, ',' ORDER BY h.idx)";
+    const ARTIFACTS_AGG: &'static str =
+        "string_agg('[' || a.chunk || ',' || a.artifact || ']', ',' ORDER BY a.idx)";
     const NOW_MS: &'static str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
     const WRITES_IN_WITH: bool = true;
 
@@ -110,7 +115,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 6;
+    pub const SCHEMA_VERSION: u32 = 8;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.

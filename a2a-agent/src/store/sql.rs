@@ -43,13 +43,18 @@ use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 
 use super::{status_time, token, LoggedEvent, SortKey, StoreError, TaskQuery};
 
+mod artifacts;
+mod counts;
 mod generic;
 mod history;
 mod leases;
+mod moves;
 mod outbox;
 mod retention;
 mod write;
 
+pub(crate) use artifacts::{artifacts_migration, artifacts_table, ArtifactsWrite, ARTIFACTS_OF};
+pub(crate) use counts::{counts_migration, Counted};
 pub(crate) use generic::SqlStore;
 pub(crate) use history::{
     history_migration, history_table, task_history_methods, Added, HistoryWrite,
@@ -86,6 +91,9 @@ pub(crate) trait Dialect: sqlx::Database {
     /// The messages of the history rows `h` in order, joined by commas (`NULL` for none): an
     /// aggregate.
     const MESSAGES_AGG: &'static str;
+    /// The artifact rows `a` in order, each as the JSON pair `[chunk,artifact]`, joined by
+    /// commas (`NULL` for none): an aggregate.
+    const ARTIFACTS_AGG: &'static str;
 
     /// How many rows a write changed.
     fn rows_affected(done: &Self::QueryResult) -> u64;
@@ -99,6 +107,8 @@ pub(crate) struct Migration {
     /// Whether the histories kept in tasks' JSON are moved to their own rows after `sql` (see
     /// `history`): work in Rust, as it decodes each task.
     pub(crate) moves_histories: bool,
+    /// The same for the artifacts (see `artifacts`).
+    pub(crate) moves_artifacts: bool,
     pub(crate) sql: &'static str,
 }
 
@@ -118,6 +128,7 @@ pub(crate) const OWNERS: Migration = Migration {
     version: 2,
     description: "owners of tasks and push configs",
     moves_histories: false,
+    moves_artifacts: false,
     sql: "
 ALTER TABLE a2a_tasks ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (tenant, owner, sort_s DESC, sort_n DESC, id DESC);
@@ -132,6 +143,7 @@ pub(crate) const EVENTS: Migration = Migration {
     version: 3,
     description: "task event logs and execution leases",
     moves_histories: false,
+    moves_artifacts: false,
     sql: "
 CREATE TABLE a2a_events (
     tenant  TEXT   NOT NULL,
@@ -161,7 +173,7 @@ pub(crate) const EVENTS_AFTER: &str = "SELECT seq, event FROM a2a_events
 /// history's key, so the read takes only those rows.
 pub(crate) const GET_TASK: &str = "SELECT t.task, t.version, t.owner, \
     (SELECT {agg} FROM a2a_history h WHERE h.tenant = t.tenant AND h.task_id = t.id \
-    AND h.idx >= t.history_len - $3 AND h.idx < t.history_len) \
+    AND h.idx >= t.history_len - $3 AND h.idx < t.history_len), {artifacts_of} \
     FROM a2a_tasks t WHERE t.tenant = $1 AND t.id = $2";
 /// The `$3` of [`GET_TASK`] that reads every message: more than a history holds, and small
 /// enough that `history_len - $3` does not overflow.
@@ -260,11 +272,21 @@ pub(crate) struct TaskRow {
 }
 
 impl TaskRow {
-    /// The row of `task`, whose history is kept apart (`history`): its JSON holds none.
+    /// The row of `task`, whose history and artifacts are kept apart (`history`, `artifacts`):
+    /// its JSON holds neither.
     pub(crate) fn of(label: &'static str, task: &Task) -> Result<TaskRow, StoreError> {
         let status = status_time(task);
         let sort = SortKey::of(task, status);
-        let json = serde_json::to_string(&crate::lifecycle::without_history(task))
+        // Neither the history nor the artifacts: both are kept apart (`history`, `artifacts`).
+        let head = Task {
+            id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            status: task.status.clone(),
+            artifacts: Vec::new(),
+            history: Vec::new(),
+            metadata: task.metadata.clone(),
+        };
+        let json = serde_json::to_string(&head)
             .map_err(|e| backend(label, format!("encode task `{}` as JSON", task.id), e))?;
         Ok(TaskRow {
             context_id: task.context_id.clone(),
@@ -388,7 +410,15 @@ pub(crate) fn list_statements<'a>(
         // A NULL status time compares as NULL: tasks without one never match.
         filter.push_str(&format!(" AND (status_s, status_n) >= ({s}, {n})"));
     }
-    let count = format!("SELECT COUNT(*) FROM a2a_tasks WHERE {filter}");
+    // Filtered by tenant and owner only (the common list, and any caller's to repeat): the
+    // kept count, not a count of every row; its binds are the filter's, `$1` and `$2`.
+    let unfiltered = query.context_id.is_none()
+        && query.state.is_none()
+        && query.status_timestamp_after.is_none();
+    let count = match unfiltered {
+        true => counts::kept_count(owner.is_some()),
+        false => format!("SELECT COUNT(*) FROM a2a_tasks WHERE {filter}"),
+    };
     let count_binds = binds.clone();
     let mut page_filter = filter;
     if let Some(after) = after {
@@ -401,7 +431,7 @@ pub(crate) fn list_statements<'a>(
     let page = format!(
         "SELECT task, sort_s, sort_n, id, (SELECT {{agg}} FROM a2a_history h \
          WHERE h.tenant = a2a_tasks.tenant AND h.task_id = a2a_tasks.id \
-         AND h.idx < a2a_tasks.history_len) FROM a2a_tasks WHERE {page_filter} \
+         AND h.idx < a2a_tasks.history_len), {{artifacts_of}} FROM a2a_tasks WHERE {page_filter} \
          ORDER BY sort_s DESC, sort_n DESC, id DESC LIMIT {limit}"
     );
     Ok(ListStatements {

@@ -29,6 +29,7 @@ impl Dialect for Sqlite {
             version: 1,
             description: "tasks and push configs",
             moves_histories: false,
+            moves_artifacts: false,
             sql: "
 CREATE TABLE a2a_tasks (
     tenant     TEXT    NOT NULL,
@@ -62,6 +63,7 @@ CREATE TABLE a2a_push_configs (
             version: 4,
             description: "wake-ups between processes",
             moves_histories: false,
+            moves_artifacts: false,
             // What a process asks the others (cluster::SqliteFeed): a cancel, a sweep.
             sql: "
 CREATE TABLE a2a_wakeups (
@@ -75,10 +77,14 @@ CREATE TABLE a2a_wakeups (
         super::sql::outbox_migration(5),
         super::sql::retention_migration(6),
         super::sql::history_migration(7, super::sql::history_table!("TEXT")),
+        super::sql::counts_migration(8),
+        super::sql::artifacts_migration(9, super::sql::artifacts_table!("TEXT")),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.key AS i, h.value AS m FROM json_each({array}) AS h) AS r";
     const MESSAGES_AGG: &'static str = "group_concat(h.message, ',' ORDER BY h.idx)";
+    const ARTIFACTS_AGG: &'static str =
+        "group_concat('[' || a.chunk || ',' || a.artifact || ']', ',' ORDER BY a.idx)";
     const NOW_MS: &'static str = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
     const WRITES_IN_WITH: bool = false;
 
@@ -153,7 +159,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 7;
+    pub const SCHEMA_VERSION: u32 = 9;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use a2a_types::v1::{Message, StreamResponse, TaskPushNotificationConfig};
+use a2a_types::v1::{Artifact, Message, StreamResponse, TaskPushNotificationConfig};
 
 use super::Stored;
 
@@ -26,6 +26,48 @@ pub struct WriteWith<'a> {
     /// What the task's `history` holds: the whole history (the default), or only its newest
     /// messages, of which the last few are new (see [`History`]). Only for an update.
     pub history: History,
+    /// What the task's `artifacts` hold: all of them (the default), or only those this write
+    /// changed (see [`Artifacts`]). Only for an update.
+    pub artifacts: Artifacts,
+}
+
+/// What the `artifacts` of a task written with
+/// [`TaskStore::update_task_with`](super::TaskStore::update_task_with) hold (see the
+/// [module docs](super#artifacts)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Artifacts {
+    /// All of them: the store keeps them as they are given.
+    #[default]
+    Whole,
+    /// Only those this write changed (none, for a write that changed none): each replaces the
+    /// stored artifact of its id, or is added after the others (`append` false), or its parts
+    /// are added to the stored one's, and its metadata merged into that one's (`append`, an
+    /// artifact update's chunk). What a store that keeps artifacts apart
+    /// ([`TaskStore::appends_artifacts`](super::TaskStore::appends_artifacts)) is given, so
+    /// that a stream of chunks writes each chunk once.
+    Update {
+        /// Whether the artifacts given are chunks to add to the stored ones of their ids.
+        append: bool,
+    },
+}
+
+impl Artifacts {
+    /// The artifacts `stored` become once this write's `artifacts` are applied to them:
+    /// `artifacts` themselves for [`Artifacts::Whole`]. What a store that keeps a task as one
+    /// value writes.
+    #[must_use]
+    pub fn apply(self, stored: Vec<Artifact>, artifacts: &[Artifact]) -> Vec<Artifact> {
+        match self {
+            Artifacts::Whole => artifacts.to_vec(),
+            Artifacts::Update { append } => {
+                let mut whole = stored;
+                for artifact in artifacts {
+                    crate::lifecycle::merge_artifact(&mut whole, artifact, append);
+                }
+                whole
+            }
+        }
+    }
 }
 
 /// What the `history` of a task written with

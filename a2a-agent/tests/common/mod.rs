@@ -14,12 +14,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use a2a_agent::store::{
-    Deliveries, Delivery, History, Lease, PushConfigStore, Scope, StoreError, TaskPage, TaskQuery,
-    TaskStore, WriteWith, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
+    Artifacts, Deliveries, Delivery, History, Lease, PushConfigStore, Scope, StoreError, TaskPage,
+    TaskQuery, TaskStore, WriteWith, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
 };
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
-    AuthenticationInfo, Message, Part, PartContent, Role, StreamResponse, Task,
+    Artifact, AuthenticationInfo, Message, Part, PartContent, Role, StreamResponse, Task,
     TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 
@@ -88,6 +88,7 @@ macro_rules! conformance_tests {
             update_with_a_stale_version_is_a_conflict_and_writes_nothing,
             update_of_a_missing_task_is_not_found,
             appended_messages_join_the_history_and_recent_reads_the_last,
+            artifact_chunks_join_their_artifact_and_a_replaced_one_keeps_its_place,
             no_update_moves_a_task_out_of_a_terminal_state,
             logged_writes_keep_each_version_s_event_in_order,
             the_outbox_queues_notified_events_per_config_for_one_holder_at_a_time,
@@ -318,6 +319,137 @@ pub async fn appended_messages_join_the_history_and_recent_reads_the_last(f: &Fi
         .unwrap();
     let listed = page.tasks.iter().find(|t| t.id == id).unwrap();
     assert_eq!(ids(listed), ["w0", "w1", "w2"]);
+}
+
+fn artifact(id: &str, parts: &[&str]) -> Artifact {
+    Artifact {
+        artifact_id: id.to_owned(),
+        parts: parts
+            .iter()
+            .map(|p| Part {
+                content: PartContent::Text((*p).into()),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// Each artifact's id and the text of its parts, in order.
+fn artifact_texts(t: &Task) -> Vec<(String, Vec<String>)> {
+    t.artifacts
+        .iter()
+        .map(|a| {
+            let texts = a.parts.iter().map(|p| match &p.content {
+                PartContent::Text(t) => t.to_string(),
+                other => format!("{other:?}"),
+            });
+            (a.artifact_id.clone(), texts.collect())
+        })
+        .collect()
+}
+
+pub async fn artifact_chunks_join_their_artifact_and_a_replaced_one_keeps_its_place(f: &Fixture) {
+    let store = &*f.tasks;
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let id = f.id("art");
+    let mut whole = task_with(&id, "ctx", TaskState::Working, None);
+    whole.artifacts = vec![artifact("a", &["a1"]), artifact("b \u{0} é", &["b1"])];
+    store.create_task(scope, &whole).await.unwrap();
+    let update = |append| WriteWith {
+        artifacts: Artifacts::Update { append },
+        ..WriteWith::default()
+    };
+    let expect = |t: &Task, want: &[(&str, &[&str])]| {
+        let want: Vec<(String, Vec<String>)> = want
+            .iter()
+            .map(|(id, parts)| {
+                (
+                    (*id).to_owned(),
+                    parts.iter().map(|p| (*p).to_owned()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(artifact_texts(t), want);
+    };
+    let read = || async { store.get_task(scope, &id).await.unwrap().unwrap() };
+    // Chunks: the task as a writer holds it, with only the chunk in its artifacts.
+    let mut held = task_with(&id, "ctx", TaskState::Working, None);
+    let mut chunk = artifact("a", &["a2", "a3"]);
+    chunk.metadata = Some(serde_json::from_str(r#"{"k":"v"}"#).unwrap());
+    held.artifacts = vec![chunk];
+    let v = store
+        .update_task_with(scope, &held, 1, update(true))
+        .await
+        .unwrap();
+    held.artifacts = vec![artifact("a", &["a4"])];
+    let v = store
+        .update_task_with(scope, &held, v, update(true))
+        .await
+        .unwrap();
+    let stored = read().await;
+    expect(
+        &stored.task,
+        &[("a", &["a1", "a2", "a3", "a4"]), ("b \u{0} é", &["b1"])],
+    );
+    assert!(
+        stored.task.artifacts[0].metadata.is_some(),
+        "a chunk's metadata is merged"
+    );
+    // A write that changes none leaves them; a stale version writes no chunk.
+    held.artifacts.clear();
+    let v = store
+        .update_task_with(scope, &held, v, update(false))
+        .await
+        .unwrap();
+    held.artifacts = vec![artifact("a", &["late"])];
+    assert!(matches!(
+        store
+            .update_task_with(scope, &held, v - 1, update(true))
+            .await,
+        Err(StoreError::Conflict { .. })
+    ));
+    expect(
+        &read().await.task,
+        &[("a", &["a1", "a2", "a3", "a4"]), ("b \u{0} é", &["b1"])],
+    );
+    // Given again without `append`: replaced where it was, its chunks gone; a new id goes last.
+    held.artifacts = vec![artifact("a", &["x1"])];
+    let v = store
+        .update_task_with(scope, &held, v, update(false))
+        .await
+        .unwrap();
+    held.artifacts = vec![artifact("c", &["c1"])];
+    let v = store
+        .update_task_with(scope, &held, v, update(false))
+        .await
+        .unwrap();
+    held.artifacts = vec![artifact("a", &["x2"])];
+    let v = store
+        .update_task_with(scope, &held, v, update(true))
+        .await
+        .unwrap();
+    let want: &[(&str, &[&str])] = &[("a", &["x1", "x2"]), ("b \u{0} é", &["b1"]), ("c", &["c1"])];
+    expect(&read().await.task, want);
+    expect(
+        &store
+            .get_task_recent(scope, &id, 1)
+            .await
+            .unwrap()
+            .unwrap()
+            .task,
+        want,
+    );
+    let page = store
+        .list_tasks(scope, &TaskQuery::default())
+        .await
+        .unwrap();
+    expect(page.tasks.iter().find(|t| t.id == id).unwrap(), want);
+    // All of them, given whole, replace them all.
+    held.artifacts = vec![artifact("c", &["c2"])];
+    store.update_task(scope, &held, v).await.unwrap();
+    expect(&read().await.task, &[("c", &["c2"])]);
 }
 
 pub async fn create_of_an_existing_id_is_a_conflict_and_keeps_the_first(f: &Fixture) {
@@ -715,6 +847,14 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
         .update_task_with(scope, &t, 1, notifying(&working))
         .await
         .unwrap();
+    let total = |scope| async move {
+        let page = tasks.list_tasks(scope, &TaskQuery::default()).await;
+        page.unwrap().total_size
+    };
+    assert_eq!(
+        (total(scope).await, total(scope.owner("alice")).await),
+        (1, 1)
+    );
     // Another owner's task is not there to them; another tenant has none.
     assert!(!tasks.delete_task(scope.owner("bob"), &id).await.unwrap());
     assert!(!tasks
@@ -722,8 +862,17 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
         .await
         .unwrap());
     assert!(tasks.get_task(scope, &id).await.unwrap().is_some());
+    assert_eq!(
+        total(scope.owner("alice")).await,
+        1,
+        "a refused delete counts nothing"
+    );
     assert!(tasks.delete_task(scope.owner("alice"), &id).await.unwrap());
     assert!(tasks.get_task(scope, &id).await.unwrap().is_none());
+    assert_eq!(
+        (total(scope).await, total(scope.owner("alice")).await),
+        (0, 0)
+    );
     assert!(tasks
         .events_after(Some(&tenant), &id, 0, 100)
         .await
@@ -755,6 +904,10 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
             .await
             .unwrap(),
         1
+    );
+    assert_eq!(
+        (total(scope).await, total(scope.owner("alice")).await),
+        (1, 0)
     );
     if tasks.keeps_events() {
         let log = tasks
@@ -833,6 +986,15 @@ pub async fn delete_ended_removes_terminal_tasks_updated_before_a_time_oldest_fi
         );
     }
     assert_eq!(tasks.delete_ended(before, 100).await.unwrap(), 0);
+    let left = tasks
+        .list_tasks(scope, &TaskQuery::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        (ids(&left).len(), left.total_size),
+        (2, 2),
+        "c and d, counted"
+    );
 }
 
 pub async fn trim_ended_logs_keeps_the_last_event_and_those_still_to_be_sent(f: &Fixture) {

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! scale_load [--sizes 10000,100000,1000000] [--connections 32] [--seconds 4]
-//!            [--history 1,1000,10000] [--history-seconds 300] [--json FILE] LABEL=URL
+//!            [--history 1,1000,10000] [--history-seconds 300] [--chunks 1,1000,10000]
+//!            [--json FILE] LABEL=URL
 //! ```
 //!
 //! For each size, in order: the agent is filled with new tasks until it holds that many
@@ -13,21 +14,25 @@
 //! (`pageSize` 10) in a loop, whose page latency is measured too. Then one task is made to wait
 //! for input and sent messages one after another on one connection (`historyLength` 1, so each
 //! reply is small), and the latency of the k-th message is reported for each k of `--history`
-//! (the median of the 21 messages from k on), until the last k or `--history-seconds`. Prints
+//! (the median of the 21 messages from k on), until the last k or `--history-seconds`. Then the
+//! k-th chunk: one `SendStreamingMessage` whose task streams the last k of `--chunks` (plus 20)
+//! chunks of one artifact with `append` (`bench-chunks-N`), and the time between the k-th chunk
+//! event and the one before it (the median of the 21 from k on); cut at `--history-seconds` too
+//! (the agent's execution then goes on without a reader). Prints
 //! one line per measure; `--json` appends them as JSON lines. Exits 1 when a request failed.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_bench::load::{self, quantile_ms, Sender};
+use a2a_bench::load::{self, quantile_ms, Sender, Sse};
 use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper::{Method, Request};
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage: scale_load [--sizes N,N,...] [--connections N] [--seconds S] \
-[--history K,K,...] [--history-seconds S] [--json FILE] LABEL=URL";
+[--history K,K,...] [--history-seconds S] [--chunks K,K,...] [--json FILE] LABEL=URL";
 
 struct Config {
     label: String,
@@ -37,6 +42,7 @@ struct Config {
     seconds: f64,
     history: Vec<usize>,
     history_seconds: f64,
+    chunks: Vec<usize>,
     json: Option<String>,
 }
 
@@ -49,6 +55,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         seconds: 4.0,
         history: vec![1, 1_000, 10_000],
         history_seconds: 300.0,
+        chunks: vec![1, 1_000, 10_000],
         json: None,
     };
     let list = |v: &str| -> Result<Vec<usize>, String> {
@@ -70,6 +77,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--history-seconds" => {
                 config.history_seconds = value()?.parse().map_err(|_| "--history-seconds")?
             }
+            "--chunks" => config.chunks = list(&value()?)?,
             "--json" => config.json = Some(value()?),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             target => {
@@ -325,12 +333,27 @@ async fn main() -> std::process::ExitCode {
     if let Some(&last) = config.history.iter().max() {
         history(&config, &mut report, last).await;
     }
+    if let Some(&last) = config.chunks.iter().max() {
+        if let Err(e) = chunks(&config, &mut report, last).await {
+            eprintln!("scale_load: the chunks' stream: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    }
     let failed = run.failed.load(Ordering::Relaxed);
     if failed > 0 {
         eprintln!("scale_load: {failed} requests failed");
         return std::process::ExitCode::from(1);
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// The median of the 21 samples from the k-th (counted from 1) on, in milliseconds; `None`
+/// when there are not that many.
+fn median_from(samples: &[u32], k: usize) -> Option<f64> {
+    let start = k.saturating_sub(1);
+    let mut window = samples.get(start..start + 21)?.to_vec();
+    window.sort_unstable();
+    Some(f64::from(window[10]) / 1000.0)
 }
 
 /// The k-th message to one waiting task, for each k asked, up to `last` or the time bound.
@@ -370,15 +393,82 @@ async fn history(config: &Config, report: &mut Report, last: usize) {
         latencies.push(micros(start.elapsed()));
     }
     for &k in &config.history {
-        let Some(window) = latencies.get(k.saturating_sub(1)..k.saturating_sub(1) + 21) else {
+        let Some(median) = median_from(&latencies, k) else {
             continue;
         };
-        let mut window = window.to_vec();
-        window.sort_unstable();
-        let median = f64::from(window[10]) / 1000.0;
         report.line(
             format!("history: message {k}: {median:.2} ms (median of the 21 from it)"),
             json!({"measure": "history", "k": k, "median_ms": median}),
         );
     }
+}
+
+/// The k-th chunk of one artifact streamed with `append`, for each k of `--chunks`: the time
+/// from the chunk before it to it, as the stream delivers them (each is written to the store
+/// before it is sent).
+async fn chunks(config: &Config, report: &mut Report, last: usize) -> Result<(), String> {
+    use http_body_util::BodyExt as _;
+    let authority = &config.authority;
+    let mut sender = connect(authority).await;
+    let params = json!({"message": message(&format!("bench-chunks-{}", last + 20), None)});
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": params});
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(format!("http://{authority}/"))
+        .header(hyper::header::HOST, authority.as_str())
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .header(hyper::header::ACCEPT, "text/event-stream")
+        .header("A2A-Version", "1.0")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .expect("a request of constant parts");
+    let mut body = load::send(&mut sender, request).await?.into_body();
+    let (mut sse, mut times) = (Sse::default(), Vec::with_capacity(last + 21));
+    let started = Instant::now();
+    let cut = Duration::from_secs_f64(config.history_seconds);
+    'read: while let Ok(Some(frame)) =
+        tokio::time::timeout_at((started + cut).into(), body.frame()).await
+    {
+        let frame = frame.map_err(|e| format!("body: {e}"))?;
+        let Some(data) = frame.data_ref() else {
+            continue;
+        };
+        for event in sse.feed(data) {
+            let now = Instant::now();
+            let text = String::from_utf8_lossy(&event);
+            if text.contains("\"error\"") {
+                return Err(format!("an error event: {text}"));
+            }
+            // The first status (working) stands for chunk 0, so that chunk 1 has a time.
+            if text.contains("\"artifactUpdate\"") || times.is_empty() {
+                times.push(now);
+            }
+            if times.len() > last + 20 {
+                break 'read;
+            }
+        }
+    }
+    if times.len() <= last + 20 {
+        report.line(
+            format!(
+                "chunks: stopped at chunk {} after {:.0} s",
+                times.len().saturating_sub(1),
+                config.history_seconds
+            ),
+            json!({"measure": "chunks-stopped", "k": times.len().saturating_sub(1)}),
+        );
+    }
+    let gaps: Vec<u32> = times.windows(2).map(|w| micros(w[1] - w[0])).collect();
+    for &k in &config.chunks {
+        let Some(median) = median_from(&gaps, k) else {
+            continue;
+        };
+        report.line(
+            format!(
+                "chunks: chunk {k}: {median:.3} ms after the one before (median of the 21 from it)"
+            ),
+            json!({"measure": "chunk", "k": k, "median_ms": median}),
+        );
+    }
+    Ok(())
 }

@@ -48,7 +48,7 @@
 //!
 //! Only loopback agents (127.0.0.1, localhost, `[::1]`) over plain HTTP/1.1.
 
-use a2a_bench::load::{self, BoundsArgs, Sender};
+use a2a_bench::load::{self, BoundsArgs, Sender, Sse};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -526,46 +526,6 @@ impl ClassifyName for serde_json::Error {
             serde_json::error::Category::Data => "a member missing or of the wrong type",
             serde_json::error::Category::Eof => "truncated JSON",
         }
-    }
-}
-
-/// An SSE reader: lines in, the data of each whole event out (the SSE rules the agents use:
-/// `\n` or `\r\n` line ends, `data:` lines joined, comments and other fields ignored).
-#[derive(Default)]
-struct Sse {
-    pending: Vec<u8>,
-    data: Vec<u8>,
-    has_data: bool,
-}
-
-impl Sse {
-    /// Feeds a chunk; returns the events it completed.
-    fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
-        self.pending.extend_from_slice(chunk);
-        let mut events = Vec::new();
-        let mut start = 0;
-        while let Some(i) = self.pending[start..].iter().position(|&b| b == b'\n') {
-            let mut line = &self.pending[start..start + i];
-            start += i + 1;
-            if let [head @ .., b'\r'] = line {
-                line = head;
-            }
-            if line.is_empty() {
-                if self.has_data {
-                    events.push(std::mem::take(&mut self.data));
-                    self.has_data = false;
-                }
-            } else if let Some(value) = line.strip_prefix(b"data:") {
-                let value = value.strip_prefix(b" ").unwrap_or(value);
-                if self.has_data {
-                    self.data.push(b'\n');
-                }
-                self.data.extend_from_slice(value);
-                self.has_data = true;
-            }
-        }
-        self.pending.drain(..start);
-        events
     }
 }
 

@@ -108,6 +108,21 @@ impl AgentExecutor for TckExecutor {
             _ if id.starts_with("tck-stream-003") => {
                 streamed(&task, text("Stream task lifecycle")).await
             }
+            // Not a scenario of the TCK: bench/scale-bench.sh's k-th chunk, N chunks of one
+            // artifact streamed with `append` (`bench-chunks-N`).
+            _ if id.starts_with("bench-chunks-") => {
+                let n: usize = id["bench-chunks-".len()..].parse().unwrap_or(1);
+                task.start_work(None).await?;
+                for i in 0..n {
+                    let chunk = Artifact {
+                        artifact_id: "chunks".into(),
+                        parts: vec![text_part(&format!("chunk {i} "))],
+                        ..Default::default()
+                    };
+                    task.artifact(chunk, i > 0, i + 1 == n).await?;
+                }
+                task.complete(None).await
+            }
             _ if id.starts_with("test-resubscribe-message-id") => {
                 task.start_work(None).await?;
                 tokio::time::sleep(STREAMING_TIMEOUT * 2).await;

@@ -10,8 +10,10 @@ use super::super::live::Published;
 use super::Execution;
 use crate::cluster::Wakeup;
 use crate::executor::AgentExecutor;
-use crate::lifecycle::{apply, is_terminal, new_task, stamp_event, InvalidEvent};
-use crate::store::{History, Lease, Scope, StoreError, WriteWith};
+use crate::lifecycle::{
+    apply, is_terminal, new_task, stamp_event, without_artifacts, InvalidEvent,
+};
+use crate::store::{Artifacts, History, Lease, Scope, StoreError, WriteWith};
 
 /// How many of its task's newest messages an execution keeps once they are stored, with a store
 /// that appends histories (see [`Execution::hold_recent`]).
@@ -103,6 +105,7 @@ impl<E: AgentExecutor> Execution<E> {
             lease,
             notify: shared.outbox.is_some(),
             history: History::Whole,
+            artifacts: Artifacts::Whole,
         };
         self.live.writing(true);
         let created = shared
@@ -133,13 +136,29 @@ impl<E: AgentExecutor> Execution<E> {
     /// write ([`StoreError::Terminal`]); when another replica took the lease over
     /// ([`StoreError::Leased`]), too. Then the task as stored becomes this execution's, its live
     /// streams are sent it, and the error ends the execution with that task as its outcome.
+    ///
+    /// With a store that keeps artifacts apart, `change` is applied to the task without its
+    /// artifacts, and `artifacts` says what it left in them: the artifacts it changed
+    /// ([`Artifacts::Update`], what is written; none for a change that touches none), or all of
+    /// them ([`Artifacts::Whole`]). The execution's task keeps them all, each change applied
+    /// in place, so that a chunk is copied and written once.
     pub(super) async fn write(
         &mut self,
         change: &(dyn Fn(&mut Task) -> Result<(), InvalidEvent> + Sync),
         event_of: &(dyn Fn(&Task) -> StreamResponse + Sync),
+        artifacts: Artifacts,
     ) -> Result<Option<StreamResponse>, String> {
         const ATTEMPTS: usize = 8;
-        let Some(mut task) = self.task.clone() else {
+        let apart = self.shared.tasks.appends_artifacts();
+        let artifacts = if apart { artifacts } else { Artifacts::Whole };
+        let copy = |t: &Task| {
+            if apart {
+                without_artifacts(t)
+            } else {
+                t.clone()
+            }
+        };
+        let Some(mut task) = self.task.as_ref().map(copy) else {
             return Err("no task to write".to_owned());
         };
         let (tenant, owner) = (self.tenant.clone(), self.owner.clone());
@@ -153,13 +172,14 @@ impl<E: AgentExecutor> Execution<E> {
             change(&mut task).map_err(|e| format!("the agent broke the protocol: {e}"))?;
             let added = task.history.len().saturating_sub(before);
             let history = self.history_of(&mut task, added);
-            let logged = logs.then(|| event_of(&task));
+            let logged = logs.then(|| self.whole_event(event_of(&task), &task, artifacts));
             let lease = shared.lease_for(&task, self.returned);
             let with = WriteWith {
                 event: logged.as_ref(),
                 lease,
                 notify: shared.outbox.is_some(),
                 history,
+                artifacts,
             };
             self.live.writing(true);
             let written = tasks.update_task_with(scope, &task, version, with).await;
@@ -172,6 +192,11 @@ impl<E: AgentExecutor> Execution<E> {
                     self.holds_lease = matches!(lease, Lease::Hold { .. });
                     self.announce(&task.id);
                     self.added_history += added;
+                    if artifacts != Artifacts::Whole {
+                        // Those the execution holds, with this write's applied in place.
+                        let held = self.task.take().map(|t| t.artifacts).unwrap_or_default();
+                        task.artifacts = artifacts.apply(held, &task.artifacts);
+                    }
                     self.task = Some(task);
                     self.hold_recent();
                     return Ok(logged);
@@ -193,6 +218,12 @@ impl<E: AgentExecutor> Execution<E> {
                     (task, version) = (stored.task, stored.version);
                     if appends {
                         self.older = std::mem::take(&mut task.history);
+                    }
+                    if apart {
+                        // The artifacts as stored are held; the change applies to the rest.
+                        if let Some(held) = self.task.as_mut() {
+                            held.artifacts = std::mem::take(&mut task.artifacts);
+                        }
                     }
                 }
                 Err(StoreError::Terminal { task_id, state }) => {

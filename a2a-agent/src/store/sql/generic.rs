@@ -10,9 +10,17 @@ use sqlx::{Arguments, Executor, FromRow, Pool};
 
 use super::{backend, Bind, Dialect, TaskRow};
 use crate::store::{
-    token, ExpiredLease, Lease, LoggedEvent, Scope, StoreError, Stored, TaskPage, TaskQuery,
-    WriteWith,
+    token, Artifacts, ExpiredLease, Lease, LoggedEvent, Scope, StoreError, Stored, TaskPage,
+    TaskQuery, WriteWith,
 };
+
+/// A task as `GET_TASK` reads it: its JSON, version and owner, its history and its artifacts
+/// (the aggregates).
+type TaskRowRead = (String, i64, String, Option<String>, Option<String>);
+
+/// A row of a list page: the task's JSON, its sort key (seconds, nanoseconds, id), its history
+/// and its artifacts (the aggregates).
+type ListRow = (String, i64, i64, String, Option<String>, Option<String>);
 
 /// The pools of a SQL store, and every store operation on them, once for all databases.
 ///
@@ -204,8 +212,9 @@ sql_impl! {
                     e,
                 )
             })?;
-            if m.moves_histories {
-                Self::move_histories(&mut tx).await.map_err(|e| {
+            if m.moves_histories || m.moves_artifacts {
+                let moved = Self::move_out_of_json(&mut tx, m.moves_histories, m.moves_artifacts);
+                moved.await.map_err(|e| {
                     backend(label, format!("apply migration {} ({})", m.version, m.description), e)
                 })?;
             }
@@ -242,6 +251,17 @@ sql_impl! {
         self.reader.close().await;
     }
 
+    /// `statement` with the history's and the artifacts' aggregates of the task `t` (its alias
+    /// there) written in: `{agg}` and `{artifacts_of}`.
+    fn aggregates(statement: &str, t: &str) -> String {
+        let artifacts = super::ARTIFACTS_OF
+            .replace("{t}", t)
+            .replace("{artifacts}", DB::ARTIFACTS_AGG);
+        statement
+            .replace("{agg}", DB::MESSAGES_AGG)
+            .replace("{artifacts_of}", &artifacts)
+    }
+
     /// [`TaskStore::get_task`](crate::store::TaskStore::get_task), and with `last`,
     /// [`TaskStore::get_task_recent`](crate::store::TaskStore::get_task_recent).
     pub(crate) async fn get_task(
@@ -253,19 +273,20 @@ sql_impl! {
         let label = DB::LABEL;
         let last = last.map_or(super::ALL_MESSAGES, i64::from);
         let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id), Bind::Int(last)];
-        let statement = super::GET_TASK.replace("{agg}", DB::MESSAGES_AGG);
+        let statement = Self::aggregates(super::GET_TASK, "t");
         let statement = super::owned_owned(statement, scope.owner, &mut binds);
-        let row: Option<(String, i64, String, Option<String>)> = self
+        let row: Option<TaskRowRead> = self
             .read_one(&statement, &binds)
             .await
             .map_err(|e| backend(label, format!("read task `{task_id}`"), e))?;
-        let Some((json, version, owner, messages)) = row else {
+        let Some((json, version, owner, messages, artifacts)) = row else {
             return Ok(None);
         };
         let version = u64::try_from(version)
             .map_err(|e| backend(label, format!("read the version of task `{task_id}`"), e))?;
         let mut task = super::decode_task(label, &json)?;
         task.history = super::history::decode_joined(label, task_id, messages.as_deref())?;
+        task.artifacts = super::artifacts::decode_joined(label, task_id, artifacts.as_deref())?;
         Ok(Some(Stored {
             task,
             version,
@@ -294,10 +315,16 @@ sql_impl! {
             replaces: false,
             ..added.write()
         };
+        let artifacts = super::ArtifactsWrite::of(label, &task.artifacts, Artifacts::Whole, false)?;
         let logged = super::Logged {
             event: event.as_deref(),
             queue: with.notify,
             history: Some(history),
+            artifacts: Some(&artifacts),
+            counted: Some(super::Counted {
+                owner: scope.owner_key(),
+                stripe: super::counts::stripe(&task.id),
+            }),
             in_with: DB::WRITES_IN_WITH,
             json_rows: DB::JSON_ROWS,
         };
@@ -331,6 +358,7 @@ sql_impl! {
             .map(|e| super::encode_event(label, e))
             .transpose()?;
         let added = super::Added::of(label, &task.history, with.history)?;
+        let artifacts = super::ArtifactsWrite::of(label, &task.artifacts, with.artifacts, true)?;
         // A version beyond i64 was never stored: no row can match it.
         let written = match i64::try_from(expected_version) {
             Err(_) => 0,
@@ -340,6 +368,8 @@ sql_impl! {
                     event: event.as_deref(),
                     queue: with.notify,
                     history: Some(added.write()),
+                    artifacts: Some(&artifacts),
+                    counted: None,
                     in_with: DB::WRITES_IN_WITH,
                     json_rows: DB::JSON_ROWS,
                 };
@@ -462,8 +492,8 @@ sql_impl! {
     /// [`TaskStore::expired_leases`](crate::store::TaskStore::expired_leases).
     pub(crate) async fn expired_leases(&self, limit: u32) -> Result<Vec<ExpiredLease>, StoreError> {
         let label = DB::LABEL;
-        let statement = super::expand(super::leases::EXPIRED_LEASES, DB::NOW_MS)
-            .replace("{agg}", DB::MESSAGES_AGG);
+        let statement = Self::aggregates(super::leases::EXPIRED_LEASES, "a2a_tasks");
+        let statement = super::expand(&statement, DB::NOW_MS);
         let rows: Vec<super::leases::ExpiredRow> = self
             .read_all(&statement, &[Bind::Int(i64::from(limit))])
             .await
@@ -507,7 +537,7 @@ sql_impl! {
         let statements = super::list_statements(scope.tenant_key(), scope.owner, query)?;
         let page_size = query.page_size();
         let fail = |e: sqlx::Error| backend(label, "list tasks", e);
-        let page = statements.page.replace("{agg}", DB::MESSAGES_AGG);
+        let page = Self::aggregates(&statements.page, "a2a_tasks");
         // The count and the page from one snapshot, so total_size agrees with it.
         let mut tx = self
             .reader
@@ -520,7 +550,7 @@ sql_impl! {
             .await
             .map_err(fail)?;
         let page_arguments = Self::arguments(&statements.page_binds).map_err(fail)?;
-        let mut rows: Vec<(String, i64, i64, String, Option<String>)> =
+        let mut rows: Vec<ListRow> =
             sqlx::query_as_with(&page, page_arguments)
                 .fetch_all(&mut *tx)
                 .await
@@ -529,13 +559,14 @@ sql_impl! {
         rows.truncate(page_size as usize);
         tx.commit().await.map_err(fail)?;
         let mut tasks = Vec::with_capacity(rows.len());
-        for (json, _, _, id, messages) in &rows {
+        for (json, _, _, id, messages, artifacts) in &rows {
             let mut task = super::decode_task(label, json)?;
             task.history = super::history::decode_joined(label, id, messages.as_deref())?;
+            task.artifacts = super::artifacts::decode_joined(label, id, artifacts.as_deref())?;
             tasks.push(task);
         }
         let next_page_token = match (more, rows.last()) {
-            (true, Some((_, s, n, id, _))) => Some(token::task_token(&super::row_key(
+            (true, Some((_, s, n, id, _, _))) => Some(token::task_token(&super::row_key(
                 label,
                 *s,
                 *n,

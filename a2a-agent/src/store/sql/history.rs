@@ -6,13 +6,12 @@
 
 use a2a_types::v1::Message;
 
-use super::generic::sql_impl;
 use super::{backend, next, Bind, Migration};
 use crate::store::{History, StoreError};
 
 /// The step of the schema that keeps histories apart (PostgreSQL's sixth, SQLite's seventh):
 /// the table and the count, then (`moves_histories`) each stored task's history moved out of
-/// its JSON into rows, by [`SqlStore::move_histories`](super::SqlStore::move_histories). In
+/// its JSON into rows, by [`SqlStore::move_out_of_json`](super::SqlStore::move_out_of_json). In
 /// Rust, not SQL: PostgreSQL's JSON functions refuse a string holding `\u0000`, which a task's
 /// JSON in `TEXT` may hold.
 pub(crate) const fn history_migration(version: i64, sql: &'static str) -> Migration {
@@ -20,6 +19,7 @@ pub(crate) const fn history_migration(version: i64, sql: &'static str) -> Migrat
         version,
         description: "task histories a row per message",
         moves_histories: true,
+        moves_artifacts: false,
         sql,
     }
 }
@@ -45,16 +45,6 @@ ALTER TABLE a2a_tasks ADD COLUMN history_len BIGINT NOT NULL DEFAULT 0;
     };
 }
 pub(crate) use history_table;
-
-/// The tasks after (`$1` tenant, `$2` id), in key order, `$3` at most: what
-/// [`SqlStore::move_histories`](super::SqlStore::move_histories) reads a batch at a time.
-const TASKS_AFTER: &str = "SELECT tenant, id, task FROM a2a_tasks \
-    WHERE (tenant, id) > ($1, $2) ORDER BY tenant, id LIMIT $3";
-
-/// A task's JSON without its history, and the history's length: `$1` tenant, `$2` id, `$3` the
-/// JSON, `$4` the length.
-const MOVED: &str =
-    "UPDATE a2a_tasks SET task = $3, history_len = $4 WHERE tenant = $1 AND id = $2";
 
 /// What a task write adds to its history, as one JSON array (bound once, split into rows by
 /// the database: `Dialect::JSON_ROWS`).
@@ -208,60 +198,6 @@ pub(crate) fn decode_joined(
     };
     serde_json::from_str(&format!("[{joined}]"))
         .map_err(|e| backend(label, format!("decode the history of task `{task_id}`"), e))
-}
-
-sql_impl! {
-    /// Moves every stored task's history out of its JSON into rows, in the migration's
-    /// transaction `tx`, a batch of tasks at a time.
-    pub(crate) async fn move_histories(
-        tx: &mut sqlx::Transaction<'_, DB>,
-    ) -> Result<(), sqlx::Error> {
-        const BATCH: i64 = 500;
-        let (mut tenant, mut id) = (String::new(), String::new());
-        loop {
-            let binds = [Bind::text(&tenant), Bind::text(&id), Bind::Int(BATCH)];
-            let rows: Vec<(String, String, String)> =
-                sqlx::query_as_with(TASKS_AFTER, Self::arguments(&binds)?)
-                    .fetch_all(&mut **tx)
-                    .await?;
-            for (t, i, json) in &rows {
-                let Ok(mut task) = serde_json::from_str::<a2a_types::v1::Task>(json) else {
-                    continue; // left as it is: a read reports it
-                };
-                if task.history.is_empty() {
-                    continue;
-                }
-                let history = std::mem::take(&mut task.history);
-                let encode = |e: serde_json::Error| sqlx::Error::Encode(Box::new(e));
-                let (head, messages) = (
-                    serde_json::to_string(&task).map_err(encode)?,
-                    serde_json::to_string(&history).map_err(encode)?,
-                );
-                let len = i64::try_from(history.len()).unwrap_or(i64::MAX);
-                let key = [Bind::text(t), Bind::text(i)];
-                let moved = [&key[..], &[Bind::text(&head), Bind::Int(len)]].concat();
-                sqlx::query_with(MOVED, Self::arguments(&moved)?)
-                    .execute(&mut **tx)
-                    .await?;
-                let write = HistoryWrite {
-                    json: &messages,
-                    count: len,
-                    whole: true,
-                    replaces: false,
-                    keep: None,
-                };
-                for (statement, binds) in write.after(key[0].clone(), key[1].clone(), DB::JSON_ROWS) {
-                    sqlx::query_with(&statement, Self::arguments(&binds)?)
-                        .execute(&mut **tx)
-                        .await?;
-                }
-            }
-            match rows.last() {
-                Some((t, i, _)) if rows.len() as i64 == BATCH => (tenant, id) = (t.clone(), i.clone()),
-                _ => return Ok(()),
-            }
-        }
-    }
 }
 
 /// The history methods of `TaskStore`, for a store whose `sql` field is a

@@ -33,7 +33,7 @@ pub(crate) const RELEASE_LEASES: &str =
 /// first: `$1` the limit.
 pub(crate) const EXPIRED_LEASES: &str = "SELECT tenant, task, version, owner, lease_owner, \
     (SELECT {agg} FROM a2a_history h WHERE h.tenant = a2a_tasks.tenant \
-    AND h.task_id = a2a_tasks.id AND h.idx < a2a_tasks.history_len) \
+    AND h.task_id = a2a_tasks.id AND h.idx < a2a_tasks.history_len), {artifacts_of} \
     FROM a2a_tasks WHERE lease_owner IS NOT NULL AND lease_until < {now} \
     AND state NOT IN {terminal} \
     AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') \
@@ -44,8 +44,16 @@ pub(crate) const EXPIRED_LEASES: &str = "SELECT tenant, task, version, owner, le
 pub(crate) type RefusedRow = (i64, String, Option<String>, Option<i64>, i64);
 
 /// A row of [`EXPIRED_LEASES`]: tenant, task JSON, version, owner, lease holder, history
-/// (`Dialect::MESSAGES_AGG`).
-pub(crate) type ExpiredRow = (String, String, i64, String, String, Option<String>);
+/// (`Dialect::MESSAGES_AGG`), artifacts (`Dialect::ARTIFACTS_AGG`).
+pub(crate) type ExpiredRow = (
+    String,
+    String,
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+);
 
 /// Why a write of `task_id` wrote nothing, from the task as read after it (`None`: it does not
 /// exist): a terminal task, another holder's lease that runs, or else a stale version (`expected`,
@@ -103,11 +111,12 @@ pub(crate) fn expired_lease(
     label: &'static str,
     row: ExpiredRow,
 ) -> Result<ExpiredLease, StoreError> {
-    let (tenant, json, version, owner, holder, messages) = row;
+    let (tenant, json, version, owner, holder, messages, artifacts) = row;
     let version =
         u64::try_from(version).map_err(|e| backend(label, "read the version of a task", e))?;
     let mut task = super::decode_task(label, &json)?;
     task.history = super::history::decode_joined(label, &task.id, messages.as_deref())?;
+    task.artifacts = super::artifacts::decode_joined(label, &task.id, artifacts.as_deref())?;
     Ok(ExpiredLease {
         tenant,
         stored: Stored {

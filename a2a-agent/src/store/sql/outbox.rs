@@ -23,6 +23,7 @@ pub(crate) const fn outbox_migration(version: i64) -> super::Migration {
         version,
         description: "push outbox",
         moves_histories: false,
+        moves_artifacts: false,
         sql: "
 CREATE TABLE a2a_outbox (
     tenant    TEXT   NOT NULL,

@@ -15,6 +15,7 @@ pub(crate) const fn retention_migration(version: i64) -> super::Migration {
         version,
         description: "an index of ended tasks",
         moves_histories: false,
+        moves_artifacts: false,
         sql: "
 CREATE INDEX a2a_tasks_ended ON a2a_tasks (sort_s, sort_n) WHERE state IN \
 ('TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED');
@@ -23,7 +24,7 @@ CREATE INDEX a2a_tasks_ended ON a2a_tasks (sort_s, sort_n) WHERE state IN \
 }
 
 /// Deletes one task: `$1` tenant, `$2` id; ends in its `WHERE` clause (an owner's condition
-/// follows).
+/// follows, then `RETURNING owner`, the count to take one from).
 const DELETE_TASK: &str = "DELETE FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 
 /// What is kept for a task, deleted after it: `$1` tenant, `$2` id.
@@ -76,18 +77,26 @@ sql_impl! {
         task_id: &str,
     ) -> Result<bool, sqlx::Error> {
         let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
-        let statement = super::owned(DELETE_TASK, scope.owner, &mut binds);
-        let done = sqlx::query_with(&statement, Self::arguments(&binds)?)
-            .execute(&mut **tx)
+        let statement = format!("{} RETURNING owner", super::owned(DELETE_TASK, scope.owner, &mut binds));
+        let owner: Option<String> = sqlx::query_scalar_with(&statement, Self::arguments(&binds)?)
+            .fetch_optional(&mut **tx)
             .await?;
-        if DB::rows_affected(&done) == 0 {
+        let Some(owner) = owner else {
             return Ok(false);
-        }
+        };
         for statement in DELETE_KEPT {
             sqlx::query_with(statement, Self::arguments(&binds[..2])?)
                 .execute(&mut **tx)
                 .await?;
         }
+        let counted = super::Counted {
+            owner: &owner,
+            stripe: super::counts::stripe(task_id),
+        };
+        let (statement, binds) = counted.after(binds[0].clone(), -1);
+        sqlx::query_with(&statement, Self::arguments(&binds)?)
+            .execute(&mut **tx)
+            .await?;
         Ok(true)
     }
 

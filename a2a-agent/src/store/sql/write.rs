@@ -2,7 +2,9 @@
 //! lease's conditions, the event logged, the notifications queued and the history's rows, in a
 //! `WITH` where the database writes in one (PostgreSQL), in one transaction otherwise.
 
-use super::{expand, millis, next, outbox, Bind, HistoryWrite, LOG_EVENT, TERMINAL};
+use super::{
+    expand, millis, next, outbox, ArtifactsWrite, Bind, Counted, HistoryWrite, LOG_EVENT, TERMINAL,
+};
 use crate::store::Lease;
 
 /// A write of a task, ready to run: the statement, its binds, and the statements to run after
@@ -23,6 +25,10 @@ pub(crate) struct Logged<'a> {
     pub(crate) event: Option<&'a str>,
     pub(crate) queue: bool,
     pub(crate) history: Option<HistoryWrite<'a>>,
+    /// The artifacts the write gives (see `artifacts`).
+    pub(crate) artifacts: Option<&'a ArtifactsWrite>,
+    /// The kept count a create adds one to (see `counts`).
+    pub(crate) counted: Option<Counted<'a>>,
     pub(crate) in_with: bool,
     /// The database's `Dialect::JSON_ROWS`.
     pub(crate) json_rows: &'static str,
@@ -34,7 +40,11 @@ impl<'a> Logged<'a> {
     /// database's clock.
     fn wrap(self, write: String, binds: Vec<Bind<'a>>, version: i64, now: &str) -> TaskWrite<'a> {
         let (tenant, id) = (binds[0].clone(), binds[1].clone());
-        if self.event.is_none() && self.history.is_none() {
+        if self.event.is_none()
+            && self.history.is_none()
+            && self.artifacts.is_none()
+            && self.counted.is_none()
+        {
             return TaskWrite {
                 statement: write,
                 binds,
@@ -51,6 +61,12 @@ impl<'a> Logged<'a> {
                     after.push((expand(outbox::QUEUE, now), key.to_vec()));
                 }
             }
+            if let Some(counted) = self.counted {
+                after.push(counted.after(tenant.clone(), 1));
+            }
+            if let Some(artifacts) = self.artifacts {
+                after.extend(artifacts.after(&tenant, &id));
+            }
             if let Some(history) = &self.history {
                 after.extend(history.after(tenant, id, self.json_rows));
             }
@@ -64,6 +80,12 @@ impl<'a> Logged<'a> {
         let mut entries = Vec::new();
         if let Some(history) = &self.history {
             entries.extend(history.in_with(&mut binds, self.json_rows));
+        }
+        if let Some(artifacts) = self.artifacts {
+            entries.extend(artifacts.in_with(&mut binds));
+        }
+        if let Some(counted) = self.counted {
+            entries.push(counted.in_with(&mut binds));
         }
         if self.queue && self.event.is_some() {
             entries.push(outbox::queue_in_with(now));
