@@ -4,7 +4,9 @@
 //! happens to a task whose executor fails, panics, hangs or gives up; 1,000 concurrent messages
 //! to one task.
 
-use a2a_agent::store::{MemoryStore, TaskStore};
+use a2a_agent::store::{
+    Artifacts, MemoryStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
+};
 use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
 use a2a_types::rt::service::RequestContext;
 use a2a_types::rt::version::ProtocolVersion;
@@ -1433,9 +1435,76 @@ async fn two_turns_of_chunks(store: Arc<dyn TaskStore>) {
     );
 }
 
+/// A memory store that records what each write says of its task's artifacts.
+#[derive(Default)]
+struct Recording {
+    inner: MemoryStore,
+    writes: std::sync::Mutex<Vec<Artifacts>>,
+}
+
+impl TaskStore for Recording {
+    fn get_task<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        self.inner.get_task(scope, task_id)
+    }
+    fn get_task_recent<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        last: u32,
+    ) -> StoreFuture<'a, Option<Stored>> {
+        self.inner.get_task_recent(scope, task_id, last)
+    }
+    fn appends_history(&self) -> bool {
+        true
+    }
+    fn appends_artifacts(&self) -> bool {
+        true
+    }
+    fn create_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task) -> StoreFuture<'a, u64> {
+        self.inner.create_task(scope, task)
+    }
+    fn update_task<'a>(&'a self, scope: Scope<'a>, task: &'a Task, v: u64) -> StoreFuture<'a, u64> {
+        self.update_task_with(scope, task, v, WriteWith::default())
+    }
+    fn update_task_with<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task: &'a Task,
+        v: u64,
+        with: WriteWith<'a>,
+    ) -> StoreFuture<'a, u64> {
+        self.writes.lock().unwrap().push(with.artifacts);
+        self.inner.update_task_with(scope, task, v, with)
+    }
+    fn list_tasks<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        query: &'a TaskQuery,
+    ) -> StoreFuture<'a, TaskPage> {
+        self.inner.list_tasks(scope, query)
+    }
+    fn delete_task<'a>(&'a self, scope: Scope<'a>, task_id: &'a str) -> StoreFuture<'a, bool> {
+        self.inner.delete_task(scope, task_id)
+    }
+}
+
 #[tokio::test]
 async fn streamed_chunks_make_one_artifact_and_a_replaced_one_keeps_its_place() {
     two_turns_of_chunks(Arc::new(MemoryStore::new())).await;
+    // Through the handler (which wraps its store), each chunk is written as itself.
+    let store = Arc::new(Recording::default());
+    two_turns_of_chunks(Arc::clone(&store) as Arc<dyn TaskStore>).await;
+    let writes = store.writes.lock().unwrap();
+    let chunks = writes
+        .iter()
+        .filter(|w| **w == Artifacts::Update { append: true })
+        .count();
+    assert_eq!(chunks, 2 * (300 - 1), "{writes:?}");
+    assert!(!writes.contains(&Artifacts::Whole), "{writes:?}");
 }
 
 #[cfg(feature = "sqlite")]

@@ -83,6 +83,10 @@ impl TaskStore for TracedTasks {
         self.0.appends_history()
     }
 
+    fn appends_artifacts(&self) -> bool {
+        self.0.appends_artifacts()
+    }
+
     fn keeps_events(&self) -> bool {
         self.0.keeps_events()
     }
