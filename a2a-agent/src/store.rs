@@ -138,8 +138,9 @@
 //! # What the stores do not do
 //!
 //! A store keeps tasks as it is given them. Trimming `history` to a request's `historyLength`,
-//! leaving out artifacts unless `includeArtifacts`, checking that a task exists before a push
-//! config is set for it, and the task lifecycle rules are the request handler's job.
+//! leaving out artifacts unless `includeArtifacts` (a [`TaskQuery`] carries both, so that a
+//! store may read no more), checking that a task exists before a push config is set for it, and
+//! the task lifecycle rules are the request handler's job.
 //!
 //! # Why boxed futures
 //!

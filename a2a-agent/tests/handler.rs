@@ -1435,11 +1435,13 @@ async fn two_turns_of_chunks(store: Arc<dyn TaskStore>) {
     );
 }
 
-/// A memory store that records what each write says of its task's artifacts.
+/// A memory store that records what each write says of its task's artifacts, and what each
+/// read asks for.
 #[derive(Default)]
 struct Recording {
     inner: MemoryStore,
     writes: std::sync::Mutex<Vec<Artifacts>>,
+    reads: std::sync::Mutex<Vec<String>>,
 }
 
 impl TaskStore for Recording {
@@ -1448,6 +1450,7 @@ impl TaskStore for Recording {
         scope: Scope<'a>,
         task_id: &'a str,
     ) -> StoreFuture<'a, Option<Stored>> {
+        self.reads.lock().unwrap().push("whole".into());
         self.inner.get_task(scope, task_id)
     }
     fn get_task_recent<'a>(
@@ -1456,6 +1459,7 @@ impl TaskStore for Recording {
         task_id: &'a str,
         last: u32,
     ) -> StoreFuture<'a, Option<Stored>> {
+        self.reads.lock().unwrap().push(format!("last {last}"));
         self.inner.get_task_recent(scope, task_id, last)
     }
     fn appends_history(&self) -> bool {
@@ -1485,11 +1489,46 @@ impl TaskStore for Recording {
         scope: Scope<'a>,
         query: &'a TaskQuery,
     ) -> StoreFuture<'a, TaskPage> {
+        let (last, omit) = (query.history_length, query.omit_artifacts);
+        self.reads
+            .lock()
+            .unwrap()
+            .push(format!("list {last:?} {omit}"));
         self.inner.list_tasks(scope, query)
     }
     fn delete_task<'a>(&'a self, scope: Scope<'a>, task_id: &'a str) -> StoreFuture<'a, bool> {
         self.inner.delete_task(scope, task_id)
     }
+}
+
+#[tokio::test]
+async fn get_task_and_list_tasks_read_no_more_than_they_return() {
+    let store = Arc::new(Recording::default());
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store) as Arc<dyn TaskStore>)
+        .build();
+    let task = task_of(&h, send(message("input-1", None, None))).await;
+    store.reads.lock().unwrap().clear();
+    for history_length in [Some(1), None] {
+        let request = GetTaskRequest {
+            id: task.id.clone(),
+            history_length,
+            ..Default::default()
+        };
+        h.get_task(cx("GetTask"), request).await.unwrap();
+    }
+    for (history_length, include_artifacts) in [(Some(2), None), (None, Some(true))] {
+        let request = ListTasksRequest {
+            history_length,
+            include_artifacts,
+            ..Default::default()
+        };
+        h.list_tasks(cx("ListTasks"), request).await.unwrap();
+    }
+    assert_eq!(
+        *store.reads.lock().unwrap(),
+        ["last 1", "whole", "list Some(2) true", "list None false"]
+    );
 }
 
 #[tokio::test]

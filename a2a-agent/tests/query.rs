@@ -8,10 +8,18 @@ fn query(request: ListTasksRequest) -> TaskQuery {
     TaskQuery::from_request(&request).unwrap()
 }
 
+/// A query of every task, read without artifacts (`includeArtifacts` is false unless sent).
+fn no_filter() -> TaskQuery {
+    TaskQuery {
+        omit_artifacts: true,
+        ..TaskQuery::default()
+    }
+}
+
 #[test]
 fn a_request_without_filters_selects_everything_at_the_default_page_size() {
     let q = query(ListTasksRequest::default());
-    assert_eq!(q, TaskQuery::default());
+    assert_eq!(q, no_filter());
     assert_eq!(q.page_size(), 50);
 }
 
@@ -32,6 +40,7 @@ fn filters_are_carried_over() {
     assert_eq!(q.requested_page_size, Some(7));
     assert_eq!(q.page_size(), 7);
     assert_eq!(q.page_token.as_deref(), Some("abcd"));
+    assert_eq!((q.history_length, q.omit_artifacts), (Some(3), false));
     let t = q.status_timestamp_after.unwrap();
     assert_eq!((t.seconds, t.nanos), (1_704_067_200, 0));
 }
@@ -45,7 +54,7 @@ fn protojson_defaults_mean_no_filter() {
         page_token: Some(String::new()),
         ..Default::default()
     });
-    assert_eq!(q, TaskQuery::default());
+    assert_eq!(q, no_filter());
 }
 
 #[test]
@@ -106,12 +115,17 @@ fn unparseable_status_timestamp_is_refused_naming_the_field() {
 }
 
 #[test]
-fn history_length_and_include_artifacts_are_left_to_the_handler() {
-    // Not the store's to check or apply: a negative historyLength passes here.
+fn history_length_and_include_artifacts_say_what_is_read_not_what_is_selected() {
+    // The handler checks historyLength: a negative one passes here, read as none.
     let q = query(ListTasksRequest {
         history_length: Some(-5),
         include_artifacts: Some(false),
         ..Default::default()
     });
-    assert_eq!(q, TaskQuery::default());
+    assert_eq!(q, no_filter());
+    let q = query(ListTasksRequest {
+        history_length: Some(0),
+        ..Default::default()
+    });
+    assert_eq!((q.history_length, q.omit_artifacts), (Some(0), true));
 }

@@ -67,7 +67,8 @@ impl<E: AgentExecutor> RequestHandler<E> {
             .pushes
             .as_ref()
             .ok_or_else(|| ServiceError::from(A2aError::push_notification_not_supported()))?;
-        self.shared.visible(cx, task_id).await?;
+        // That it may see the task, no more: none of its history is read.
+        self.shared.visible_recent(cx, task_id, Some(0)).await?;
         // The caller's own configs, whoever owns the task.
         Ok((store, scope_of(cx)))
     }

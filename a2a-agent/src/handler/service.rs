@@ -99,7 +99,9 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         params: GetTaskRequest,
     ) -> Result<Task, ServiceError> {
         check_history_length(params.history_length)?;
-        let stored = self.shared.visible(&cx, &params.id).await?;
+        // Only the messages returned are read (checked above: not negative).
+        let last = params.history_length.and_then(|n| u32::try_from(n).ok());
+        let stored = self.shared.visible_recent(&cx, &params.id, last).await?;
         Ok(with_history(stored.task, params.history_length))
     }
 

@@ -122,7 +122,7 @@ impl MemoryStore {
             .and_then(|tenant| tenant.tasks.get(task_id))
             .filter(|e| scope.sees(&e.owner))
             .map(|e| Stored {
-                task: e.read(last),
+                task: e.read(last, false),
                 version: e.version,
                 owner: e.owner.clone(),
             })
@@ -241,7 +241,7 @@ impl Inner {
             tasks: page
                 .iter()
                 .filter_map(|key| tenant.tasks.get(&*key.id))
-                .map(|e| e.read(None))
+                .map(|e| e.read(query.history_length, query.omit_artifacts))
                 .collect(),
             next: more
                 .then(|| page.last().map(|key| (*key).clone()))
@@ -831,7 +831,7 @@ mod tests {
                                 state: state.clone(),
                                 status_timestamp_after: after,
                                 requested_page_size: Some(1 + rng.below(100) as u32),
-                                page_token: None,
+                                ..TaskQuery::default()
                             };
                             assert_pages_are_the_scan(store, scope, query.clone(), None);
                             if !keys.is_empty() {

@@ -41,6 +41,13 @@ pub struct TaskQuery {
     pub requested_page_size: Option<u32>,
     /// A previous page's `next_page_token`; `None` (or empty) for the first page.
     pub page_token: Option<String>,
+    /// At most this many of each listed task's newest messages are read (`None`: all of
+    /// them): the stores of this crate read no more. What is returned is trimmed by the request
+    /// handler in any case.
+    pub history_length: Option<u32>,
+    /// The listed tasks' artifacts are not read (they may be returned anyway by a store that
+    /// keeps a task as one value): the request handler leaves them out in any case.
+    pub omit_artifacts: bool,
 }
 
 impl TaskQuery {
@@ -51,7 +58,9 @@ impl TaskQuery {
     /// default (50), as for an absent one (AIP-158); above 100 it is clamped to 100.
     ///
     /// `historyLength` and `includeArtifacts` shape the tasks returned, not which are selected:
-    /// the request handler applies them (and checks `historyLength`) to the page it gets.
+    /// they become [`TaskQuery::history_length`] and [`TaskQuery::omit_artifacts`], so that a
+    /// store reads no more than is returned, and the request handler applies them (and checks
+    /// `historyLength`, a negative one read as none here) to the page it gets.
     ///
     /// # Errors
     ///
@@ -104,6 +113,8 @@ impl TaskQuery {
             status_timestamp_after,
             requested_page_size,
             page_token: request.page_token.clone().filter(|t| !t.is_empty()),
+            history_length: request.history_length.and_then(|n| u32::try_from(n).ok()),
+            omit_artifacts: request.include_artifacts != Some(true),
         })
     }
 

@@ -428,10 +428,18 @@ pub(crate) fn list_statements<'a>(
         page_filter.push_str(&format!(" AND (sort_s, sort_n, id) < ({s}, {n}, {id})"));
     }
     let limit = next(&mut binds, Bind::Int(i64::from(query.page_size()) + 1));
+    // Of each task, only the messages and artifacts returned are read.
+    let last = query.history_length.map_or(ALL_MESSAGES, i64::from);
+    let last = next(&mut binds, Bind::Int(last));
+    let artifacts = match query.omit_artifacts {
+        true => "NULL",
+        false => "{artifacts_of}",
+    };
     let page = format!(
         "SELECT task, sort_s, sort_n, id, (SELECT {{agg}} FROM a2a_history h \
          WHERE h.tenant = a2a_tasks.tenant AND h.task_id = a2a_tasks.id \
-         AND h.idx < a2a_tasks.history_len), {{artifacts_of}} FROM a2a_tasks WHERE {page_filter} \
+         AND h.idx >= a2a_tasks.history_len - {last} AND h.idx < a2a_tasks.history_len), \
+         {artifacts} FROM a2a_tasks WHERE {page_filter} \
          ORDER BY sort_s DESC, sort_n DESC, id DESC LIMIT {limit}"
     );
     Ok(ListStatements {

@@ -319,6 +319,20 @@ pub async fn appended_messages_join_the_history_and_recent_reads_the_last(f: &Fi
         .unwrap();
     let listed = page.tasks.iter().find(|t| t.id == id).unwrap();
     assert_eq!(ids(listed), ["w0", "w1", "w2"]);
+    // A list reads no more of each history than it is asked for.
+    for (length, want) in [
+        (Some(2), &["w1", "w2"][..]),
+        (Some(0), &[]),
+        (Some(9), &["w0", "w1", "w2"]),
+    ] {
+        let query = TaskQuery {
+            history_length: length,
+            ..TaskQuery::default()
+        };
+        let page = store.list_tasks(scope, &query).await.unwrap();
+        let listed = page.tasks.iter().find(|t| t.id == id).unwrap();
+        assert_eq!(ids(listed), want, "historyLength {length:?}");
+    }
 }
 
 fn artifact(id: &str, parts: &[&str]) -> Artifact {
@@ -446,6 +460,13 @@ pub async fn artifact_chunks_join_their_artifact_and_a_replaced_one_keeps_its_pl
         .await
         .unwrap();
     expect(page.tasks.iter().find(|t| t.id == id).unwrap(), want);
+    // A list that leaves them out reads none.
+    let query = TaskQuery {
+        omit_artifacts: true,
+        ..TaskQuery::default()
+    };
+    let page = store.list_tasks(scope, &query).await.unwrap();
+    expect(page.tasks.iter().find(|t| t.id == id).unwrap(), &[]);
     // All of them, given whole, replace them all.
     held.artifacts = vec![artifact("c", &["c2"])];
     store.update_task(scope, &held, v).await.unwrap();

@@ -34,10 +34,14 @@ impl Entry {
         }
     }
 
-    /// The task, with the last `last` messages of its history (all of them: `None`).
-    pub(super) fn read(&self, last: Option<u32>) -> Task {
+    /// The task, with the last `last` messages of its history (all of them: `None`), and its
+    /// artifacts unless `omit_artifacts` (then they are not copied).
+    pub(super) fn read(&self, last: Option<u32>, omit_artifacts: bool) -> Task {
         let skip = last.map_or(0, |n| self.history.len().saturating_sub(n as usize));
-        let mut task = self.task.clone();
+        let mut task = match omit_artifacts {
+            true => crate::lifecycle::without_artifacts(&self.task),
+            false => self.task.clone(),
+        };
         task.history = self.history[skip..].to_vec();
         task
     }
