@@ -1557,3 +1557,62 @@ async fn streamed_chunks_make_one_artifact_on_sqlite_too() {
 async fn a_store_that_keeps_tasks_whole_gets_all_artifacts_with_each_write() {
     two_turns_of_chunks(whole_store()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_read_slower_than_its_agent_writes_gets_every_event() {
+    const CHUNKS: usize = 3_000;
+    let h = RequestHandler::builder(Chunky { chunks: CHUNKS }).build();
+    let mut stream = h
+        .send_streaming_message(
+            cx("SendStreamingMessage"),
+            send(message("slow", None, None)),
+        )
+        .await
+        .unwrap();
+    let mut n = 0;
+    while let Some(event) = stream.next().await {
+        event.unwrap_or_else(|e| panic!("event {n}: {e:?}"));
+        n += 1;
+        // Far slower than the memory store writes: 3,000 chunks, more than a stream's buffer.
+        if n % 5 == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    assert_eq!(
+        n,
+        1 + CHUNKS + 2 + 1,
+        "the task, the chunks, two, the status"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_nobody_reads_holds_its_agent_back_a_second_at_most() {
+    const CHUNKS: usize = 3_000;
+    let h = RequestHandler::builder(Chunky { chunks: CHUNKS }).build();
+    let request = send(message("stalled", None, None));
+    let mut stream = h
+        .send_streaming_message(cx("SendStreamingMessage"), request)
+        .await
+        .unwrap();
+    let Some(Ok(StreamResponse::Task(task))) = stream.next().await else {
+        panic!("the task first");
+    };
+    // Never read again: the agent waits for it once, then goes on without it.
+    let started = std::time::Instant::now();
+    loop {
+        if get_task(&h, &task.id).await.status.state == TaskState::InputRequired {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the agent was held back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let ended = stream.collect::<Vec<_>>().await;
+    assert!(
+        matches!(ended.last(), Some(Err(e)) if format!("{e:?}").contains("behind")),
+        "the stream fell behind: {:?}",
+        ended.last()
+    );
+}

@@ -479,6 +479,7 @@ impl<E: AgentExecutor> Execution<E> {
             self.on_reply(task_id, context_id, message).await?;
             return Ok(AfterEvent::Replied);
         }
+        self.live.room().await;
         let before = self.task.as_ref().map(|t| t.status.state.clone());
         let logged = match self.task.is_some() {
             true => {

@@ -22,6 +22,11 @@ pub(super) type CancelRequest = Box<TaskContext>;
 /// How many events a subscriber may fall behind before its stream is closed with an error.
 const LIVE_EVENTS: usize = 1024;
 
+/// How far behind the slowest subscriber may be before the execution waits for it (see
+/// [`LiveTask::room`]), and for how long it waits at most.
+const SLOW_SUBSCRIBER: usize = LIVE_EVENTS - 128;
+const SLOW_SUBSCRIBER_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A task's key in the registry: its tenant (empty for none) and its id.
 type Key = (String, String);
 
@@ -140,6 +145,9 @@ struct Events {
     /// This process's execution is writing the task and has not sent the event yet: a
     /// subscriber must not start the log after a version whose event is still to be sent.
     writing: bool,
+    /// The execution waited for a slow subscriber in vain: it waits no more until that one is
+    /// gone or has caught up.
+    gave_up: bool,
 }
 
 impl LiveTask {
@@ -185,6 +193,32 @@ impl LiveTask {
             let _ = tx.send(Arc::new((version, event())));
         }
         Published::Sent
+    }
+
+    /// Waits while the slowest subscriber is nearly [`LIVE_EVENTS`] behind, so that an executor
+    /// faster than a stream's reader (10,000 chunks from a memory store) is held back to its
+    /// pace rather than the stream cut: as the official SDK's bounded event queue does. A
+    /// subscriber that reads nothing for a second is waited for once, then left to fall behind
+    /// (its stream then ends with an error, and may resume with `Last-Event-ID`).
+    pub(super) async fn room(&self) {
+        let deadline = tokio::time::Instant::now() + SLOW_SUBSCRIBER_WAIT;
+        loop {
+            {
+                let mut events = lock(&self.events);
+                let behind = events.tx.as_ref().map_or(0, broadcast::Sender::len);
+                if behind < SLOW_SUBSCRIBER {
+                    events.gave_up = false;
+                    return;
+                }
+                if events.gave_up || tokio::time::Instant::now() >= deadline {
+                    events.gave_up = true;
+                    return;
+                }
+            }
+            // The channel does not say when a subscriber reads: a short sleep, only when one
+            // is this far behind.
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
     }
 
     /// Marks the start (`true`) or the failed end (`false`) of a write of this process's

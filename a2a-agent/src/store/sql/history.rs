@@ -200,7 +200,7 @@ pub(crate) fn decode_joined(
         .map_err(|e| backend(label, format!("decode the history of task `{task_id}`"), e))
 }
 
-/// The history methods of `TaskStore`, for a store whose `sql` field is a
+/// The history and artifact methods of `TaskStore`, for a store whose `sql` field is a
 /// [`SqlStore`](super::SqlStore): the same forwarding in both SQL stores, written once.
 macro_rules! task_history_methods {
     () => {
@@ -222,6 +222,10 @@ macro_rules! task_history_methods {
         }
 
         fn appends_history(&self) -> bool {
+            true
+        }
+
+        fn appends_artifacts(&self) -> bool {
             true
         }
     };
