@@ -3,7 +3,8 @@
 # of stored tasks and the length of a task's history cost examples/tck-agent, on each of its
 # stores, on loopback. For each store, a fresh agent, then src/bin/scale_load.rs: filled to each
 # size, SendMessage of a new task measured alone and beside a ListTasks loop (and that loop's
-# page latency), then the k-th message to one waiting task.
+# page latency), then the k-th message to one waiting task, and the k-th chunk of one artifact
+# streamed with `append`.
 #
 #   bench/scale-bench.sh                       # 10k, 100k and 1M tasks; k = 1, 1,000, 10,000
 #                                              # (each history cut at 300 s): long (an hour)
@@ -11,7 +12,8 @@
 #   TCK_AGENT_BIN=/path/to/tck-agent bench/scale-bench.sh   # another build of it, not built
 #
 # Options: --stores LIST (of memory, sqlite, postgres; all three unless given); anything else
-# goes to scale_load (--sizes, --connections, --seconds, --history, --history-seconds).
+# goes to scale_load (--sizes, --connections, --seconds, --rounds, --history, --history-seconds,
+# --chunks).
 # Builds tck-agent and scale_load in release, starts a PostgreSQL (target/scale-bench-pg,
 # stopped on exit). Everything stops by itself; exits 1 when a request failed. The JSON lines
 # and logs stay in target/scale-bench/.

@@ -4,14 +4,16 @@
 //! ```text
 //! scale_load [--sizes 10000,100000,1000000] [--connections 32] [--seconds 4]
 //!            [--history 1,1000,10000] [--history-seconds 300] [--chunks 1,1000,10000]
-//!            [--json FILE] LABEL=URL
+//!            [--rounds 1] [--json FILE] LABEL=URL
 //! ```
 //!
 //! For each size, in order: the agent is filled with new tasks until it holds that many
 //! (`tck-complete-task-N` messages on `--connections` connections; the measured sends below add
 //! theirs, and the count says so), then `SendMessage` of a new task is measured for `--seconds`
 //! on those connections, alone and then beside one more connection that calls `ListTasks`
-//! (`pageSize` 10) in a loop, whose page latency is measured too. Then one task is made to wait
+//! (`pageSize` 10) in a loop, whose page latency is measured too; `--rounds N` measures the pair
+//! N times and prints the median of the N ratios (a machine's pauses fall on one side of one
+//! pair, not on the median). Then one task is made to wait
 //! for input and sent messages one after another on one connection (`historyLength` 1, so each
 //! reply is small), and the latency of the k-th message is reported for each k of `--history`
 //! (the median of the 21 messages from k on), until the last k or `--history-seconds`. Then the
@@ -32,7 +34,7 @@ use hyper::{Method, Request};
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage: scale_load [--sizes N,N,...] [--connections N] [--seconds S] \
-[--history K,K,...] [--history-seconds S] [--chunks K,K,...] [--json FILE] LABEL=URL";
+[--history K,K,...] [--history-seconds S] [--chunks K,K,...] [--rounds N] [--json FILE] LABEL=URL";
 
 struct Config {
     label: String,
@@ -43,6 +45,7 @@ struct Config {
     history: Vec<usize>,
     history_seconds: f64,
     chunks: Vec<usize>,
+    rounds: usize,
     json: Option<String>,
 }
 
@@ -56,6 +59,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         history: vec![1, 1_000, 10_000],
         history_seconds: 300.0,
         chunks: vec![1, 1_000, 10_000],
+        rounds: 1,
         json: None,
     };
     let list = |v: &str| -> Result<Vec<usize>, String> {
@@ -78,6 +82,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
                 config.history_seconds = value()?.parse().map_err(|_| "--history-seconds")?
             }
             "--chunks" => config.chunks = list(&value()?)?,
+            "--rounds" => {
+                config.rounds = value()?.parse().map_err(|_| "--rounds: a number")?;
+            }
             "--json" => config.json = Some(value()?),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             target => {
@@ -93,7 +100,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             }
         }
     }
-    if config.authority.is_empty() || config.connections == 0 {
+    if config.authority.is_empty() || config.connections == 0 || config.rounds == 0 {
         return Err(USAGE.to_owned());
     }
     Ok(config)
@@ -281,7 +288,8 @@ async fn main() -> std::process::ExitCode {
             ),
             json!({"measure": "fill", "size": size, "added": added, "seconds": filled}),
         );
-        for with_lists in [false, true] {
+        let mut ratios = Vec::new();
+        for (round, with_lists) in (0..config.rounds).flat_map(|r| [(r, false), (r, true)]) {
             let stored = run.sent.load(Ordering::Relaxed);
             run.stop.store(false, Ordering::Relaxed);
             // At most a quarter of the size more (the size stays what is measured), and at
@@ -318,8 +326,16 @@ async fn main() -> std::process::ExitCode {
             report.line(
                 format!("{stored} tasks: SendMessage {loop_name}: {rate:.0} req/s, p50 {p50:.2} ms, p99 {p99:.2} ms"),
                 json!({"measure": "send", "size": size, "stored": stored, "lists": with_lists,
-                       "rps": rate, "p50_ms": p50, "p99_ms": p99}),
+                       "round": round, "rps": rate, "p50_ms": p50, "p99_ms": p99}),
             );
+            match with_lists {
+                false => ratios.push(rate),
+                true => {
+                    if let Some(alone) = ratios.pop() {
+                        ratios.push(rate / alone);
+                    }
+                }
+            }
             if let Some(lists) = lists {
                 let (rate, p50, p99) = summary(lists.await.expect("the list loop"), elapsed);
                 report.line(
@@ -328,6 +344,19 @@ async fn main() -> std::process::ExitCode {
                            "pages_per_s": rate, "p50_ms": p50, "p99_ms": p99}),
                 );
             }
+        }
+        if config.rounds > 1 {
+            let each: Vec<String> = ratios.iter().map(|r| format!("{r:.2}x")).collect();
+            ratios.sort_by(f64::total_cmp);
+            let median = ratios[ratios.len() / 2];
+            report.line(
+                format!(
+                    "{size} tasks: sends with the loop / alone: median {median:.2}x of {} rounds ({})",
+                    ratios.len(),
+                    each.join(", ")
+                ),
+                json!({"measure": "send-ratio", "size": size, "median": median, "rounds": each}),
+            );
         }
     }
     if let Some(&last) = config.history.iter().max() {
