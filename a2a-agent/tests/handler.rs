@@ -1616,3 +1616,30 @@ async fn a_stream_nobody_reads_holds_its_agent_back_a_second_at_most() {
         ended.last()
     );
 }
+
+#[tokio::test]
+async fn a_store_that_keeps_tasks_whole_applies_a_chunk_by_reading_the_task() {
+    // The trait's provided `update_task_with`: read, apply, write whole.
+    let store = whole_store();
+    let scope = Scope::tenant(None);
+    let part = |t: &str| Artifact {
+        artifact_id: "a".into(),
+        parts: vec![a2a_agent::text_part(t)],
+        ..Default::default()
+    };
+    let mut task = Task {
+        id: "whole".into(),
+        artifacts: vec![part("one")],
+        ..Default::default()
+    };
+    store.create_task(scope, &task).await.unwrap();
+    task.artifacts = vec![part("two")];
+    let with = WriteWith {
+        artifacts: Artifacts::Update { append: true },
+        ..WriteWith::default()
+    };
+    store.update_task_with(scope, &task, 1, with).await.unwrap();
+    let stored = store.get_task(scope, "whole").await.unwrap().unwrap().task;
+    assert_eq!(stored.artifacts.len(), 1);
+    assert_eq!(stored.artifacts[0].parts.len(), 2, "{:?}", stored.artifacts);
+}

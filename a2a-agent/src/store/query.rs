@@ -137,7 +137,9 @@ impl TaskQuery {
 /// One page of [`TaskStore::list_tasks`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskPage {
-    /// The page's tasks, newest first, whole (history and artifacts as stored).
+    /// The page's tasks, newest first, as stored: with the newest
+    /// [`TaskQuery::history_length`] messages of each history (all by default), and no
+    /// artifacts when [`TaskQuery::omit_artifacts`] asked for none.
     pub tasks: Vec<Task>,
     /// The token of the next page, or `None` on the last page (ListTasksResponse writes `""`).
     pub next_page_token: Option<String>,

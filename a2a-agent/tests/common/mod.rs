@@ -856,8 +856,10 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
     let scope = Scope::tenant(Some(&tenant));
     let id = f.id("deleted");
     let first = status_event(&id, TaskState::Submitted);
+    let mut with_artifacts = task(&id);
+    with_artifacts.artifacts = vec![artifact("a", &["a1"]), artifact("b", &["b1"])];
     tasks
-        .create_task_with(scope.owner("alice"), &task(&id), notifying(&first))
+        .create_task_with(scope.owner("alice"), &with_artifacts, notifying(&first))
         .await
         .unwrap();
     configs
@@ -865,7 +867,8 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
         .await
         .unwrap();
     let working = status_event(&id, TaskState::Working);
-    let t = task_with(&id, "ctx", TaskState::Working, None);
+    let mut t = task_with(&id, "ctx", TaskState::Working, None);
+    t.artifacts.clone_from(&with_artifacts.artifacts);
     tasks
         .update_task_with(scope, &t, 1, notifying(&working))
         .await
@@ -931,6 +934,13 @@ pub async fn delete_task_takes_its_log_configs_and_queued_notifications_with_it(
     assert_eq!(
         (total(scope).await, total(scope.owner("alice")).await),
         (1, 0)
+    );
+    // Nothing of the deleted task comes back with the new one.
+    let again = tasks.get_task(scope, &id).await.unwrap().unwrap();
+    assert!(
+        again.task.artifacts.is_empty(),
+        "{:?}",
+        again.task.artifacts
     );
     if tasks.keeps_events() {
         let log = tasks

@@ -28,9 +28,10 @@ CREATE INDEX a2a_tasks_ended ON a2a_tasks (sort_s, sort_n) WHERE state IN \
 const DELETE_TASK: &str = "DELETE FROM a2a_tasks WHERE tenant = $1 AND id = $2";
 
 /// What is kept for a task, deleted after it: `$1` tenant, `$2` id.
-const DELETE_KEPT: [&str; 4] = [
+const DELETE_KEPT: [&str; 5] = [
     "DELETE FROM a2a_events WHERE tenant = $1 AND task_id = $2",
     "DELETE FROM a2a_history WHERE tenant = $1 AND task_id = $2",
+    "DELETE FROM a2a_artifacts WHERE tenant = $1 AND task_id = $2",
     "DELETE FROM a2a_outbox WHERE tenant = $1 AND task_id = $2",
     "DELETE FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2",
 ];
