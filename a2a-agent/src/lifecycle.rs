@@ -208,28 +208,35 @@ pub(crate) fn merge_artifact(artifacts: &mut Vec<Artifact>, artifact: &Artifact,
     }
 }
 
-/// A copy of `task` without its artifacts (which are not copied).
-pub(crate) fn without_artifacts(task: &Task) -> Task {
+/// A copy of `task` with its history and its artifacts only when asked for (what is left out is
+/// not copied): what a write of a store that keeps them apart copies.
+pub(crate) fn copy_of(task: &Task, history: bool, artifacts: bool) -> Task {
     Task {
         id: task.id.clone(),
         context_id: task.context_id.clone(),
         status: task.status.clone(),
-        artifacts: Vec::new(),
-        history: task.history.clone(),
+        artifacts: if artifacts {
+            task.artifacts.clone()
+        } else {
+            Vec::new()
+        },
+        history: if history {
+            task.history.clone()
+        } else {
+            Vec::new()
+        },
         metadata: task.metadata.clone(),
     }
 }
 
+/// A copy of `task` without its artifacts (which are not copied).
+pub(crate) fn without_artifacts(task: &Task) -> Task {
+    copy_of(task, true, false)
+}
+
 /// A copy of `task` without its history (which is not copied).
 pub(crate) fn without_history(task: &Task) -> Task {
-    Task {
-        id: task.id.clone(),
-        context_id: task.context_id.clone(),
-        status: task.status.clone(),
-        artifacts: task.artifacts.clone(),
-        history: Vec::new(),
-        metadata: task.metadata.clone(),
-    }
+    copy_of(task, false, true)
 }
 
 /// `task` as a reply carries it under `historyLength` (spec §3.2.4): unset, the whole history;

@@ -278,14 +278,7 @@ impl TaskRow {
         let status = status_time(task);
         let sort = SortKey::of(task, status);
         // Neither the history nor the artifacts: both are kept apart (`history`, `artifacts`).
-        let head = Task {
-            id: task.id.clone(),
-            context_id: task.context_id.clone(),
-            status: task.status.clone(),
-            artifacts: Vec::new(),
-            history: Vec::new(),
-            metadata: task.metadata.clone(),
-        };
+        let head = crate::lifecycle::copy_of(task, false, false);
         let json = serde_json::to_string(&head)
             .map_err(|e| backend(label, format!("encode task `{}` as JSON", task.id), e))?;
         Ok(TaskRow {

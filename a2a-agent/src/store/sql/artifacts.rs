@@ -229,16 +229,10 @@ pub(crate) fn decode_joined(
     task_id: &str,
     joined: Option<&str>,
 ) -> Result<Vec<Artifact>, StoreError> {
-    let Some(joined) = joined else {
-        return Ok(Vec::new());
-    };
-    let rows: Vec<(u8, Artifact)> = serde_json::from_str(&format!("[{joined}]")).map_err(|e| {
-        backend(
-            label,
-            format!("decode the artifacts of task `{task_id}`"),
-            e,
-        )
-    })?;
+    let rows: Vec<(u8, Artifact)> =
+        super::history::decode_rows(label, task_id, joined, "artifacts", |s| {
+            serde_json::from_str(s)
+        })?;
     let mut artifacts = Vec::new();
     for (chunk, artifact) in &rows {
         crate::lifecycle::merge_artifact(&mut artifacts, artifact, *chunk == 1);

@@ -193,11 +193,26 @@ pub(crate) fn decode_joined(
     task_id: &str,
     joined: Option<&str>,
 ) -> Result<Vec<Message>, StoreError> {
+    decode_rows(label, task_id, joined, "history", |s| {
+        serde_json::from_str(s)
+    })
+}
+
+/// The rows of an aggregate that joins JSON values by commas (`None`: no row), as a JSON array
+/// `parse`d (`serde_json::from_str`: this crate names no serde trait); `what` of task
+/// `task_id` names them in an error.
+pub(crate) fn decode_rows<T>(
+    label: &'static str,
+    task_id: &str,
+    joined: Option<&str>,
+    what: &str,
+    parse: impl FnOnce(&str) -> serde_json::Result<Vec<T>>,
+) -> Result<Vec<T>, StoreError> {
     let Some(joined) = joined else {
         return Ok(Vec::new());
     };
-    serde_json::from_str(&format!("[{joined}]"))
-        .map_err(|e| backend(label, format!("decode the history of task `{task_id}`"), e))
+    parse(&format!("[{joined}]"))
+        .map_err(|e| backend(label, format!("decode the {what} of task `{task_id}`"), e))
 }
 
 /// The history and artifact methods of `TaskStore`, for a store whose `sql` field is a
