@@ -73,6 +73,7 @@ pub struct Config {
     pub(crate) rerun_if_changed: Option<bool>,
     pub(crate) overlay: Option<PathBuf>,
     pub(crate) json_schema: Option<JsonSchemaImpls>,
+    pub(crate) convert: Option<(PathBuf, String)>,
 }
 
 /// Whether, and under which condition, the generated code implements `schemars::JsonSchema`
@@ -112,6 +113,7 @@ impl Config {
             rerun_if_changed: None,
             overlay: None,
             json_schema: None,
+            convert: None,
         }
     }
 
@@ -343,6 +345,26 @@ impl Config {
     /// ```
     pub fn overlay(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.overlay = Some(path.into());
+        self
+    }
+
+    /// Also generates `convert.rs`: conversions between this module's types and those of another
+    /// version's module, at `module_path` in the same crate (`crate::v1`), and the service adapter
+    /// that serves this version's methods over the other version's service (`Compat`). The
+    /// `table` (`convert.toml`, format in `spec/v0_3/convert.toml`) names the other version's
+    /// spec directory and what the two models do not match by name. For A2A 0.3 beside 1.0 the
+    /// table is `spec/v0_3/convert.toml`. Not with [`preserve_unknown_fields`](Self::preserve_unknown_fields).
+    ///
+    /// ```
+    /// a2a_codegen::Config::new("spec/v0_3")
+    ///     .convert("spec/v0_3/convert.toml", "crate::v1");
+    /// ```
+    pub fn convert(
+        &mut self,
+        table: impl Into<PathBuf>,
+        module_path: impl Into<String>,
+    ) -> &mut Self {
+        self.convert = Some((table.into(), module_path.into()));
         self
     }
 }

@@ -185,6 +185,7 @@
 #![deny(missing_docs)]
 
 mod config;
+mod convert;
 mod diag;
 pub mod diff;
 mod emit;

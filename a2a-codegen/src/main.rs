@@ -167,6 +167,11 @@ struct Module {
     /// What the headers tell a reader to run [default: `a2a-codegen generate` again]; only in
     /// the file.
     regenerate_hint: Option<String>,
+    /// The conversion table to another version's module (`convert.toml`); only in the file,
+    /// with `convert-module`.
+    convert: Option<PathBuf>,
+    /// The Rust path of that module in the same crate (`crate::v1`).
+    convert_module: Option<String>,
 }
 
 impl Paths {
@@ -187,6 +192,8 @@ impl Paths {
             json_schema_feature: self.json_schema_feature.clone(),
             json_schema: self.json_schema,
             regenerate_hint: None,
+            convert: None,
+            convert_module: None,
         }])
     }
 
@@ -239,6 +246,13 @@ fn read_project_file() -> Result<Vec<Module>, String> {
                 module.spec.display()
             ));
         }
+        if module.convert.is_some() != module.convert_module.is_some() {
+            return Err(format!(
+                "{PROJECT_FILE}: the module of `{}` needs both `convert` (the table) and \
+                 `convert-module` (the other module's Rust path), or neither",
+                module.spec.display()
+            ));
+        }
     }
     Ok(file.module)
 }
@@ -269,6 +283,9 @@ impl Module {
         }
         if let Some(path) = &self.error_reference {
             config.error_reference(path);
+        }
+        if let (Some(table), Some(module)) = (&self.convert, &self.convert_module) {
+            config.convert(table, module);
         }
         match (self.json_schema, &self.json_schema_feature) {
             (true, _) => {

@@ -7,7 +7,7 @@
 use crate::diag::{Diagnostics, Note};
 use crate::format::HeaderInput;
 use crate::inputs::{self, custom_label, Read};
-use crate::{emit, format, import, ir, load, lower, proto, validate, write};
+use crate::{convert, emit, format, import, ir, load, lower, proto, validate, write};
 use crate::{Config, Error, GeneratedFile, JsonSchemaImpls, Staleness, ERROR_REFERENCE};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -24,6 +24,9 @@ struct Loaded {
     overlay: Option<(String, String)>,
     notes: Vec<Note>,
 }
+
+/// The `convert` module: its tokens, and the (label, SHA-256) of each input its header names.
+type ConvertModule = (TokenStream, Vec<(String, String)>);
 
 /// A custom error table, as read.
 type CustomTable = load::Source<load::RawCustomErrors>;
@@ -128,7 +131,14 @@ impl Config {
     ) -> Result<Vec<GeneratedFile>, Error> {
         let runtime = parse_runtime_path(&self.runtime_path)?;
         let (model, custom) = self.lower_loaded(loaded, diags)?;
-        let modules = self.emit_modules(loaded, &model, custom.as_ref(), runtime)?;
+        let convert = self.convert_module(&model, &runtime)?;
+        let mut modules = self.emit_modules(loaded, &model, custom.as_ref(), runtime)?;
+        if let Some((tokens, header)) = &convert {
+            let header = header
+                .iter()
+                .map(|(label, sha256)| HeaderInput { label, sha256 });
+            modules.push("convert", tokens.clone(), header.collect());
+        }
         self.build_files(loaded, &model, modules)
     }
 
@@ -176,6 +186,61 @@ impl Config {
         validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
         diags.into_result()?;
         Ok((model, custom))
+    }
+
+    /// The `convert` module, when configured ([`Config::convert`]): its tokens, and the inputs its
+    /// header names (the table, then the other version's schema and tables).
+    fn convert_module(
+        &self,
+        model: &ir::Model,
+        runtime: &TokenStream,
+    ) -> Result<Option<ConvertModule>, Error> {
+        let Some((table_path, module_path)) = &self.convert else {
+            return Ok(None);
+        };
+        if self.preserve_unknown_fields {
+            return Err(Error::Config(
+                "`convert` and `preserve_unknown_fields` do not go together yet: the \
+                 conversions do not carry unknown members; turn one off"
+                    .into(),
+            ));
+        }
+        let base = self
+            .label
+            .clone()
+            .unwrap_or_else(|| self.spec.display().to_string());
+        let table_label = match table_path.strip_prefix(&self.spec) {
+            Ok(rest) => format!("{base}/{}", rest.display()),
+            Err(_) => table_path.display().to_string(),
+        };
+        let (table, sha) = convert::Table::read(table_path, &table_label).map_err(Error::Config)?;
+        let other_label = convert::normalize(
+            &Path::new(&table_label)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(&table.other),
+        );
+        let mut other = Config::new(table.other_spec(table_path));
+        other.source_label(other_label);
+        let mut diags = Diagnostics::default();
+        let read = inputs::read(inputs::resolve(&other), &mut diags)?;
+        let loaded = load_inputs(read, &mut diags)?;
+        let (other_model, _) = other.lower_loaded(&loaded, diags)?;
+        let mut header = vec![(table_label.clone(), sha)];
+        let named = schema_header(&loaded)
+            .into_iter()
+            .chain(loaded.inputs.errors.iter().map(HeaderInput::from))
+            .chain(loaded.inputs.methods.iter().map(HeaderInput::from));
+        header.extend(named.map(|h| (h.label.to_owned(), h.sha256.to_owned())));
+        let plan =
+            convert::Plan::new(model, &other_model, &table, &table_label).map_err(Error::Config)?;
+        let paths = convert::Paths {
+            rt: runtime.clone(),
+            old: quote!(super),
+            new: parse_runtime_path(module_path)?,
+        };
+        let tokens = convert::emit_convert(&plan, &paths).map_err(Error::Config)?;
+        Ok(Some((tokens, header)))
     }
 
     /// Emits the modules of a validated model: (module name, tokens, the inputs its header

@@ -202,3 +202,72 @@ fn the_embedded_specs_generate_what_the_spec_directories_do() {
     let err = config.generate().unwrap_err().to_string();
     assert!(err.contains("echo-errors.toml"), "{err}");
 }
+
+/// A conversion table that names what is not there, or leaves a required field without a
+/// source, fails with every problem, each naming the table and the fix.
+#[test]
+fn a_bad_conversion_table_names_the_table_and_the_fix() {
+    let dir = std::env::temp_dir().join(format!("a2a-codegen-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("convert.toml");
+    let other = root().join("spec/v1");
+    let write = |text: &str| std::fs::write(&table, text).unwrap();
+    let generate = || {
+        Config::new(root().join("spec/v0_3"))
+            .source_label("spec/v0_3")
+            .convert(&table, "crate::v1")
+            .generate()
+            .unwrap_err()
+            .to_string()
+    };
+    write(&format!(
+        "other = {:?}\n[types]\nNoSuchType = [\"Task\"]\nTaskIdParams = [\"NoSuchV1\"]\n",
+        other.display().to_string()
+    ));
+    let text = generate();
+    assert!(
+        text.contains("[types] `NoSuchType`: no such type in this version; remove the row"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no type `NoSuchV1` in the other version"),
+        "{text}"
+    );
+    // The real table without its field renames: required fields with no source.
+    let real = std::fs::read_to_string(root().join("spec/v0_3/convert.toml")).unwrap();
+    let without = real
+        .replace(
+            "other = \"../v1\"",
+            &format!("other = {:?}", other.display().to_string()),
+        )
+        .replace(
+            "\"GetTaskPushNotificationConfigParams.id\" = \"task_id\"\n",
+            "",
+        );
+    write(&without);
+    let text = generate();
+    assert!(
+        text.contains("`GetTaskPushNotificationConfigRequest.task_id` is required and `GetTaskPushNotificationConfigParams` has no field for it; map one in [fields] or convert the pair in [hand]"),
+        "{text}"
+    );
+    // Generated with the real table, the module has the conversions and the adapter.
+    write(&real.replace(
+        "other = \"../v1\"",
+        &format!("other = {:?}", other.display().to_string()),
+    ));
+    let files = Config::new(root().join("spec/v0_3"))
+        .convert(&table, "crate::v1")
+        .generate()
+        .unwrap();
+    let convert = files.iter().find(|f| f.path == "convert.rs").unwrap();
+    assert!(
+        convert
+            .contents
+            .contains("impl crate::rt::convert::Convert<crate::v1::Task>")
+            || convert.contents.contains("Convert<crate::v1::Task>"),
+        "{}",
+        &convert.contents[..400]
+    );
+    assert!(convert.contents.contains("pub struct Compat<S>"));
+    std::fs::remove_dir_all(&dir).ok();
+}

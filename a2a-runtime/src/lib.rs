@@ -19,6 +19,8 @@
 //!   for decoding replies and streams), [`CallError`], [`ClientError`], [`client::encode_call`];
 //!   behind the `client` feature, [`client::Client`] on reqwest. Its errors and HTTP messages
 //!   are leaves that both bindings' client halves build on.
+//! - [`convert`]: conversions between protocol versions (0.3 and 1.0), which generated code
+//!   implements: strict (`TryFrom`) or lossy, each error naming the member.
 //! - [`server`]: the agent's side over either binding: [`server::Fault`] (sans-IO, defined in a
 //!   private module below both bindings' servers and the error tables, which use it too); behind
 //!   the `server` feature, [`server::AgentRouter`] on axum.
@@ -85,6 +87,7 @@ pub mod auth;
 mod body;
 pub mod client;
 mod codec;
+pub mod convert;
 pub mod custom;
 mod fault;
 pub mod jsonrpc;

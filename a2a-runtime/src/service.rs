@@ -303,6 +303,21 @@ impl<A: ErrorTable> ServiceError<A> {
         Self::from_code(code, message, std::iter::empty::<(String, String)>())
     }
 
+    /// The same error in another module's table (another protocol version): the same code,
+    /// message and data; an agent's own error keeps its HTTP+JSON reply.
+    pub fn recode<B: ErrorTable>(self) -> ServiceError<B> {
+        let recode =
+            |a: &A| B::from_code(a.code(), Some(a.message().to_owned()), a.data().cloned());
+        match self {
+            ServiceError::Standard(a) => ServiceError::Standard(recode(&a)),
+            ServiceError::Custom(c) => ServiceError::Custom(Box::new(CustomError {
+                error: recode(&c.error),
+                rest: c.rest,
+                name: c.name,
+            })),
+        }
+    }
+
     /// The JSON-RPC error object.
     pub fn error(&self) -> &A {
         match self {

@@ -20,6 +20,8 @@ pub struct CheckedIn {
     pub out: &'static str,
     /// The error reference it renders (only the v1 module renders one).
     pub error_reference: Option<&'static str>,
+    /// The conversion table to another module and that module's path (0.3 converts to 1.0).
+    pub convert: Option<(&'static str, &'static str)>,
 }
 
 /// Every checked-in module of `a2a-types`, v1 first.
@@ -28,16 +30,19 @@ pub const CHECKED_IN_MODULES: &[CheckedIn] = &[
         spec: "spec/v1",
         out: "generated/src/v1",
         error_reference: Some("generated/ERRORS.md"),
+        convert: None,
     },
     CheckedIn {
         spec: "spec/v0_3",
         out: "generated/src/v0_3",
         error_reference: None,
+        convert: Some(("spec/v0_3/convert.toml", "crate::v1")),
     },
     CheckedIn {
         spec: "spec/v1_1_draft",
         out: "generated/src/v1_1_draft",
         error_reference: None,
+        convert: None,
     },
 ];
 
@@ -74,6 +79,9 @@ pub fn checked_in_module(root: &Path, module: &CheckedIn) -> Config {
         .json_schema(JsonSchemaImpls::Feature(JSON_SCHEMA_FEATURE.into()));
     if let Some(reference) = module.error_reference {
         config.error_reference(root.join(reference));
+    }
+    if let Some((table, path)) = module.convert {
+        config.convert(root.join(table), path);
     }
     config
 }

@@ -133,7 +133,7 @@ use crate::diag::Diagnostics;
 use crate::ir::*;
 use differ::Differ;
 use serde::Serialize;
-use side::Side;
+pub(crate) use side::Side;
 use std::fmt;
 use std::path::Path;
 

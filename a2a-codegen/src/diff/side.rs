@@ -7,10 +7,10 @@ use crate::ir::*;
 /// `emit::types` (alias resolution, `Option` wrapping). Every generated struct implements
 /// `Default` (a oneof's is `Unknown`, unset), so no rule asks which do.
 #[derive(Clone, Copy)]
-pub(super) struct Side<'a>(pub(super) &'a Model);
+pub(crate) struct Side<'a>(pub(crate) &'a Model);
 
 impl<'a> Side<'a> {
-    pub(super) fn kind(&self, ty: &TypeRef) -> Option<&'a TypeKind> {
+    pub(crate) fn kind(&self, ty: &TypeRef) -> Option<&'a TypeKind> {
         match ty {
             TypeRef::Named(id) => self.0.types.get(id).map(|d| &d.kind),
             _ => None,
@@ -18,7 +18,7 @@ impl<'a> Side<'a> {
     }
 
     /// Follows aliases to the type that decides the encoding (bounded like the emitter's).
-    pub(super) fn resolve<'t>(&self, mut ty: &'t TypeRef) -> &'t TypeRef
+    pub(crate) fn resolve<'t>(&self, mut ty: &'t TypeRef) -> &'t TypeRef
     where
         'a: 't,
     {
@@ -32,7 +32,7 @@ impl<'a> Side<'a> {
     }
 
     /// The Rust type the emitter writes for `ty` (aliases resolved), in short form.
-    pub(super) fn rust_type(&self, ty: &TypeRef) -> String {
+    pub(crate) fn rust_type(&self, ty: &TypeRef) -> String {
         match self.resolve(ty) {
             TypeRef::String => "String".into(),
             TypeRef::Bool => "bool".into(),
@@ -50,7 +50,7 @@ impl<'a> Side<'a> {
         }
     }
 
-    pub(super) fn is_collection(&self, ty: &TypeRef) -> bool {
+    pub(crate) fn is_collection(&self, ty: &TypeRef) -> bool {
         matches!(self.resolve(ty), TypeRef::List(_) | TypeRef::Map(_))
     }
 
@@ -114,7 +114,7 @@ impl<'a> Side<'a> {
     }
 
     /// Whether the field's Rust type is `Option<T>`.
-    pub(super) fn is_option(&self, f: &Field) -> bool {
+    pub(crate) fn is_option(&self, f: &Field) -> bool {
         f.presence == Presence::Optional && !self.is_collection(&f.ty)
     }
 

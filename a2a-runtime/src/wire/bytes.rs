@@ -186,6 +186,16 @@ fn decode(s: &str) -> Result<Vec<u8>, Detail<'_>> {
     result.map_err(|error| Detail::Decode { input: s, error })
 }
 
+/// [`decode`] with its complaint as text (for `convert`, which reads 0.3's base64 `bytes`).
+pub(crate) fn decode_text(s: &str) -> Result<Vec<u8>, String> {
+    decode(s).map_err(|detail| detail.to_string())
+}
+
+/// Standard padded base64, as [`Bytes`] serializes.
+pub(crate) fn encode_text(bytes: &[u8]) -> String {
+    STANDARD.encode(bytes)
+}
+
 /// What was wrong with a base64 string, for the error message.
 enum Detail<'a> {
     /// Ends in `=` but not at a multiple of four characters.

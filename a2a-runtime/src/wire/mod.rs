@@ -4,7 +4,7 @@
 //! extra variant of every oneof and tagged union) and [`ErrorDetail`] (the `@type` objects of a
 //! v1 error's `data`). The common ones are re-exported at the crate root.
 
-mod bytes;
+pub(crate) mod bytes;
 pub(crate) mod detail;
 pub mod num;
 pub(crate) mod oneof;

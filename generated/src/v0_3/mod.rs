@@ -27,3 +27,6 @@ pub use self::service::*;
 mod json_schema;
 #[cfg(feature = "schemars")]
 pub use self::json_schema::*;
+#[rustfmt::skip]
+mod convert;
+pub use self::convert::*;
