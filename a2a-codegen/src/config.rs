@@ -73,8 +73,23 @@ pub struct Config {
     pub(crate) rerun_if_changed: Option<bool>,
     pub(crate) overlay: Option<PathBuf>,
     pub(crate) json_schema: Option<JsonSchemaImpls>,
-    pub(crate) convert: Option<(PathBuf, String)>,
+    pub(crate) convert: Option<ConvertTo>,
 }
+
+/// Where the conversions of [`Config::convert`] come from.
+#[derive(Clone, Debug)]
+pub(crate) enum ConvertTo {
+    /// A table file (it names the other spec), and the other module's Rust path.
+    File(PathBuf, String),
+    /// The embedded `spec/v0_3/convert.toml` to the embedded A2A 1.0, and the module's path.
+    EmbeddedV1(String),
+}
+
+/// The embedded conversion table between A2A 0.3 and 1.0.
+pub(crate) static EMBEDDED_CONVERT_V0_3: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/spec/v0_3/convert.toml"
+));
 
 /// Whether, and under which condition, the generated code implements `schemars::JsonSchema`
 /// (see [`Config::json_schema`]).
@@ -364,7 +379,25 @@ impl Config {
         table: impl Into<PathBuf>,
         module_path: impl Into<String>,
     ) -> &mut Self {
-        self.convert = Some((table.into(), module_path.into()));
+        self.convert = Some(ConvertTo::File(table.into(), module_path.into()));
+        self
+    }
+
+    /// For [`Config::a2a_v0_3`]: also generates the conversions to the A2A 1.0 module that
+    /// [`Config::a2a_v1`] generates, found at `module_path` in the same crate, with the table
+    /// embedded in this crate ([`Config::convert`] with `spec/v0_3/convert.toml`). A build script
+    /// that serves both versions from one 1.0 service generates both modules:
+    ///
+    /// ```
+    /// let v0_3 = a2a_codegen::Config::a2a_v0_3()
+    ///     .convert_to_a2a_v1("crate::a2a")
+    ///     .single_file("a2a_v0_3.rs")
+    ///     .generate()
+    ///     .unwrap();
+    /// assert!(v0_3[0].contents.contains("pub struct Compat<S>"));
+    /// ```
+    pub fn convert_to_a2a_v1(&mut self, module_path: impl Into<String>) -> &mut Self {
+        self.convert = Some(ConvertTo::EmbeddedV1(module_path.into()));
         self
     }
 }

@@ -4,6 +4,7 @@
 //! then write them, or compare them with what is on disk (`write`). [`Config::model`] stops
 //! after validation.
 
+use crate::config::ConvertTo;
 use crate::diag::{Diagnostics, Note};
 use crate::format::HeaderInput;
 use crate::inputs::{self, custom_label, Read};
@@ -35,7 +36,15 @@ impl Config {
     /// Every input file this configuration reads, as given (plus the spec directory, so that a
     /// table added to it is noticed).
     pub fn input_paths(&self) -> Vec<PathBuf> {
-        inputs::resolve(self).watched().to_vec()
+        let mut paths = inputs::resolve(self).watched().to_vec();
+        // The conversion table, and the other version's inputs it names.
+        if let Some(ConvertTo::File(table, _)) = &self.convert {
+            paths.push(table.clone());
+            if let Ok((t, _)) = convert::Table::read(table, "") {
+                paths.extend(Config::new(t.other_spec(table)).input_paths());
+            }
+        }
+        paths
     }
 
     /// Runs load, lower, validate, emit and format, returning the files in memory (sorted by
@@ -195,7 +204,7 @@ impl Config {
         model: &ir::Model,
         runtime: &TokenStream,
     ) -> Result<Option<ConvertModule>, Error> {
-        let Some((table_path, module_path)) = &self.convert else {
+        let Some(convert) = &self.convert else {
             return Ok(None);
         };
         if self.preserve_unknown_fields {
@@ -205,23 +214,43 @@ impl Config {
                     .into(),
             ));
         }
-        let base = self
-            .label
-            .clone()
-            .unwrap_or_else(|| self.spec.display().to_string());
-        let table_label = match table_path.strip_prefix(&self.spec) {
-            Ok(rest) => format!("{base}/{}", rest.display()),
-            Err(_) => table_path.display().to_string(),
+        let (table, sha, table_label, module_path, other) = match convert {
+            ConvertTo::File(table_path, module_path) => {
+                let base = self
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| self.spec.display().to_string());
+                let table_label = match table_path.strip_prefix(&self.spec) {
+                    Ok(rest) => format!("{base}/{}", rest.display()),
+                    Err(_) => table_path.display().to_string(),
+                };
+                let (table, sha) =
+                    convert::Table::read(table_path, &table_label).map_err(Error::Config)?;
+                let other_label = convert::normalize(
+                    &Path::new(&table_label)
+                        .parent()
+                        .unwrap_or(Path::new(""))
+                        .join(&table.other),
+                );
+                let mut other = Config::new(table.other_spec(table_path));
+                other.source_label(other_label);
+                (table, sha, table_label, module_path, other)
+            }
+            ConvertTo::EmbeddedV1(module_path) => {
+                if self.embedded.map(|e| e.label) != Some("a2a-codegen/spec/v0_3") {
+                    return Err(Error::Config(
+                        "`convert_to_a2a_v1` converts the embedded A2A 0.3 module: use it on \
+                         `Config::a2a_v0_3()`, or name a table with `convert`"
+                            .into(),
+                    ));
+                }
+                let label = "a2a-codegen/spec/v0_3/convert.toml".to_owned();
+                let (table, sha) =
+                    convert::Table::parse(crate::config::EMBEDDED_CONVERT_V0_3, &label)
+                        .map_err(Error::Config)?;
+                (table, sha, label, module_path, Config::a2a_v1())
+            }
         };
-        let (table, sha) = convert::Table::read(table_path, &table_label).map_err(Error::Config)?;
-        let other_label = convert::normalize(
-            &Path::new(&table_label)
-                .parent()
-                .unwrap_or(Path::new(""))
-                .join(&table.other),
-        );
-        let mut other = Config::new(table.other_spec(table_path));
-        other.source_label(other_label);
         let mut diags = Diagnostics::default();
         let read = inputs::read(inputs::resolve(&other), &mut diags)?;
         let loaded = load_inputs(read, &mut diags)?;

@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod load;
 pub mod typify_side;
 

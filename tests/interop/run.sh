@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Live interop with the official Python SDK, a2a-sdk 1.3.0, in both directions, both protocol
+# Live interop with the official Python SDK, a2a-sdk 1.3.0 (and 0.3.26's client), in both directions, both protocol
 # versions and both JSON bindings of A2A 1.0, on loopback; every method is called in each
 # direction:
 #
 #   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + reqwest)
 #   2. interop-agent (a2a_agent::RequestHandler + AgentRouter), A2A 1.0 <- py/client.py (the SDK's client)
 #   3. py/agent.py again, A2A 0.3 (the SDK's compat)     <-  interop-client-v0-3 (a2a_types::v0_3)
-#   4. interop-agent-v0-3 (v0_3::A2aService), A2A 0.3   <-  py/client.py --v0.3 (the SDK's client)
+#   4. interop-agent, A2A 0.3 (the handler's 0.3)          <-  py/client.py --v0.3 (the SDK's client)
 #   5. py/agent.py's REST routes, A2A 1.0 over HTTP+JSON <-  interop-client-rest (a2a_types::v1)
 #   6. interop-agent's REST routes, A2A 1.0 over HTTP+JSON <- py/client.py --rest (RestTransport)
+#   7. interop-agent, A2A 0.3                               <-  py/client_v0_3.py (a2a-sdk 0.3.26)
 #
-# Installs the SDK into a virtualenv (tests/interop/venv.sh), builds the Rust programs, and starts
+# Installs the SDKs into virtualenvs (tests/interop/venv.sh, and `venv.sh 0.3` for 0.3.26), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
 # phase runs even when an earlier one failed; a failed phase is named with its first failed step,
 # and both sides' logs are printed; the script then exits 1. Logs stay in target/interop-logs/.
@@ -121,7 +122,7 @@ run_phase() {
 
 say "building the Rust programs"
 # --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
-cargo build --locked -q --workspace --tests --bin interop-agent --bin interop-agent-v0-3 \
+cargo build --locked -q --workspace --tests --bin interop-agent \
   --bin interop-client --bin interop-client-v0-3 --bin interop-client-rest
 bin="$target/debug"
 
@@ -145,10 +146,10 @@ client=("$bin/interop-client-v0-3")
 run_phase 3 "a2a-sdk agent <- Rust client (a2a_types::v0_3), A2A 0.3" \
   "the a2a-sdk agent" py-agent-v0-3.log rust-client-v0-3.log
 
-server=("$bin/interop-agent-v0-3")
+server=("$bin/interop-agent")
 client=("$python" "$here/py/client.py" --v0.3)
-run_phase 4 "Rust agent (a2a_types::v0_3) <- a2a-sdk client, A2A 0.3" \
-  "the Rust v0.3 agent" rust-agent-v0-3.log py-client-v0-3.log
+run_phase 4 "Rust agent (the same handler, A2A 0.3) <- a2a-sdk client, A2A 0.3" \
+  "the Rust agent" rust-agent-v0-3.log py-client-v0-3.log
 
 server=("$python" "$here/py/agent.py")
 client=("$bin/interop-client-rest")
@@ -160,9 +161,17 @@ client=("$python" "$here/py/client.py" --rest)
 run_phase 6 "Rust REST agent (a2a_types::v1) <- a2a-sdk REST client, A2A 1.0 over HTTP+JSON" \
   "the Rust agent" rust-agent-rest.log py-client-rest.log
 
+say "installing a2a-sdk 0.3.26, a real 0.3 client (pinned in tests/interop/requirements-v0.3.txt)"
+venv03="$("$here/venv.sh" 0.3)"
+
+server=("$bin/interop-agent")
+client=("$venv03/bin/python" "$here/py/client_v0_3.py")
+run_phase 7 "Rust agent (the same handler, A2A 0.3) <- a2a-sdk 0.3.26's client, A2A 0.3" \
+  "the Rust agent" rust-agent-sdk-0-3.log py-client-sdk-0-3.log
+
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 6 phases failed:"
+  say "${#failed_phases[@]} of 7 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 6 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON) and 0.3"
+say "all 7 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON) and 0.3 (a2a-sdk 1.3.0's compat client and a2a-sdk 0.3.26)"

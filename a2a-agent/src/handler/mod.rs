@@ -40,6 +40,8 @@ mod pushes;
 mod recovery;
 mod retention;
 mod service;
+#[cfg(feature = "server")]
+mod serving;
 mod stream;
 mod traced;
 
@@ -138,6 +140,9 @@ struct Shared<E> {
     stream_idle: Option<Duration>,
     /// The most push configs one task may have.
     max_push_configs: usize,
+    /// Whether [`RequestHandler::router`] serves A2A 0.3 too.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    serve_v0_3: bool,
     /// Set once the background tasks run (the feed heard, the leases kept, retention): when
     /// built in a runtime, or else on the first use of a task.
     started: std::sync::Once,
@@ -162,6 +167,7 @@ pub struct RequestHandlerBuilder<E> {
     max_streams: usize,
     stream_idle: Option<Duration>,
     max_push_configs: usize,
+    serve_v0_3: bool,
 }
 
 impl<E: AgentExecutor> RequestHandler<E> {
@@ -183,6 +189,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             max_streams: DEFAULT_MAX_STREAMS,
             stream_idle: Some(DEFAULT_STREAM_IDLE),
             max_push_configs: MAX_PAGE_SIZE as usize,
+            serve_v0_3: true,
         }
     }
 }
@@ -327,6 +334,18 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
         self
     }
 
+    /// Whether the handler's router (`RequestHandler::router`, feature `server`) serves A2A 0.3
+    /// beside 1.0: on unless turned off. On, because most clients in the field still speak 0.3,
+    /// and a request without `A2A-Version` is 0.3 (spec §3.6): off, they are all refused with
+    /// `VersionNotSupported`. It costs a 1.0 caller nothing (0.3 requests alone go through the
+    /// conversions; the card only gains members 1.0 clients skip); a 0.3 caller pays for the
+    /// conversion of its params and replies. Turn it off for an agent
+    /// that must only speak 1.0.
+    pub fn v0_3(mut self, on: bool) -> Self {
+        self.serve_v0_3 = on;
+        self
+    }
+
     /// The handler.
     pub fn build(self) -> RequestHandler<E> {
         let tasks = self
@@ -385,6 +404,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             max_streams: self.max_streams,
             stream_idle: self.stream_idle,
             max_push_configs: self.max_push_configs,
+            serve_v0_3: self.serve_v0_3,
             feed: self.feed,
             started: std::sync::Once::new(),
             sweep_now: tokio::sync::Notify::new(),

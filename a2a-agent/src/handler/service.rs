@@ -3,9 +3,9 @@
 
 use a2a_types::rt::service::{EventIds, RequestContext};
 use a2a_types::v1::{
-    A2aError, A2aService, AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    Empty, EventStream, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest,
-    GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    A2aError, A2aService, AgentCard, AgentInterface, CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest, Empty, EventStream, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
     ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message,
     SendMessageRequest, SendMessageResponse, ServiceError, StreamResponse, SubscribeToTaskRequest,
     Task, TaskPushNotificationConfig, TaskState,
@@ -339,15 +339,21 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         })
     }
 
+    /// The extended card; asked for over A2A 0.3, with a 0.3 twin of each JSON-RPC interface
+    /// (the call came that way, so the agent serves 0.3 there), as the public card is served.
     async fn get_extended_agent_card(
         &self,
-        _cx: RequestContext,
+        cx: RequestContext,
         _params: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, ServiceError> {
-        self.shared
-            .extended_card
-            .clone()
-            .ok_or_else(|| A2aError::extended_agent_card_not_configured().into())
+        let mut card =
+            self.shared.extended_card.clone().ok_or_else(|| {
+                ServiceError::from(A2aError::extended_agent_card_not_configured())
+            })?;
+        if cx.version == a2a_types::rt::version::ProtocolVersion::V0_3 {
+            add_v0_3_twins(&mut card);
+        }
+        Ok(card)
     }
 
     async fn delete_task_push_notification_config(
@@ -362,6 +368,28 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             .map_err(store_error)?;
         Ok(Empty::default())
     }
+}
+
+/// A 0.3 twin of each JSON-RPC interface a card lists without one (what the server adds to the
+/// public card when it serves 0.3 beside 1.0).
+fn add_v0_3_twins(card: &mut AgentCard) {
+    let legacy = |v: &str| v == "0.3" || v.starts_with("0.3.");
+    let twins: Vec<AgentInterface> = card
+        .supported_interfaces
+        .iter()
+        .filter(|i| i.protocol_binding.eq_ignore_ascii_case("JSONRPC"))
+        .filter(|i| {
+            !card
+                .supported_interfaces
+                .iter()
+                .any(|o| o.url == i.url && legacy(&o.protocol_version))
+        })
+        .map(|i| AgentInterface {
+            protocol_version: "0.3".into(),
+            ..i.clone()
+        })
+        .collect();
+    card.supported_interfaces.extend(twins);
 }
 
 impl<E: AgentExecutor> Shared<E> {

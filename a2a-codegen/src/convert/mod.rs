@@ -53,8 +53,13 @@ impl Table {
     /// Reads the table at `path` (named `label` in errors), with the SHA-256 of its bytes.
     pub(crate) fn read(path: &Path, label: &str) -> Result<(Table, String), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{label}: {e}"))?;
+        Table::parse(&text, label)
+    }
+
+    /// Parses a table's text (named `label` in errors), with the SHA-256 of its bytes.
+    pub(crate) fn parse(text: &str, label: &str) -> Result<(Table, String), String> {
         let table =
-            toml::from_str(&text).map_err(|e| format!("{label}: {}", e.to_string().trim()))?;
+            toml::from_str(text).map_err(|e| format!("{label}: {}", e.to_string().trim()))?;
         Ok((table, crate::load::sha256_hex(text.as_bytes())))
     }
 

@@ -387,43 +387,58 @@ fn normalize_path(path: &str) -> String {
     }
 }
 
-/// v0.3's card members from v1's, for a card served in both versions' shapes: `url` and
-/// `preferredTransport` from the first JSON-RPC interface (else the first interface),
-/// `additionalInterfaces` from all of them, `protocolVersion` 0.3, and
-/// `supportsAuthenticatedExtendedCard` from `capabilities.extendedAgentCard`. Members the card
-/// already has are kept.
+/// v0.3's card members from v1's, for a card served in both versions' shapes, as a2a-sdk serves
+/// it: for each JSON-RPC interface (the binding the v0.3 module serves) a `protocolVersion` 0.3
+/// twin in `supportedInterfaces`, after the v1 ones (a v1 client that picks by version finds it;
+/// one that picks the first keeps speaking v1); `url` and `preferredTransport` from the first
+/// JSON-RPC interface, `additionalInterfaces` listing every JSON-RPC one, `protocolVersion` 0.3,
+/// and `supportsAuthenticatedExtendedCard` from `capabilities.extendedAgentCard`. Members the
+/// card already has are kept.
 fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
-    let listed: Vec<(String, String)> = match card.get("supportedInterfaces") {
+    let jsonrpc: Vec<(String, Option<Value>)> = match card.get("supportedInterfaces") {
         Some(Value::Array(list)) => list
             .iter()
-            .filter_map(|i| {
-                let url = i.get("url")?.as_str()?.to_owned();
-                let binding = i.get("protocolBinding")?.as_str()?.to_owned();
-                Some((url, binding))
+            .filter(|i| {
+                i.get("protocolBinding")
+                    .and_then(Value::as_str)
+                    .is_some_and(|b| b.eq_ignore_ascii_case(Binding::JsonRpc.name()))
             })
+            .filter_map(|i| Some((i.get("url")?.as_str()?.to_owned(), i.get("tenant").cloned())))
             .collect(),
         _ => Vec::new(),
     };
-    let main = listed
-        .iter()
-        .find(|(_, b)| b.eq_ignore_ascii_case(Binding::JsonRpc.name()))
-        .or(listed.first())
-        .cloned();
-    if let Some((url, binding)) = main {
-        card.entry("url").or_insert(Value::String(url));
-        card.entry("preferredTransport")
-            .or_insert(Value::String(binding));
+    if let Some(Value::Array(list)) = card.get_mut("supportedInterfaces") {
+        let speaks_0_3 = |i: &Value, url: &str| {
+            i.get("url").and_then(Value::as_str) == Some(url)
+                && i.get("protocolVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| ProtocolVersion::parse(v) == Ok(ProtocolVersion::V0_3))
+        };
+        for (url, tenant) in &jsonrpc {
+            if !list.iter().any(|i| speaks_0_3(i, url)) {
+                let mut twin = serde_json::json!({
+                    "url": url, "protocolBinding": Binding::JsonRpc.name(), "protocolVersion": "0.3"
+                });
+                if let (Some(tenant), Value::Object(twin)) = (tenant, &mut twin) {
+                    twin.insert("tenant".into(), tenant.clone());
+                }
+                list.push(twin);
+            }
+        }
     }
-    card.entry("protocolVersion")
-        .or_insert(Value::String("0.3.0".into()));
-    if !listed.is_empty() {
-        let additional: Vec<Value> = listed
+    if let Some((url, _)) = jsonrpc.first() {
+        card.entry("url").or_insert(Value::String(url.clone()));
+        card.entry("preferredTransport")
+            .or_insert(Value::String(Binding::JsonRpc.name().into()));
+        let additional: Vec<Value> = jsonrpc
             .iter()
-            .map(|(url, transport)| serde_json::json!({"url": url, "transport": transport}))
+            .map(|(url, _)| serde_json::json!({"url": url, "transport": Binding::JsonRpc.name()}))
             .collect();
         card.entry("additionalInterfaces")
             .or_insert(Value::Array(additional));
     }
+    card.entry("protocolVersion")
+        .or_insert(Value::String("0.3.0".into()));
     let extended = card
         .get("capabilities")
         .and_then(|c| c.get("extendedAgentCard"))
@@ -873,6 +888,9 @@ impl<D: Dispatch> Endpoint for Served<D> {
         };
         let keep_alive = settings.keep_alive;
         let ids = event_ids(&mut cx);
+        // A 0.3 client (a2a-sdk 0.3's) reads a streaming call's reply as SSE only: a stream
+        // refused before it begins is one event carrying the error. 1.0 clients get one JSON reply.
+        let refused_as_event = ids.is_some() && cx.version == ProtocolVersion::V0_3;
         let trace = Trace::start(&cx);
         let future = trace.instrument(Self::call(&self.0, cx, incoming.request));
         Box::pin(async move {
@@ -884,6 +902,12 @@ impl<D: Dispatch> Endpoint for Served<D> {
                     JSONRPC_CONTENT_TYPE,
                     crate::jsonrpc::server::encode_result(&id, &reply),
                 ),
+                Err(error) if refused_as_event => {
+                    let event =
+                        crate::jsonrpc::server::encode_event::<Value, _>(&id, Err(error.error()));
+                    let event = axum_event(event, None);
+                    sse_response(futures_util::stream::iter([event]), keep_alive)
+                }
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream, trace.method)).map(move |item| {
                         let item = item.as_ref().map_err(ServiceError::error);
@@ -1084,7 +1108,22 @@ mod tests {
         assert_eq!(card["url"], "http://h/");
         assert_eq!(card["preferredTransport"], "JSONRPC");
         assert_eq!(card["protocolVersion"], "0.3.0");
-        assert_eq!(card["additionalInterfaces"][0]["transport"], "HTTP+JSON");
+        // The v0.3 module serves JSON-RPC only: no HTTP+JSON interface is declared for it.
+        assert_eq!(
+            card["additionalInterfaces"],
+            serde_json::json!([{"url": "http://h/", "transport": "JSONRPC"}])
+        );
+        assert_eq!(
+            card["supportedInterfaces"][2],
+            serde_json::json!({"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"})
+        );
+        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 3);
         assert_eq!(card["supportsAuthenticatedExtendedCard"], true);
+        // Served twice, the card gains nothing more.
+        let Value::Object(map) = &mut card else {
+            unreachable!()
+        };
+        add_v0_3_members(map);
+        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 3);
     }
 }

@@ -27,7 +27,9 @@
 //! - streams as SSE (`text/event-stream`): one event per item, a keep-alive comment on an idle
 //!   stream, an error item as the stream's last event (JSON-RPC: an error response; HTTP+JSON: an
 //!   event named `error` carrying the Status), and the end of the response when the stream ends.
-//!   A streaming call refused before its stream begins gets one JSON reply, not a stream;
+//!   A streaming call refused before its stream begins gets one JSON reply, not a stream
+//!   (over JSON-RPC in 0.3: one SSE event carrying the error, which is all a2a-sdk 0.3's client
+//!   reads from a streaming call);
 //! - content types: a body that says it is not JSON gets `ContentTypeNotSupported` (JSON-RPC:
 //!   -32005 in an error response; HTTP+JSON: 415), a body over the limit the binding's invalid
 //!   request (HTTP+JSON: 413), a JSON-RPC notification `204 No Content`;

@@ -13,7 +13,8 @@
 //!
 //! The agent against the floor, measured in one run, is what the request handler costs a call.
 
-use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_agent::RequestHandler;
+use a2a_bench::agent::Greeter;
 use a2a_types::rt::server::{serve, AgentRouter};
 use a2a_types::rt::service::{self, RequestContext};
 use a2a_types::rt::version::ProtocolVersion;
@@ -28,18 +29,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 const USAGE: &str = "usage: bench_agent [--canned] PORT_FILE";
-
-/// Working, the greeting as an artifact, completed.
-struct Greeter;
-
-impl AgentExecutor for Greeter {
-    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
-        task.start_work(None).await?;
-        let greeting = format!("Hello from Rust: {}", cx.text());
-        task.add_text_artifact("greeting", &greeting).await?;
-        task.complete(None).await
-    }
-}
 
 /// The floor: the agent's answers, made once, given to every call.
 struct Canned {

@@ -1,10 +1,11 @@
-//! `echo-agent [--listen 127.0.0.1:3000]`: serves the echo agent over HTTP (JSON-RPC at `/`,
-//! HTTP+JSON below it, the card at `/.well-known/agent-card.json`) until Ctrl-C.
+//! `echo-agent [--listen 127.0.0.1:3000]`: serves the echo agent over HTTP (JSON-RPC at `/`, in
+//! A2A 1.0 and 0.3, HTTP+JSON below it, the card at `/.well-known/agent-card.json`) until Ctrl-C.
 
 use a2a_runtime::server::{serve, AgentRouter};
 use echo_agent::a2a::A2aServer;
-use echo_agent::{card, Echo};
+use echo_agent::{a2a_v0_3, card, Echo};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[tokio::main]
@@ -29,8 +30,14 @@ async fn main() -> ExitCode {
         "http://{}",
         listener.local_addr().map_or(listen, |a| a.to_string())
     );
-    let router = AgentRouter::new(&card(&base))
-        .and_then(|router| router.service(A2aServer::new(Echo)).into_router());
+    // A2A 1.0, and 0.3 over JSON-RPC from the same service (a request without A2A-Version is 0.3).
+    let echo = Arc::new(Echo);
+    let router = AgentRouter::new(&card(&base)).and_then(|router| {
+        router
+            .service(A2aServer::from_arc(Arc::clone(&echo)))
+            .service(a2a_v0_3::A2aServer::new(a2a_v0_3::Compat(echo)))
+            .into_router()
+    });
     let router = match router {
         Ok(router) => router,
         Err(e) => {

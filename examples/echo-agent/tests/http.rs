@@ -15,9 +15,13 @@ use std::time::Duration;
 async fn start() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    let echo = std::sync::Arc::new(Echo);
     let app = AgentRouter::new(&card(&base))
         .unwrap()
-        .service(A2aServer::new(Echo))
+        .service(A2aServer::from_arc(std::sync::Arc::clone(&echo)))
+        .service(echo_agent::a2a_v0_3::A2aServer::new(
+            echo_agent::a2a_v0_3::Compat(echo),
+        ))
         .into_router()
         .unwrap();
     let never = std::future::pending::<()>();
@@ -93,4 +97,54 @@ async fn both_bindings_echo_stream_and_refuse_alike() {
             other => panic!("{binding:?}: {other:?}"),
         }
     }
+}
+
+/// A 0.3 client (the generated 0.3 module's `Protocol`, which sends no `A2A-Version`) gets the
+/// same echo, in 0.3's shapes, from the one 1.0 service.
+#[tokio::test]
+async fn a_0_3_client_gets_the_same_echo() {
+    use echo_agent::a2a_v0_3 as v0_3;
+    let base = start().await;
+    let client = Client::<v0_3::Protocol>::builder()
+        .connect(&base)
+        .await
+        .unwrap();
+    let params = v0_3::MessageSendParams {
+        message: v0_3::Message {
+            message_id: "m-1".into(),
+            role: v0_3::Role::User,
+            parts: vec![v0_3::Part::Text(v0_3::TextPart {
+                text: "hello".into(),
+                ..Default::default()
+            })],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let reply = client
+        .call::<v0_3::method::SendMessage>(&params)
+        .await
+        .unwrap();
+    let v0_3::SendMessageResult::Message(message) = reply else {
+        panic!("{reply:?}");
+    };
+    assert_eq!(message.role, v0_3::Role::Agent);
+    assert!(
+        matches!(&message.parts[..], [v0_3::Part::Text(t)] if t.text.contains("hello")),
+        "{message:?}"
+    );
+    // The agent's own error keeps its code in 0.3 (the 0.3 table has no row for it).
+    let mut long = params.clone();
+    long.message.parts = vec![v0_3::Part::Text(v0_3::TextPart {
+        text: "x".repeat(MAX_ECHO_CHARS + 1),
+        ..Default::default()
+    })];
+    let e = client
+        .call::<v0_3::method::SendMessage>(&long)
+        .await
+        .unwrap_err();
+    let v0_3::CallError::Agent(error) = e else {
+        panic!("{e:?}");
+    };
+    assert_eq!(error.code(), -32060, "{error:?}");
 }

@@ -1,7 +1,8 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
 //! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]
-//! [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE]`: serves the TCK's system under test until killed (or
-//! Ctrl-C). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
+//! [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0]`:
+//! serves the TCK's system under test until killed (or Ctrl-C), in A2A 1.0 and, over JSON-RPC,
+//! 0.3 from the same handler (`--versions 1.0`: 1.0 alone, and a card without 0.3's members). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
 //! caller, no issuer or audience checked); either way the card declares the bearer scheme.
 //! Without them, every call is the anonymous caller. Webhooks on loopback over plain HTTP
@@ -26,14 +27,13 @@ use a2a_agent::RequestHandler;
 use a2a_types::rt::auth::JwtAuthenticator;
 use a2a_types::rt::server::{serve, AgentRouter};
 use a2a_types::rt::trust::KeySet;
-use a2a_types::v1::A2aServer;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tck_agent::{auth_tokens, card, secured, ClusterExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -55,6 +55,7 @@ async fn run() -> Result<(), String> {
     let mut durability = Durability::PowerLoss;
     let mut lease_ttl = a2a_agent::DEFAULT_LEASE_TTL;
     let mut executions: Option<String> = None;
+    let mut serve_v0_3 = true;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -85,6 +86,13 @@ async fn run() -> Result<(), String> {
                 }
             }
             "--executions" => executions = Some(value),
+            "--versions" => {
+                serve_v0_3 = match value.as_str() {
+                    "1.0,0.3" | "0.3,1.0" => true,
+                    "1.0" => false,
+                    _ => return Err(format!("--versions `{value}`: 1.0,0.3 or 1.0")),
+                }
+            }
             "--lease-ttl" => {
                 let ms: u64 = value
                     .parse()
@@ -120,7 +128,8 @@ async fn run() -> Result<(), String> {
         .map_err(|e| format!("cannot open the executions log: {e}"))?;
     let handler = RequestHandler::builder(executor)
         .task_store(tasks)
-        .lease_ttl(lease_ttl);
+        .lease_ttl(lease_ttl)
+        .v0_3(serve_v0_3);
     // On PostgreSQL, one replica of many: the others' live events reach this one's streams.
     let handler = match feed {
         Some(feed) => handler.event_feed(feed),
@@ -137,16 +146,14 @@ async fn run() -> Result<(), String> {
         Some(_) => secured(card(&base, false)),
         None => card(&base, false),
     };
-    let router = AgentRouter::new(&public).map_err(|e| e.to_string())?;
+    let stopping = handler.clone();
+    // A2A 1.0, and 0.3 over JSON-RPC from the same handler (a request without A2A-Version is 0.3).
+    let router = handler.router(&public).map_err(|e| e.to_string())?;
     let router = match tokens {
         Some(authenticate) => authenticate(router),
         None => router,
     };
-    let stopping = handler.clone();
-    let router = router
-        .service(A2aServer::new(handler))
-        .into_router()
-        .map_err(|e| e.to_string())?;
+    let router = router.into_router().map_err(|e| e.to_string())?;
     eprintln!("tck-agent: serving {listening} with the {store} store; Ctrl-C stops");
     if listening != base {
         eprintln!("tck-agent: the card names {base}");

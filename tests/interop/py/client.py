@@ -2,12 +2,14 @@
 
     python client.py URL            # A2A 1.0 over JSON-RPC: tests/interop/src/bin/interop-agent.rs
     python client.py --rest URL     # A2A 1.0 over HTTP+JSON (REST): the same agent
-    python client.py --v0.3 URL     # A2A 0.3: tests/interop/src/bin/interop-agent-v0-3.rs
+    python client.py --v0.3 URL     # A2A 0.3: the same agent, through the SDK's 0.3 transport
 
 Drives the agent at URL through the SDK's public client API only: create_client resolves the
 agent card, then every call goes through the transport the SDK picks for the card's interface
 (JSON-RPC by default: its v1 transport for protocolVersion 1.0, its v0.3 compatibility transport
-for 0.3; with --rest the client is configured for the `HTTP+JSON` binding only
+for 0.3, which it picks when the card offers only 0.3: with --v0.3 the client keeps the card's
+0.3 interfaces alone, as a client that speaks only 0.3 would, and is created from that card;
+with --rest the client is configured for the `HTTP+JSON` binding only
 (`ClientConfig.supported_protocol_bindings`), and the SDK picks its RestTransport), and the
 results and exceptions are checked as an SDK user would see them. The SDK user's API is the same
 in every mode, so the runs make the same calls, except `list_tasks`, which v0.3 has not got; the
@@ -18,7 +20,6 @@ Prints one line per step; a failed step does not stop the run; exits 1 when one 
 
 import asyncio
 import sys
-import traceback
 
 from a2a.client import (
     A2ACardResolver,
@@ -52,6 +53,8 @@ from a2a.utils.errors import (
 
 import httpx
 
+from steps import StepFailed, ensure, step, summary
+
 # The text that makes the Rust agent answer with its own error, QuotaExceeded (code -32050).
 QUOTA_TRIGGER = 'use up my quota'
 
@@ -81,36 +84,6 @@ QUOTA_STATUS = {
 }
 
 
-class StepFailed(Exception):
-    pass
-
-
-def ensure(cond, why):
-    if not cond:
-        raise StepFailed(why)
-
-
-passed = 0
-failed = []
-
-
-async def step(name, coro):
-    global passed
-    try:
-        saw = await coro
-    except StepFailed as e:
-        failed.append(name)
-        print(f'FAILED {name}: {e}', flush=True)
-        return
-    except Exception:  # an SDK exception the step did not expect: show all of it
-        failed.append(name)
-        print(f'FAILED {name}: unexpected exception', flush=True)
-        traceback.print_exc(file=sys.stdout)
-        return
-    passed += 1
-    print(f'ok     {name}: {saw}', flush=True)
-
-
 def message(message_id, text):
     msg = new_text_message(text, role=Role.ROLE_USER)
     msg.message_id = message_id
@@ -126,6 +99,11 @@ async def main(url, v03, rest):
     binding = 'HTTP+JSON' if rest else 'JSONRPC'
     async with httpx.AsyncClient(timeout=20) as http:
         card = await A2ACardResolver(http, url).get_agent_card()
+    if v03:
+        # The agent serves 1.0 and 0.3 at one URL; the SDK prefers 1.0 when offered both.
+        legacy = [i for i in card.supported_interfaces if i.protocol_version.startswith('0.3')]
+        del card.supported_interfaces[:]
+        card.supported_interfaces.extend(legacy)
 
     async def check_card():
         ensure(card.name == 'Rust Interop Agent', f'card name {card.name!r}')
@@ -151,11 +129,12 @@ async def main(url, v03, rest):
     # For REST, the client is told the bindings it may use; the SDK then picks the card's
     # HTTP+JSON interface although JSON-RPC comes first in the card.
     bindings = ['HTTP+JSON'] if rest else []
+    agent = card if v03 else url
     unary = await create_client(
-        url, client_config=ClientConfig(streaming=False, supported_protocol_bindings=bindings)
+        agent, client_config=ClientConfig(streaming=False, supported_protocol_bindings=bindings)
     )
     streaming = await create_client(
-        url, client_config=ClientConfig(streaming=True, supported_protocol_bindings=bindings)
+        agent, client_config=ClientConfig(streaming=True, supported_protocol_bindings=bindings)
     )
     transport = type(unary._transport).__name__  # which of the SDK's transports the card chose
     tasks = {}
@@ -366,15 +345,7 @@ async def main(url, v03, rest):
 
     await unary.close()
     await streaming.close()
-    total = passed + len(failed)
-    if failed:
-        print(
-            f'client.py: {len(failed)} of {total} steps FAILED against the Rust agent '
-            f'({version}): {"; ".join(failed)}',
-            flush=True,
-        )
-        sys.exit(1)
-    print(f'client.py: all {total} steps passed against the Rust agent ({version})', flush=True)
+    summary('client.py', f'the Rust agent ({version})')
 
 
 async def rest_only_steps(client, tasks):

@@ -9,14 +9,12 @@
 //!   `a2a_types::v0_3::Protocol` only;
 //! - `interop-client-rest URL` drives the same agent's REST routes (HTTP+JSON), the same client on
 //!   `a2a_types::v1::Protocol` asked for HTTP+JSON;
-//! - `interop-agent PORT_FILE` is an A2A v1 agent, over JSON-RPC and REST: an executor on
+//! - `interop-agent PORT_FILE` is an A2A agent, over JSON-RPC and REST: an executor on
 //!   a2a-agent's request handler (`a2a_agent::RequestHandler`, served as `a2a_types::v1`'s
-//!   `A2aServer` by a2a-runtime's server), with one error of its own from
-//!   `#[derive(AgentError)]`, which the SDK's own client (`py/client.py`, `py/client.py --rest`)
-//!   calls;
-//! - `interop-agent-v0-3 PORT_FILE` is the same agent in A2A 0.3, written by hand on
-//!   `a2a_types::v0_3`'s service trait (the request handler is for v1 only), which the SDK's
-//!   client calls through its v0.3 compatibility layer (`py/client.py --v0.3`).
+//!   `A2aServer` by a2a-runtime's server, and over JSON-RPC in A2A 0.3 too, as
+//!   `a2a_types::v0_3::Compat` of the same handler), with one error of its own from
+//!   `#[derive(AgentError)]`, which the SDK's own client calls (`py/client.py`,
+//!   `py/client.py --rest`, and `py/client.py --v0.3` through its 0.3 compatibility layer).
 //!
 //! This library holds what the programs share: how a step of the run is reported, the agent's
 //! own error type (the client side matches on it too), what the clients share besides their

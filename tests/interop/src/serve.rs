@@ -25,21 +25,20 @@ pub fn event_gap() -> Duration {
     })
 }
 
-/// Binds 127.0.0.1 on a free port, builds the card and the service for that port, writes the
-/// port to `port_file` and serves until killed (or Ctrl-C). Exits with status 1 when it cannot.
-pub async fn serve<C, D>(name: &str, port_file: &str, agent: impl FnOnce(u16) -> (C, D))
-where
-    C: serde::Serialize,
-    D: Dispatch,
-{
+/// Binds 127.0.0.1 on a free port, builds the agent's router for that port, writes the port to
+/// `port_file` and serves until killed (or Ctrl-C). Exits with status 1 when it cannot.
+pub async fn serve(
+    name: &str,
+    port_file: &str,
+    agent: impl FnOnce(u16) -> std::result::Result<AgentRouter, server::ServerError>,
+) {
     let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
         Ok(listener) => listener,
         Err(e) => fail(name, format!("cannot bind 127.0.0.1: {e}")),
     };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let (card, service) = agent(port);
-    let router = AgentRouter::new(&card)
-        .and_then(|router| router.service(service).into_router())
+    let router = agent(port)
+        .and_then(|router| router.into_router())
         .unwrap_or_else(|e| fail(name, e.to_string()));
     if let Err(e) = std::fs::write(port_file, format!("{port}\n")) {
         fail(name, format!("cannot write {port_file}: {e}"));
@@ -58,26 +57,9 @@ fn fail(name: &str, message: String) -> ! {
     std::process::exit(1);
 }
 
-/// `items` as a streamed reply, one event every [`event_gap`] (the v0.3 agent streams a task's
-/// life this way; the v1 agent's executor pauses between its events).
-pub fn paced<T, A>(items: impl IntoIterator<Item = T>) -> a2a_types::rt::service::EventStream<T, A>
-where
-    T: Send + 'static,
-    A: Send + 'static,
-{
-    use futures_util::StreamExt as _;
-    let items = a2a_types::rt::service::events(items.into_iter().map(Ok));
-    Box::pin(items.enumerate().then(|(i, item)| async move {
-        if i > 0 && !event_gap().is_zero() {
-            tokio::time::sleep(event_gap()).await;
-        }
-        item
-    }))
-}
-
 /// `service` with one line on stderr per call, `NAME: BINDING METHOD [tenant T] -> outcome`, for
-/// run.sh to print when a step fails: the log of an agent whose methods are not its own code (the
-/// v1 agent's are the request handler's).
+/// run.sh to print when a step fails: the log of an agent whose methods are not its own code (they
+/// are the request handler's).
 pub fn logged<D: Dispatch>(name: &'static str, service: D) -> Logged<D> {
     Logged { name, service }
 }

@@ -7,8 +7,11 @@
 //!
 //! - `GET /.well-known/agent-card.json`: its card (JSON-RPC 1.0 at `/`, then HTTP+JSON 1.0 at
 //!   `/`; streaming, push notifications and an extended card on);
-//! - `POST /`: JSON-RPC; every other path: REST (the server decodes both with the generated
-//!   decoders, negotiates `A2A-Version` and frames the streams).
+//! - `POST /`: JSON-RPC, A2A 1.0 and 0.3 (a request without `A2A-Version` is 0.3, served by the
+//!   same handler through the generated conversions, `a2a_types::v0_3::Compat`, with 0.3's
+//!   method names and shapes); every other path: REST, 1.0 (the server decodes both with the
+//!   generated decoders, negotiates `A2A-Version` and frames the streams). The card carries
+//!   0.3's members beside 1.0's, and a 0.3 twin of the JSON-RPC interface.
 //!
 //! What is the agent's own is what it does with a message ([`Greeter`]) and its card. Each
 //! message makes a task that goes working, gets one artifact saying `Hello from Rust: <text>`,
@@ -34,7 +37,9 @@ use a2a_agent::store::MemoryStore;
 use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
 use a2a_interop::serve::{event_gap, logged, serve};
 use a2a_interop::{InteropError, PROTOCOL_VERSION, QUOTA_TRIGGER};
+use a2a_types::rt::server::AgentRouter;
 use a2a_types::rt::Binding;
+use a2a_types::v0_3;
 use a2a_types::v1::{
     A2aServer, AgentCapabilities, AgentCard, AgentInterface, AgentSkill, ServiceError,
     StreamResponse, Task, TaskState, TaskStatus,
@@ -160,8 +165,12 @@ async fn main() {
             .push_notifications(Arc::new(MemoryStore::new()), PushDispatcher::new(sender))
             .extended_card(card(port, true))
             .build();
-        let service = A2aServer::new(handler);
-        (card(port, false), logged("interop-agent", service))
+        // Both versions from the one handler, as `handler.router(&card)` serves them, each
+        // call logged: 1.0 as itself, 0.3 through the generated conversions.
+        let v0_3 = v0_3::A2aServer::new(v0_3::Compat(Arc::new(handler.clone())));
+        Ok(AgentRouter::new(&card(port, false))?
+            .service(logged("interop-agent", A2aServer::new(handler)))
+            .service(logged("interop-agent", v0_3)))
     })
     .await;
 }

@@ -1,0 +1,346 @@
+//! One handler, both protocol versions, through the real server (`RequestHandler::router`): a
+//! task made over A2A 0.3 is read, followed and listed over 1.0 and the other way round, each
+//! answer in its caller's version; 0.3's errors are 0.3's. (Issue 32.)
+
+use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
+use a2a_agent::store::MemoryStore;
+use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
+use a2a_types::v1::{AgentCard, AgentInterface};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// `hang` works until canceled; anything else gets one artifact repeating it, then completes.
+struct Echo;
+
+impl AgentExecutor for Echo {
+    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
+        task.start_work(None).await?;
+        if cx.text() == "hang" {
+            std::future::pending::<()>().await;
+        }
+        task.add_text_artifact("echo", &cx.text()).await?;
+        task.complete(None).await
+    }
+}
+
+async fn serve(v0_3: bool) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/", listener.local_addr().unwrap());
+    let card = AgentCard {
+        name: "versions".into(),
+        supported_interfaces: vec![
+            AgentInterface {
+                url: base.clone(),
+                protocol_binding: "JSONRPC".into(),
+                protocol_version: "1.0".into(),
+                ..Default::default()
+            },
+            AgentInterface {
+                url: base.clone(),
+                protocol_binding: "HTTP+JSON".into(),
+                protocol_version: "1.0".into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    let policy = PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    };
+    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
+    let handler = RequestHandler::builder(Echo)
+        .push_notifications(std::sync::Arc::new(MemoryStore::new()), dispatcher)
+        .v0_3(v0_3)
+        .build();
+    let router = handler.router(&card).unwrap().into_router().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    base
+}
+
+/// A JSON-RPC call; `version` is the `A2A-Version` header (none: 0.3).
+fn request(
+    base: &str,
+    version: Option<&str>,
+    method: &str,
+    params: Value,
+) -> reqwest::RequestBuilder {
+    let mut request = reqwest::Client::new()
+        .post(base)
+        .timeout(Duration::from_secs(10))
+        .header("content-type", "application/json")
+        .body(json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string());
+    if let Some(version) = version {
+        request = request.header("A2A-Version", version);
+    }
+    request
+}
+
+async fn rpc(base: &str, version: Option<&str>, method: &str, params: Value) -> Value {
+    let reply = request(base, version, method, params).send().await.unwrap();
+    serde_json::from_slice(&reply.bytes().await.unwrap()).unwrap()
+}
+
+/// The `data` of each SSE event of a streaming call, as JSON, until the stream ends.
+async fn events(base: &str, version: Option<&str>, method: &str, params: Value) -> Vec<Value> {
+    let reply = request(base, version, method, params).send().await.unwrap();
+    let text = String::from_utf8(reply.bytes().await.unwrap().to_vec()).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|d| serde_json::from_str(d.trim()).unwrap())
+        .collect()
+}
+
+fn message_0_3(text: &str) -> Value {
+    json!({"kind": "message", "role": "user", "messageId": format!("m-{text}"),
+           "parts": [{"kind": "text", "text": text}]})
+}
+
+#[tokio::test]
+async fn a_task_made_over_0_3_is_followed_canceled_and_listed_across_versions() {
+    let base = serve(true).await;
+    // Made over 0.3 (no A2A-Version), not blocking: a 0.3 task, with `kind`.
+    let made = rpc(
+        &base,
+        None,
+        "message/send",
+        json!({
+            "message": message_0_3("hang"), "configuration": {"blocking": false}
+        }),
+    )
+    .await;
+    let task = &made["result"];
+    assert_eq!(task["kind"], "task", "{made}");
+    let id = task["id"].as_str().unwrap().to_owned();
+    // Followed over 1.0: the task first, in 1.0's shape.
+    let follow = {
+        let (base, id) = (base.clone(), id.clone());
+        tokio::spawn(async move {
+            events(&base, Some("1.0"), "SubscribeToTask", json!({"id": id})).await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Canceled over 0.3: 0.3's state names.
+    let canceled = rpc(&base, None, "tasks/cancel", json!({"id": id})).await;
+    assert_eq!(
+        canceled["result"]["status"]["state"], "canceled",
+        "{canceled}"
+    );
+    assert_eq!(canceled["result"]["kind"], "task");
+    let followed = tokio::time::timeout(Duration::from_secs(10), follow)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        followed[0]["result"]["task"]["id"],
+        id.as_str(),
+        "{followed:?}"
+    );
+    assert_eq!(
+        followed.last().unwrap()["result"]["statusUpdate"]["status"]["state"],
+        "TASK_STATE_CANCELED",
+        "{followed:?}"
+    );
+    // Listed over 1.0 (a method 0.3 has not got), read back over 0.3.
+    let listed = rpc(&base, Some("1.0"), "ListTasks", json!({})).await;
+    let tasks = listed["result"]["tasks"].as_array().unwrap();
+    assert!(
+        tasks
+            .iter()
+            .any(|t| t["id"] == id.as_str() && t["status"]["state"] == "TASK_STATE_CANCELED"),
+        "{listed}"
+    );
+    let got = rpc(
+        &base,
+        None,
+        "tasks/get",
+        json!({"id": id, "historyLength": 5}),
+    )
+    .await;
+    assert_eq!(got["result"]["status"]["state"], "canceled", "{got}");
+    assert_eq!(got["result"]["history"][0]["kind"], "message");
+    assert_eq!(got["result"]["history"][0]["role"], "user");
+    // And the other way: made over 1.0, read over 0.3.
+    let made = rpc(
+        &base,
+        Some("1.0"),
+        "SendMessage",
+        json!({
+            "message": {"role": "ROLE_USER", "messageId": "m-v1", "parts": [{"text": "from 1.0"}]}
+        }),
+    )
+    .await;
+    let id = made["result"]["task"]["id"].as_str().unwrap();
+    let got = rpc(&base, None, "tasks/get", json!({"id": id})).await;
+    assert_eq!(got["result"]["status"]["state"], "completed", "{got}");
+    assert_eq!(
+        got["result"]["artifacts"][0]["parts"][0],
+        json!({"kind": "text", "text": "from 1.0"})
+    );
+}
+
+#[tokio::test]
+async fn a_0_3_stream_ends_with_a_final_status_update_in_0_3_shape() {
+    let base = serve(true).await;
+    let events = events(
+        &base,
+        None,
+        "message/stream",
+        json!({"message": message_0_3("streamed")}),
+    )
+    .await;
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["result"]["kind"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(kinds.first(), Some(&"task"), "{events:?}");
+    assert!(kinds.contains(&"artifact-update"), "{kinds:?}");
+    let last = &events.last().unwrap()["result"];
+    assert_eq!(
+        (last["kind"].as_str(), last["final"].as_bool()),
+        (Some("status-update"), Some(true)),
+        "{last}"
+    );
+    assert_eq!(last["status"]["state"], "completed");
+    // A 1.0 caller of the same stream gets 1.0's shape.
+    let v1 = self::events(
+        &base,
+        Some("1.0"),
+        "SendStreamingMessage",
+        json!({
+            "message": {"role": "ROLE_USER", "messageId": "m-s1", "parts": [{"text": "x"}]}
+        }),
+    )
+    .await;
+    assert!(v1[0]["result"]["task"].is_object(), "{v1:?}");
+}
+
+#[tokio::test]
+async fn push_configs_registered_over_0_3_are_the_same_configs_over_1_0() {
+    let base = serve(true).await;
+    let made = rpc(
+        &base,
+        None,
+        "message/send",
+        json!({"message": message_0_3("done")}),
+    )
+    .await;
+    let id = made["result"]["id"].as_str().unwrap();
+    let set = rpc(&base, None, "tasks/pushNotificationConfig/set", json!({
+        "taskId": id, "pushNotificationConfig": {"id": "p1", "url": "http://127.0.0.1:9/hook", "token": "t"}
+    }))
+    .await;
+    assert_eq!(set["result"]["pushNotificationConfig"]["id"], "p1", "{set}");
+    let v1 = rpc(
+        &base,
+        Some("1.0"),
+        "GetTaskPushNotificationConfig",
+        json!({"taskId": id, "id": "p1"}),
+    )
+    .await;
+    assert_eq!(v1["result"]["url"], "http://127.0.0.1:9/hook", "{v1}");
+    let listed = rpc(
+        &base,
+        None,
+        "tasks/pushNotificationConfig/list",
+        json!({"id": id}),
+    )
+    .await;
+    assert_eq!(
+        listed["result"][0]["pushNotificationConfig"]["token"], "t",
+        "{listed}"
+    );
+    let deleted = rpc(
+        &base,
+        None,
+        "tasks/pushNotificationConfig/delete",
+        json!({"id": id, "pushNotificationConfigId": "p1"}),
+    )
+    .await;
+    assert_eq!(deleted["result"], Value::Null, "{deleted}");
+    assert!(deleted.get("error").is_none(), "{deleted}");
+    let gone = rpc(
+        &base,
+        Some("1.0"),
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": id}),
+    )
+    .await;
+    assert_eq!(
+        gone["result"]["configs"].as_array().map_or(0, Vec::len),
+        0,
+        "{gone}"
+    );
+}
+
+#[tokio::test]
+async fn errors_over_0_3_are_0_3_and_name_the_member() {
+    let base = serve(true).await;
+    let missing = rpc(&base, None, "tasks/get", json!({"id": "nope"})).await;
+    assert_eq!(missing["error"]["code"], -32001, "{missing}");
+    let bad = rpc(
+        &base,
+        None,
+        "message/send",
+        json!({"message": {
+            "kind": "message", "role": "user", "messageId": "m",
+            "parts": [{"kind": "file", "file": {"bytes": "not base64!"}}]
+        }}),
+    )
+    .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let text = bad["error"]["message"].as_str().unwrap();
+    assert!(
+        text.starts_with("params.message.parts[0].file.bytes: invalid base64"),
+        "{text}"
+    );
+    // The 1.0 method names are not 0.3's.
+    let unknown = rpc(
+        &base,
+        None,
+        "SendMessage",
+        json!({"message": message_0_3("x")}),
+    )
+    .await;
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+}
+
+async fn card_of(base: &str) -> Value {
+    let reply = reqwest::get(format!("{base}.well-known/agent-card.json"))
+        .await
+        .unwrap();
+    serde_json::from_slice(&reply.bytes().await.unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn the_card_declares_0_3_and_the_switch_turns_it_off() {
+    let base = serve(true).await;
+    let card = card_of(&base).await;
+    assert_eq!(card["preferredTransport"], "JSONRPC");
+    assert_eq!(card["url"], base.as_str());
+    assert_eq!(
+        card["additionalInterfaces"],
+        json!([{"url": base, "transport": "JSONRPC"}])
+    );
+    let twin = json!({"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"});
+    assert!(
+        card["supportedInterfaces"]
+            .as_array()
+            .unwrap()
+            .contains(&twin),
+        "{card}"
+    );
+    // Off: a request without A2A-Version is 0.3, which this agent then refuses.
+    let base = serve(false).await;
+    let refused = rpc(
+        &base,
+        None,
+        "message/send",
+        json!({"message": message_0_3("x")}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32009, "{refused}");
+    let card = card_of(&base).await;
+    assert!(card.get("preferredTransport").is_none(), "{card}");
+}
