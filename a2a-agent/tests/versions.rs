@@ -344,3 +344,114 @@ async fn the_card_declares_0_3_and_the_switch_turns_it_off() {
     let card = card_of(&base).await;
     assert!(card.get("preferredTransport").is_none(), "{card}");
 }
+
+/// An agent that declares 0.3 only (its interface's version), served by the same handler.
+async fn serve_0_3_only() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/", listener.local_addr().unwrap());
+    let card = AgentCard {
+        name: "old".into(),
+        supported_interfaces: vec![AgentInterface {
+            url: base.clone(),
+            protocol_binding: "JSONRPC".into(),
+            protocol_version: "0.3".into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let handler = RequestHandler::builder(Echo).build();
+    let v0_3 =
+        a2a_types::v0_3::A2aServer::new(a2a_types::v0_3::Compat(std::sync::Arc::new(handler)));
+    let router = a2a_types::rt::server::AgentRouter::new(&card)
+        .unwrap()
+        .service(v0_3)
+        .into_router()
+        .unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    base
+}
+
+fn send_v1(text: &str) -> a2a_types::v1::SendMessageRequest {
+    use a2a_types::v1::{Message, Part, PartContent, Role};
+    a2a_types::v1::SendMessageRequest {
+        message: Message {
+            message_id: format!("m-{text}"),
+            role: Role::User,
+            parts: vec![Part {
+                content: PartContent::Text(text.into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// A client written against 1.0 (`AnyClient`) calls an agent that speaks only 0.3, and one that
+/// speaks both, and gets 1.0 types from either.
+#[tokio::test]
+async fn a_1_0_client_calls_a_0_3_only_agent_through_the_conversions() {
+    use a2a_types::v1::{
+        method, CancelTaskRequest, GetTaskRequest, SendMessageResponse, StreamResponse, TaskState,
+    };
+    use a2a_types::{rt::version::ProtocolVersion, AnyClient};
+    use futures_util::StreamExt as _;
+    let old = AnyClient::connect(&serve_0_3_only().await).await.unwrap();
+    assert_eq!(old.version(), ProtocolVersion::V0_3);
+    let both = AnyClient::connect(&serve(true).await).await.unwrap();
+    assert_eq!(both.version(), ProtocolVersion::V1_0);
+    for client in [&old, &both] {
+        let reply = client
+            .call::<method::SendMessage>(&send_v1("hello"))
+            .await
+            .unwrap();
+        let SendMessageResponse::Task(task) = reply else {
+            panic!("{reply:?}");
+        };
+        assert_eq!(task.status.state, TaskState::Completed);
+        let got = client
+            .call::<method::GetTask>(&GetTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            got.artifacts[0].parts[0].content,
+            a2a_types::v1::PartContent::Text("hello".into())
+        );
+        // A 0.3 agent's error is 1.0's, by code.
+        let e = client
+            .call::<method::CancelTask>(&CancelTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        let a2a_types::rt::client::CallError::Agent(e) = e else {
+            panic!("{e:?}");
+        };
+        assert!(
+            matches!(e, a2a_types::v1::A2aError::TaskNotCancelable { .. }),
+            "{e:?}"
+        );
+        // Streams: 1.0 events either way, the last the completed status.
+        let events: Vec<_> = client
+            .stream::<method::SendStreamingMessage>(&send_v1("streamed"))
+            .collect()
+            .await;
+        let last = events.last().unwrap().as_ref().unwrap();
+        assert!(
+            matches!(last, StreamResponse::StatusUpdate(u) if u.status.state == TaskState::Completed),
+            "{events:?}"
+        );
+    }
+    // Params 0.3 cannot express fail before the call, naming the member.
+    let mut odd = send_v1("x");
+    odd.message.parts[0].filename = Some("x.txt".into());
+    let e = old.call::<method::SendMessage>(&odd).await.unwrap_err();
+    assert!(
+        e.to_string().contains("params.message.parts[0].filename"),
+        "{e}"
+    );
+}

@@ -36,7 +36,8 @@
 //!
 //! Everything in this crate is generated except this file, which only declares the generated
 //! modules and re-exports the runtime they call (`crate::rt`, the runtime path they were
-//! generated with).
+//! generated with), and `AnyClient` (feature `client`): one client written against 1.0 that
+//! calls agents of either version through the conversions generated between `v0_3` and `v1`.
 
 #![deny(missing_docs)]
 #![cfg_attr(
@@ -133,6 +134,11 @@ pub use a2a_runtime as rt;
 pub use a2a_runtime::version;
 pub mod v0_3;
 pub mod v1;
+
+#[cfg(feature = "client")]
+mod any_client;
+#[cfg(feature = "client")]
+pub use any_client::{AnyCallError, AnyClient, AnyStream};
 #[cfg(feature = "v1_1_draft")]
 pub mod v1_1_draft;
 

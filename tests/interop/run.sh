@@ -10,6 +10,7 @@
 #   5. py/agent.py's REST routes, A2A 1.0 over HTTP+JSON <-  interop-client-rest (a2a_types::v1)
 #   6. interop-agent's REST routes, A2A 1.0 over HTTP+JSON <- py/client.py --rest (RestTransport)
 #   7. interop-agent, A2A 0.3                               <-  py/client_v0_3.py (a2a-sdk 0.3.26)
+#   8. py/agent_v0_3.py (a2a-sdk 0.3.26), A2A 0.3 only      <-  interop-client-any (AnyClient, 1.0 types)
 #
 # Installs the SDKs into virtualenvs (tests/interop/venv.sh, and `venv.sh 0.3` for 0.3.26), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
@@ -122,7 +123,7 @@ run_phase() {
 
 say "building the Rust programs"
 # --workspace --tests: the features of the README's test build, whose artifacts this reuses (see .ci/run).
-cargo build --locked -q --workspace --tests --bin interop-agent \
+cargo build --locked -q --workspace --tests --bin interop-agent --bin interop-client-any \
   --bin interop-client --bin interop-client-v0-3 --bin interop-client-rest
 bin="$target/debug"
 
@@ -161,7 +162,7 @@ client=("$python" "$here/py/client.py" --rest)
 run_phase 6 "Rust REST agent (a2a_types::v1) <- a2a-sdk REST client, A2A 1.0 over HTTP+JSON" \
   "the Rust agent" rust-agent-rest.log py-client-rest.log
 
-say "installing a2a-sdk 0.3.26, a real 0.3 client (pinned in tests/interop/requirements-v0.3.txt)"
+say "installing a2a-sdk 0.3.26, a real 0.3 client and agent (pinned in tests/interop/requirements-v0.3.txt)"
 venv03="$("$here/venv.sh" 0.3)"
 
 server=("$bin/interop-agent")
@@ -169,9 +170,14 @@ client=("$venv03/bin/python" "$here/py/client_v0_3.py")
 run_phase 7 "Rust agent (the same handler, A2A 0.3) <- a2a-sdk 0.3.26's client, A2A 0.3" \
   "the Rust agent" rust-agent-sdk-0-3.log py-client-sdk-0-3.log
 
+server=("$venv03/bin/python" "$here/py/agent_v0_3.py")
+client=("$bin/interop-client-any")
+run_phase 8 "a2a-sdk 0.3.26 agent (0.3 only) <- Rust client written against 1.0 (AnyClient)" \
+  "the a2a-sdk 0.3.26 agent" py-agent-sdk-0-3.log rust-client-any.log
+
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 7 phases failed:"
+  say "${#failed_phases[@]} of 8 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 7 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON) and 0.3 (a2a-sdk 1.3.0's compat client and a2a-sdk 0.3.26)"
+say "all 8 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent)"

@@ -520,7 +520,14 @@ impl Emitter<'_, '_> {
         }
         let (rt, old, new) = (&self.paths.rt, &self.paths.old, &self.paths.new);
         let mut methods = Vec::new();
+        let mut counterparts = Vec::new();
         for (m, n) in pairs {
+            let (mm, nm) = (ident(&m.rust_name), ident(&n.rust_name));
+            counterparts.push(quote! {
+                impl Counterpart for #new::method::#nm {
+                    type Method = #old::method::#mm;
+                }
+            });
             for (x, y, what) in [
                 (&m.params, &n.params, "params"),
                 (&m.result, &n.result, "result"),
@@ -565,6 +572,13 @@ impl Emitter<'_, '_> {
              code. Serve it beside the other version's server, over the same `Arc`.",
             new = new.to_string().replace(' ', "")
         );
+        let counterpart_doc = format!(
+            " A method of the other version (`{new}`) that one of this version's serves: what a \
+             client written against the other version calls on an agent that speaks only this \
+             one (its params converted down, its result up). The other version's methods without \
+             one have no impl.",
+            new = new.to_string().replace(' ', "")
+        );
         Ok(quote! {
             #[doc = #doc]
             pub struct Compat<S>(pub ::std::sync::Arc<S>);
@@ -584,6 +598,14 @@ impl Emitter<'_, '_> {
             impl<S: #new::A2aService> #old::A2aService for Compat<S> {
                 #(#methods)*
             }
+
+            #[doc = #counterpart_doc]
+            pub trait Counterpart: #rt::Method {
+                /// This version's method.
+                type Method: #rt::Method;
+            }
+
+            #(#counterparts)*
         })
     }
 }

@@ -3408,3 +3408,38 @@ impl<S: crate::v1::A2aService> super::A2aService for Compat<S> {
         crate::rt::convert::reply(reply)
     }
 }
+/// A method of the other version (`crate::v1`) that one of this version's serves: what a client written against the other version calls on an agent that speaks only this one (its params converted down, its result up). The other version's methods without one have no impl.
+pub trait Counterpart: crate::rt::Method {
+    /// This version's method.
+    type Method: crate::rt::Method;
+}
+impl Counterpart for crate::v1::method::SendMessage {
+    type Method = super::method::SendMessage;
+}
+impl Counterpart for crate::v1::method::SendStreamingMessage {
+    type Method = super::method::SendStreamingMessage;
+}
+impl Counterpart for crate::v1::method::GetTask {
+    type Method = super::method::GetTask;
+}
+impl Counterpart for crate::v1::method::CancelTask {
+    type Method = super::method::CancelTask;
+}
+impl Counterpart for crate::v1::method::CreateTaskPushNotificationConfig {
+    type Method = super::method::SetTaskPushNotificationConfig;
+}
+impl Counterpart for crate::v1::method::GetTaskPushNotificationConfig {
+    type Method = super::method::GetTaskPushNotificationConfig;
+}
+impl Counterpart for crate::v1::method::ListTaskPushNotificationConfigs {
+    type Method = super::method::ListTaskPushNotificationConfigs;
+}
+impl Counterpart for crate::v1::method::DeleteTaskPushNotificationConfig {
+    type Method = super::method::DeleteTaskPushNotificationConfig;
+}
+impl Counterpart for crate::v1::method::SubscribeToTask {
+    type Method = super::method::SubscribeToTask;
+}
+impl Counterpart for crate::v1::method::GetExtendedAgentCard {
+    type Method = super::method::GetExtendedAgentCard;
+}

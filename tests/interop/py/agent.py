@@ -25,10 +25,8 @@ listing are the SDK's own behaviour, which is what the Rust clients are tested a
 """
 
 import asyncio
-import socket
 import sys
 
-import uvicorn
 from starlette.applications import Starlette
 
 from a2a.helpers import get_message_text, new_task_from_user_message, new_text_part
@@ -52,6 +50,8 @@ from a2a.types import (
     AgentSkill,
 )
 from a2a.utils.errors import InternalError, UnsupportedOperationError
+
+from serving import EXTENDED_SKILL, HELLO_SKILL, serve_app  # noqa: F401 (serve_app: the bench's SDK agents import it from here)
 
 # The message text that makes the agent fail after it has started working (a stream has begun).
 FAIL_TRIGGER = 'fail while working'
@@ -86,24 +86,9 @@ class HelloExecutor(AgentExecutor):
 def card(port: int, extended: bool = False) -> AgentCard:
     """The public card, or the extended one (GetExtendedAgentCard), which has one more skill."""
     url = f'http://127.0.0.1:{port}/'
-    skills = [
-        AgentSkill(
-            id='hello_world',
-            name='Returns hello world',
-            description='answers any message with a greeting',
-            tags=['hello world'],
-            examples=['hi'],
-        )
-    ]
+    skills = [AgentSkill(**HELLO_SKILL)]
     if extended:
-        skills.append(
-            AgentSkill(
-                id='extended_hello',
-                name='Returns hello world, for authenticated callers',
-                description='the skill only the extended card lists',
-                tags=['hello world'],
-            )
-        )
+        skills.append(AgentSkill(**EXTENDED_SKILL))
     return AgentCard(
         name='Hello World Agent' + (' (extended)' if extended else ''),
         description='The interop test agent: answers every message with hello',
@@ -139,32 +124,6 @@ def app(port: int) -> Starlette:
         + create_jsonrpc_routes(handler, '/', enable_v0_3_compat=True)
         + create_rest_routes(handler)
     )
-
-
-async def serve_app(make_app, port_file: str, label: str, *, nodelay: bool = False, **config) -> None:
-    """Serves `make_app(port)` with uvicorn on 127.0.0.1, on a free port written to `port_file`
-    once it listens, until stopped; `config` goes to uvicorn.Config (log_level 'info' unless
-    given). With `nodelay`, the listening socket is made with proto IPPROTO_TCP, so that asyncio
-    sets TCP_NODELAY on its connections (see bench/python/sdk_agent.py for why). The bench's
-    SDK agents (bench/python/) are served by this too."""
-    proto = socket.IPPROTO_TCP if nodelay else 0
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', 0))
-    port = sock.getsockname()[1]
-    config.setdefault('log_level', 'info')
-    server = uvicorn.Server(uvicorn.Config(make_app(port), lifespan='off', **config))
-    sock.listen(128)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()  # raises what stopped the server
-            return
-        await asyncio.sleep(0.02)
-    with open(port_file, 'w') as f:
-        f.write(f'{port}\n')
-    print(f'{label} on 127.0.0.1:{port}', flush=True)
-    await task
 
 
 async def serve(port_file: str) -> None:
