@@ -2,6 +2,7 @@
 //! over the executions, the stores and the live tasks.
 
 use a2a_types::rt::service::{EventIds, RequestContext};
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::{
     A2aError, A2aService, AgentCard, AgentInterface, CancelTaskRequest,
     DeleteTaskPushNotificationConfigRequest, Empty, EventStream, GetExtendedAgentCardRequest,
@@ -350,7 +351,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
             self.shared.extended_card.clone().ok_or_else(|| {
                 ServiceError::from(A2aError::extended_agent_card_not_configured())
             })?;
-        if cx.version == a2a_types::rt::version::ProtocolVersion::V0_3 {
+        if cx.version == ProtocolVersion::V0_3 {
             add_v0_3_twins(&mut card);
         }
         Ok(card)
@@ -373,7 +374,8 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
 /// A 0.3 twin of each JSON-RPC interface a card lists without one (what the server adds to the
 /// public card when it serves 0.3 beside 1.0).
 fn add_v0_3_twins(card: &mut AgentCard) {
-    let legacy = |v: &str| v == "0.3" || v.starts_with("0.3.");
+    // A version the runtime reads as 0.3 (an empty one aside: that is no twin).
+    let legacy = |v: &str| !v.is_empty() && ProtocolVersion::parse(v) == Ok(ProtocolVersion::V0_3);
     let twins: Vec<AgentInterface> = card
         .supported_interfaces
         .iter()

@@ -262,20 +262,11 @@ impl Emitter<'_, '_> {
             };
             inits.push(quote!(#gi: #expr));
         }
-        if self.has_unknown_fields(d) {
-            inits.push(quote!(unknown_fields: ::core::default::Default::default()));
-        }
         let dst_path = self.path(dir, false, dst);
         Ok(quote! {
             #(#checks)*
             ::core::result::Result::Ok(#dst_path { #(#inits,)* })
         })
-    }
-
-    /// Generated structs carry `unknown_fields` only with `--preserve-unknown-fields`, which the
-    /// conversions do not support (refused by the configuration), so never.
-    fn has_unknown_fields(&self, _: Side<'_>) -> bool {
-        false
     }
 
     /// One field's value in the target: its conversion with the Option-ness of both sides.

@@ -190,7 +190,8 @@ pub(crate) fn pair(name: &str, p: &Paths) -> Option<TokenStream> {
             }
             impl #conv<#o::AgentCard> for #n::AgentCard {
                 fn convert(self, cx: &mut #cx_ty) -> #r<#o::AgentCard, #err> {
-                    let legacy = |v: &str| v.is_empty() || v == "0.3" || v.starts_with("0.3.");
+                    // `protocolVersion` as the runtime reads it (empty, `0.3`, `0.3.0`: 0.3).
+                    let legacy = |v: &str| #rt::version::ProtocolVersion::parse(v) == #r::Ok(#rt::version::ProtocolVersion::V0_3);
                     let mut old = self.supported_interfaces.iter().filter(|i| legacy(&i.protocol_version));
                     let ::core::option::Option::Some(first) = old.next() else {
                         return #r::Err(cx.error("no interface speaks 0.3"));
@@ -244,8 +245,8 @@ pub(crate) fn pair(name: &str, p: &Paths) -> Option<TokenStream> {
             impl #conv<#o::AgentInterface> for #n::AgentInterface {
                 fn convert(self, cx: &mut #cx_ty) -> #r<#o::AgentInterface, #err> {
                     cx.not_carried("tenant", &self.tenant, "a 0.3 interface has no tenant")?;
-                    let v = self.protocol_version.as_str();
-                    if !(v.is_empty() || v == "0.3" || v.starts_with("0.3.")) {
+                    let v = #rt::version::ProtocolVersion::parse(&self.protocol_version);
+                    if v != #r::Ok(#rt::version::ProtocolVersion::V0_3) {
                         cx.lose("protocolVersion", "a 0.3 interface speaks 0.3")?;
                     }
                     #r::Ok(#o::AgentInterface { url: self.url, transport: self.protocol_binding })

@@ -259,7 +259,10 @@ impl crate::rt::convert::Convert<super::AgentCard> for crate::v1::AgentCard {
         self,
         cx: &mut crate::rt::convert::Cx,
     ) -> ::core::result::Result<super::AgentCard, crate::rt::convert::ConvertError> {
-        let legacy = |v: &str| v.is_empty() || v == "0.3" || v.starts_with("0.3.");
+        let legacy = |v: &str| {
+            crate::rt::version::ProtocolVersion::parse(v)
+                == ::core::result::Result::Ok(crate::rt::version::ProtocolVersion::V0_3)
+        };
         let mut old = self
             .supported_interfaces
             .iter()
@@ -525,8 +528,8 @@ impl crate::rt::convert::Convert<super::AgentInterface> for crate::v1::AgentInte
         crate::rt::convert::ConvertError,
     > {
         cx.not_carried("tenant", &self.tenant, "a 0.3 interface has no tenant")?;
-        let v = self.protocol_version.as_str();
-        if !(v.is_empty() || v == "0.3" || v.starts_with("0.3.")) {
+        let v = crate::rt::version::ProtocolVersion::parse(&self.protocol_version);
+        if v != ::core::result::Result::Ok(crate::rt::version::ProtocolVersion::V0_3) {
             cx.lose("protocolVersion", "a 0.3 interface speaks 0.3")?;
         }
         ::core::result::Result::Ok(super::AgentInterface {
