@@ -73,6 +73,7 @@ pub struct Config {
     pub(crate) rerun_if_changed: Option<bool>,
     pub(crate) overlay: Option<PathBuf>,
     pub(crate) json_schema: Option<JsonSchemaImpls>,
+    pub(crate) protobuf: Option<Impls>,
     pub(crate) convert: Option<ConvertTo>,
 }
 
@@ -91,15 +92,19 @@ pub(crate) static EMBEDDED_CONVERT_V0_3: &str = include_str!(concat!(
     "/spec/v0_3/convert.toml"
 ));
 
-/// Whether, and under which condition, the generated code implements `schemars::JsonSchema`
-/// (see [`Config::json_schema`]).
+/// Whether, and under which condition, an optional module of impls is generated:
+/// `schemars::JsonSchema` ([`Config::json_schema`]) or the protobuf codec ([`Config::protobuf`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JsonSchemaImpls {
-    /// Always: the including crate depends on `schemars` 1.x.
+pub enum Impls {
+    /// Always: the including crate depends on what the impls need (`schemars` 1.x; the
+    /// runtime's `protobuf` feature).
     Always,
     /// Only with this cargo feature of the including crate on (`#[cfg(feature = "...")]`).
     Feature(String),
 }
+
+/// The name [`Impls`] had when it served [`Config::json_schema`] alone.
+pub type JsonSchemaImpls = Impls;
 
 impl Config {
     /// Generates from `spec`: a directory holding `a2a.schema.json` (or `a2a.proto`, or the
@@ -128,6 +133,7 @@ impl Config {
             rerun_if_changed: None,
             overlay: None,
             json_schema: None,
+            protobuf: None,
             convert: None,
         }
     }
@@ -343,6 +349,25 @@ impl Config {
     /// ```
     pub fn json_schema(&mut self, impls: JsonSchemaImpls) -> &mut Self {
         self.json_schema = Some(impls);
+        self
+    }
+
+    /// Also generate the protobuf binary codec for the same types, in a module `protobuf`: every
+    /// message implements the runtime's `protobuf::Message` (`encode_to_vec`, `decode`) and
+    /// `protobuf::ProtoField`, every enum `ProtoField`, by the proto's field numbers (from the
+    /// proto, or the schema's `x-field-number`). No second set of types. The including crate
+    /// turns on a2a-runtime's `protobuf` feature (a2a-types: its own `protobuf` feature). Off by
+    /// default: a build that does not ask compiles no protobuf code.
+    ///
+    /// Every field needs a number: a schema without them is an error naming each field and the
+    /// fix, as is a shape protobuf cannot write (a list of lists, v0.3's tagged unions).
+    ///
+    /// ```
+    /// use a2a_codegen::{Config, Impls};
+    /// Config::a2a_v1().protobuf(Impls::Feature("protobuf".into()));
+    /// ```
+    pub fn protobuf(&mut self, impls: Impls) -> &mut Self {
+        self.protobuf = Some(impls);
         self
     }
 

@@ -154,6 +154,9 @@ pub struct Field {
     pub doc: Option<String>,
     /// Marked `deprecated` in the schema.
     pub deprecated: bool,
+    /// The protobuf field number: the proto's, or the schema's `x-field-number`. `None` when
+    /// the input gives none (then no protobuf codec can be generated for the type).
+    pub number: Option<u32>,
     /// Where it is defined, for diagnostics: a JSON pointer, or for a proto `line L, column C`.
     pub pointer: String,
 }
@@ -240,6 +243,8 @@ pub struct OneOfMember {
     pub doc: Option<String>,
     /// Marked `deprecated` in the schema.
     pub deprecated: bool,
+    /// The protobuf field number, as for [`Field::number`].
+    pub number: Option<u32>,
 }
 
 /// An open enum.

@@ -211,7 +211,7 @@ mod source;
 mod validate;
 mod write;
 
-pub use config::{Config, JsonSchemaImpls};
+pub use config::{Config, Impls, JsonSchemaImpls};
 pub use diag::{Diagnostic, Diagnostics, Note};
 pub use write::{GeneratedFile, StaleFile, Staleness};
 

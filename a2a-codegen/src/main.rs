@@ -1,6 +1,6 @@
 //! The `a2a-codegen` command: a thin layer over the library.
 
-use a2a_codegen::{diff, Config, JsonSchemaImpls};
+use a2a_codegen::{diff, Config, Impls, JsonSchemaImpls};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -131,6 +131,14 @@ struct Paths {
     /// Implement schemars::JsonSchema unconditionally (your crate depends on schemars 1.x).
     #[arg(long, conflicts_with = "json_schema_feature")]
     json_schema: bool,
+    /// Generate the protobuf binary codec (module protobuf) behind this cargo feature of your
+    /// crate [default: no codec]
+    #[arg(long, value_name = "FEATURE")]
+    protobuf_feature: Option<String>,
+    /// Generate the protobuf binary codec unconditionally (your crate turns on a2a-runtime's
+    /// `protobuf` feature).
+    #[arg(long, conflicts_with = "protobuf_feature")]
+    protobuf: bool,
 }
 
 /// What the headers of a crate's own generated files tell a reader to run.
@@ -164,6 +172,9 @@ struct Module {
     json_schema_feature: Option<String>,
     #[serde(default)]
     json_schema: bool,
+    protobuf_feature: Option<String>,
+    #[serde(default)]
+    protobuf: bool,
     /// What the headers tell a reader to run [default: `a2a-codegen generate` again]; only in
     /// the file.
     regenerate_hint: Option<String>,
@@ -191,6 +202,8 @@ impl Paths {
             overlay: self.overlay.clone(),
             json_schema_feature: self.json_schema_feature.clone(),
             json_schema: self.json_schema,
+            protobuf_feature: self.protobuf_feature.clone(),
+            protobuf: self.protobuf,
             regenerate_hint: None,
             convert: None,
             convert_module: None,
@@ -207,6 +220,8 @@ impl Paths {
             || self.overlay.is_some()
             || self.json_schema_feature.is_some()
             || self.json_schema
+            || self.protobuf_feature.is_some()
+            || self.protobuf
     }
 }
 
@@ -243,6 +258,13 @@ fn read_project_file() -> Result<Vec<Module>, String> {
             return Err(format!(
                 "{PROJECT_FILE}: the module of `{}` has both `json-schema` and \
                  `json-schema-feature`: keep one",
+                module.spec.display()
+            ));
+        }
+        if module.protobuf && module.protobuf_feature.is_some() {
+            return Err(format!(
+                "{PROJECT_FILE}: the module of `{}` has both `protobuf` and \
+                 `protobuf-feature`: keep one",
                 module.spec.display()
             ));
         }
@@ -293,6 +315,15 @@ impl Module {
             }
             (false, Some(feature)) => {
                 config.json_schema(JsonSchemaImpls::Feature(feature.clone()));
+            }
+            (false, None) => {}
+        }
+        match (self.protobuf, &self.protobuf_feature) {
+            (true, _) => {
+                config.protobuf(Impls::Always);
+            }
+            (false, Some(feature)) => {
+                config.protobuf(Impls::Feature(feature.clone()));
             }
             (false, None) => {}
         }

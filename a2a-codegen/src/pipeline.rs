@@ -9,7 +9,7 @@ use crate::diag::{Diagnostics, Note};
 use crate::format::HeaderInput;
 use crate::inputs::{self, custom_label, Read};
 use crate::{convert, emit, format, import, ir, load, lower, proto, validate, write};
-use crate::{Config, Error, GeneratedFile, JsonSchemaImpls, Staleness, ERROR_REFERENCE};
+use crate::{Config, Error, GeneratedFile, Impls, Staleness, ERROR_REFERENCE};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::path::{Path, PathBuf};
@@ -193,6 +193,18 @@ impl Config {
             custom_errors: custom.as_ref().map_or("", |s| s.label.as_str()),
         };
         validate::validate(&model, &files, self.preserve_unknown_fields, &mut diags);
+        if self.protobuf.is_some() {
+            for gap in emit::protobuf_gaps(&model) {
+                let emit::ProtobufGap {
+                    name,
+                    pointer,
+                    reason,
+                } = gap;
+                diags
+                    .push(files.schema, pointer.as_str(), format!("the protobuf codec cannot be generated for `{name}`: {reason}"))
+                    .help("give every property its proto field number with \"x-field-number\" (or generate from the .proto), or leave the protobuf codec off");
+            }
+        }
         diags.into_result()?;
         Ok((model, custom))
     }
@@ -318,6 +330,13 @@ impl Config {
             let tokens = emit::emit_custom_errors(table, &source.label, &opts);
             out.push("custom_errors", tokens, vec![source.into()]);
         }
+        if self.protobuf.is_some() {
+            out.push(
+                "protobuf",
+                emit::emit_protobuf(model, &opts),
+                schema.clone(),
+            );
+        }
         if self.json_schema.is_some() {
             out.push("json_schema", emit::emit_json_schema(model, &opts), schema);
         }
@@ -334,9 +353,11 @@ impl Config {
         modules: Modules<'_>,
     ) -> Result<Vec<GeneratedFile>, Error> {
         let regenerate = self.regenerate_text();
-        let gate = self.json_schema_gate();
+        let json_schema = gate_of(self.json_schema.as_ref());
+        let protobuf = gate_of(self.protobuf.as_ref());
         let gate = |module: &str| match module {
-            "json_schema" => gate.clone(),
+            "json_schema" => json_schema.clone(),
+            "protobuf" => protobuf.clone(),
             _ => TokenStream::new(),
         };
         let mut files: Vec<GeneratedFile> = modules
@@ -358,9 +379,11 @@ impl Config {
                 for (module, body, inputs) in modules.list {
                     let ident = proc_macro2::Ident::new(module, proc_macro2::Span::call_site());
                     let cfg = gate(module);
+                    let export = (!IMPL_ONLY.contains(&module))
+                        .then(|| quote!(#cfg pub use self::#ident::*;));
                     tokens.extend(quote! {
                         #cfg mod #ident { #body }
-                        #cfg pub use self::#ident::*;
+                        #export
                     });
                     for input in inputs {
                         if !header.iter().any(|h| h.label == input.label) {
@@ -373,7 +396,20 @@ impl Config {
             None => {
                 let names: Vec<(&str, TokenStream)> =
                     modules.list.iter().map(|(m, _, _)| (*m, gate(m))).collect();
-                let root = module_root(&module_doc(loaded, model), &names);
+                let mut doc = module_doc(loaded, model);
+                if let Some(impls) = &self.protobuf {
+                    let when = match impls {
+                        Impls::Feature(feature) => format!(" (cargo feature `{feature}`)"),
+                        Impls::Always => String::new(),
+                    };
+                    doc.push_str(&format!(
+                        "\n\nProtobuf{when}: every message type implements the runtime's \
+                         `protobuf::Message` (`encode_to_vec`, `decode`) and every type \
+                         `protobuf::ProtoField`, by the proto's field numbers: the binary form of \
+                         the same values, for the gRPC binding."
+                    ));
+                }
+                let root = module_root(&doc, &names);
                 files.push(file("mod.rs".into(), root, &schema_header(loaded))?);
                 for (module, tokens, header) in modules.list {
                     files.push(file(format!("{module}.rs"), tokens, &header)?);
@@ -382,14 +418,6 @@ impl Config {
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
-    }
-
-    /// The `#[cfg]` of the JSON Schema module, when it is gated on a feature.
-    fn json_schema_gate(&self) -> TokenStream {
-        match &self.json_schema {
-            Some(JsonSchemaImpls::Feature(feature)) => quote!(#[cfg(feature = #feature)]),
-            _ => TokenStream::new(),
-        }
     }
 
     /// Where each file goes: the error reference to its configured path, the modules into `out`.
@@ -630,22 +658,31 @@ fn module_root(doc: &str, modules: &[(&str, TokenStream)]) -> TokenStream {
             format!(" {l}")
         }
     });
-    let cfgs = modules.iter().map(|(_, cfg)| cfg);
-    let cfgs2 = cfgs.clone();
-    let modules: Vec<proc_macro2::Ident> = modules
-        .iter()
-        .map(|(m, _)| proc_macro2::Ident::new(m, proc_macro2::Span::call_site()))
-        .collect();
-    quote! {
-        #( #![doc = #lines] )*
-        #(
+    let items = modules.iter().map(|(module, cfg)| {
+        let ident = proc_macro2::Ident::new(module, proc_macro2::Span::call_site());
+        let export = (!IMPL_ONLY.contains(module)).then(|| quote!(#cfg pub use self::#ident::*;));
+        quote! {
             // prettyplease formats generated modules; rustfmt would reformat them and make the
             // checked-in files look stale.
-            #cfgs
+            #cfg
             #[rustfmt::skip]
-            mod #modules;
-            #cfgs2
-            pub use self::#modules::*;
-        )*
+            mod #ident;
+            #export
+        }
+    });
+    quote! {
+        #( #![doc = #lines] )*
+        #(#items)*
+    }
+}
+
+/// Modules that hold only trait impls (and inherent methods): nothing to re-export.
+const IMPL_ONLY: &[&str] = &["protobuf"];
+
+/// The `#[cfg]` of an optional module (JSON Schema, protobuf), when it is gated on a feature.
+fn gate_of(impls: Option<&Impls>) -> TokenStream {
+    match impls {
+        Some(Impls::Feature(feature)) => quote!(#[cfg(feature = #feature)]),
+        _ => TokenStream::new(),
     }
 }

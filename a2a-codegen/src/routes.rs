@@ -149,6 +149,7 @@ mod tests {
             presence: Presence::Optional,
             doc: None,
             deprecated: false,
+            number: None,
             pointer: String::new(),
         };
         let def = TypeDef {

@@ -24,6 +24,7 @@ pub struct Files<'a> {
 pub fn validate(model: &Model, files: &Files<'_>, preserve_unknown: bool, diags: &mut Diagnostics) {
     check_type_names(model, files.schema, diags);
     for def in model.types.values() {
+        check_numbers(def, files.schema, diags);
         match &def.kind {
             TypeKind::Struct(s) => check_struct(s, def, files.schema, preserve_unknown, diags),
             TypeKind::OneOf(g) => {
@@ -369,6 +370,32 @@ fn check_struct(
     }
     if let Some(o) = &s.oneof {
         check_members(&o.group, &def.pointer, file, &mut wire, diags);
+    }
+}
+
+/// Protobuf field numbers are unique within a message (its fields and its oneof's members).
+fn check_numbers(def: &TypeDef, file: &str, diags: &mut Diagnostics) {
+    let (fields, group) = match &def.kind {
+        TypeKind::Struct(s) => (&s.fields[..], s.oneof.as_ref().map(|o| &o.group)),
+        TypeKind::OneOf(g) => (&[][..], Some(g)),
+        _ => return,
+    };
+    let numbered = fields
+        .iter()
+        .map(|f| (f.number, f.json_name.as_str(), f.pointer.as_str()))
+        .chain(group.into_iter().flat_map(|g| {
+            g.members
+                .iter()
+                .map(|m| (m.number, m.json_name.as_str(), def.pointer.as_str()))
+        }));
+    let mut seen: BTreeMap<u32, &str> = BTreeMap::new();
+    for (number, name, pointer) in numbered {
+        let Some(number) = number else { continue };
+        if let Some(first) = seen.insert(number, name) {
+            diags
+                .push(file, pointer, format!("`{name}` and `{first}` of `{}` have the same field number {number}", def.name))
+                .help("give each property of a message its own `x-field-number`, as the proto numbers its fields");
+        }
     }
 }
 

@@ -30,6 +30,9 @@
 //!   [`version::ProtocolModule`]).
 //! - [`sse`]: incremental SSE framing, both ways.
 //! - [`limits`]: the largest body and the deepest nesting the decoders take.
+//! - `protobuf` (feature `protobuf`): the protobuf binary wire format of the generated types,
+//!   which the gRPC binding carries: the `Message` and `ProtoField` traits, the field
+//!   functions generated code calls, and the well-known types (`Timestamp`, `Struct`, `Value`).
 //! - [`custom`]: an agent's own error codes (the [`AgentError`](trait@AgentError) trait) and
 //!   their wire mapping.
 //! - [`table`]: the static shapes of the error table and of methods.
@@ -92,6 +95,8 @@ pub mod custom;
 mod fault;
 pub mod jsonrpc;
 pub mod limits;
+#[cfg(feature = "protobuf")]
+pub mod protobuf;
 pub mod rest;
 pub mod server;
 pub mod service;

@@ -479,6 +479,7 @@ fn without_docs(model: &Model) -> Model {
 ///   type (`format: int32` for int32, `format: byte` for bytes, lists, maps, `$ref`s),
 ///   `deprecated` mark and presence: `required` lists exactly the REQUIRED fields;
 /// - properties follow the proto's declaration order (field lists are compared in order);
+/// - every property's `x-field-number` is the proto field's number (oneof members too);
 /// - enum values are the proto's names in number order, numbered from 0 without gaps (a value's
 ///   index in our `enum` list is its number);
 /// - the five oneofs: `x-oneof-name` is the proto oneof's name, `oneOf` lists exactly its members

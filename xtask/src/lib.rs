@@ -7,7 +7,7 @@
 
 pub mod cycles;
 
-use a2a_codegen::{Config, JsonSchemaImpls};
+use a2a_codegen::{Config, Impls, JsonSchemaImpls};
 use std::path::{Path, PathBuf};
 
 /// One checked-in module of `a2a-types`: its spec directory and output directory (relative to
@@ -22,6 +22,9 @@ pub struct CheckedIn {
     pub error_reference: Option<&'static str>,
     /// The conversion table to another module and that module's path (0.3 converts to 1.0).
     pub convert: Option<(&'static str, &'static str)>,
+    /// Whether it has the protobuf codec (behind [`PROTOBUF_FEATURE`]): the modules whose spec
+    /// numbers its fields (1.0 and the 1.1 draft; 0.3 has no proto numbers here).
+    pub protobuf: bool,
 }
 
 /// Every checked-in module of `a2a-types`, v1 first.
@@ -31,18 +34,21 @@ pub const CHECKED_IN_MODULES: &[CheckedIn] = &[
         out: "generated/src/v1",
         error_reference: Some("generated/ERRORS.md"),
         convert: None,
+        protobuf: true,
     },
     CheckedIn {
         spec: "spec/v0_3",
         out: "generated/src/v0_3",
         error_reference: None,
         convert: Some(("spec/v0_3/convert.toml", "crate::v1")),
+        protobuf: false,
     },
     CheckedIn {
         spec: "spec/v1_1_draft",
         out: "generated/src/v1_1_draft",
         error_reference: None,
         convert: None,
+        protobuf: true,
     },
 ];
 
@@ -51,6 +57,9 @@ pub const RUNTIME_PATH: &str = "crate::rt";
 
 /// The cargo feature of `a2a-types` that turns on its `schemars::JsonSchema` impls.
 pub const JSON_SCHEMA_FEATURE: &str = "schemars";
+
+/// The cargo feature of `a2a-types` that turns on its protobuf codec.
+pub const PROTOBUF_FEATURE: &str = "protobuf";
 
 /// What the headers of the checked-in crate tell a reader to run after changing its inputs.
 pub const REGENERATE: &str = "run `cargo xtask generate`";
@@ -67,8 +76,9 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// The settings of one checked-in module: labelled relative to the workspace root, runtime
-/// `crate::rt`, schemars impls behind the feature `schemars`, the error reference where the
-/// module renders one.
+/// `crate::rt`, schemars impls behind the feature `schemars`, the protobuf codec behind the
+/// feature `protobuf` where the spec numbers its fields, the error reference where the module
+/// renders one.
 pub fn checked_in_module(root: &Path, module: &CheckedIn) -> Config {
     let mut config = Config::new(root.join(module.spec));
     config
@@ -82,6 +92,9 @@ pub fn checked_in_module(root: &Path, module: &CheckedIn) -> Config {
     }
     if let Some((table, path)) = module.convert {
         config.convert(root.join(table), path);
+    }
+    if module.protobuf {
+        config.protobuf(Impls::Feature(PROTOBUF_FEATURE.into()));
     }
     config
 }

@@ -12,12 +12,21 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Keywords that only annotate; allowed at any schema position.
-const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples", "deprecated"];
+/// (`x-field-number`, the protobuf field number, is read where it means something, a property,
+/// and ignored elsewhere.)
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "$comment",
+    "examples",
+    "deprecated",
+    "x-field-number",
+];
 
 /// Every keyword the generator understands, for the help text of the unsupported-keyword error.
 const SUPPORTED: &str = "$defs/definitions, $ref, type (object, array, string, integer, number, boolean, \
 [integer, string] for 64-bit integers), properties, required, items, additionalProperties (a schema), enum, \
-const, format (date-time, byte, int32, int64, uint64, double, float), oneOf of single-member `required`, x-oneof-name, oneOf of $refs with x-discriminator, default, description, title, \
+const, format (date-time, byte, int32, int64, uint64, double, float), oneOf of single-member `required`, x-oneof-name, oneOf of $refs with x-discriminator, x-field-number (a property's protobuf field number), default, description, title, \
 examples, deprecated, $comment";
 
 /// Schema dialects accepted in `$schema`.
@@ -379,6 +388,7 @@ impl Lowerer<'_> {
         let ty = self.type_ref(schema, at);
         let doc = self.doc(prop, at);
         let deprecated = self.deprecated(prop, at);
+        let number = self.field_number(prop, at);
         Some(OneOfMember {
             json_name: json_name.to_string(),
             alias: alias(json_name),
@@ -386,6 +396,7 @@ impl Lowerer<'_> {
             ty: ty?,
             doc,
             deprecated,
+            number,
         })
     }
 
@@ -421,6 +432,7 @@ impl Lowerer<'_> {
         let ty = self.type_ref(schema, &at)?;
         let doc = self.doc(prop, &at);
         let deprecated = self.deprecated(prop, &at);
+        let number = self.field_number(prop, &at);
         let presence = if required {
             Presence::Required
         } else if let Some(default) = prop.get("default") {
@@ -446,8 +458,25 @@ impl Lowerer<'_> {
             presence,
             doc,
             deprecated,
+            number,
             pointer: at,
         })
+    }
+
+    /// A property's `x-field-number`: its protobuf field number, `1..=536870911` and not in
+    /// protobuf's reserved `19000..=19999`.
+    fn field_number(&mut self, prop: &Map<String, Value>, pointer: &str) -> Option<u32> {
+        let value = prop.get("x-field-number")?;
+        let number = value.as_u64().and_then(|n| u32::try_from(n).ok());
+        match number {
+            Some(n @ 1..=536_870_911) if !(19_000..=19_999).contains(&n) => Some(n),
+            _ => {
+                let at = pointer_push(pointer, "x-field-number");
+                self.error(&at, format!("`x-field-number` must be a protobuf field number, got {value}"))
+                    .help("write the field's number in the proto: an integer from 1 to 536870911, outside 19000 to 19999");
+                None
+            }
+        }
     }
 
     /// What an object's parts make: a struct when it has no oneOf members (`has_oneof`); a bare

@@ -320,6 +320,7 @@ impl Lowerer<'_> {
                     ty,
                     doc,
                     deprecated,
+                    number: Some(f.number()),
                 });
                 continue;
             }
@@ -335,6 +336,7 @@ impl Lowerer<'_> {
                 },
                 doc,
                 deprecated,
+                number: Some(f.number()),
                 pointer: self.location(f.path()),
             });
         }

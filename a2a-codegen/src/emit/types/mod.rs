@@ -56,7 +56,7 @@ struct Cx<'a> {
     opts: &'a EmitOptions,
 }
 
-fn ident(name: &str) -> Ident {
+pub(crate) fn ident(name: &str) -> Ident {
     if crate::naming::is_keyword(name) {
         Ident::new_raw(name, Span::call_site())
     } else {

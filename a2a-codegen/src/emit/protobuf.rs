@@ -1,0 +1,425 @@
+//! Emission of the protobuf binary codec for the generated types themselves: no second set of
+//! types (as prost-build would make) and no conversion between two sets. Each message gets the
+//! runtime's `protobuf::Message` (its fields written and read by their proto field numbers) and
+//! `protobuf::ProtoField` (how it is written as a field of another message); each enum gets
+//! `ProtoField` (a varint of its number). Aliases (`Struct`, `Value`, `Timestamp`) name runtime
+//! or serde_json types, which the runtime implements.
+//!
+//! What a field is on the wire follows from its IR type and presence, as in JSON:
+//!
+//! - a required field has proto3's implicit presence: written unless it is its type's default (a
+//!   message is always written);
+//! - an optional one (`Option`) is written when `Some`: proto3's explicit presence;
+//! - lists are `repeated` (packed for numbers, bools and enums, and read packed or not), maps are
+//!   `map<string, V>`;
+//! - a oneof member is written when it is the variant set; an unknown member (`Unknown`) is not
+//!   written, as protobuf cannot carry a member it has no number for.
+//!
+//! Decoding is tolerant as the JSON side is: unknown fields and fields whose wire type does not
+//! fit are skipped, unknown enum numbers survive as `Unrecognized`, and in a message that is
+//! nothing but a oneof, a field it does not know becomes the `Unknown` variant.
+
+use super::EmitOptions;
+use crate::ir::{
+    Field, Literal, Model, OneOfGroup, Presence, StructDef, TypeDef, TypeKind, TypeRef,
+};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+/// A field or member that the codec cannot be generated for, with where it is and why.
+pub(crate) struct Gap {
+    /// `Type.member`.
+    pub(crate) name: String,
+    /// Where it is defined (a JSON pointer or a proto location).
+    pub(crate) pointer: String,
+    /// What is missing.
+    pub(crate) reason: &'static str,
+}
+
+/// What stands between the model and a protobuf codec: fields without numbers, and shapes
+/// protobuf has no encoding for (lists of lists, internally tagged unions).
+pub(crate) fn gaps(model: &Model) -> Vec<Gap> {
+    let mut gaps = Vec::new();
+    for def in model.types.values() {
+        let (fields, group): (&[Field], Option<&OneOfGroup>) = match &def.kind {
+            TypeKind::Struct(s) => (&s.fields, s.oneof.as_ref().map(|o| &o.group)),
+            TypeKind::OneOf(g) => (&[], Some(g)),
+            TypeKind::Tagged(_) => {
+                gaps.push(Gap {
+                    name: def.name.clone(),
+                    pointer: def.pointer.clone(),
+                    reason: "an internally tagged union (A2A v0.3's `kind`) has no protobuf form",
+                });
+                continue;
+            }
+            TypeKind::Enum(_) | TypeKind::Alias(_) => continue,
+            // The IR is `#[non_exhaustive]`: a kind this emitter does not know has no codec.
+            #[allow(unreachable_patterns)]
+            _ => continue,
+        };
+        for f in fields {
+            if let Presence::Defaulted(lit) = &f.presence {
+                if !is_zero(lit) {
+                    gaps.push(Gap {
+                        name: format!("{}.{}", def.name, f.json_name),
+                        pointer: f.pointer.clone(),
+                        reason: "a `default` other than the zero value has no protobuf form (an absent field reads as zero there)",
+                    });
+                }
+            }
+        }
+        let members = group.into_iter().flat_map(|g| &g.members);
+        let all = fields
+            .iter()
+            .map(|f| (&f.json_name, f.number, &f.ty, &f.pointer))
+            .chain(members.map(|m| (&m.json_name, m.number, &m.ty, &def.pointer)));
+        for (json_name, number, ty, pointer) in all {
+            let name = format!("{}.{json_name}", def.name);
+            if number.is_none() {
+                gaps.push(Gap {
+                    name,
+                    pointer: pointer.clone(),
+                    reason: "it has no field number",
+                });
+            } else if nested_collection(model, ty) {
+                gaps.push(Gap {
+                    name,
+                    pointer: pointer.clone(),
+                    reason: "a list or map of lists or maps has no protobuf form (wrap the inner one in a message)",
+                });
+            }
+        }
+    }
+    gaps
+}
+
+fn is_zero(lit: &Literal) -> bool {
+    match lit {
+        Literal::String(s) => s.is_empty(),
+        Literal::Integer(i) => *i == 0,
+        Literal::Number(n) => *n == 0.0,
+        Literal::Bool(b) => !b,
+        #[allow(unreachable_patterns)]
+        _ => false,
+    }
+}
+
+fn nested_collection(model: &Model, ty: &TypeRef) -> bool {
+    match model.resolve(ty) {
+        TypeRef::List(inner) | TypeRef::Map(inner) => {
+            matches!(model.resolve(inner), TypeRef::List(_) | TypeRef::Map(_))
+        }
+        _ => false,
+    }
+}
+
+/// Emits `protobuf.rs` (the model has no [`gaps`]). Refers to the types through the parent module.
+pub fn emit_protobuf(model: &Model, opts: &EmitOptions) -> TokenStream {
+    let rt = &opts.runtime;
+    let items = model.types.values().map(|def| {
+        let ident = Ident::new(&def.name, Span::call_site());
+        match &def.kind {
+            TypeKind::Struct(s) => {
+                let message = struct_message(model, def, s, rt);
+                let field = message_field(&ident, rt);
+                quote!(#message #field)
+            }
+            TypeKind::OneOf(g) => {
+                let message = oneof_message(def, g, rt);
+                let field = message_field(&ident, rt);
+                quote!(#message #field)
+            }
+            TypeKind::Enum(_) => enum_field(&ident, rt),
+            _ => TokenStream::new(),
+        }
+    });
+    quote! {
+        //! The protobuf binary codec of this module's types: each message implements
+        //! `Message` and `ProtoField`, each enum `ProtoField`, with the field numbers of the proto.
+        #![allow(clippy::match_single_binding)]
+        #(#items)*
+    }
+}
+
+fn number_of(number: Option<u32>) -> u32 {
+    number.expect("checked by gaps() before emission")
+}
+
+/// The field function a field of this presence is written and read with: implicit presence for
+/// required and defaulted fields, `Option` for optional ones, repeated and map for collections.
+fn codec_fns(model: &Model, f: &Field) -> (Ident, Ident, Ident) {
+    let names = match (model.resolve(&f.ty), &f.presence) {
+        (TypeRef::List(_), _) => ("encode_repeated", "encoded_len_repeated", "merge_repeated"),
+        (TypeRef::Map(_), _) => ("encode_map", "encoded_len_map", "merge_map"),
+        (_, Presence::Optional) => ("encode_option", "encoded_len_option", "merge_option"),
+        _ => ("encode_implicit", "encoded_len_implicit", "merge"),
+    };
+    let ident = |n: &str| Ident::new(n, Span::call_site());
+    (ident(names.0), ident(names.1), ident(names.2))
+}
+
+/// `field_name`: the JSON names by number, for error paths.
+fn field_names<'a>(names: impl Iterator<Item = (u32, &'a str)>) -> TokenStream {
+    let arms = names.map(|(n, name)| quote!(#n => ::core::option::Option::Some(#name),));
+    quote! {
+        fn field_name(number: u32) -> ::core::option::Option<&'static str> {
+            match number {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+}
+
+fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream) -> TokenStream {
+    let name = &def.name;
+    let ident = Ident::new(name, Span::call_site());
+    // Fields are written in number order, as protobuf's own serializers write them (the oneof
+    // at its lowest member's number); read in any order.
+    let mut encode: Vec<(u32, TokenStream)> = Vec::new();
+    let mut len = Vec::new();
+    let mut merge = Vec::new();
+    for f in &s.fields {
+        let n = number_of(f.number);
+        let field = super::types::ident(&f.rust_name);
+        let (enc, ln, mrg) = codec_fns(model, f);
+        encode.push((n, quote!(#rt::protobuf::#enc(#n, &self.#field, buf);)));
+        len.push(quote!(#rt::protobuf::#ln(#n, &self.#field)));
+        merge.push(quote!(#n => #rt::protobuf::#mrg(#n, wire, &mut self.#field, r),));
+    }
+    let mut names: Vec<(u32, &str)> = s
+        .fields
+        .iter()
+        .map(|f| (number_of(f.number), f.json_name.as_str()))
+        .collect();
+    if let Some(o) = &s.oneof {
+        let field = super::types::ident(&o.rust_name);
+        let enum_ident = Ident::new(&o.enum_name, Span::call_site());
+        let (enc, ln, mrg) = oneof_arms(
+            &o.group,
+            &enum_ident,
+            (quote!(&self.#field), quote!(self.#field)),
+            rt,
+        );
+        let first = o.group.members.iter().map(|m| number_of(m.number)).min();
+        encode.push((first.unwrap_or(0), enc));
+        len.push(quote!((#ln)));
+        merge.extend(mrg);
+        names.extend(
+            o.group
+                .members
+                .iter()
+                .map(|m| (number_of(m.number), m.json_name.as_str())),
+        );
+    }
+    encode.sort_by_key(|(n, _)| *n);
+    let encode = encode.into_iter().map(|(_, tokens)| tokens);
+    names.sort_unstable();
+    let field_name = field_names(names.into_iter());
+    let len = if len.is_empty() {
+        quote!(0)
+    } else {
+        quote!(#(#len)+*)
+    };
+    let unused = s.fields.is_empty() && s.oneof.is_none();
+    let unused = unused.then(|| quote!(let _ = buf;));
+    let encode = quote!(#unused #(#encode)*);
+    let fallback = quote!(_ => r.skip(number, wire),);
+    message_impl(
+        &ident,
+        name,
+        field_name,
+        encode,
+        len,
+        quote!(#(#merge)* #fallback),
+        rt,
+    )
+}
+
+/// The `Message` impl around its parts: the field names, the encode statements, the length
+/// expression and the merge arms (a fallback arm included).
+fn message_impl(
+    ident: &Ident,
+    name: &str,
+    field_name: TokenStream,
+    encode: TokenStream,
+    len: TokenStream,
+    arms: TokenStream,
+    rt: &TokenStream,
+) -> TokenStream {
+    quote! {
+        impl #rt::protobuf::Message for super::#ident {
+            const NAME: &'static str = #name;
+            #field_name
+            fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
+                #encode
+            }
+            fn encoded_len(&self) -> usize {
+                #len
+            }
+            fn merge_field(
+                &mut self,
+                number: u32,
+                wire: #rt::protobuf::WireType,
+                r: &mut #rt::protobuf::Reader<'_>,
+            ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
+                match number {
+                    #arms
+                }
+            }
+        }
+    }
+}
+
+/// The encode statement, the length expression and the merge arms of a oneof held in `place`
+/// (an lvalue), which `read` borrows.
+fn oneof_arms(
+    group: &OneOfGroup,
+    enum_ident: &Ident,
+    (read, place): (TokenStream, TokenStream),
+    rt: &TokenStream,
+) -> (TokenStream, TokenStream, Vec<TokenStream>) {
+    let mut enc = Vec::new();
+    let mut len = Vec::new();
+    let mut merge = Vec::new();
+    for m in &group.members {
+        let n = number_of(m.number);
+        let variant = Ident::new(&m.variant, Span::call_site());
+        enc.push(quote!(super::#enum_ident::#variant(__v) => #rt::protobuf::encode(#n, __v, buf),));
+        len.push(quote!(super::#enum_ident::#variant(__v) => #rt::protobuf::encoded_len(#n, __v),));
+        // The member already set merges (a message member read twice merges, as in protobuf);
+        // another member, or none, is replaced, once the wire type is known to fit.
+        merge.push(quote! {
+            #n => {
+                if let super::#enum_ident::#variant(__v) = &mut #place {
+                    return #rt::protobuf::merge(#n, wire, __v, r);
+                }
+                let mut __v = ::core::default::Default::default();
+                if #rt::protobuf::merge_fresh(#n, wire, &mut __v, r)? {
+                    #place = super::#enum_ident::#variant(__v);
+                }
+                ::core::result::Result::Ok(())
+            }
+        });
+    }
+    let enc = quote! {
+        match #read {
+            #(#enc)*
+            super::#enum_ident::Unknown(_) => {}
+        }
+    };
+    let len = quote! {
+        match #read {
+            #(#len)*
+            super::#enum_ident::Unknown(_) => 0,
+        }
+    };
+    (enc, len, merge)
+}
+
+/// A message that is nothing but a oneof: the Rust enum is the message.
+fn oneof_message(def: &TypeDef, g: &OneOfGroup, rt: &TokenStream) -> TokenStream {
+    let name = &def.name;
+    let ident = Ident::new(name, Span::call_site());
+    let (enc, len, merge) = oneof_arms(g, &ident, (quote!(self), quote!(*self)), rt);
+    let mut names: Vec<(u32, &str)> = g
+        .members
+        .iter()
+        .map(|m| (number_of(m.number), m.json_name.as_str()))
+        .collect();
+    names.sort_unstable();
+    let field_name = field_names(names.into_iter());
+    // A member this version does not know: the oneof's unknown variant, by its number, unless a
+    // known member is already set.
+    let fallback = quote! {
+        _ => {
+            if let super::#ident::Unknown(__u) = self {
+                if __u.is_unset() {
+                    *__u = #rt::UnknownMember::new(::std::string::ToString::to_string(&number), ::core::option::Option::None);
+                }
+            }
+            r.skip(number, wire)
+        }
+    };
+    message_impl(
+        &ident,
+        name,
+        field_name,
+        enc,
+        len,
+        quote!(#(#merge)* #fallback),
+        rt,
+    )
+}
+
+/// `ProtoField` for a message type: a length-delimited field.
+fn message_field(ident: &Ident, rt: &TokenStream) -> TokenStream {
+    quote! {
+        impl #rt::protobuf::ProtoField for super::#ident {
+            const WIRE: #rt::protobuf::WireType = #rt::protobuf::WireType::Len;
+            #[inline]
+            fn encode_value(&self, buf: &mut ::std::vec::Vec<u8>) {
+                #rt::protobuf::message_encode_value(self, buf)
+            }
+            #[inline]
+            fn value_len(&self) -> usize {
+                #rt::protobuf::message_value_len(self)
+            }
+            #[inline]
+            fn merge_value(
+                &mut self,
+                r: &mut #rt::protobuf::Reader<'_>,
+            ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
+                #rt::protobuf::message_merge_value(self, r)
+            }
+            #[inline]
+            fn is_default(&self) -> bool {
+                false
+            }
+        }
+    }
+}
+
+/// `ProtoField` for an open enum: a varint of its number; an unknown number survives as
+/// `Unrecognized` and is written back as that number.
+fn enum_field(ident: &Ident, rt: &TokenStream) -> TokenStream {
+    quote! {
+        impl #rt::protobuf::ProtoField for super::#ident {
+            const WIRE: #rt::protobuf::WireType = #rt::protobuf::WireType::Varint;
+            const PACKED: bool = true;
+            #[inline]
+            fn encode_value(&self, buf: &mut ::std::vec::Vec<u8>) {
+                #rt::protobuf::ProtoField::encode_value(&self.proto_number(), buf)
+            }
+            #[inline]
+            fn value_len(&self) -> usize {
+                #rt::protobuf::ProtoField::value_len(&self.proto_number())
+            }
+            #[inline]
+            fn merge_value(
+                &mut self,
+                r: &mut #rt::protobuf::Reader<'_>,
+            ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
+                let mut __n = 0i32;
+                #rt::protobuf::ProtoField::merge_value(&mut __n, r)?;
+                *self = Self::from_number(i64::from(__n));
+                ::core::result::Result::Ok(())
+            }
+            #[inline]
+            fn is_default(&self) -> bool {
+                self.proto_number() == 0
+            }
+        }
+        impl super::#ident {
+            /// The number this value is written as in protobuf: its own, or for `Unrecognized`
+            /// the number it arrived as (0 for a name that only JSON carried).
+            #[inline]
+            pub fn proto_number(&self) -> i32 {
+                match self.number() {
+                    ::core::option::Option::Some(__n) => __n,
+                    ::core::option::Option::None => #rt::protobuf::enum_number(self.as_str()),
+                }
+            }
+        }
+    }
+}
