@@ -9,7 +9,7 @@ pub enum DecodeErrorKind {
     /// The input ends inside a key, a varint, a fixed-width value or a length-delimited field
     /// (or inside a group, before its end-group key).
     Truncated,
-    /// A varint longer than 10 bytes, or whose 10th byte is above 1 (more than 64 bits).
+    /// A varint longer than 10 bytes.
     VarintTooLong,
     /// A key's field number is 0 or above 2^29 - 1 (the number as read).
     InvalidFieldNumber(u64),
@@ -34,10 +34,6 @@ pub enum DecodeErrorKind {
         /// The limit.
         limit: usize,
     },
-    /// A `google.protobuf.Timestamp` that [`Timestamp`](crate::Timestamp) cannot hold: before
-    /// `0001-01-01T00:00:00Z`, after `9999-12-31T23:59:59.999999999Z`, or with `nanos` outside
-    /// `0..=999_999_999`.
-    InvalidTimestamp,
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -45,7 +41,7 @@ impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeErrorKind::Truncated => f.write_str("the input ends inside a field"),
-            DecodeErrorKind::VarintTooLong => f.write_str("a varint longer than 64 bits"),
+            DecodeErrorKind::VarintTooLong => f.write_str("a varint longer than 10 bytes"),
             DecodeErrorKind::InvalidFieldNumber(n) => write!(
                 f,
                 "invalid field number {n} (field numbers run from 1 to 536870911)"
@@ -61,9 +57,6 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::TooLarge { len, limit } => {
                 write!(f, "{len} bytes, over the limit of {limit}")
             }
-            DecodeErrorKind::InvalidTimestamp => f.write_str(
-                "a timestamp outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z",
-            ),
         }
     }
 }

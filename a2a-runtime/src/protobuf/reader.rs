@@ -184,7 +184,8 @@ impl<'a> Reader<'a> {
     /// # Errors
     ///
     /// [`DecodeErrorKind::Truncated`] when the input ends inside it;
-    /// [`DecodeErrorKind::VarintTooLong`] when it runs past 10 bytes or its 10th byte is above 1.
+    /// [`DecodeErrorKind::VarintTooLong`] when it runs past 10 bytes (a 10th byte above 1 is read:
+    /// its bits past 64 are dropped, as upb drops them).
     #[inline]
     pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
         // The common case: one byte.
@@ -200,17 +201,22 @@ impl<'a> Reader<'a> {
     fn read_varint_slow(&mut self) -> Result<u64, DecodeError> {
         let mut value = 0u64;
         for (i, &b) in self.buf.iter().enumerate().take(10) {
-            if i == 9 && b > 1 {
-                return Err(err(DecodeErrorKind::VarintTooLong));
-            }
+            // The 10th byte's bits above the first fall past bit 63 and are dropped: the low 64
+            // bits are the value, as a2a-sdk's parser (upb) reads it (prost refuses such a
+            // varint; a reader never stricter than the SDK cannot).
             value |= u64::from(b & 0x7f) << (7 * i);
             if b < 0x80 {
                 self.buf = self.buf.get(i + 1..).unwrap_or_default();
                 return Ok(value);
             }
         }
-        // Fewer than 10 bytes, every one with its continuation bit set.
-        Err(err(DecodeErrorKind::Truncated))
+        if self.buf.len() >= 10 {
+            // Ten bytes, every one with its continuation bit set.
+            Err(err(DecodeErrorKind::VarintTooLong))
+        } else {
+            // Fewer than ten, every one with its continuation bit set.
+            Err(err(DecodeErrorKind::Truncated))
+        }
     }
 
     /// Reads four little-endian bytes (`fixed32`, `float`).

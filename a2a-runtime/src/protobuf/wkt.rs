@@ -21,7 +21,7 @@ use super::encode::{
     encode, encode_entry, encode_implicit, encode_key, encode_varint, encoded_entry_len,
     encoded_len, encoded_len_implicit, key_len, varint_len,
 };
-use super::error::{DecodeError, DecodeErrorKind};
+use super::error::DecodeError;
 use super::field::{merge, merge_repeated, read_entry};
 use super::reader::{Reader, WireType};
 use super::{merge_fields, ProtoField};
@@ -37,13 +37,28 @@ fn timestamp_field(number: u32) -> Option<&'static str> {
     }
 }
 
-/// The instant `t` denotes as `(seconds, nanos)`, or the epoch when it denotes none.
+/// The instant `t` denotes as `(seconds, nanos)`: the RFC 3339 text's, or the [`raw`] form's
+/// (a timestamp RFC 3339 cannot write), or the epoch when it denotes none.
 fn instant(t: &Timestamp) -> (i64, i32) {
     match t.parse() {
         // `nanos` is below 10^9, so it fits.
         Ok(u) => (u.seconds, u.nanos as i32),
-        Err(_) => (0, 0),
+        Err(_) => from_raw(t.as_str()).unwrap_or((0, 0)),
     }
+}
+
+/// The text of a timestamp RFC 3339 cannot write (before year 1, after 9999, or with `nanos`
+/// outside `0..=999_999_999`), which a2a-sdk's parser accepts (only its JSON printer refuses it):
+/// `@<seconds>,<nanos>`, the two numbers as received, so that it encodes back to the same bytes.
+/// No RFC 3339 text starts with `@`, so it cannot be mistaken for one.
+fn raw(seconds: i64, nanos: i32) -> Timestamp {
+    Timestamp::new(format!("@{seconds},{nanos}"))
+}
+
+/// The numbers of a [`raw`] form.
+fn from_raw(text: &str) -> Option<(i64, i32)> {
+    let (seconds, nanos) = text.strip_prefix('@')?.split_once(',')?;
+    Some((seconds.parse().ok()?, nanos.parse().ok()?))
 }
 
 fn timestamp_body_len(seconds: i64, nanos: i32) -> usize {
@@ -58,10 +73,11 @@ fn timestamp_body_len(seconds: i64, nanos: i32) -> usize {
 /// epoch: protobuf has no way to carry it.
 ///
 /// Decoding formats the instant in the canonical form ([`Timestamp::from_unix`]: UTC, `Z`, 0,
-/// 3, 6 or 9 fractional digits); one outside `0001-01-01T00:00:00Z` to
-/// `9999-12-31T23:59:59.999999999Z`, or with `nanos` outside `0..=999_999_999`, is
-/// [`DecodeErrorKind::InvalidTimestamp`]. Like any message, a second occurrence of the field
-/// merges into the first: a member it leaves out keeps its value.
+/// 3, 6 or 9 fractional digits). One outside `0001-01-01T00:00:00Z` to
+/// `9999-12-31T23:59:59.999999999Z`, or with `nanos` outside `0..=999_999_999`, is no error
+/// (a2a-sdk's parser takes it): it is kept as the text `@<seconds>,<nanos>`, which no RFC 3339
+/// reader takes for a time and which encodes back to the same numbers. Like any message, a
+/// second occurrence of the field merges into the first: a member it leaves out keeps its value.
 impl ProtoField for Timestamp {
     const WIRE: WireType = WireType::Len;
 
@@ -95,9 +111,10 @@ impl ProtoField for Timestamp {
                 _ => r.skip(number, wire),
             },
         )?;
-        let invalid = || DecodeError::new(DecodeErrorKind::InvalidTimestamp);
-        let nanos = u32::try_from(nanos).map_err(|_| invalid())?;
-        *self = Timestamp::from_unix(seconds, nanos).map_err(|_| invalid())?;
+        *self = u32::try_from(nanos)
+            .ok()
+            .and_then(|n| Timestamp::from_unix(seconds, n).ok())
+            .unwrap_or_else(|| raw(seconds, nanos));
         Ok(())
     }
 

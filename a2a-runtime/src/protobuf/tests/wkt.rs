@@ -98,7 +98,8 @@ fn timestamps_decode_from_seconds_and_nanos() {
 }
 
 #[test]
-fn timestamps_out_of_range_are_refused() {
+fn timestamps_out_of_range_are_kept_as_received() {
+    // a2a-sdk's parser accepts any seconds and nanos; only RFC 3339 cannot write them.
     let mut max_plus_one = vec![0x08];
     encode_varint(253_402_300_800, &mut max_plus_one);
     let mut min_minus_one = vec![0x08];
@@ -106,23 +107,23 @@ fn timestamps_out_of_range_are_refused() {
     let negative_nanos = hex("10 ff ff ff ff ff ff ff ff ff 01");
     let mut big_nanos = vec![0x10];
     encode_varint(1_000_000_000, &mut big_nanos);
-    for body in [max_plus_one, min_minus_one, negative_nanos, big_nanos] {
-        let err = decode_when(&body).unwrap_err();
-        assert_eq!(err.kind(), &DecodeErrorKind::InvalidTimestamp, "{body:?}");
-        assert_eq!(err.path(), "Outer.when(13)");
+    let expected = [
+        "@253402300800,0",
+        "@-62135596801,0",
+        "@0,-1",
+        "@0,1000000000",
+    ];
+    for (body, text) in [max_plus_one, min_minus_one, negative_nanos, big_nanos]
+        .into_iter()
+        .zip(expected)
+    {
+        let when = decode_when(&body).unwrap();
+        assert_eq!(when, text);
+        // And written back as the same numbers.
+        let mut again = Vec::new();
+        crate::Timestamp::new(when).encode_value(&mut again);
+        assert_eq!(&again[1..], &body[..], "{text}");
     }
-    assert_eq!(
-        decode_when(&hex("10 80 80 80 80 08"))
-            .unwrap_err()
-            .to_string(),
-        "protobuf: a timestamp outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z \
-         at Outer.when(13)"
-    );
-    // A truncated member names it.
-    assert_eq!(
-        decode_when(&hex("08")).unwrap_err().path(),
-        "Outer.when(13).seconds(1)"
-    );
 }
 
 #[test]
