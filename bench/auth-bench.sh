@@ -53,7 +53,7 @@ cleanup() {
 trap cleanup EXIT
 
 say "building tck-agent, serve_load and mint_jwt (release)"
-cargo build --release --locked -q --workspace --benches --bin tck-agent --bin serve_load --bin mint_jwt
+cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin tck-agent --bin serve_load --bin mint_jwt
 
 # The credentials: one static token, and a JWT with the JWK Set that verifies it.
 echo '{"bench-static-token": {"caller": "bench"}}' >"$out/tokens.json"

@@ -116,10 +116,10 @@ if [[ -n "${TCK_AGENT_BIN:-}" ]]; then
 else
   say "building tck-agent and serve_load (release)"
   # --workspace --benches: the features of CI's one release build, whose artifacts this reuses (see .ci/run).
-  cargo build --release --locked -q --workspace --benches --bin tck-agent
+  cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin tck-agent
   tck_agent="$target/release/tck-agent"
 fi
-cargo build --release --locked -q --workspace --benches --bin serve_load
+cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin serve_load
 serve_load="$target/release/serve_load"
 
 venv="$("$root/tests/interop/venv.sh")"

@@ -67,10 +67,10 @@ if [[ -n "${TCK_AGENT_BIN:-}" ]]; then
   tck_agent="$TCK_AGENT_BIN"
 else
   say "building tck-agent and scale_load (release)"
-  cargo build --release --locked -q --workspace --benches --bin tck-agent
+  cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin tck-agent
   tck_agent="$target/release/tck-agent"
 fi
-cargo build --release --locked -q --workspace --benches --bin scale_load
+cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin scale_load
 scale_load="$target/release/scale_load"
 say "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -102,8 +102,8 @@ start_agent() {
 
 say "building $AGENT_BIN, serve_load and client_load (release)"
 # --workspace --benches: the features of CI's one release build, whose artifacts this reuses (see .ci/run).
-cargo build --release --locked -q --workspace --benches --bin "$AGENT_BIN" --bin bench_agent
-cargo build --release --locked -q --workspace --benches --bin serve_load --bin client_load
+cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin "$AGENT_BIN" --bin bench_agent
+cargo build --release --locked -q --workspace --benches --features a2a-bench/prost-baseline --bin serve_load --bin client_load
 agent_bin="$target/release/$AGENT_BIN"
 serve_load="$target/release/serve_load"
 client_load="$target/release/client_load"
