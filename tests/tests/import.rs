@@ -86,7 +86,9 @@ fn imported_types(schema: &Source<Value>) -> BTreeMap<String, TypeDef> {
     types
 }
 
-/// The model without what may differ between the inputs: descriptions and JSON pointers.
+/// The model without what may differ between the inputs: descriptions, JSON pointers, and the
+/// protobuf field numbers, which our schema carries (`x-field-number`) and no published schema
+/// does (a module generated from one cannot have the protobuf codec; docs/generating.md).
 fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> {
     let mut types = types.clone();
     for def in types.values_mut() {
@@ -97,6 +99,7 @@ fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> 
                 for field in &mut s.fields {
                     field.doc = None;
                     field.pointer.clear();
+                    field.number = None;
                 }
                 s.oneof.as_mut().map(|o| &mut o.group)
             }
@@ -108,6 +111,7 @@ fn without_docs(types: &BTreeMap<String, TypeDef>) -> BTreeMap<String, TypeDef> 
         };
         for member in group.into_iter().flat_map(|g| &mut g.members) {
             member.doc = None;
+            member.number = None;
         }
     }
     types

@@ -52,7 +52,8 @@ fn output_does_not_depend_on_where_the_spec_is_read_from() {
         .regenerate_hint(xtask::REGENERATE)
         .runtime_path(xtask::RUNTIME_PATH)
         .error_reference("elsewhere/ERRORS.md")
-        .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()));
+        .json_schema(a2a_codegen::JsonSchemaImpls::Feature("schemars".into()))
+        .protobuf(a2a_codegen::Impls::Feature(xtask::PROTOBUF_FEATURE.into()));
     assert_eq!(relative.generate().unwrap(), via_dotdot.generate().unwrap());
 }
 
@@ -73,6 +74,7 @@ fn generated_files_carry_the_header_with_input_hashes() {
             "json_schema.rs",
             "methods.rs",
             "mod.rs",
+            "protobuf.rs",
             "server.rs",
             "service.rs",
             "types.rs"
@@ -110,8 +112,8 @@ fn check_reports_a_stale_file_with_a_diff_and_generate_repairs_it() {
     let mut config = checked_in(&workspace_root());
     config.out_dir(&tmp).error_reference(tmp.join("ERRORS.md"));
     let staleness = config.check().unwrap();
-    assert_eq!(staleness.files.len(), 8, "every file missing: {staleness}");
-    assert_eq!(config.write().unwrap().len(), 8);
+    assert_eq!(staleness.files.len(), 9, "every file missing: {staleness}");
+    assert_eq!(config.write().unwrap().len(), 9);
     assert!(config.check().unwrap().is_fresh());
     assert!(
         config.write().unwrap().is_empty(),
