@@ -204,3 +204,58 @@ fn a_bad_runtime_path_is_a_clear_error() {
         .unwrap_err();
     assert!(matches!(err, Error::Config(_)), "{err}");
 }
+
+/// The protobuf codec: from a proto, every message and enum gets its impls by the proto's field
+/// numbers; from a schema without `x-field-number`, generation fails naming each field, where it
+/// is, and the fix.
+#[test]
+fn the_protobuf_codec_takes_its_field_numbers_from_the_input() {
+    let files = Config::new(fixtures("pass").join("proto3.proto"))
+        .protobuf(a2a_codegen::Impls::Always)
+        .generate()
+        .unwrap();
+    let codec = files.iter().find(|f| f.path == "protobuf.rs").unwrap();
+    syn::parse_file(&codec.contents).unwrap();
+    let flat: String = codec.contents.split_whitespace().collect();
+    assert!(
+        flat.contains("impl::a2a_runtime::protobuf::Messageforsuper::"),
+        "{}",
+        codec.contents
+    );
+    assert!(flat.contains("impl::a2a_runtime::protobuf::ProtoFieldforsuper::"));
+
+    let err = Config::new(fixtures("pass").join("scalars.schema.json"))
+        .source_label("fixtures/scalars.schema.json")
+        .protobuf(a2a_codegen::Impls::Always)
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the protobuf codec cannot be generated for `")
+            && err.contains("it has no field number")
+            && err.contains("--> fixtures/scalars.schema.json at /$defs/")
+            && err.contains("x-field-number"),
+        "{err}"
+    );
+
+    // Numbers are checked whether or not the codec is asked for: unique within a message, and
+    // protobuf's own range.
+    let err = Config::new("unused")
+        .source_label("inline.json")
+        .generate_from_str(
+            r#"{"$defs": {"Ping": {"type": "object", "properties": {
+                "a": {"type": "string", "x-field-number": 1},
+                "b": {"type": "string", "x-field-number": 1},
+                "c": {"type": "string", "x-field-number": 19001}}}}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`b` and `a` of `Ping` have the same field number 1"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`x-field-number` must be a protobuf field number, got 19001"),
+        "{err}"
+    );
+}
