@@ -94,86 +94,47 @@ impl ProtoField for bool {
     }
 }
 
-/// `int32` (and enums' numbers): a varint of the value sign-extended to 64 bits, so a negative
-/// one takes 10 bytes; reading keeps the low 32 bits of the varint.
-impl ProtoField for i32 {
-    const WIRE: WireType = WireType::Varint;
-    const PACKED: bool = true;
+/// The integer kinds, each a varint of its value as 64 bits (`as_u64`) read back with `from_u64`:
+/// `int32` (and enums' numbers) sign-extended, so a negative one takes 10 bytes, and read as the
+/// varint's low 32 bits; `int64` as its two's complement; `uint64` as it is.
+macro_rules! varint_field {
+    ($($ty:ty: $kind:literal, |$v:ident| $as_u64:expr, |$w:ident| $from_u64:expr;)*) => {$(
+        #[doc = concat!("`", $kind, "`: a varint (see `varint_field!`).")]
+        impl ProtoField for $ty {
+            const WIRE: WireType = WireType::Varint;
+            const PACKED: bool = true;
 
-    #[inline]
-    fn encode_value(&self, buf: &mut Vec<u8>) {
-        encode_varint(i64::from(*self) as u64, buf);
-    }
+            #[inline]
+            fn encode_value(&self, buf: &mut Vec<u8>) {
+                let $v = *self;
+                encode_varint($as_u64, buf);
+            }
 
-    #[inline]
-    fn value_len(&self) -> usize {
-        varint_len(i64::from(*self) as u64)
-    }
+            #[inline]
+            fn value_len(&self) -> usize {
+                let $v = *self;
+                varint_len($as_u64)
+            }
 
-    #[inline]
-    fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        *self = r.read_varint()? as i32;
-        Ok(())
-    }
+            #[inline]
+            fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+                let $w = r.read_varint()?;
+                *self = $from_u64;
+                Ok(())
+            }
 
-    #[inline]
-    fn is_default(&self) -> bool {
-        *self == 0
-    }
+            #[inline]
+            fn is_default(&self) -> bool {
+                *self == 0
+            }
+        }
+    )*};
 }
 
-/// `int64`: a varint of the two's-complement value.
-impl ProtoField for i64 {
-    const WIRE: WireType = WireType::Varint;
-    const PACKED: bool = true;
-
-    #[inline]
-    fn encode_value(&self, buf: &mut Vec<u8>) {
-        encode_varint(*self as u64, buf);
-    }
-
-    #[inline]
-    fn value_len(&self) -> usize {
-        varint_len(*self as u64)
-    }
-
-    #[inline]
-    fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        *self = r.read_varint()? as i64;
-        Ok(())
-    }
-
-    #[inline]
-    fn is_default(&self) -> bool {
-        *self == 0
-    }
-}
-
-/// `uint64`: a varint.
-impl ProtoField for u64 {
-    const WIRE: WireType = WireType::Varint;
-    const PACKED: bool = true;
-
-    #[inline]
-    fn encode_value(&self, buf: &mut Vec<u8>) {
-        encode_varint(*self, buf);
-    }
-
-    #[inline]
-    fn value_len(&self) -> usize {
-        varint_len(*self)
-    }
-
-    #[inline]
-    fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        *self = r.read_varint()?;
-        Ok(())
-    }
-
-    #[inline]
-    fn is_default(&self) -> bool {
-        *self == 0
-    }
+varint_field! {
+    i32: "int32", |v| i64::from(v) as u64, |w| w as i32;
+    i64: "int64", |v| v as u64, |w| w as i64;
+    u64: "uint64", |v| v, |w| w;
 }
 
 /// `double`: eight little-endian bytes. Only positive zero is the default: `-0.0` is written,

@@ -96,11 +96,7 @@ impl ProtoField for Timestamp {
 
     fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let mut r = r.nested()?;
-        let (mut seconds, mut nanos) = if self.as_str() == "1970-01-01T00:00:00Z" {
-            (0, 0)
-        } else {
-            instant(self)
-        };
+        let (mut seconds, mut nanos) = instant(self);
         merge_fields(
             &mut r,
             "Timestamp",
