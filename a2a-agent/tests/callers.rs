@@ -40,7 +40,8 @@ fn card(base: &str) -> Value {
             {"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
             {"url": base, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
         ],
-        "capabilities": {}, "defaultInputModes": ["text"], "defaultOutputModes": ["text"],
+        "capabilities": {"streaming": true, "pushNotifications": true},
+        "defaultInputModes": ["text"], "defaultOutputModes": ["text"],
         "skills": [],
         "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}},
         "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]

@@ -4,24 +4,13 @@
 
 use a2a_agent::push::{PushDispatcher, PushSender, PushUrlPolicy};
 use a2a_agent::store::MemoryStore;
-use a2a_agent::{AgentExecutor, ExecutorError, RequestHandler, TaskContext, TaskUpdater};
-use a2a_types::v1::{AgentCard, AgentInterface};
+mod common;
+
+use a2a_agent::RequestHandler;
+use a2a_types::v1::{AgentCapabilities, AgentCard, AgentInterface};
+use common::echo::Echo;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-/// `hang` works until canceled; anything else gets one artifact repeating it, then completes.
-struct Echo;
-
-impl AgentExecutor for Echo {
-    async fn execute(&self, cx: TaskContext, task: TaskUpdater) -> Result<(), ExecutorError> {
-        task.start_work(None).await?;
-        if cx.text() == "hang" {
-            std::future::pending::<()>().await;
-        }
-        task.add_text_artifact("echo", &cx.text()).await?;
-        task.complete(None).await
-    }
-}
 
 async fn serve(v0_3: bool) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -42,6 +31,12 @@ async fn serve(v0_3: bool) -> String {
                 ..Default::default()
             },
         ],
+        // What the calls below use (the server refuses what the card does not declare).
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            push_notifications: Some(true),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let policy = PushUrlPolicy {
@@ -357,6 +352,12 @@ async fn serve_0_3_only() -> String {
             protocol_version: "0.3".into(),
             ..Default::default()
         }],
+        // What the calls below use (the server refuses what the card does not declare).
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            push_notifications: Some(true),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let handler = RequestHandler::builder(Echo).build();

@@ -297,6 +297,7 @@ impl Config {
         let opts = emit::EmitOptions {
             runtime,
             preserve_unknown: self.preserve_unknown_fields,
+            protobuf: self.protobuf.as_ref().map(|impls| gate_of(Some(impls))),
         };
         let schema = schema_header(loaded);
         let mut out = Modules::default();

@@ -116,6 +116,8 @@ pub mod __private {
     pub use crate::codec::*;
     pub use crate::custom::{field, field_value, find_fields, TakenMessage};
     pub use crate::jsonrpc::server::RawRequest;
+    #[cfg(feature = "protobuf")]
+    pub use crate::protobuf::{grpc_decode, grpc_require};
     pub use crate::rest::server::{decode_rest_params, find_route, require as rest_require};
     pub use crate::service::{not_served, streamed, unary};
     pub use crate::table::standard as standard_error;

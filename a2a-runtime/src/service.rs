@@ -542,6 +542,42 @@ pub trait Protocol: ProtocolModule {
 
     /// The tenant the params name, if the params type has a `tenant` and it is not empty.
     fn tenant(request: &Self::Request) -> Option<&str>;
+
+    /// The gRPC binding's codec, when the module was generated with its protobuf codec (and
+    /// that codec's cargo feature is on): a server serves gRPC for a module that has one.
+    const GRPC: Option<GrpcCodec<Self::Request, Self::Reply>> = None;
+}
+
+/// A generated module's gRPC codec (the binary protobuf form of its params and results, by rpc
+/// name): what [`Protocol::GRPC`] holds, and a gRPC transport calls. Plain function pointers, so
+/// that this layer needs neither the protobuf runtime nor an HTTP/2 stack.
+pub struct GrpcCodec<Request, Reply> {
+    /// The call of the rpc named (`SendMessage`) with this request message, under these limits;
+    /// `None` when the module has no such rpc, `Err` (invalid params, with a
+    /// `google.rpc.BadRequest` naming the field) when the message does not decode or lacks what
+    /// the method cannot run without.
+    pub decode: GrpcDecode<Request>,
+    /// A reply's result message.
+    pub encode: fn(&Reply) -> Vec<u8>,
+}
+
+/// [`GrpcCodec::decode`]: the rpc's name, the request message and the server's limits in; the
+/// call, or the invalid-params fault, or `None` for an rpc the module does not have, out.
+pub type GrpcDecode<Request> =
+    fn(&str, &[u8], &Limits) -> Option<Result<Request, crate::fault::Fault>>;
+
+impl<Request, Reply> Clone for GrpcCodec<Request, Reply> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<Request, Reply> Copy for GrpcCodec<Request, Reply> {}
+
+impl<Request, Reply> fmt::Debug for GrpcCodec<Request, Reply> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GrpcCodec")
+    }
 }
 
 /// A service as a transport calls it: one request in, its outcome out. Implemented by a generated

@@ -179,31 +179,36 @@ pub trait ProtocolModule: Send + Sync + 'static {
 ///
 /// assert_eq!(Binding::of("HTTP+JSON"), Some(Binding::HttpJson));
 /// assert_eq!(Binding::of("jsonrpc"), Some(Binding::JsonRpc)); // ASCII case does not matter
-/// assert_eq!(Binding::of("GRPC"), None); // served by the protobuf toolchain, not by this crate
+/// assert_eq!(Binding::of("GRPC"), Some(Binding::Grpc));
+/// assert_eq!(Binding::of("SOAP"), None);
 /// assert_eq!(Binding::JsonRpc.name(), "JSONRPC");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Binding {
     /// JSON-RPC 2.0 over HTTP (spec §9): every call a POST to the interface's URL.
     JsonRpc,
     /// HTTP+JSON (spec §11): each method on its own route below the interface's URL.
     HttpJson,
+    /// gRPC (spec §10): the `lf.a2a.v1.A2AService` rpcs over HTTP/2, protobuf messages. The
+    /// server serves it with the `grpc` feature (see `server`); the JSON client does not speak it.
+    Grpc,
 }
 
 impl Binding {
-    /// The binding a card names, ignoring ASCII case; `None` for one this crate does not speak
-    /// (gRPC, or a name no spec has).
+    /// The binding a card names, ignoring ASCII case; `None` for a name no spec has.
     pub fn of(name: &str) -> Option<Binding> {
-        [Binding::JsonRpc, Binding::HttpJson]
+        [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
             .into_iter()
             .find(|b| b.name().eq_ignore_ascii_case(name))
     }
 
-    /// The name agent cards use for it (`JSONRPC`, `HTTP+JSON`).
+    /// The name agent cards use for it (`JSONRPC`, `HTTP+JSON`, `GRPC`).
     pub const fn name(self) -> &'static str {
         match self {
             Binding::JsonRpc => "JSONRPC",
             Binding::HttpJson => "HTTP+JSON",
+            Binding::Grpc => "GRPC",
         }
     }
 }

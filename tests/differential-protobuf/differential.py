@@ -127,11 +127,16 @@ def entries_set_aside(msg) -> list[str]:
 
 
 def run_ours(binary: Path, cases: list, work: Path) -> dict:
-    path = work / 'cases.jsonl'
+    lines = [{'id': c['id'], 'type': c['type'], 'b64': base64.b64encode(c['data']).decode()}
+             for c in cases]
+    return run_lines(binary, lines, work / 'cases.jsonl')
+
+
+def run_lines(binary: Path, lines: list, path: Path) -> dict:
+    """classify_protobuf over these input lines (written to `path`): its output lines by id."""
     with path.open('w') as f:
-        for c in cases:
-            f.write(json.dumps({'id': c['id'], 'type': c['type'],
-                                'b64': base64.b64encode(c['data']).decode()}) + '\n')
+        for line in lines:
+            f.write(json.dumps(line) + '\n')
     done = subprocess.run([str(binary), str(path)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise Harness(f'{binary} failed (exit {done.returncode}):\n{done.stderr}')
@@ -139,6 +144,49 @@ def run_ours(binary: Path, cases: list, work: Path) -> dict:
     # str.splitlines would split at.
     lines = [json.loads(line) for line in done.stdout.split('\n') if line.strip()]
     return {line['id']: line for line in lines}
+
+
+def round_trip(binary: Path, seeds: list, work: Path) -> tuple[int, list]:
+    """JSON -> our types -> protobuf -> the SDK's parser -> ProtoJSON -> our types, on every
+    seed (the captures and the hand-built messages): the SDK must read our bytes as the message
+    it serialized the seed to, and our value must come back equal. Returns (seeds tried,
+    failures)."""
+    first = []
+    wanted = {}
+    for name, type_name, data in seeds:
+        msg = case_table.message_class(type_name).FromString(data)
+        try:
+            json_value = json_format.MessageToDict(msg)
+        except Exception:  # noqa: BLE001 (a value ProtoJSON cannot print has no JSON to start from)
+            continue
+        first.append({'id': f'{name}/round-trip', 'type': type_name, 'json': json_value})
+        wanted[f'{name}/round-trip'] = msg
+    ours = run_lines(binary, first, work / 'round-trip-1.jsonl')
+    failures = []
+    second = []
+    for case in first:
+        cid, cls = case['id'], case_table.message_class(case['type'])
+        mine = ours.get(cid) or {}
+        if not mine.get('ok') or 'b64' not in mine:
+            failures.append(f"{cid}: we do not read the SDK's ProtoJSON: {short(mine, 300)}")
+            continue
+        try:
+            back = cls.FromString(base64.b64decode(mine['b64']))
+        except Exception as e:  # noqa: BLE001
+            failures.append(f'{cid}: the SDK refuses our bytes: {e}')
+            continue
+        if back != wanted[cid]:
+            failures.append(f'{cid}: the SDK reads our bytes as another message: '
+                            f'{short(json_format.MessageToDict(back), 300)}')
+            continue
+        second.append({'id': cid, 'type': case['type'], 'json': json_format.MessageToDict(back)})
+    again = run_lines(binary, second, work / 'round-trip-2.jsonl')
+    for case in second:
+        cid = case['id']
+        before, after = ours[cid].get('json'), (again.get(cid) or {}).get('json')
+        if before != after:
+            failures.append(f'{cid}: our value changed on the way round: {short(after, 300)}')
+    return len(first), failures
 
 
 def short(text: str, n: int = 160) -> str:
@@ -297,7 +345,14 @@ def main() -> int:
     print(f'({unprintable} accepted values ProtoJSON cannot print were compared through '
           f'normalize.plain; every outcome: {args.out / "report.json"}; '
           f'{time.monotonic() - started:.1f}s)')
-    failed = len(bad) + len(failures)
+    tried, trip_failures = round_trip(args.classify, seeds, args.out)
+    for problem in trip_failures:
+        print(f'FAILED (round trip): {problem}')
+    if tried < MIN_CAPTURED_SEEDS:
+        trip_failures.append(f'only {tried} seeds went round')
+    print(f'round trip (JSON -> ours -> protobuf -> the SDK -> ProtoJSON -> ours): {tried} seeds, '
+          f'{tried - len(trip_failures)} equal all the way')
+    failed = len(bad) + len(failures) + len(trip_failures)
     print(f'{len(cases) - len(bad)} passed, {failed} failed')
     return 1 if failed else 0
 

@@ -8,7 +8,11 @@
 //!
 //! `CASES.jsonl` holds one case per line, `{"id": "...", "type": "Task", "b64": "..."}`: `type`
 //! is the proto message's name (every message of `a2a_types::v1`, and `Empty` for
-//! `google.protobuf.Empty`), `b64` the bytes in standard base64. Each output line is
+//! `google.protobuf.Empty`), `b64` the bytes in standard base64. A line with `"json"` (a
+//! ProtoJSON value) instead of `b64` is encoded: read as the type and written as protobuf, its
+//! output `{"id", "ok": true, "b64": ..., "json": ...}` (our bytes, and the value read) or
+//! `{"id", "ok": false, "error": ...}` (the round trip of tests/differential-protobuf). Each
+//! output line of a `b64` case is
 //!
 //! - `{"id", "ok": true, "json": ...}`: `Message::decode` gave a value; `json` is that value
 //!   through `serde_json::to_value` (its ProtoJSON form);
@@ -46,6 +50,25 @@ fn decode<T: Message + Serialize>(bytes: &[u8]) -> Map<String, Value> {
     }
 }
 
+/// Reads `json` (ProtoJSON) as `T` and encodes it: `{"ok": true, "b64", "json"}` (the bytes, and
+/// the value read, as it serializes), or `{"ok": false, "error"}` when it does not read.
+fn encode<T: Message + Serialize + serde::de::DeserializeOwned>(json: Value) -> Map<String, Value> {
+    let value = match serde_json::from_value::<T>(json) {
+        Ok(value) => {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(value.encode_to_vec());
+            match serde_json::to_value(&value) {
+                Ok(json) => json!({"ok": true, "b64": b64, "json": json}),
+                Err(e) => json!({"ok": true, "b64": b64, "serialize_error": e.to_string()}),
+            }
+        }
+        Err(e) => json!({"ok": false, "error": e.to_string()}),
+    };
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
 /// The dispatch over the v1 message types: `classify(type, bytes)` (`None` for a name it does not
 /// have) and `TYPES`, the names.
 macro_rules! types {
@@ -53,6 +76,13 @@ macro_rules! types {
         fn classify(type_name: &str, bytes: &[u8]) -> Option<Map<String, Value>> {
             Some(match type_name {
                 $(stringify!($name) => decode::<m::$name>(bytes),)*
+                _ => return None,
+            })
+        }
+
+        fn encode_json(type_name: &str, json: Value) -> Option<Map<String, Value>> {
+            Some(match type_name {
+                $(stringify!($name) => encode::<m::$name>(json),)*
                 _ => return None,
             })
         }
@@ -123,17 +153,26 @@ fn line(text: &str) -> Result<Value, String> {
         .get("type")
         .and_then(Value::as_str)
         .ok_or_else(|| format!("{id}: no string `type`"))?;
-    let b64 = case
-        .get("b64")
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("{id}: no string `b64`"))?;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(b64)
-        .map_err(|e| format!("{id}: `b64` is not valid base64: {e}"))?;
     if !TYPES.contains(&type_name) {
         return Err(format!("{id}: no message type `{type_name}` here"));
     }
-    let outcome = catch_unwind(AssertUnwindSafe(|| classify(type_name, &bytes)));
+    let outcome = match case.get("json") {
+        // The round trip's first half: JSON in, our bytes out.
+        Some(json) => {
+            let json = json.clone();
+            catch_unwind(AssertUnwindSafe(|| encode_json(type_name, json)))
+        }
+        None => {
+            let b64 = case
+                .get("b64")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("{id}: no string `b64` (or `json`)"))?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .map_err(|e| format!("{id}: `b64` is not valid base64: {e}"))?;
+            catch_unwind(AssertUnwindSafe(|| classify(type_name, &bytes)))
+        }
+    };
     let mut out = Map::new();
     out.insert("id".into(), Value::String(id.into()));
     match outcome {

@@ -695,7 +695,7 @@ async fn agent_errors_are_typed_over_both_bindings() {
                 Err(CallError::Agent(error @ A2aError::Other { .. })) => {
                     let code = match binding {
                         Binding::JsonRpc => -32050,
-                        Binding::HttpJson => 429,
+                        _ => 429,
                     };
                     assert_eq!(error.code(), code, "{binding:?}");
                     let reasons: Vec<_> = error

@@ -853,6 +853,7 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
                 assert_eq!((request.verb, request.path.as_str()), ("GET", "/tasks/t-1"));
                 decode_rest_request(request.verb, &request.path, "", b"").unwrap()
             }
+            other => unreachable!("{other:?} is not a JSON binding"),
         };
         assert_eq!(served, Request::GetTask(params));
         // The replies of each binding decode to the same outcomes.
@@ -871,6 +872,7 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
                     (e.status, e.body),
                 )
             }
+            other => unreachable!("{other:?} is not a JSON binding"),
         };
         let reply = |status, body: &[u8]| -> Result<Task, CallError> {
             Decoder::new().binding(binding).decode_http(&HttpReply {
@@ -893,6 +895,7 @@ fn one_call_api_over_both_bindings_from_the_agent_card() {
             Binding::HttpJson => {
                 encode_rest_event::<method::SendStreamingMessage>(Ok(&event)).to_bytes()
             }
+            other => unreachable!("{other:?} is not a JSON binding"),
         };
         let mut decoder = Decoder::new().binding(binding).stream::<StreamResponse>();
         let items: Vec<_> = body.chunks(5).flat_map(|c| decoder.feed(c)).collect();

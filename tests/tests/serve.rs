@@ -8,9 +8,10 @@ use a2a_types::rt::service::events;
 use a2a_types::rt::Limits;
 use a2a_types::v0_3;
 use a2a_types::v1::{
-    A2aServer, A2aService, AgentCard, AgentInterface, EventStream, GetTaskRequest, Message, Part,
-    PartContent, RequestContext, Role, SendMessageRequest, SendMessageResponse, ServiceError,
-    StreamResponse, Task, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    A2aServer, A2aService, AgentCapabilities, AgentCard, AgentInterface, EventStream,
+    GetTaskRequest, Message, Part, PartContent, RequestContext, Role, SendMessageRequest,
+    SendMessageResponse, ServiceError, StreamResponse, Task, TaskState, TaskStatus,
+    TaskStatusUpdateEvent,
 };
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -194,6 +195,14 @@ fn card(port: u16) -> AgentCard {
         description: "serves the tests".into(),
         version: "1".into(),
         supported_interfaces: vec![interface("JSONRPC", "/rpc"), interface("HTTP+JSON", "/api")],
+        // Every capability: the tests below call every method (the server refuses what the card
+        // does not declare, spec §3.3.4).
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            push_notifications: Some(true),
+            extended_agent_card: Some(true),
+            ..Default::default()
+        },
         ..Default::default()
     }
 }

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod echo;
+
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

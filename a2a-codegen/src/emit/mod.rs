@@ -36,6 +36,10 @@ pub struct EmitOptions {
     pub runtime: TokenStream,
     /// Add an `unknown_fields` map to every struct and keep unknown members through decode/encode.
     pub preserve_unknown: bool,
+    /// The gate of the protobuf codec when it is generated (`#[cfg(feature = "...")]`, or
+    /// nothing when always), `None` when it is not: a module with methods and the codec serves
+    /// gRPC (`service::Protocol::GRPC`).
+    pub protobuf: Option<TokenStream>,
 }
 
 impl EmitOptions {

@@ -8,7 +8,7 @@
 //! What a field is on the wire follows from its IR type and presence, as in JSON:
 //!
 //! - a required field has proto3's implicit presence: written unless it is its type's default (a
-//!   message is always written);
+//!   message is not written when it writes no field, so that it reads back the same);
 //! - an optional one (`Option`) is written when `Some`: proto3's explicit presence;
 //! - lists are `repeated` (packed for numbers, bools and enums, and read packed or not), maps are
 //!   `map<string, V>`;
@@ -133,11 +133,76 @@ pub fn emit_protobuf(model: &Model, opts: &EmitOptions) -> TokenStream {
             _ => TokenStream::new(),
         }
     });
+    let grpc = (!model.methods.is_empty()).then(|| grpc_codec(model, rt));
     quote! {
         //! The protobuf binary codec of this module's types: each message implements
         //! `Message` and `ProtoField`, each enum `ProtoField`, with the field numbers of the proto.
         #![allow(clippy::match_single_binding)]
         #(#items)*
+        #grpc
+    }
+}
+
+/// The gRPC binding's request decoder and reply encoder over the method table (the module's
+/// `service::Protocol::GRPC`): a request body is the method's params message, checked against
+/// the table's `requires` as on the JSON bindings (the check functions of `server.rs`), and a
+/// reply is the result message.
+fn grpc_codec(model: &Model, rt: &TokenStream) -> TokenStream {
+    let (check_of, _) = super::server::check_fns(model);
+    let decode_arms = model.methods.iter().zip(&check_of).map(|(m, check)| {
+        let name = Ident::new(&m.rust_name, Span::call_site());
+        let params = Ident::new(&m.params, Span::call_site());
+        let method = &m.name;
+        let check = check.as_ref().map(
+            |check| quote!(#rt::__private::grpc_require(#method, &super::server::#check(&__p))?;),
+        );
+        quote! {
+            super::MethodName::#name => {
+                let __p = #rt::__private::grpc_decode::<super::#params>(body, limits)?;
+                #check
+                super::Request::#name(__p)
+            }
+        }
+    });
+    let encode_arms = model.methods.iter().map(|m| {
+        let name = Ident::new(&m.rust_name, Span::call_site());
+        quote!(super::Reply::#name(__r) => #rt::protobuf::Message::encode_to_vec(__r),)
+    });
+    quote! {
+        /// The gRPC binding's codec of the method table: `service::Protocol::GRPC` (unused in a
+        /// module without a protocol version, which has no transport impls).
+        #[allow(dead_code)]
+        pub(super) const GRPC: #rt::service::GrpcCodec<super::Request, super::Reply> =
+            #rt::service::GrpcCodec { decode: decode_grpc, encode: encode_grpc };
+
+        /// The call of rpc `method` (`None`: the table has no such method) with its params
+        /// message `body`, or why it cannot be served (it does not decode, or lacks a field the
+        /// method's `requires` name).
+        fn decode_grpc(
+            method: &str,
+            body: &[u8],
+            limits: &#rt::limits::Limits,
+        ) -> ::core::option::Option<::core::result::Result<super::Request, #rt::server::Fault>> {
+            let method = super::MethodName::from_name(method)?;
+            ::core::option::Option::Some(decode_grpc_call(method, body, limits))
+        }
+
+        fn decode_grpc_call(
+            method: super::MethodName,
+            body: &[u8],
+            limits: &#rt::limits::Limits,
+        ) -> ::core::result::Result<super::Request, #rt::server::Fault> {
+            ::core::result::Result::Ok(match method {
+                #(#decode_arms)*
+            })
+        }
+
+        /// The result message of a reply.
+        fn encode_grpc(reply: &super::Reply) -> ::std::vec::Vec<u8> {
+            match reply {
+                #(#encode_arms)*
+            }
+        }
     }
 }
 
@@ -179,9 +244,17 @@ fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream)
     let mut encode: Vec<(u32, TokenStream)> = Vec::new();
     let mut len = Vec::new();
     let mut merge = Vec::new();
+    // Whether the message writes nothing: each field's own test, cheapest first in field order
+    // (the first set field ends it).
+    let mut empty = Vec::new();
     for f in &s.fields {
         let n = number_of(f.number);
         let field = super::types::ident(&f.rust_name);
+        empty.push(match (model.resolve(&f.ty), &f.presence) {
+            (TypeRef::List(_) | TypeRef::Map(_), _) => quote!(self.#field.is_empty()),
+            (_, Presence::Optional) => quote!(self.#field.is_none()),
+            _ => quote!(#rt::protobuf::ProtoField::is_default(&self.#field)),
+        });
         let (enc, ln, mrg) = codec_fns(model, f);
         encode.push((n, quote!(#rt::protobuf::#enc(#n, &self.#field, buf);)));
         len.push(quote!(#rt::protobuf::#ln(#n, &self.#field)));
@@ -202,6 +275,9 @@ fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream)
             rt,
         );
         let first = o.group.members.iter().map(|m| number_of(m.number)).min();
+        empty.push(quote!(
+            ::core::matches!(self.#field, super::#enum_ident::Unknown(_))
+        ));
         encode.push((first.unwrap_or(0), enc));
         len.push(quote!((#ln)));
         merge.extend(mrg);
@@ -225,6 +301,11 @@ fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream)
     let unused = unused.then(|| quote!(let _ = buf;));
     let encode = quote!(#unused #(#encode)*);
     let fallback = quote!(_ => r.skip(number, wire),);
+    let empty = if empty.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(#empty)&&*)
+    };
     message_impl(
         &ident,
         name,
@@ -232,12 +313,14 @@ fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream)
         encode,
         len,
         quote!(#(#merge)* #fallback),
+        empty,
         rt,
     )
 }
 
 /// The `Message` impl around its parts: the field names, the encode statements, the length
 /// expression and the merge arms (a fallback arm included).
+#[allow(clippy::too_many_arguments)]
 fn message_impl(
     ident: &Ident,
     name: &str,
@@ -245,12 +328,17 @@ fn message_impl(
     encode: TokenStream,
     len: TokenStream,
     arms: TokenStream,
+    is_empty: TokenStream,
     rt: &TokenStream,
 ) -> TokenStream {
     quote! {
         impl #rt::protobuf::Message for super::#ident {
             const NAME: &'static str = #name;
             #field_name
+            #[inline]
+            fn is_empty(&self) -> bool {
+                #is_empty
+            }
             fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
                 #encode
             }
@@ -341,6 +429,7 @@ fn oneof_message(def: &TypeDef, g: &OneOfGroup, rt: &TokenStream) -> TokenStream
             r.skip(number, wire)
         }
     };
+    // A oneof message is always written where it is a field (the member set says what it is).
     message_impl(
         &ident,
         name,
@@ -348,6 +437,7 @@ fn oneof_message(def: &TypeDef, g: &OneOfGroup, rt: &TokenStream) -> TokenStream
         enc,
         len,
         quote!(#(#merge)* #fallback),
+        quote!(false),
         rt,
     )
 }
@@ -374,7 +464,7 @@ fn message_field(ident: &Ident, rt: &TokenStream) -> TokenStream {
             }
             #[inline]
             fn is_default(&self) -> bool {
-                false
+                #rt::protobuf::Message::is_empty(self)
             }
         }
     }

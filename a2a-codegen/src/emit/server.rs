@@ -19,30 +19,10 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
         .collect();
-    // One check function per distinct (params type, requires list), named for the first method
-    // that has it: SendMessage and SendStreamingMessage share theirs.
-    let mut check_fns: Vec<(&MethodDef, Ident)> = Vec::new();
-    let mut check_items = Vec::new();
-    let check_of: Vec<Option<Ident>> = methods
+    let (check_of, defined) = check_fns(model);
+    let check_items: Vec<TokenStream> = defined
         .iter()
-        .map(|m| {
-            if m.requires.is_empty() {
-                return None;
-            }
-            if let Some((_, f)) = check_fns
-                .iter()
-                .find(|(o, _)| o.params == m.params && o.requires == m.requires)
-            {
-                return Some(f.clone());
-            }
-            let f = Ident::new(
-                &format!("required_{}", crate::naming::snake_case(&m.rust_name)),
-                Span::call_site(),
-            );
-            check_items.push(required_fn(model, m, &f, opts));
-            check_fns.push((m, f.clone()));
-            Some(f)
-        })
+        .map(|(m, f)| required_fn(model, m, f, opts))
         .collect();
     let decode_arms = methods
         .iter()
@@ -136,6 +116,36 @@ pub fn emit_server(model: &Model, opts: &EmitOptions) -> TokenStream {
     }
 }
 
+/// For each method, the name of the check function of its `requires` (`None`: it has none), and
+/// the methods that define one with its name: one function per distinct (params type, requires
+/// list), named for the first method that has it (SendMessage and SendStreamingMessage share
+/// theirs). The functions are `pub(super)`: the protobuf module's gRPC decoder runs them too.
+pub(super) fn check_fns(model: &Model) -> (Vec<Option<Ident>>, Vec<(&MethodDef, Ident)>) {
+    let mut defined: Vec<(&MethodDef, Ident)> = Vec::new();
+    let check_of = model
+        .methods
+        .iter()
+        .map(|m| {
+            if m.requires.is_empty() {
+                return None;
+            }
+            if let Some((_, f)) = defined
+                .iter()
+                .find(|(o, _)| o.params == m.params && o.requires == m.requires)
+            {
+                return Some(f.clone());
+            }
+            let f = Ident::new(
+                &format!("required_{}", crate::naming::snake_case(&m.rust_name)),
+                Span::call_site(),
+            );
+            defined.push((m, f.clone()));
+            Some(f)
+        })
+        .collect();
+    (check_of, defined)
+}
+
 /// The check function of a method with `requires`: each required field (`params.message.parts`)
 /// with whether it is missing from the decoded params, in table order. A missing optional parent
 /// means the fields below it are not missing (only what was sent must be complete); the last field
@@ -160,7 +170,7 @@ fn required_fn(model: &Model, m: &MethodDef, name: &Ident, opts: &EmitOptions) -
     ));
     quote! {
         #doc
-        fn #name(__p: &super::#params) -> [(&'static str, bool); #n] {
+        pub(super) fn #name(__p: &super::#params) -> [(&'static str, bool); #n] {
             [#(#checks,)*]
         }
     }

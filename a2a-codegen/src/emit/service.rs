@@ -44,7 +44,7 @@ pub fn emit_service(model: &Model, opts: &EmitOptions) -> TokenStream {
         .protocol_version
         .as_deref()
         .and_then(version_variant)
-        .map(|version| transport_impls(model, &fns, &version, rt));
+        .map(|version| transport_impls(model, &fns, &version, opts));
     let trait_doc = format!(
         "The agent's side of this module's methods, as a trait: one `async fn` per method of the \
          table, taking the call's [`RequestContext`] and its typed params, returning its result or \
@@ -125,8 +125,22 @@ fn trait_fn(model: &Model, m: &MethodDef, f: &Ident, rt: &TokenStream) -> TokenS
 
 /// `Protocol` with its two impls (`ProtocolModule`, `service::Protocol`) and the `Dispatch`
 /// impl of `A2aServer<S>`.
-fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStream) -> TokenStream {
+fn transport_impls(
+    model: &Model,
+    fns: &[Ident],
+    version: &Ident,
+    opts: &super::EmitOptions,
+) -> TokenStream {
+    let rt = &opts.runtime;
     let methods = &model.methods;
+    // With the protobuf codec (under its gate), the module serves gRPC.
+    let grpc = opts.protobuf.as_ref().map(|gate| {
+        quote! {
+            #gate
+            const GRPC: ::core::option::Option<#rt::service::GrpcCodec<super::Request, super::Reply>> =
+                ::core::option::Option::Some(super::protobuf::GRPC);
+        }
+    });
     let names: Vec<Ident> = methods
         .iter()
         .map(|m| Ident::new(&m.rust_name, Span::call_site()))
@@ -202,6 +216,8 @@ fn transport_impls(model: &Model, fns: &[Ident], version: &Ident, rt: &TokenStre
                     #(#tenants)*
                 }
             }
+
+            #grpc
         }
 
         impl<S: A2aService> #rt::service::Dispatch for A2aServer<S> {

@@ -223,7 +223,8 @@ impl<A, E> fmt::Debug for Decoder<A, E> {
 
 impl<A, E> Decoder<A, E> {
     /// Replies over `binding`: JSON-RPC (an envelope in the body, whatever the HTTP status) or
-    /// HTTP+JSON (the bare result at a 2xx status, else a `google.rpc.Status`).
+    /// HTTP+JSON (the bare result at a 2xx status, else a `google.rpc.Status`). gRPC replies
+    /// are protobuf, not JSON: a decoder for [`Binding::Grpc`] reads every reply as malformed.
     pub const fn binding(mut self, binding: Binding) -> Self {
         self.binding = binding;
         self
@@ -290,6 +291,7 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
                 content_type: None,
                 body,
             }),
+            Binding::Grpc => Err(CallError::Malformed(grpc_is_not_json())),
         }
     }
 
@@ -309,6 +311,7 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
                     other => other,
                 }),
             Binding::HttpJson => crate::rest::client::decode(reply, &self.limits),
+            Binding::Grpc => Err(CallError::Malformed(grpc_is_not_json())),
         }
     }
 
@@ -326,10 +329,16 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
                 Binding::HttpJson => {
                     Inner::HttpJson(crate::rest::client::EventDecoder::with_limits(self.limits))
                 }
+                Binding::Grpc => Inner::NotJson(false),
             },
             errors: PhantomData,
         }
     }
+}
+
+/// What a JSON decoder says of a gRPC reply.
+fn grpc_is_not_json() -> ClientError {
+    ClientError::new("a gRPC reply is protobuf, not JSON: the JSON decoder cannot read it")
 }
 
 /// A JSON-RPC body's client error with the reply's HTTP status, named in the reason when it is
@@ -362,6 +371,8 @@ enum Inner<T> {
     JsonRpc(EventStream<T>),
     /// Events that are bare results (an event named `error` carrying a Status).
     HttpJson(crate::rest::client::EventDecoder<T>),
+    /// A gRPC stream, which is not SSE: its first bytes are malformed (`true` once said).
+    NotJson(bool),
 }
 
 impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
@@ -370,6 +381,11 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &mut self.inner {
             Inner::JsonRpc(d) => d.feed_map(chunk, call_result::<T, A, E>),
             Inner::HttpJson(d) => d.feed(chunk),
+            Inner::NotJson(said) if !*said && !chunk.is_empty() => {
+                *said = true;
+                vec![Err(CallError::Malformed(grpc_is_not_json()))]
+            }
+            Inner::NotJson(_) => Vec::new(),
         }
     }
 
@@ -379,6 +395,7 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &self.inner {
             Inner::JsonRpc(d) => d.last_event_id(),
             Inner::HttpJson(d) => d.last_event_id(),
+            Inner::NotJson(_) => "",
         }
     }
 
@@ -387,6 +404,7 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &mut self.inner {
             Inner::JsonRpc(d) => d.finish(),
             Inner::HttpJson(d) => d.finish(),
+            Inner::NotJson(_) => Ok(()),
         }
         .map_err(CallError::Malformed)
     }
@@ -400,7 +418,8 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
 /// see [`crate::rest`] for the routes). A generated module stamps its version in
 /// (`v1::encode_call::<method::GetTask>(binding, &id, &params)`).
 ///
-/// An error when no REST route can carry the params (a path field is missing or empty).
+/// An error when no REST route can carry the params (a path field is missing or empty), and
+/// for [`Binding::Grpc`].
 pub fn encode_call<M>(
     binding: Binding,
     version: Option<&'static str>,
@@ -419,6 +438,13 @@ where
             body: Some(crate::jsonrpc::client::encode_request(id, M::NAME, params)),
         },
         Binding::HttpJson => crate::rest::client::encode_request::<M>(params)?,
+        Binding::Grpc => {
+            return Err(RouteError(format!(
+                "{} over gRPC is not an HTTP request this encoder writes (gRPC messages are \
+                 protobuf)",
+                M::NAME
+            )))
+        }
     };
     // `application/json` on both bindings: every server reads it (a2a-sdk 1.3.0's among them),
     // while `application/a2a+json` (§11.1's SHOULD for HTTP+JSON) is not read by all of them.

@@ -122,6 +122,15 @@ pub trait Message: Default {
         None
     }
 
+    /// Whether the message writes no field: every field its default and no oneof member set.
+    /// Where it is an implicit-presence (required) field it is then not written, as a required
+    /// scalar at its default is not: it reads back as the default either way, and a peer reads
+    /// the field as absent, as it was before it was decoded into this type. The default, `false`
+    /// (always written), is never wrong; generated messages answer field by field.
+    fn is_empty(&self) -> bool {
+        false
+    }
+
     /// Writes the fields (keys and values), without a length prefix.
     fn encode_raw(&self, buf: &mut Vec<u8>);
 
@@ -250,7 +259,7 @@ pub trait ProtoField: Default {
     fn merge_value(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError>;
 
     /// Whether the value is proto3's default (zero, `false`, empty), which an
-    /// implicit-presence field does not write. Always `false` for a message.
+    /// implicit-presence field does not write. For a message, [`Message::is_empty`].
     fn is_default(&self) -> bool;
 }
 
@@ -292,4 +301,34 @@ pub fn message_merge_value<M: Message>(m: &mut M, r: &mut Reader<'_>) -> Result<
 /// ```
 pub fn enum_number(raw: &str) -> i32 {
     raw.parse().unwrap_or(0)
+}
+
+/// A gRPC request message of type `T` under the server's limits (its size, and its depth, as
+/// for JSON), or the invalid-params fault naming where it does not decode: what a generated
+/// module's gRPC decoder calls.
+#[doc(hidden)]
+pub fn grpc_decode<T: Message>(
+    body: &[u8],
+    limits: &crate::limits::Limits,
+) -> Result<T, crate::fault::Fault> {
+    let limits = Limits {
+        max_depth: u32::try_from(limits.max_depth()).unwrap_or(u32::MAX),
+        max_len: limits.max_body_bytes(),
+    };
+    T::decode_with(body, limits).map_err(|e| {
+        let path = e.path();
+        let field = if path.is_empty() {
+            "request".to_owned()
+        } else {
+            path
+        };
+        crate::fault::Fault::bad_field(crate::RequestId::Null, field, e.kind().to_string())
+    })
+}
+
+/// The method table's `requires` over a decoded gRPC request: the invalid-params fault naming
+/// the missing fields (as on the JSON bindings, without the `params.` prefix).
+#[doc(hidden)]
+pub fn grpc_require(method: &str, checks: &[(&str, bool)]) -> Result<(), crate::fault::Fault> {
+    crate::rest::server::require(method, checks)
 }

@@ -102,6 +102,9 @@ pub(super) fn tenant_refused(refused: &TenantRefused, binding: Binding, id: Valu
 /// A refusal in the binding's shape: JSON-RPC, an error response (id `null` when the body was
 /// not read); HTTP+JSON, a `google.rpc.Status`.
 fn denied(status: StatusCode, binding: Binding, message: &str, id: Value) -> Response {
+    if binding == Binding::Grpc {
+        return grpc_denied(status, message);
+    }
     let body = match binding {
         Binding::HttpJson => json!({"error": {
             "code": status.as_u16(),
@@ -125,5 +128,26 @@ fn denied(status: StatusCode, binding: Binding, message: &str, id: Value) -> Res
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// A refusal as gRPC answers one: a trailers-only response (HTTP 200, `application/grpc`) whose
+/// `grpc-status` is `UNAUTHENTICATED` (16) for a 401 and `PERMISSION_DENIED` (7) for a 403, with
+/// the message (plain ASCII here, which `grpc-message` takes unescaped).
+fn grpc_denied(status: StatusCode, message: &str) -> Response {
+    let code = match status {
+        StatusCode::UNAUTHORIZED => "16",
+        _ => "7",
+    };
+    let mut response = Response::new(axum::body::Body::empty());
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/grpc"),
+    );
+    headers.insert("grpc-status", HeaderValue::from_static(code));
+    if let Ok(message) = HeaderValue::from_str(message) {
+        headers.insert("grpc-message", message);
+    }
     response
 }

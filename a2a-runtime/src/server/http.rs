@@ -60,10 +60,12 @@ pub struct AgentRouter {
 
 /// What every request handler reads.
 #[derive(Clone, Debug)]
-struct Settings {
-    limits: Limits,
+pub(super) struct Settings {
+    pub(super) limits: Limits,
     keep_alive: Duration,
     card_max_age: Duration,
+    /// What the card declares (set when the router is built).
+    pub(super) capabilities: super::capability::Capabilities,
 }
 
 impl fmt::Debug for AgentRouter {
@@ -96,6 +98,7 @@ impl AgentRouter {
                 limits: Limits::DEFAULT,
                 keep_alive: Duration::from_secs(15),
                 card_max_age: Duration::from_secs(300),
+                capabilities: Default::default(),
             },
             authenticator: None,
             #[cfg(feature = "trust")]
@@ -248,10 +251,12 @@ impl AgentRouter {
         let card = CardDoc::new(&self.signed_card()?);
         #[cfg(not(feature = "trust"))]
         let card = CardDoc::new(&self.served_card());
+        let mut settings = self.settings;
+        settings.capabilities = super::capability::Capabilities::of(&self.card);
         let gate = Gate::new(self.authenticator, &Value::Object(self.card));
         let shared = Arc::new(Shared {
             endpoints: self.endpoints,
-            settings: self.settings,
+            settings,
             card,
             gate,
         });
@@ -264,6 +269,10 @@ impl AgentRouter {
                 async move { shared.card.response(&headers, shared.settings.card_max_age) }
             }),
         );
+        let grpc_declared = interfaces.iter().any(|(b, _)| *b == Binding::Grpc);
+        if grpc_declared {
+            router = grpc_route(router, &shared)?;
+        }
         let mut jsonrpc_paths: Vec<String> = Vec::new();
         let mut rest_bases: Vec<String> = Vec::new();
         for (binding, path) in interfaces {
@@ -304,6 +313,38 @@ impl AgentRouter {
         }
         Ok(router)
     }
+}
+
+/// The router with the gRPC service's route (`/lf.a2a.v1.A2AService/{rpc}`), for a card that
+/// declares a `GRPC` interface; an error when no service can serve it.
+#[cfg(feature = "grpc")]
+fn grpc_route(router: axum::Router, shared: &Arc<Shared>) -> Result<axum::Router, ServerError> {
+    if !shared.endpoints.iter().any(|e| e.grpc()) {
+        return Err(ServerError(
+            "the agent card declares a GRPC interface, but no service given has the gRPC codec: \
+             serve a module generated with its protobuf codec (a2a-types' feature `protobuf`)"
+                .into(),
+        ));
+    }
+    let shared = Arc::clone(shared);
+    let path = format!("{}{{rpc}}", super::grpc::GRPC_SERVICE_PREFIX);
+    Ok(router.route(
+        &path,
+        any(move |request: Request| {
+            let shared = Arc::clone(&shared);
+            async move { shared.grpc(request).await }
+        }),
+    ))
+}
+
+/// A card that declares a `GRPC` interface cannot be served without the `grpc` feature.
+#[cfg(not(feature = "grpc"))]
+fn grpc_route(_: axum::Router, _: &Arc<Shared>) -> Result<axum::Router, ServerError> {
+    Err(ServerError(
+        "the agent card declares a GRPC interface, which this build does not serve: turn on \
+         a2a-runtime's feature `grpc` (a2a-agent's `grpc`)"
+            .into(),
+    ))
 }
 
 /// The served card, encoded once, with its validators.
@@ -530,6 +571,27 @@ impl Shared {
         })
     }
 
+    /// [`Shared::endpoint_for`] among the endpoints that `serves` a binding, or the refusal text
+    /// (a version served, but not over this binding: send `newest`'s).
+    fn endpoint_serving(
+        &self,
+        value: &str,
+        newest: &Arc<dyn Endpoint>,
+        binding: &str,
+        serves: impl Fn(&dyn Endpoint) -> bool,
+    ) -> Result<&Arc<dyn Endpoint>, String> {
+        let endpoint = self.endpoint_for(value)?;
+        if serves(endpoint.as_ref()) {
+            return Ok(endpoint);
+        }
+        Err(format!(
+            "A2A {} has no {binding} binding here: send `{}: {}`",
+            endpoint.version(),
+            ProtocolVersion::HEADER,
+            newest.version()
+        ))
+    }
+
     async fn jsonrpc(self: Arc<Self>, request: Request) -> Response {
         let (mut parts, body) = request.into_parts();
         if let Err(refused) = self.gate.admit(&mut parts, Binding::JsonRpc).await {
@@ -567,6 +629,56 @@ impl Shared {
         endpoint.jsonrpc(parts, body, &self.settings).await
     }
 
+    /// A gRPC call: refused when it is not gRPC over HTTP/2 or its caller is not admitted; its
+    /// `a2a-version` metadata picks the service (none: the newest with a gRPC codec).
+    #[cfg(feature = "grpc")]
+    async fn grpc(self: Arc<Self>, request: Request) -> Response {
+        use super::grpc;
+        let (mut parts, body) = request.into_parts();
+        if let Some(refused) = grpc::refuse_transport(&parts) {
+            return refused;
+        }
+        if let Err(refused) = self.gate.admit(&mut parts, Binding::Grpc).await {
+            return refused;
+        }
+        let path = parts.uri.path();
+        let method = path
+            .strip_prefix(grpc::GRPC_SERVICE_PREFIX)
+            .unwrap_or(path)
+            .to_owned();
+        let version = parts
+            .headers
+            .get(ProtocolVersion::HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        // Some: `into_router` mounts the route only when a service has the codec.
+        let Some(newest) = self.endpoints.iter().find(|e| e.grpc()) else {
+            return grpc::status_response(grpc::refusal(tonic::Code::Unimplemented, "no gRPC"));
+        };
+        let endpoint = match version.as_str() {
+            "" => newest,
+            _ => match self.endpoint_serving(&version, newest, "gRPC", |e| e.grpc()) {
+                Ok(endpoint) => endpoint,
+                Err(message) => {
+                    return grpc::status_response(newest.grpc_error(VERSION_NOT_SUPPORTED, message))
+                }
+            },
+        };
+        let call = grpc::Call {
+            endpoint: Arc::clone(endpoint),
+            method,
+            settings: self.settings.clone(),
+        };
+        let request = axum::http::Request::from_parts(parts, body);
+        tonic::server::Grpc::new(grpc::Raw)
+            .max_decoding_message_size(self.settings.limits.max_body_bytes())
+            .server_streaming(call, request)
+            .await
+            .map(Body::new)
+    }
+
     async fn rest(self: Arc<Self>, request: Request, prefix: &str) -> Response {
         let (mut parts, body) = request.into_parts();
         if let Err(refused) = self.gate.admit(&mut parts, Binding::HttpJson).await {
@@ -586,17 +698,9 @@ impl Shared {
             Ok(body) => body,
             Err(message) => return newest.rest_error(413, codes::INVALID_REQUEST, message),
         };
-        let endpoint = match self.endpoint_for(&version) {
-            Ok(endpoint) if endpoint.http_json() => endpoint,
-            Ok(endpoint) => {
-                let message = format!(
-                    "A2A {} has no HTTP+JSON binding here: send `{}: {}`",
-                    endpoint.version(),
-                    ProtocolVersion::HEADER,
-                    newest.version()
-                );
-                return newest.rest_error(400, VERSION_NOT_SUPPORTED, message);
-            }
+        let endpoint = match self.endpoint_serving(&version, newest, "HTTP+JSON", |e| e.http_json())
+        {
+            Ok(endpoint) => endpoint,
             Err(message) => return newest.rest_error(400, VERSION_NOT_SUPPORTED, message),
         };
         if !body.is_empty() && !is_json_content(&parts.headers) {
@@ -669,7 +773,7 @@ fn rest_response(reply: RestResponse) -> Response {
 }
 
 /// One version's service, its types erased for the router.
-trait Endpoint: Send + Sync + 'static {
+pub(super) trait Endpoint: Send + Sync + 'static {
     fn version(&self) -> ProtocolVersion;
     fn http_json(&self) -> bool;
     fn jsonrpc_error(&self, id: RequestId, code: i64, message: String) -> Response;
@@ -688,16 +792,29 @@ trait Endpoint: Send + Sync + 'static {
         body: Bytes,
         settings: &Settings,
     ) -> Pin<Box<dyn Future<Output = Response> + Send>>;
+    /// Whether the module has the gRPC codec.
+    #[cfg(feature = "grpc")]
+    fn grpc(&self) -> bool;
+    #[cfg(feature = "grpc")]
+    fn grpc_call(
+        &self,
+        method: &str,
+        request: tonic::Request<Bytes>,
+        settings: &Settings,
+    ) -> super::grpc::CallFuture;
+    /// The table's error for `code` as a gRPC status.
+    #[cfg(feature = "grpc")]
+    fn grpc_error(&self, code: i64, message: String) -> tonic::Status;
 }
 
-struct Served<D>(D);
+pub(super) struct Served<D>(D);
 
 type ErrorOf<D> = <<D as Dispatch>::Protocol as ProtocolModule>::Error;
 
 impl<D: Dispatch> Served<D> {
     /// The call's context: its caller (see [`Gate::admit`]) and the tenant it works in, bound
     /// to that caller (`Err`: one it may not use).
-    fn context(
+    pub(super) fn context(
         mut parts: axum::http::request::Parts,
         binding: Binding,
         request: &<D::Protocol as Protocol>::Request,
@@ -719,10 +836,11 @@ impl<D: Dispatch> Served<D> {
     /// Calls the service, a panic in it answered as an internal error. The future owns what it
     /// needs (the service's future is `'static`).
     #[allow(clippy::type_complexity)]
-    fn call(
+    pub(super) fn call(
         service: &D,
         cx: RequestContext,
         request: <D::Protocol as Protocol>::Request,
+        settings: &Settings,
     ) -> impl Future<
         Output = Result<
             Outcome<<D::Protocol as Protocol>::Reply, ErrorOf<D>>,
@@ -733,21 +851,27 @@ impl<D: Dispatch> Served<D> {
         let method = cx.method;
         let failed =
             move || ServiceError::internal(format!("the agent failed while serving {method}"));
-        let started = std::panic::catch_unwind(AssertUnwindSafe(|| service.dispatch(cx, request)));
+        // A capability the card does not declare (spec §3.3.4): refused before the service runs.
+        let started = match settings.capabilities.refusal::<ErrorOf<D>>(&cx) {
+            Some(refused) => Err(Some(refused)),
+            None => std::panic::catch_unwind(AssertUnwindSafe(|| service.dispatch(cx, request)))
+                .map_err(|_| None),
+        };
         async move {
             match started {
                 Ok(future) => match AssertUnwindSafe(future).catch_unwind().await {
                     Ok(outcome) => outcome,
                     Err(_) => Err(failed()),
                 },
-                Err(_) => Err(failed()),
+                Err(Some(refused)) => Err(refused),
+                Err(None) => Err(failed()),
             }
         }
     }
 }
 
 /// A stream's items, a panic while polling it ending it with an internal error.
-fn guarded<R: Send + 'static, A: ErrorTable + Send + 'static>(
+pub(super) fn guarded<R: Send + 'static, A: ErrorTable + Send + 'static>(
     stream: crate::service::EventStream<R, A>,
     method: &'static str,
 ) -> impl futures_core::Stream<Item = Result<R, ServiceError<A>>> + Send {
@@ -765,7 +889,7 @@ fn guarded<R: Send + 'static, A: ErrorTable + Send + 'static>(
 }
 
 /// The items of `stream` up to and including its first error.
-fn until_error<T: Send + 'static, E: Send + 'static>(
+pub(super) fn until_error<T: Send + 'static, E: Send + 'static>(
     stream: impl futures_core::Stream<Item = Result<T, E>> + Send + 'static,
 ) -> impl futures_core::Stream<Item = Result<T, E>> + Send {
     stream
@@ -796,7 +920,7 @@ fn axum_event(event: ServerEvent, ids: Option<&EventIds>) -> Event {
 }
 
 /// The ids of a streaming call's events: put in its context for the service to give.
-fn event_ids(cx: &mut RequestContext) -> Option<EventIds> {
+pub(super) fn event_ids(cx: &mut RequestContext) -> Option<EventIds> {
     // Only streams have events (and unary calls pay nothing for them).
     let streams = matches!(
         cx.method,
@@ -830,6 +954,31 @@ impl<D: Dispatch> Endpoint for Served<D> {
 
     fn http_json(&self) -> bool {
         <D::Protocol as ProtocolModule>::HTTP_JSON
+    }
+
+    #[cfg(feature = "grpc")]
+    fn grpc(&self) -> bool {
+        <D::Protocol as Protocol>::GRPC.is_some()
+    }
+
+    #[cfg(feature = "grpc")]
+    fn grpc_call(
+        &self,
+        method: &str,
+        request: tonic::Request<Bytes>,
+        settings: &Settings,
+    ) -> super::grpc::CallFuture {
+        super::grpc::call(&self.0, method, request, settings)
+    }
+
+    #[cfg(feature = "grpc")]
+    fn grpc_error(&self, code: i64, message: String) -> tonic::Status {
+        let error = ServiceError::<ErrorOf<D>>::from_code(
+            code,
+            message,
+            std::iter::empty::<(String, String)>(),
+        );
+        super::grpc::status_of(&error)
     }
 
     fn jsonrpc_error(&self, id: RequestId, code: i64, message: String) -> Response {
@@ -892,7 +1041,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
         // refused before it begins is one event carrying the error. 1.0 clients get one JSON reply.
         let refused_as_event = ids.is_some() && cx.version == ProtocolVersion::V0_3;
         let trace = Trace::start(&cx);
-        let future = trace.instrument(Self::call(&self.0, cx, incoming.request));
+        let future = trace.instrument(Self::call(&self.0, cx, incoming.request, settings));
         Box::pin(async move {
             let outcome = future.await;
             trace.end(outcome.as_ref().err().map(|e| e.error().code()));
@@ -951,7 +1100,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
         let keep_alive = settings.keep_alive;
         let ids = event_ids(&mut cx);
         let trace = Trace::start(&cx);
-        let future = trace.instrument(Self::call(&self.0, cx, request));
+        let future = trace.instrument(Self::call(&self.0, cx, request, settings));
         Box::pin(async move {
             let outcome = future.await;
             trace.end(outcome.as_ref().err().map(|e| e.error().code()));
@@ -986,15 +1135,15 @@ impl<D: Dispatch> Endpoint for Served<D> {
 /// child of the caller's `traceparent`), its log line (target `a2a_runtime::request`, at `info`:
 /// the same and the time it took) and, with `otel`, its metrics. With no subscriber, or both
 /// filtered out, and without `otel`, neither is built and no clock is read.
-struct Trace {
+pub(super) struct Trace {
     span: tracing::Span,
     started: Option<std::time::Instant>,
-    method: &'static str,
+    pub(super) method: &'static str,
     binding: &'static str,
 }
 
 impl Trace {
-    fn start(cx: &RequestContext) -> Trace {
+    pub(super) fn start(cx: &RequestContext) -> Trace {
         let span = tracing::info_span!(
             target: "a2a_runtime::server",
             "a2a.call",
@@ -1025,12 +1174,12 @@ impl Trace {
         }
     }
 
-    fn instrument<F: Future>(&self, future: F) -> tracing::instrument::Instrumented<F> {
+    pub(super) fn instrument<F: Future>(&self, future: F) -> tracing::instrument::Instrumented<F> {
         tracing::Instrument::instrument(future, self.span.clone())
     }
 
     /// The call answered: `Ok`, or the error code. (A stream is answered when it begins.)
-    fn end(&self, error: Option<i64>) {
+    pub(super) fn end(&self, error: Option<i64>) {
         let Some(started) = self.started else { return };
         let elapsed = started.elapsed();
         crate::telemetry::call_answered(self.method, self.binding, error, elapsed);

@@ -34,7 +34,18 @@
 //!   -32005 in an error response; HTTP+JSON: 415), a body over the limit the binding's invalid
 //!   request (HTTP+JSON: 413), a JSON-RPC notification `204 No Content`;
 //! - a method that panics answers `InternalError` (-32603; HTTP 500), and the server keeps
-//!   serving; a stream that panics ends with the error event.
+//!   serving; a stream that panics ends with the error event;
+//! - capability validation (spec §3.3.4), on every binding: a call needing a capability the card
+//!   does not declare (streaming, push notifications, the extended card) is refused with the
+//!   spec's error before the service runs, and so is a call that does not declare, in
+//!   `A2A-Extensions`, an extension the card marks `required` (`ExtensionSupportRequiredError`);
+//! - with the `grpc` feature, gRPC (spec §10) for a card that declares a `GRPC` interface: the
+//!   rpcs of `lf.a2a.v1.A2AService` at `/lf.a2a.v1.A2AService/{rpc}` (`GRPC_SERVICE_PREFIX`) on
+//!   the same port (HTTP/2), decoded and encoded by the module's generated protobuf codec
+//!   ([`Protocol::GRPC`](crate::service::Protocol::GRPC)), errors as `google.rpc.Status` with their
+//!   details, `grpc-timeout` honoured, `a2a-version` and `a2a-extensions` read from the metadata.
+//!   HTTP/1.1 or gRPC-Web at those paths is refused (505, 415). See the repository's
+//!   `docs/grpc.md`.
 //!
 //! The router is a plain `axum::Router`: add the tower layers you need (authentication, tracing,
 //! CORS) with `.layer(..)`, merge your own routes with `.merge(..)`. What a layer puts in the
@@ -51,7 +62,13 @@
 pub use crate::fault::Fault;
 
 #[cfg(feature = "server")]
+mod capability;
+#[cfg(feature = "server")]
 mod gate;
+#[cfg(all(feature = "server", feature = "grpc"))]
+mod grpc;
+#[cfg(all(feature = "server", feature = "grpc"))]
+pub use grpc::GRPC_SERVICE_PREFIX;
 #[cfg(feature = "server")]
 mod http;
 #[cfg(feature = "server")]

@@ -11,8 +11,9 @@ pub use cluster::ClusterExecutor;
 use a2a_agent::{text_part, AgentExecutor, ExecutorError, TaskContext, TaskUpdater};
 use a2a_types::rt::auth::{Caller, StaticTokens};
 use a2a_types::v1::{
-    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, Artifact,
-    HTTPAuthSecurityScheme, Part, PartContent, SecurityRequirement, SecurityScheme, StringList,
+    AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentProvider, AgentSkill,
+    Artifact, HTTPAuthSecurityScheme, Part, PartContent, SecurityRequirement, SecurityScheme,
+    StringList,
 };
 use std::time::Duration;
 
@@ -143,7 +144,8 @@ async fn streamed(task: &TaskUpdater, parts: Vec<Part>) -> Result<(), ExecutorEr
     task.complete(None).await
 }
 
-/// The card at `base` (`http://127.0.0.1:PORT`): JSON-RPC at `/`, HTTP+JSON below it, in 1.0;
+/// The card at `base` (`http://127.0.0.1:PORT`): JSON-RPC at `/`, HTTP+JSON below it and gRPC on
+/// the same port (its URL `127.0.0.1:PORT`, the target form gRPC clients dial), in 1.0;
 /// streaming, push notifications and the extended card declared.
 pub fn card(base: &str, extended: bool) -> AgentCard {
     let interface = |binding: &str| AgentInterface {
@@ -158,7 +160,14 @@ pub fn card(base: &str, extended: bool) -> AgentCard {
             false => "a2a-codegen TCK agent".into(),
         },
         description: "The system under test of the A2A TCK, on a2a-agent's request handler".into(),
-        supported_interfaces: vec![interface("JSONRPC"), interface("HTTP+JSON")],
+        supported_interfaces: vec![
+            interface("JSONRPC"),
+            interface("HTTP+JSON"),
+            AgentInterface {
+                url: grpc_target(base),
+                ..interface("GRPC")
+            },
+        ],
         provider: Some(AgentProvider {
             organization: "a2a-codegen".into(),
             url: "https://example.invalid/a2a-codegen".into(),
@@ -181,6 +190,31 @@ pub fn card(base: &str, extended: bool) -> AgentCard {
         }],
         ..Default::default()
     }
+}
+
+/// The gRPC target of `base`: its authority (`127.0.0.1:PORT`), without scheme or path.
+fn grpc_target(base: &str) -> String {
+    let rest = base.split_once("://").map_or(base, |(_, rest)| rest);
+    rest.split('/').next().unwrap_or(rest).to_owned()
+}
+
+/// The extension the bare card (`--card bare`) requires: the one the TCK's CORE-CAP-004 looks for.
+pub const REQUIRED_EXTENSION: &str = "urn:a2a:tck:required-extension";
+
+/// `card` declaring no optional capability (no streaming, push notifications or extended card)
+/// and requiring [`REQUIRED_EXTENSION`]: the card of a tck-agent started with `--card bare`, for
+/// the TCK's capability checks (CORE-CAP-001..004), which the full card skips.
+pub fn bare(mut card: AgentCard) -> AgentCard {
+    card.capabilities = AgentCapabilities {
+        extensions: vec![AgentExtension {
+            uri: Some(REQUIRED_EXTENSION.into()),
+            description: Some("Required of every caller: the TCK checks that it is".into()),
+            required: Some(true),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    card
 }
 
 /// `card` declaring an HTTP bearer scheme (`bearer`) and requiring it: the card of a tck-agent

@@ -1,6 +1,7 @@
 //! `tck-agent [--listen 127.0.0.1:9999] [--store memory | sqlite:PATH | postgres:URL]
 //! [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL]
-//! [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0]`:
+//! [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0]
+//! [--card full|bare]`:
 //! serves the TCK's system under test until killed (or Ctrl-C), in A2A 1.0 and, over JSON-RPC,
 //! 0.3 from the same handler (`--versions 1.0`: 1.0 alone, and a card without 0.3's members). With `--auth-tokens` (see [`tck_agent::auth_tokens`]), every call needs one of the
 //! file's bearer tokens; with `--auth-jwks`, a JWT signed by a key of that JWK Set (its `sub` the
@@ -30,10 +31,10 @@ use a2a_types::rt::trust::KeySet;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tck_agent::{auth_tokens, card, secured, ClusterExecutor};
+use tck_agent::{auth_tokens, bare, card, secured, ClusterExecutor};
 
 const USAGE: &str =
-    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0]";
+    "usage: tck-agent [--listen ADDR] [--store memory|sqlite:PATH|postgres:URL] [--auth-tokens FILE | --auth-jwks FILE] [--trace log|otel] [--public-url URL] [--sqlite-sync full|normal] [--lease-ttl MS] [--executions FILE] [--versions 1.0,0.3|1.0] [--card full|bare]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -56,6 +57,7 @@ async fn run() -> Result<(), String> {
     let mut lease_ttl = a2a_agent::DEFAULT_LEASE_TTL;
     let mut executions: Option<String> = None;
     let mut serve_v0_3 = true;
+    let mut bare_card = false;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -91,6 +93,13 @@ async fn run() -> Result<(), String> {
                     "1.0,0.3" | "0.3,1.0" => true,
                     "1.0" => false,
                     _ => return Err(format!("--versions `{value}`: 1.0,0.3 or 1.0")),
+                }
+            }
+            "--card" => {
+                bare_card = match value.as_str() {
+                    "full" => false,
+                    "bare" => true,
+                    _ => return Err(format!("--card `{value}`: full or bare")),
                 }
             }
             "--lease-ttl" => {
@@ -145,6 +154,12 @@ async fn run() -> Result<(), String> {
     let public = match tokens {
         Some(_) => secured(card(&base, false)),
         None => card(&base, false),
+    };
+    // The bare card: the TCK's capability checks (the handler serves what it always does; the
+    // server refuses what the card does not declare).
+    let public = match bare_card {
+        true => bare(public),
+        false => public,
     };
     let stopping = handler.clone();
     // A2A 1.0, and 0.3 over JSON-RPC from the same handler (a request without A2A-Version is 0.3).

@@ -94,7 +94,9 @@ pub fn decode_request_limited(
     })
 }
 /// The `requires` of `message/send` in the method table: each field with whether `__p` lacks it.
-fn required_send_message(__p: &super::MessageSendParams) -> [(&'static str, bool); 5] {
+pub(super) fn required_send_message(
+    __p: &super::MessageSendParams,
+) -> [(&'static str, bool); 5] {
     [
         ("params.message", crate::rt::__private::is_unset(&__p.message)),
         (
@@ -122,15 +124,19 @@ fn required_send_message(__p: &super::MessageSendParams) -> [(&'static str, bool
     ]
 }
 /// The `requires` of `tasks/get` in the method table: each field with whether `__p` lacks it.
-fn required_get_task(__p: &super::TaskQueryParams) -> [(&'static str, bool); 1] {
+pub(super) fn required_get_task(
+    __p: &super::TaskQueryParams,
+) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/cancel` in the method table: each field with whether `__p` lacks it.
-fn required_cancel_task(__p: &super::TaskIdParams) -> [(&'static str, bool); 1] {
+pub(super) fn required_cancel_task(
+    __p: &super::TaskIdParams,
+) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/pushNotificationConfig/set` in the method table: each field with whether `__p` lacks it.
-fn required_set_task_push_notification_config(
+pub(super) fn required_set_task_push_notification_config(
     __p: &super::TaskPushNotificationConfig,
 ) -> [(&'static str, bool); 4] {
     [
@@ -154,7 +160,7 @@ fn required_set_task_push_notification_config(
     ]
 }
 /// The `requires` of `tasks/pushNotificationConfig/get` in the method table: each field with whether `__p` lacks it.
-fn required_get_task_push_notification_config(
+pub(super) fn required_get_task_push_notification_config(
     __p: &super::GetTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 2] {
     [
@@ -169,13 +175,13 @@ fn required_get_task_push_notification_config(
     ]
 }
 /// The `requires` of `tasks/pushNotificationConfig/list` in the method table: each field with whether `__p` lacks it.
-fn required_list_task_push_notification_configs(
+pub(super) fn required_list_task_push_notification_configs(
     __p: &super::ListTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `tasks/pushNotificationConfig/delete` in the method table: each field with whether `__p` lacks it.
-fn required_delete_task_push_notification_config(
+pub(super) fn required_delete_task_push_notification_config(
     __p: &super::DeleteTaskPushNotificationConfigParams,
 ) -> [(&'static str, bool); 2] {
     [

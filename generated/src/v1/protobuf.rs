@@ -15,6 +15,12 @@ impl crate::rt::protobuf::Message for super::APIKeySecurityScheme {
             _ => ::core::option::Option::None,
         }
     }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.description.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.location)
+            && crate::rt::protobuf::ProtoField::is_default(&self.name)
+    }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.description, buf);
         crate::rt::protobuf::encode_implicit(2u32, &self.location, buf);
@@ -60,7 +66,7 @@ impl crate::rt::protobuf::ProtoField for super::APIKeySecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentCapabilities {
@@ -73,6 +79,11 @@ impl crate::rt::protobuf::Message for super::AgentCapabilities {
             4u32 => ::core::option::Option::Some("extendedAgentCard"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.streaming.is_none() && self.push_notifications.is_none()
+            && self.extensions.is_empty() && self.extended_agent_card.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.streaming, buf);
@@ -136,7 +147,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentCapabilities {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentCard {
@@ -159,6 +170,19 @@ impl crate::rt::protobuf::Message for super::AgentCard {
             14u32 => ::core::option::Option::Some("iconUrl"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.name)
+            && crate::rt::protobuf::ProtoField::is_default(&self.description)
+            && self.supported_interfaces.is_empty() && self.provider.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.version)
+            && self.documentation_url.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.capabilities)
+            && self.security_schemes.is_empty() && self.security_requirements.is_empty()
+            && self.default_input_modes.is_empty()
+            && self.default_output_modes.is_empty() && self.skills.is_empty()
+            && self.signatures.is_empty() && self.icon_url.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.name, buf);
@@ -284,7 +308,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentCard {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentCardSignature {
@@ -296,6 +320,12 @@ impl crate::rt::protobuf::Message for super::AgentCardSignature {
             3u32 => ::core::option::Option::Some("header"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.protected)
+            && crate::rt::protobuf::ProtoField::is_default(&self.signature)
+            && self.header.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.protected, buf);
@@ -340,7 +370,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentCardSignature {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentExtension {
@@ -353,6 +383,11 @@ impl crate::rt::protobuf::Message for super::AgentExtension {
             4u32 => ::core::option::Option::Some("params"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.uri.is_none() && self.description.is_none() && self.required.is_none()
+            && self.params.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.uri, buf);
@@ -402,7 +437,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentExtension {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentInterface {
@@ -415,6 +450,13 @@ impl crate::rt::protobuf::Message for super::AgentInterface {
             4u32 => ::core::option::Option::Some("protocolVersion"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.url)
+            && crate::rt::protobuf::ProtoField::is_default(&self.protocol_binding)
+            && self.tenant.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.protocol_version)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.url, buf);
@@ -462,7 +504,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentInterface {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentProvider {
@@ -473,6 +515,11 @@ impl crate::rt::protobuf::Message for super::AgentProvider {
             2u32 => ::core::option::Option::Some("organization"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.url)
+            && crate::rt::protobuf::ProtoField::is_default(&self.organization)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.url, buf);
@@ -514,7 +561,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentProvider {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AgentSkill {
@@ -531,6 +578,15 @@ impl crate::rt::protobuf::Message for super::AgentSkill {
             8u32 => ::core::option::Option::Some("securityRequirements"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.name)
+            && crate::rt::protobuf::ProtoField::is_default(&self.description)
+            && self.tags.is_empty() && self.examples.is_empty()
+            && self.input_modes.is_empty() && self.output_modes.is_empty()
+            && self.security_requirements.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.id, buf);
@@ -611,7 +667,7 @@ impl crate::rt::protobuf::ProtoField for super::AgentSkill {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::Artifact {
@@ -626,6 +682,12 @@ impl crate::rt::protobuf::Message for super::Artifact {
             6u32 => ::core::option::Option::Some("extensions"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.artifact_id)
+            && self.name.is_none() && self.description.is_none() && self.parts.is_empty()
+            && self.metadata.is_none() && self.extensions.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.artifact_id, buf);
@@ -683,7 +745,7 @@ impl crate::rt::protobuf::ProtoField for super::Artifact {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AuthenticationInfo {
@@ -694,6 +756,11 @@ impl crate::rt::protobuf::Message for super::AuthenticationInfo {
             2u32 => ::core::option::Option::Some("credentials"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.scheme)
+            && self.credentials.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.scheme, buf);
@@ -737,7 +804,7 @@ impl crate::rt::protobuf::ProtoField for super::AuthenticationInfo {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::AuthorizationCodeOAuthFlow {
@@ -751,6 +818,13 @@ impl crate::rt::protobuf::Message for super::AuthorizationCodeOAuthFlow {
             5u32 => ::core::option::Option::Some("pkceRequired"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.authorization_url)
+            && crate::rt::protobuf::ProtoField::is_default(&self.token_url)
+            && self.refresh_url.is_none() && self.scopes.is_empty()
+            && self.pkce_required.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.authorization_url, buf);
@@ -807,7 +881,7 @@ impl crate::rt::protobuf::ProtoField for super::AuthorizationCodeOAuthFlow {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::CancelTaskRequest {
@@ -819,6 +893,11 @@ impl crate::rt::protobuf::Message for super::CancelTaskRequest {
             3u32 => ::core::option::Option::Some("metadata"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none() && crate::rt::protobuf::ProtoField::is_default(&self.id)
+            && self.metadata.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -863,7 +942,7 @@ impl crate::rt::protobuf::ProtoField for super::CancelTaskRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ClientCredentialsOAuthFlow {
@@ -875,6 +954,11 @@ impl crate::rt::protobuf::Message for super::ClientCredentialsOAuthFlow {
             3u32 => ::core::option::Option::Some("scopes"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.token_url)
+            && self.refresh_url.is_none() && self.scopes.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.token_url, buf);
@@ -921,7 +1005,7 @@ impl crate::rt::protobuf::ProtoField for super::ClientCredentialsOAuthFlow {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::DeleteTaskPushNotificationConfigRequest {
@@ -933,6 +1017,12 @@ impl crate::rt::protobuf::Message for super::DeleteTaskPushNotificationConfigReq
             3u32 => ::core::option::Option::Some("id"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.task_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.id)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -977,7 +1067,7 @@ impl crate::rt::protobuf::ProtoField for super::DeleteTaskPushNotificationConfig
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::DeviceCodeOAuthFlow {
@@ -990,6 +1080,12 @@ impl crate::rt::protobuf::Message for super::DeviceCodeOAuthFlow {
             4u32 => ::core::option::Option::Some("scopes"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.device_authorization_url)
+            && crate::rt::protobuf::ProtoField::is_default(&self.token_url)
+            && self.refresh_url.is_none() && self.scopes.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.device_authorization_url, buf);
@@ -1046,7 +1142,7 @@ impl crate::rt::protobuf::ProtoField for super::DeviceCodeOAuthFlow {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::Empty {
@@ -1055,6 +1151,10 @@ impl crate::rt::protobuf::Message for super::Empty {
         match number {
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        true
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         let _ = buf;
@@ -1092,7 +1192,7 @@ impl crate::rt::protobuf::ProtoField for super::Empty {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::GetExtendedAgentCardRequest {
@@ -1102,6 +1202,10 @@ impl crate::rt::protobuf::Message for super::GetExtendedAgentCardRequest {
             1u32 => ::core::option::Option::Some("tenant"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -1140,7 +1244,7 @@ impl crate::rt::protobuf::ProtoField for super::GetExtendedAgentCardRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::GetTaskPushNotificationConfigRequest {
@@ -1152,6 +1256,12 @@ impl crate::rt::protobuf::Message for super::GetTaskPushNotificationConfigReques
             3u32 => ::core::option::Option::Some("id"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.task_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.id)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -1196,7 +1306,7 @@ impl crate::rt::protobuf::ProtoField for super::GetTaskPushNotificationConfigReq
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::GetTaskRequest {
@@ -1208,6 +1318,11 @@ impl crate::rt::protobuf::Message for super::GetTaskRequest {
             3u32 => ::core::option::Option::Some("historyLength"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none() && crate::rt::protobuf::ProtoField::is_default(&self.id)
+            && self.history_length.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -1259,7 +1374,7 @@ impl crate::rt::protobuf::ProtoField for super::GetTaskRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::HTTPAuthSecurityScheme {
@@ -1271,6 +1386,12 @@ impl crate::rt::protobuf::Message for super::HTTPAuthSecurityScheme {
             3u32 => ::core::option::Option::Some("bearerFormat"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.description.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.scheme)
+            && self.bearer_format.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.description, buf);
@@ -1319,7 +1440,7 @@ impl crate::rt::protobuf::ProtoField for super::HTTPAuthSecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ImplicitOAuthFlow {
@@ -1331,6 +1452,11 @@ impl crate::rt::protobuf::Message for super::ImplicitOAuthFlow {
             3u32 => ::core::option::Option::Some("scopes"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.authorization_url.is_none() && self.refresh_url.is_none()
+            && self.scopes.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.authorization_url, buf);
@@ -1384,7 +1510,7 @@ impl crate::rt::protobuf::ProtoField for super::ImplicitOAuthFlow {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ListTaskPushNotificationConfigsRequest {
@@ -1397,6 +1523,12 @@ impl crate::rt::protobuf::Message for super::ListTaskPushNotificationConfigsRequ
             4u32 => ::core::option::Option::Some("tenant"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.task_id)
+            && self.page_size.is_none() && self.page_token.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.task_id, buf);
@@ -1446,7 +1578,7 @@ impl crate::rt::protobuf::ProtoField for super::ListTaskPushNotificationConfigsR
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ListTaskPushNotificationConfigsResponse {
@@ -1457,6 +1589,10 @@ impl crate::rt::protobuf::Message for super::ListTaskPushNotificationConfigsResp
             2u32 => ::core::option::Option::Some("nextPageToken"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.configs.is_empty() && self.next_page_token.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_repeated(1u32, &self.configs, buf);
@@ -1505,7 +1641,7 @@ impl crate::rt::protobuf::ProtoField for super::ListTaskPushNotificationConfigsR
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ListTasksRequest {
@@ -1522,6 +1658,13 @@ impl crate::rt::protobuf::Message for super::ListTasksRequest {
             8u32 => ::core::option::Option::Some("includeArtifacts"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none() && self.context_id.is_none() && self.status.is_none()
+            && self.page_size.is_none() && self.page_token.is_none()
+            && self.history_length.is_none() && self.status_timestamp_after.is_none()
+            && self.include_artifacts.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -1606,7 +1749,7 @@ impl crate::rt::protobuf::ProtoField for super::ListTasksRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::ListTasksResponse {
@@ -1619,6 +1762,13 @@ impl crate::rt::protobuf::Message for super::ListTasksResponse {
             4u32 => ::core::option::Option::Some("totalSize"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+            && crate::rt::protobuf::ProtoField::is_default(&self.next_page_token)
+            && crate::rt::protobuf::ProtoField::is_default(&self.page_size)
+            && crate::rt::protobuf::ProtoField::is_default(&self.total_size)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_repeated(1u32, &self.tasks, buf);
@@ -1666,7 +1816,7 @@ impl crate::rt::protobuf::ProtoField for super::ListTasksResponse {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::Message {
@@ -1683,6 +1833,14 @@ impl crate::rt::protobuf::Message for super::Message {
             8u32 => ::core::option::Option::Some("referenceTaskIds"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.message_id)
+            && self.context_id.is_none() && self.task_id.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.role)
+            && self.parts.is_empty() && self.metadata.is_none()
+            && self.extensions.is_empty() && self.reference_task_ids.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.message_id, buf);
@@ -1753,7 +1911,7 @@ impl crate::rt::protobuf::ProtoField for super::Message {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::MutualTlsSecurityScheme {
@@ -1763,6 +1921,10 @@ impl crate::rt::protobuf::Message for super::MutualTlsSecurityScheme {
             1u32 => ::core::option::Option::Some("description"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.description.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.description, buf);
@@ -1803,7 +1965,7 @@ impl crate::rt::protobuf::ProtoField for super::MutualTlsSecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::OAuth2SecurityScheme {
@@ -1815,6 +1977,12 @@ impl crate::rt::protobuf::Message for super::OAuth2SecurityScheme {
             3u32 => ::core::option::Option::Some("oauth2MetadataUrl"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.description.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.flows)
+            && self.oauth2_metadata_url.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.description, buf);
@@ -1868,7 +2036,7 @@ impl crate::rt::protobuf::ProtoField for super::OAuth2SecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::OAuthFlows {
@@ -1882,6 +2050,10 @@ impl crate::rt::protobuf::Message for super::OAuthFlows {
             5u32 => ::core::option::Option::Some("deviceCode"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        false
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         match self {
@@ -2013,7 +2185,7 @@ impl crate::rt::protobuf::ProtoField for super::OAuthFlows {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::OpenIdConnectSecurityScheme {
@@ -2024,6 +2196,11 @@ impl crate::rt::protobuf::Message for super::OpenIdConnectSecurityScheme {
             2u32 => ::core::option::Option::Some("openIdConnectUrl"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.description.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.open_id_connect_url)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.description, buf);
@@ -2069,7 +2246,7 @@ impl crate::rt::protobuf::ProtoField for super::OpenIdConnectSecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::Part {
@@ -2085,6 +2262,11 @@ impl crate::rt::protobuf::Message for super::Part {
             7u32 => ::core::option::Option::Some("mediaType"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.metadata.is_none() && self.filename.is_none() && self.media_type.is_none()
+            && ::core::matches!(self.content, super::PartContent::Unknown(_))
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         match &self.content {
@@ -2193,7 +2375,7 @@ impl crate::rt::protobuf::ProtoField for super::Part {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::PasswordOAuthFlow {
@@ -2205,6 +2387,10 @@ impl crate::rt::protobuf::Message for super::PasswordOAuthFlow {
             3u32 => ::core::option::Option::Some("scopes"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.token_url.is_none() && self.refresh_url.is_none() && self.scopes.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.token_url, buf);
@@ -2251,7 +2437,7 @@ impl crate::rt::protobuf::ProtoField for super::PasswordOAuthFlow {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::ProtoField for super::Role {
@@ -2301,6 +2487,10 @@ impl crate::rt::protobuf::Message for super::SecurityRequirement {
             _ => ::core::option::Option::None,
         }
     }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.schemes.is_empty()
+    }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_map(1u32, &self.schemes, buf);
     }
@@ -2338,7 +2528,7 @@ impl crate::rt::protobuf::ProtoField for super::SecurityRequirement {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::SecurityScheme {
@@ -2352,6 +2542,10 @@ impl crate::rt::protobuf::Message for super::SecurityScheme {
             5u32 => ::core::option::Option::Some("mtlsSecurityScheme"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        false
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         match self {
@@ -2483,7 +2677,7 @@ impl crate::rt::protobuf::ProtoField for super::SecurityScheme {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::SendMessageConfiguration {
@@ -2496,6 +2690,12 @@ impl crate::rt::protobuf::Message for super::SendMessageConfiguration {
             4u32 => ::core::option::Option::Some("returnImmediately"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.accepted_output_modes.is_empty()
+            && self.task_push_notification_config.is_none()
+            && self.history_length.is_none() && self.return_immediately.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_repeated(1u32, &self.accepted_output_modes, buf);
@@ -2577,7 +2777,7 @@ impl crate::rt::protobuf::ProtoField for super::SendMessageConfiguration {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::SendMessageRequest {
@@ -2590,6 +2790,12 @@ impl crate::rt::protobuf::Message for super::SendMessageRequest {
             4u32 => ::core::option::Option::Some("metadata"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.message)
+            && self.configuration.is_none() && self.metadata.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -2639,7 +2845,7 @@ impl crate::rt::protobuf::ProtoField for super::SendMessageRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::SendMessageResponse {
@@ -2650,6 +2856,10 @@ impl crate::rt::protobuf::Message for super::SendMessageResponse {
             2u32 => ::core::option::Option::Some("message"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        false
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         match self {
@@ -2733,7 +2943,7 @@ impl crate::rt::protobuf::ProtoField for super::SendMessageResponse {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::StreamResponse {
@@ -2746,6 +2956,10 @@ impl crate::rt::protobuf::Message for super::StreamResponse {
             4u32 => ::core::option::Option::Some("artifactUpdate"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        false
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         match self {
@@ -2861,7 +3075,7 @@ impl crate::rt::protobuf::ProtoField for super::StreamResponse {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::StringList {
@@ -2871,6 +3085,10 @@ impl crate::rt::protobuf::Message for super::StringList {
             1u32 => ::core::option::Option::Some("list"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_repeated(1u32, &self.list, buf);
@@ -2909,7 +3127,7 @@ impl crate::rt::protobuf::ProtoField for super::StringList {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::SubscribeToTaskRequest {
@@ -2920,6 +3138,10 @@ impl crate::rt::protobuf::Message for super::SubscribeToTaskRequest {
             2u32 => ::core::option::Option::Some("id"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none() && crate::rt::protobuf::ProtoField::is_default(&self.id)
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -2961,7 +3183,7 @@ impl crate::rt::protobuf::ProtoField for super::SubscribeToTaskRequest {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::Task {
@@ -2976,6 +3198,14 @@ impl crate::rt::protobuf::Message for super::Task {
             6u32 => ::core::option::Option::Some("metadata"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.id)
+            && self.context_id.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.status)
+            && self.artifacts.is_empty() && self.history.is_empty()
+            && self.metadata.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.id, buf);
@@ -3033,7 +3263,7 @@ impl crate::rt::protobuf::ProtoField for super::Task {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::TaskArtifactUpdateEvent {
@@ -3048,6 +3278,14 @@ impl crate::rt::protobuf::Message for super::TaskArtifactUpdateEvent {
             6u32 => ::core::option::Option::Some("metadata"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.task_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.context_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.artifact)
+            && self.append.is_none() && self.last_chunk.is_none()
+            && self.metadata.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.task_id, buf);
@@ -3103,7 +3341,7 @@ impl crate::rt::protobuf::ProtoField for super::TaskArtifactUpdateEvent {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::TaskPushNotificationConfig {
@@ -3118,6 +3356,12 @@ impl crate::rt::protobuf::Message for super::TaskPushNotificationConfig {
             6u32 => ::core::option::Option::Some("authentication"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tenant.is_none() && self.id.is_none() && self.task_id.is_none()
+            && crate::rt::protobuf::ProtoField::is_default(&self.url)
+            && self.token.is_none() && self.authentication.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_option(1u32, &self.tenant, buf);
@@ -3178,7 +3422,7 @@ impl crate::rt::protobuf::ProtoField for super::TaskPushNotificationConfig {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::ProtoField for super::TaskState {
@@ -3230,6 +3474,11 @@ impl crate::rt::protobuf::Message for super::TaskStatus {
             _ => ::core::option::Option::None,
         }
     }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.state)
+            && self.message.is_none() && self.timestamp.is_none()
+    }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.state, buf);
         crate::rt::protobuf::encode_option(2u32, &self.message, buf);
@@ -3273,7 +3522,7 @@ impl crate::rt::protobuf::ProtoField for super::TaskStatus {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
     }
 }
 impl crate::rt::protobuf::Message for super::TaskStatusUpdateEvent {
@@ -3286,6 +3535,13 @@ impl crate::rt::protobuf::Message for super::TaskStatusUpdateEvent {
             4u32 => ::core::option::Option::Some("metadata"),
             _ => ::core::option::Option::None,
         }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        crate::rt::protobuf::ProtoField::is_default(&self.task_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.context_id)
+            && crate::rt::protobuf::ProtoField::is_default(&self.status)
+            && self.metadata.is_none()
     }
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         crate::rt::protobuf::encode_implicit(1u32, &self.task_id, buf);
@@ -3333,6 +3589,170 @@ impl crate::rt::protobuf::ProtoField for super::TaskStatusUpdateEvent {
     }
     #[inline]
     fn is_default(&self) -> bool {
-        false
+        crate::rt::protobuf::Message::is_empty(self)
+    }
+}
+/// The gRPC binding's codec of the method table: `service::Protocol::GRPC` (unused in a
+/// module without a protocol version, which has no transport impls).
+#[allow(dead_code)]
+pub(super) const GRPC: crate::rt::service::GrpcCodec<super::Request, super::Reply> = crate::rt::service::GrpcCodec {
+    decode: decode_grpc,
+    encode: encode_grpc,
+};
+/// The call of rpc `method` (`None`: the table has no such method) with its params
+/// message `body`, or why it cannot be served (it does not decode, or lacks a field the
+/// method's `requires` name).
+fn decode_grpc(
+    method: &str,
+    body: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::option::Option<
+    ::core::result::Result<super::Request, crate::rt::server::Fault>,
+> {
+    let method = super::MethodName::from_name(method)?;
+    ::core::option::Option::Some(decode_grpc_call(method, body, limits))
+}
+fn decode_grpc_call(
+    method: super::MethodName,
+    body: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::result::Result<super::Request, crate::rt::server::Fault> {
+    ::core::result::Result::Ok(
+        match method {
+            super::MethodName::SendMessage => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::SendMessageRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "SendMessage",
+                    &super::server::required_send_message(&__p),
+                )?;
+                super::Request::SendMessage(__p)
+            }
+            super::MethodName::SendStreamingMessage => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::SendMessageRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "SendStreamingMessage",
+                    &super::server::required_send_message(&__p),
+                )?;
+                super::Request::SendStreamingMessage(__p)
+            }
+            super::MethodName::GetTask => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::GetTaskRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "GetTask",
+                    &super::server::required_get_task(&__p),
+                )?;
+                super::Request::GetTask(__p)
+            }
+            super::MethodName::ListTasks => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::ListTasksRequest,
+                >(body, limits)?;
+                super::Request::ListTasks(__p)
+            }
+            super::MethodName::CancelTask => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::CancelTaskRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "CancelTask",
+                    &super::server::required_cancel_task(&__p),
+                )?;
+                super::Request::CancelTask(__p)
+            }
+            super::MethodName::SubscribeToTask => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::SubscribeToTaskRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "SubscribeToTask",
+                    &super::server::required_subscribe_to_task(&__p),
+                )?;
+                super::Request::SubscribeToTask(__p)
+            }
+            super::MethodName::CreateTaskPushNotificationConfig => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::TaskPushNotificationConfig,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "CreateTaskPushNotificationConfig",
+                    &super::server::required_create_task_push_notification_config(&__p),
+                )?;
+                super::Request::CreateTaskPushNotificationConfig(__p)
+            }
+            super::MethodName::GetTaskPushNotificationConfig => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::GetTaskPushNotificationConfigRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "GetTaskPushNotificationConfig",
+                    &super::server::required_get_task_push_notification_config(&__p),
+                )?;
+                super::Request::GetTaskPushNotificationConfig(__p)
+            }
+            super::MethodName::ListTaskPushNotificationConfigs => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::ListTaskPushNotificationConfigsRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "ListTaskPushNotificationConfigs",
+                    &super::server::required_list_task_push_notification_configs(&__p),
+                )?;
+                super::Request::ListTaskPushNotificationConfigs(__p)
+            }
+            super::MethodName::GetExtendedAgentCard => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::GetExtendedAgentCardRequest,
+                >(body, limits)?;
+                super::Request::GetExtendedAgentCard(__p)
+            }
+            super::MethodName::DeleteTaskPushNotificationConfig => {
+                let __p = crate::rt::__private::grpc_decode::<
+                    super::DeleteTaskPushNotificationConfigRequest,
+                >(body, limits)?;
+                crate::rt::__private::grpc_require(
+                    "DeleteTaskPushNotificationConfig",
+                    &super::server::required_delete_task_push_notification_config(&__p),
+                )?;
+                super::Request::DeleteTaskPushNotificationConfig(__p)
+            }
+        },
+    )
+}
+/// The result message of a reply.
+fn encode_grpc(reply: &super::Reply) -> ::std::vec::Vec<u8> {
+    match reply {
+        super::Reply::SendMessage(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::SendStreamingMessage(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::GetTask(__r) => crate::rt::protobuf::Message::encode_to_vec(__r),
+        super::Reply::ListTasks(__r) => crate::rt::protobuf::Message::encode_to_vec(__r),
+        super::Reply::CancelTask(__r) => crate::rt::protobuf::Message::encode_to_vec(__r),
+        super::Reply::SubscribeToTask(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::CreateTaskPushNotificationConfig(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::GetTaskPushNotificationConfig(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::ListTaskPushNotificationConfigs(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::GetExtendedAgentCard(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
+        super::Reply::DeleteTaskPushNotificationConfig(__r) => {
+            crate::rt::protobuf::Message::encode_to_vec(__r)
+        }
     }
 }

@@ -248,6 +248,10 @@ impl crate::rt::service::Protocol for Protocol {
             }
         }
     }
+    #[cfg(feature = "protobuf")]
+    const GRPC: ::core::option::Option<
+        crate::rt::service::GrpcCodec<super::Request, super::Reply>,
+    > = ::core::option::Option::Some(super::protobuf::GRPC);
 }
 impl<S: A2aService> crate::rt::service::Dispatch for A2aServer<S> {
     type Protocol = Protocol;

@@ -97,7 +97,9 @@ pub fn decode_request_limited(
     })
 }
 /// The `requires` of `SendMessage` in the method table: each field with whether `__p` lacks it.
-fn required_send_message(__p: &super::SendMessageRequest) -> [(&'static str, bool); 6] {
+pub(super) fn required_send_message(
+    __p: &super::SendMessageRequest,
+) -> [(&'static str, bool); 6] {
     [
         ("params.message", crate::rt::__private::is_unset(&__p.message)),
         (
@@ -130,21 +132,25 @@ fn required_send_message(__p: &super::SendMessageRequest) -> [(&'static str, boo
     ]
 }
 /// The `requires` of `GetTask` in the method table: each field with whether `__p` lacks it.
-fn required_get_task(__p: &super::GetTaskRequest) -> [(&'static str, bool); 1] {
+pub(super) fn required_get_task(
+    __p: &super::GetTaskRequest,
+) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `CancelTask` in the method table: each field with whether `__p` lacks it.
-fn required_cancel_task(__p: &super::CancelTaskRequest) -> [(&'static str, bool); 1] {
+pub(super) fn required_cancel_task(
+    __p: &super::CancelTaskRequest,
+) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `SubscribeToTask` in the method table: each field with whether `__p` lacks it.
-fn required_subscribe_to_task(
+pub(super) fn required_subscribe_to_task(
     __p: &super::SubscribeToTaskRequest,
 ) -> [(&'static str, bool); 1] {
     [("params.id", crate::rt::__private::is_unset(&__p.id))]
 }
 /// The `requires` of `CreateTaskPushNotificationConfig` in the method table: each field with whether `__p` lacks it.
-fn required_create_task_push_notification_config(
+pub(super) fn required_create_task_push_notification_config(
     __p: &super::TaskPushNotificationConfig,
 ) -> [(&'static str, bool); 2] {
     [
@@ -159,7 +165,7 @@ fn required_create_task_push_notification_config(
     ]
 }
 /// The `requires` of `GetTaskPushNotificationConfig` in the method table: each field with whether `__p` lacks it.
-fn required_get_task_push_notification_config(
+pub(super) fn required_get_task_push_notification_config(
     __p: &super::GetTaskPushNotificationConfigRequest,
 ) -> [(&'static str, bool); 2] {
     [
@@ -168,13 +174,13 @@ fn required_get_task_push_notification_config(
     ]
 }
 /// The `requires` of `ListTaskPushNotificationConfigs` in the method table: each field with whether `__p` lacks it.
-fn required_list_task_push_notification_configs(
+pub(super) fn required_list_task_push_notification_configs(
     __p: &super::ListTaskPushNotificationConfigsRequest,
 ) -> [(&'static str, bool); 1] {
     [("params.taskId", crate::rt::__private::is_unset(&__p.task_id))]
 }
 /// The `requires` of `DeleteTaskPushNotificationConfig` in the method table: each field with whether `__p` lacks it.
-fn required_delete_task_push_notification_config(
+pub(super) fn required_delete_task_push_notification_config(
     __p: &super::DeleteTaskPushNotificationConfigRequest,
 ) -> [(&'static str, bool); 2] {
     [

@@ -3,6 +3,7 @@
     python client.py URL            # A2A 1.0 over JSON-RPC: tests/interop/src/bin/interop-agent.rs
     python client.py --rest URL     # A2A 1.0 over HTTP+JSON (REST): the same agent
     python client.py --v0.3 URL     # A2A 0.3: the same agent, through the SDK's 0.3 transport
+    python client.py --grpc URL     # A2A 1.0 over gRPC: the same agent, the SDK's GrpcTransport
 
 Drives the agent at URL through the SDK's public client API only: create_client resolves the
 agent card, then every call goes through the transport the SDK picks for the card's interface
@@ -10,7 +11,8 @@ agent card, then every call goes through the transport the SDK picks for the car
 for 0.3, which it picks when the card offers only 0.3: with --v0.3 the client keeps the card's
 0.3 interfaces alone, as a client that speaks only 0.3 would, and is created from that card;
 with --rest the client is configured for the `HTTP+JSON` binding only
-(`ClientConfig.supported_protocol_bindings`), and the SDK picks its RestTransport), and the
+(`ClientConfig.supported_protocol_bindings`), and the SDK picks its RestTransport; with --grpc,
+the `GRPC` binding only, on a grpcio channel, and the SDK picks its GrpcTransport), and the
 results and exceptions are checked as an SDK user would see them. The SDK user's API is the same
 in every mode, so the runs make the same calls, except `list_tasks`, which v0.3 has not got; the
 REST run adds what only REST has or what it changes: a tenant's routes, query parameters of
@@ -51,7 +53,11 @@ from a2a.utils.errors import (
     VersionNotSupportedError,
 )
 
+import grpc
 import httpx
+
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from steps import StepFailed, ensure, step, summary
 
@@ -94,9 +100,9 @@ def state_name(state):
     return TaskState.Name(state)
 
 
-async def main(url, v03, rest):
+async def main(url, v03, rest, grpc_):
     version = '0.3' if v03 else '1.0'
-    binding = 'HTTP+JSON' if rest else 'JSONRPC'
+    binding = 'HTTP+JSON' if rest else 'GRPC' if grpc_ else 'JSONRPC'
     async with httpx.AsyncClient(timeout=20) as http:
         card = await A2ACardResolver(http, url).get_agent_card()
     if v03:
@@ -128,19 +134,31 @@ async def main(url, v03, rest):
 
     # For REST, the client is told the bindings it may use; the SDK then picks the card's
     # HTTP+JSON interface although JSON-RPC comes first in the card.
-    bindings = ['HTTP+JSON'] if rest else []
+    bindings = ['HTTP+JSON'] if rest else ['GRPC'] if grpc_ else []
     agent = card if v03 else url
+    channels = {'grpc_channel_factory': grpc.aio.insecure_channel} if grpc_ else {}
     unary = await create_client(
-        agent, client_config=ClientConfig(streaming=False, supported_protocol_bindings=bindings)
+        agent,
+        client_config=ClientConfig(
+            streaming=False, supported_protocol_bindings=bindings, **channels
+        ),
     )
     streaming = await create_client(
-        agent, client_config=ClientConfig(streaming=True, supported_protocol_bindings=bindings)
+        agent,
+        client_config=ClientConfig(
+            streaming=True, supported_protocol_bindings=bindings, **channels
+        ),
     )
     transport = type(unary._transport).__name__  # which of the SDK's transports the card chose
     tasks = {}
 
     async def check_transport():
-        want = 'RestTransport' if rest else 'CompatJsonRpcTransport' if v03 else 'JsonRpcTransport'
+        want = (
+            'RestTransport' if rest
+            else 'GrpcTransport' if grpc_
+            else 'CompatJsonRpcTransport' if v03
+            else 'JsonRpcTransport'
+        )
         ensure(transport == want, f'the SDK chose {transport}, expected {want}')
         return f'the SDK speaks {version} through its {transport}'
 
@@ -192,6 +210,8 @@ async def main(url, v03, rest):
         except A2AClientError as e:
             if rest:
                 return rest_custom_error(e)
+            if grpc_:
+                return grpc_custom_error(e)
             # a2a-sdk maps the codes of its own table to exception classes; any other code,
             # such as the agent's own -32050, becomes a plain A2AClientError. Its v1 transport
             # puts the code and message in the text; its v0.3 transport only the message. The
@@ -202,6 +222,24 @@ async def main(url, v03, rest):
             ensure(type(e) is A2AClientError, f'raised {type(e).__name__}, expected A2AClientError')
             return f'{type(e).__name__}: {text!r}'
         raise StepFailed(f'returned {events} instead of raising')
+
+    def grpc_custom_error(e):
+        """What the SDK's gRPC transport makes of the agent's own error: its ErrorInfo is not in
+        the A2A domain, so it raises a plain A2AClientError naming the status code and message;
+        the status under it (the grpcio error it was raised from) carries the ErrorInfo."""
+        ensure(type(e) is A2AClientError, f'raised {type(e).__name__}, expected A2AClientError')
+        text = str(e)
+        want = 'gRPC Error RESOURCE_EXHAUSTED: quota exceeded'
+        ensure(text == want, f'A2AClientError text {text!r}, expected {want!r}')
+        status = rpc_status.from_call(e.__cause__)
+        ensure(status is not None, 'no grpc-status-details-bin under the error')
+        info = error_details_pb2.ErrorInfo()
+        ensure(status.details and status.details[0].Unpack(info), f'details {status.details}')
+        ensure(
+            (info.reason, info.domain) == ('QUOTA_EXCEEDED', 'InteropError'),
+            f'ErrorInfo {info}',
+        )
+        return f'{type(e).__name__}: {text!r}; ErrorInfo {info.reason} in domain {info.domain}'
 
     def rest_custom_error(e):
         """What the SDK's REST transport makes of the agent's own error: its reason is no A2A
@@ -254,7 +292,7 @@ async def main(url, v03, rest):
         ensure(kinds == expected, f'events {kinds}, expected {expected}')
         return f'{len(kinds)} events: {", ".join(kinds)}'
 
-    await step('send_message streaming (SendStreamingMessage over SSE)', stream())
+    await step(f"send_message streaming (SendStreamingMessage over {'gRPC' if grpc_ else 'SSE'})", stream())
 
     await step(
         "streaming send_message refused with the agent's own error",
@@ -434,8 +472,9 @@ if __name__ == '__main__':
     args = sys.argv[1:]
     v03 = args[:1] == ['--v0.3']
     rest = args[:1] == ['--rest']
-    if v03 or rest:
+    grpc_ = args[:1] == ['--grpc']
+    if v03 or rest or grpc_:
         args = args[1:]
     if len(args) != 1:
-        sys.exit('usage: client.py [--v0.3 | --rest] URL')
-    asyncio.run(main(args[0], v03, rest))
+        sys.exit('usage: client.py [--v0.3 | --rest | --grpc] URL')
+    asyncio.run(main(args[0], v03, rest, grpc_))

@@ -1,12 +1,14 @@
 //! `interop-agent PORT_FILE`: an A2A v1 agent on a2a-agent's request handler
 //! (`a2a_agent::RequestHandler` over the [`AgentExecutor`] below, served as `A2aServer` by
 //! a2a-runtime's server, `server::AgentRouter`), for a2a-sdk 1.3.0's own Python client to call
-//! (tests/interop/py/client.py), over JSON-RPC and over the HTTP+JSON (REST) binding.
+//! (tests/interop/py/client.py), over JSON-RPC, over the HTTP+JSON (REST) binding and over gRPC.
 //!
 //! It binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and serves until killed:
 //!
 //! - `GET /.well-known/agent-card.json`: its card (JSON-RPC 1.0 at `/`, then HTTP+JSON 1.0 at
-//!   `/`; streaming, push notifications and an extended card on);
+//!   `/`, then gRPC 1.0 at `127.0.0.1:PORT`; streaming, push notifications and an extended card
+//!   on);
+//! - gRPC: `lf.a2a.v1.A2AService` on the same port (HTTP/2), 1.0;
 //! - `POST /`: JSON-RPC, A2A 1.0 and 0.3 (a request without `A2A-Version` is 0.3, served by the
 //!   same handler through the generated conversions, `a2a_types::v0_3::Compat`, with 0.3's
 //!   method names and shapes); every other path: REST, 1.0 (the server decodes both with the
@@ -122,11 +124,15 @@ fn card(port: u16, extended: bool) -> AgentCard {
             "Rust Interop Agent".to_string()
         },
         description: "An a2a-types agent that greets whoever calls it".to_string(),
-        // JSON-RPC first, the agent's preferred interface; the REST routes at the same base.
-        supported_interfaces: [Binding::JsonRpc, Binding::HttpJson]
+        // JSON-RPC first, the agent's preferred interface; the REST routes at the same base;
+        // gRPC on the same port, its URL the target a gRPC client dials (`host:port`).
+        supported_interfaces: [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
             .into_iter()
             .map(|binding| AgentInterface {
-                url: format!("http://127.0.0.1:{port}/"),
+                url: match binding {
+                    Binding::Grpc => format!("127.0.0.1:{port}"),
+                    _ => format!("http://127.0.0.1:{port}/"),
+                },
                 protocol_binding: binding.name().to_string(),
                 protocol_version: PROTOCOL_VERSION.to_string(),
                 tenant: None,

@@ -1,0 +1,421 @@
+//! The request handler over gRPC (issue 31), through the real server on one port with the JSON
+//! bindings: a tonic client (its channel, a typed `Codec` over the generated types' own protobuf
+//! codec) calls `lf.a2a.v1.A2AService`, unary and streaming; errors carry their status code and
+//! a `google.rpc.Status` with the ErrorInfo; bad messages get `INVALID_ARGUMENT` naming the field
+//! and the server goes on serving; deadlines are kept; HTTP/1.1 at the gRPC path is refused.
+
+mod common;
+
+use a2a_agent::RequestHandler;
+use a2a_types::rt::auth::{Caller, StaticTokens};
+use a2a_types::v1::{
+    AgentCapabilities, AgentCard, AgentInterface, GetTaskRequest, SendMessageRequest,
+    SendMessageResponse, StreamResponse, Task, TaskState,
+};
+use bytes::{Buf as _, BufMut as _};
+use common::echo::Echo;
+use serde_json::json;
+use std::marker::PhantomData;
+use std::time::Duration;
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::{Code, Status};
+
+/// The agent on 127.0.0.1, JSON-RPC and gRPC on one port: its base URL and gRPC target.
+async fn serve() -> (String, String) {
+    serve_with(None).await
+}
+
+/// [`serve`], every call authenticated with `authenticator` when one is given.
+async fn serve_with(authenticator: Option<StaticTokens>) -> (String, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let target = listener.local_addr().unwrap().to_string();
+    let base = format!("http://{target}/");
+    let interface = |url: &str, binding: &str| AgentInterface {
+        url: url.into(),
+        protocol_binding: binding.into(),
+        protocol_version: "1.0".into(),
+        ..Default::default()
+    };
+    let card = AgentCard {
+        name: "grpc".into(),
+        supported_interfaces: vec![interface(&base, "JSONRPC"), interface(&target, "GRPC")],
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let handler = RequestHandler::builder(Echo).build();
+    let router = handler.router(&card).unwrap();
+    let router = match authenticator {
+        Some(tokens) => router.authenticate(tokens),
+        None => router,
+    };
+    let router = router.into_router().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (base, target)
+}
+
+/// tonic's codec over the generated types' protobuf codec: `E` out, `D` in.
+struct Proto<E, D>(PhantomData<fn() -> (E, D)>);
+
+impl<E, D> Default for Proto<E, D> {
+    fn default() -> Self {
+        Proto(PhantomData)
+    }
+}
+
+impl<E, D> Codec for Proto<E, D>
+where
+    E: a2a_types::rt::protobuf::Message + Send + 'static,
+    D: a2a_types::rt::protobuf::Message + Send + 'static,
+{
+    type Encode = E;
+    type Decode = D;
+    type Encoder = Proto<E, D>;
+    type Decoder = Proto<E, D>;
+    fn encoder(&mut self) -> Self::Encoder {
+        Proto::default()
+    }
+    fn decoder(&mut self) -> Self::Decoder {
+        Proto::default()
+    }
+}
+
+impl<E: a2a_types::rt::protobuf::Message, D> Encoder for Proto<E, D> {
+    type Item = E;
+    type Error = Status;
+    fn encode(&mut self, item: E, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put_slice(&item.encode_to_vec());
+        Ok(())
+    }
+}
+
+impl<E, D: a2a_types::rt::protobuf::Message> Decoder for Proto<E, D> {
+    type Item = D;
+    type Error = Status;
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<D>, Status> {
+        let bytes = src.copy_to_bytes(src.remaining());
+        D::decode(&bytes)
+            .map(Some)
+            .map_err(|e| Status::internal(e.to_string()))
+    }
+}
+
+type Grpc = tonic::client::Grpc<tonic::transport::Channel>;
+
+async fn connect(target: &str) -> Grpc {
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{target}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    tonic::client::Grpc::new(channel)
+}
+
+/// A request with `A2A-Version: 1.0` (or `version`) and a 10 s deadline.
+fn request<T>(message: T, version: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("a2a-version", version.parse().unwrap());
+    request.set_timeout(Duration::from_secs(10));
+    request
+}
+
+async fn unary<E, D>(
+    grpc: &mut Grpc,
+    rpc: &'static str,
+    request: tonic::Request<E>,
+) -> Result<D, Status>
+where
+    E: a2a_types::rt::protobuf::Message + Send + Sync + 'static,
+    D: a2a_types::rt::protobuf::Message + Send + Sync + 'static,
+{
+    grpc.ready().await.unwrap();
+    let path = format!("/lf.a2a.v1.A2AService/{rpc}").parse().unwrap();
+    grpc.unary(request, path, Proto::<E, D>::default())
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// One gRPC call as plain HTTP/2 (prior knowledge): `message` framed, `A2A-Version: 1.0` and
+/// `headers`; the response as it comes (a refused call's status is in its headers).
+async fn post_grpc(
+    base: &str,
+    rpc: &str,
+    message: &[u8],
+    headers: &[(&'static str, &'static str)],
+) -> reqwest::Response {
+    let mut framed = vec![0u8];
+    framed.extend_from_slice(&u32::try_from(message.len()).unwrap().to_be_bytes());
+    framed.extend_from_slice(message);
+    let h2 = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .build()
+        .unwrap();
+    let mut request = h2
+        .post(format!("{base}lf.a2a.v1.A2AService/{rpc}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .header("a2a-version", "1.0")
+        .timeout(Duration::from_secs(10))
+        .body(framed);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().await.unwrap()
+}
+
+/// Standard base64, padded or not (`grpc-status-details-bin`).
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(text.trim_end_matches('='))
+        .unwrap()
+}
+
+fn send(text: &str) -> SendMessageRequest {
+    serde_json::from_value(json!({
+        "message": {"messageId": format!("m-{text}"), "role": "ROLE_USER", "parts": [{"text": text}]}
+    }))
+    .unwrap()
+}
+
+fn text_of(task: &Task) -> String {
+    serde_json::to_value(&task.artifacts).unwrap()[0]["parts"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_handler_serves_grpc_beside_json_rpc_on_one_port() {
+    let (base, target) = serve().await;
+    let mut grpc = connect(&target).await;
+
+    // SendMessage, then GetTask for the task it made: unary rpcs, typed replies.
+    let reply: SendMessageResponse = unary(&mut grpc, "SendMessage", request(send("hi"), "1.0"))
+        .await
+        .unwrap();
+    let SendMessageResponse::Task(task) = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(task.status.state, TaskState::Completed);
+    assert_eq!(text_of(&task), "hi");
+    let get = GetTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    let got: Task = unary(&mut grpc, "GetTask", request(get, "1.0"))
+        .await
+        .unwrap();
+    assert_eq!(got.id, task.id);
+
+    // The same task over JSON-RPC on the same port.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": task.id}});
+    let reply = reqwest::Client::new()
+        .post(&base)
+        .header("A2A-Version", "1.0")
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+    assert_eq!(json["result"]["id"], task.id.as_str());
+
+    // SendStreamingMessage: a server-streaming rpc, the task's events to its end.
+    grpc.ready().await.unwrap();
+    let path = "/lf.a2a.v1.A2AService/SendStreamingMessage"
+        .parse()
+        .unwrap();
+    let mut stream = grpc
+        .server_streaming(
+            request(send("streamed"), "1.0"),
+            path,
+            Proto::<SendMessageRequest, StreamResponse>::default(),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    let mut events = Vec::new();
+    while let Some(event) = stream.message().await.unwrap() {
+        events.push(event);
+    }
+    assert!(events.len() >= 2, "{events:?}");
+    match events.last().unwrap() {
+        StreamResponse::StatusUpdate(update) => {
+            assert_eq!(update.status.state, TaskState::Completed)
+        }
+        StreamResponse::Task(task) => assert_eq!(task.status.state, TaskState::Completed),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn grpc_errors_carry_their_status_and_details() {
+    let (base, target) = serve().await;
+    let mut grpc = connect(&target).await;
+
+    // An A2A error: its row's status code, and the ErrorInfo in grpc-status-details-bin.
+    let get = GetTaskRequest {
+        id: "no-such-task".into(),
+        ..Default::default()
+    };
+    let missing = unary::<_, Task>(&mut grpc, "GetTask", request(get, "1.0"))
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code(), Code::NotFound, "{missing:?}");
+    let details = String::from_utf8_lossy(missing.details()).into_owned();
+    assert!(
+        details.contains("type.googleapis.com/google.rpc.ErrorInfo"),
+        "{details}"
+    );
+    assert!(details.contains("TASK_NOT_FOUND"), "{details}");
+    assert!(details.contains("a2a-protocol.org"), "{details}");
+
+    // A body that is not the rpc's message: INVALID_ARGUMENT naming where (sent as raw HTTP/2:
+    // no codec writes such bytes), and a call after it is served.
+    let garbage = post_grpc(&base, "SendMessage", &[0x0a, 0xff, 0x01], &[]).await;
+    assert_eq!(
+        garbage.headers()["grpc-status"],
+        "3",
+        "{:?}",
+        garbage.headers()
+    );
+    let message = garbage.headers()["grpc-message"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("SendMessageRequest"), "{message}");
+    let details = garbage.headers()["grpc-status-details-bin"]
+        .to_str()
+        .unwrap();
+    let details = base64_decode(details);
+    assert!(String::from_utf8_lossy(&details).contains("google.rpc.BadRequest"));
+
+    // A message without what the method cannot run without: the field named.
+    let empty = unary::<_, SendMessageResponse>(
+        &mut grpc,
+        "SendMessage",
+        request(SendMessageRequest::default(), "1.0"),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(empty.code(), Code::InvalidArgument, "{empty:?}");
+    assert!(empty.message().contains("message"), "{empty:?}");
+
+    // An rpc the service does not have; a version it does not serve (v1.0.1 §5.4:
+    // FAILED_PRECONDITION).
+    let unknown = unary::<_, Task>(&mut grpc, "NoSuchRpc", request(send("x"), "1.0"))
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), Code::Unimplemented, "{unknown:?}");
+    let version =
+        unary::<_, SendMessageResponse>(&mut grpc, "SendMessage", request(send("x"), "99.0"))
+            .await
+            .unwrap_err();
+    assert_eq!(version.code(), Code::FailedPrecondition, "{version:?}");
+    assert!(String::from_utf8_lossy(version.details()).contains("VERSION_NOT_SUPPORTED"));
+
+    // The deadline: a task that never ends, a call whose `grpc-timeout` is 300 ms. Sent as raw
+    // HTTP/2 (tonic's channel would end the call by its own timer first): the server answers
+    // DEADLINE_EXCEEDED (4) as a trailers-only response.
+    let message = a2a_types::rt::protobuf::Message::encode_to_vec(&send("hang"));
+    let started = std::time::Instant::now();
+    let late = post_grpc(&base, "SendMessage", &message, &[("grpc-timeout", "300m")]).await;
+    assert_eq!(late.headers()["grpc-status"], "4", "{:?}", late.headers());
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // Still serving.
+    let reply: SendMessageResponse = unary(&mut grpc, "SendMessage", request(send("after"), "1.0"))
+        .await
+        .unwrap();
+    assert!(matches!(reply, SendMessageResponse::Task(_)));
+
+    // HTTP/1.1 at the gRPC path, and gRPC-Web: refused with a line, not a hang.
+    let http1 = reqwest::Client::new()
+        .post(format!("{base}lf.a2a.v1.A2AService/SendMessage"))
+        .header("content-type", "application/grpc")
+        .timeout(Duration::from_secs(10))
+        .body(vec![0u8; 5])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(http1.status(), 505);
+    let web = reqwest::Client::new()
+        .post(format!("{base}lf.a2a.v1.A2AService/SendMessage"))
+        .header("content-type", "application/grpc-web+proto")
+        .timeout(Duration::from_secs(10))
+        .body(vec![0u8; 5])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(web.status(), 415);
+}
+
+/// A request in 1.0 with `token` as its bearer credentials.
+fn as_caller<T>(token: Option<&str>, message: T) -> tonic::Request<T> {
+    let mut request = request(message, "1.0");
+    if let Some(token) = token {
+        let value = format!("Bearer {token}").parse().unwrap();
+        request.metadata_mut().insert("authorization", value);
+    }
+    request
+}
+
+#[tokio::test]
+async fn grpc_calls_are_authenticated_and_see_their_own_tasks() {
+    let tokens = StaticTokens::new()
+        .bearer("t-alice", Caller::new("alice"))
+        .bearer("t-bob", Caller::new("bob"));
+    let (_, target) = serve_with(Some(tokens)).await;
+    let mut grpc = connect(&target).await;
+
+    // No credentials, or ones the server does not know: UNAUTHENTICATED, before any decoding.
+    let none =
+        unary::<_, SendMessageResponse>(&mut grpc, "SendMessage", as_caller(None, send("x")))
+            .await
+            .unwrap_err();
+    assert_eq!(none.code(), Code::Unauthenticated, "{none:?}");
+    let wrong = unary::<_, SendMessageResponse>(
+        &mut grpc,
+        "SendMessage",
+        as_caller(Some("t-eve"), send("x")),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(wrong.code(), Code::Unauthenticated, "{wrong:?}");
+
+    // Alice's task is hers: Bob gets NOT_FOUND for it (spec §13.1), as over the JSON bindings.
+    let reply: SendMessageResponse = unary(
+        &mut grpc,
+        "SendMessage",
+        as_caller(Some("t-alice"), send("mine")),
+    )
+    .await
+    .unwrap();
+    let SendMessageResponse::Task(task) = reply else {
+        panic!("{reply:?}")
+    };
+    let get = |token| {
+        as_caller(
+            Some(token),
+            GetTaskRequest {
+                id: task.id.clone(),
+                ..Default::default()
+            },
+        )
+    };
+    let hers: Task = unary(&mut grpc, "GetTask", get("t-alice")).await.unwrap();
+    assert_eq!(hers.id, task.id);
+    let not_his = unary::<_, Task>(&mut grpc, "GetTask", get("t-bob"))
+        .await
+        .unwrap_err();
+    assert_eq!(not_his.code(), Code::NotFound, "{not_his:?}");
+}
