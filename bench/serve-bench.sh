@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The server and client load bench (issue 20, item 6; bench/README.md, "Server and client load"):
 # our Rust agent against a2a-sdk 1.3.0's agent (tests/interop/py/agent.py) on loopback, the same
-# workloads in one run, then our client against the SDK's client calling the Rust agent.
+# workloads in one run, then our client against the SDK's client calling the Rust agent, then
+# gRPC (issue 31): SendMessage and SendStreamingMessage through our client to the SDK's gRPC
+# server and to ours, and to ours over HTTP+JSON (the same client, agent and workload; only the
+# binding differs).
 #
 #   bench/serve-bench.sh            # 8 s or 20,000 requests per workload and agent: about 2 min
 #   bench/serve-bench.sh --smoke    # 200 requests or 1 s each: replies still checked (CI)
@@ -177,6 +180,47 @@ for r in rows:
             print(f"    {n:>7} x {reason}")
 print("  (ours: a2a_runtime::transport::client on reqwest; http-floor: serve_load's jsonrpc-send, "
       "no client code)")
+sys.exit(1 if any(r['failed'] for r in rows) else 0)
+EOF
+
+say "grpc: SendMessage and SendStreamingMessage through our client, over gRPC to the SDK's gRPC server (agent.py --grpc, its GrpcHandler) and to ours, and over HTTP+JSON to ours"
+start_agent "the a2a-sdk agent with gRPC" "$out/sdk-grpc-agent.port" "$out/sdk-grpc-agent.log" \
+  "$python" "$root/tests/interop/py/agent.py" --grpc
+sdk_grpc_url="http://127.0.0.1:$agent_port"
+: >"$out/grpc.jsonl"
+for workload in send stream; do
+  for run in "sdk-grpc grpc $sdk_grpc_url" "rust-grpc grpc $rust_url" "rust-rest http+json $rust_url"; do
+    read -r label binding url <<<"$run"
+    timeout "$RUN_TIMEOUT" "$client_load" ${smoke[@]+"${smoke[@]}"} ${client_args[@]+"${client_args[@]}"} \
+      --label "$label" --binding "$binding" --workload "$workload" "$url" >>"$out/grpc.jsonl" || failed=1
+  done
+done
+"$python" - "$out/grpc.jsonl" <<'EOF' || failed=1
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+def ms(v):
+    return '-' if v is None else f'{v:.0f} ms' if v >= 100 else f'{v:.1f} ms' if v >= 10 else f'{v:.2f} ms'
+def ratio(a, b):
+    return '-' if not a or not b else f'{a / b:.2f}x'
+for workload in ('client-send', 'client-stream'):
+    group = [r for r in rows if r['workload'] == workload]
+    if not group:
+        continue
+    print(f"\n{workload} over gRPC and HTTP+JSON, our client ({group[0]['connections']} concurrent calls)")
+    print(f"  {'agent':<10} {'binding':<10} {'ok':>7} {'failed':>6} {'req/s':>10} {'p50':>10} {'p99':>10}")
+    for r in group:
+        print(f"  {r['label']:<10} {r['binding']:<10} {r['ok']:>7} {r['failed']:>6} {r['rps']:>10.1f} "
+              f"{ms(r['p50_ms']):>10} {ms(r['p99_ms']):>10}")
+    by = {r['label']: r for r in group}
+    for a, b in (('rust-grpc', 'sdk-grpc'), ('rust-grpc', 'rust-rest')):
+        if a in by and b in by:
+            print(f"  ratios {a}/{b}: req/s {ratio(by[a]['rps'], by[b]['rps'])}, "
+                  f"p50 {ratio(by[a]['p50_ms'], by[b]['p50_ms'])}, p99 {ratio(by[a]['p99_ms'], by[b]['p99_ms'])}")
+for r in rows:
+    if r['failed']:
+        print(f"  FAILURES {r['label']} {r['workload']}: {r['failed']}")
+        for reason, n in r['failures'].items():
+            print(f"    {n:>7} x {reason}")
 sys.exit(1 if any(r['failed'] for r in rows) else 0)
 EOF
 

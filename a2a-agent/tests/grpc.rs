@@ -419,3 +419,91 @@ async fn grpc_calls_are_authenticated_and_see_their_own_tasks() {
         .unwrap_err();
     assert_eq!(not_his.code(), Code::NotFound, "{not_his:?}");
 }
+
+#[tokio::test]
+async fn our_client_calls_over_grpc_when_asked() {
+    use a2a_types::rt::client::{Client, ClientErrorKind};
+    use a2a_types::rt::Binding;
+    use a2a_types::v1::{method, A2aError, CallError, Protocol};
+
+    let (base, target) = serve().await;
+    // By default the client takes JSON-RPC; asked for gRPC first, the card's GRPC interface.
+    let json = Client::<Protocol>::connect(&base).await.unwrap();
+    assert_eq!(json.binding(), Binding::JsonRpc);
+    let client = Client::<Protocol>::builder()
+        .bindings([Binding::Grpc, Binding::JsonRpc])
+        .request_timeout(Duration::from_secs(10))
+        .connect(&base)
+        .await
+        .unwrap();
+    assert_eq!(client.binding(), Binding::Grpc);
+    assert_eq!(client.interface().url, target);
+
+    // Unary calls: the typed results.
+    let reply = client
+        .call::<method::SendMessage>(&send("hi"))
+        .await
+        .unwrap();
+    let SendMessageResponse::Task(task) = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(text_of(&task), "hi");
+    let get = GetTaskRequest {
+        id: task.id.clone(),
+        ..Default::default()
+    };
+    assert_eq!(
+        client.call::<method::GetTask>(&get).await.unwrap().id,
+        task.id
+    );
+
+    // The agent's errors, typed as over the JSON bindings (by the status's ErrorInfo).
+    let missing = GetTaskRequest {
+        id: "no-such-task".into(),
+        ..Default::default()
+    };
+    match client.call::<method::GetTask>(&missing).await {
+        Err(CallError::Agent(A2aError::TaskNotFound { .. })) => {}
+        other => panic!("{other:?}"),
+    }
+    match client
+        .call::<method::SendMessage>(&SendMessageRequest::default())
+        .await
+    {
+        Err(CallError::Agent(e)) => assert_eq!(e.code(), -32602, "{e:?}"),
+        other => panic!("{other:?}"),
+    }
+
+    // A stream: the task's events to its end.
+    let mut events = client.stream::<method::SendStreamingMessage>(&send("streamed"));
+    let mut last = None;
+    let mut count = 0;
+    while let Some(event) = events.next().await {
+        last = Some(event.unwrap());
+        count += 1;
+    }
+    assert!(count >= 2, "{count} events");
+    match last.unwrap() {
+        StreamResponse::StatusUpdate(update) => {
+            assert_eq!(update.status.state, TaskState::Completed)
+        }
+        StreamResponse::Task(task) => assert_eq!(task.status.state, TaskState::Completed),
+        other => panic!("{other:?}"),
+    }
+
+    // No agent there: a client error naming the call, not a hang.
+    let mut card = client.card().clone();
+    card["supportedInterfaces"][1]["url"] = "127.0.0.1:9".into();
+    let gone = Client::<Protocol>::builder()
+        .bindings([Binding::Grpc])
+        .request_timeout(Duration::from_secs(10))
+        .from_card(&card)
+        .unwrap();
+    match gone.call::<method::GetTask>(&get).await {
+        Err(CallError::Malformed(e)) => {
+            assert_eq!(e.kind(), ClientErrorKind::Connect, "{e}");
+            assert!(e.reason().contains("GetTask"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -93,6 +93,8 @@ mod codec;
 pub mod convert;
 pub mod custom;
 mod fault;
+#[cfg(feature = "grpc")]
+mod grpc;
 pub mod jsonrpc;
 pub mod limits;
 #[cfg(feature = "protobuf")]
@@ -117,7 +119,7 @@ pub mod __private {
     pub use crate::custom::{field, field_value, find_fields, TakenMessage};
     pub use crate::jsonrpc::server::RawRequest;
     #[cfg(feature = "protobuf")]
-    pub use crate::protobuf::{grpc_decode, grpc_require};
+    pub use crate::protobuf::{grpc_decode, grpc_decode_result, grpc_encode_params, grpc_require};
     pub use crate::rest::server::{decode_rest_params, find_route, require as rest_require};
     pub use crate::service::{not_served, streamed, unary};
     pub use crate::table::standard as standard_error;

@@ -40,10 +40,10 @@ pub trait Method {
     const NAME: &'static str;
     /// Whether the reply is an SSE stream of `Result` items.
     const STREAMING: bool;
-    /// The `params` type.
-    type Params;
-    /// The `result` type (per event, for a streaming method).
-    type Result;
+    /// The `params` type (an owned type: generated types are).
+    type Params: 'static;
+    /// The `result` type (per event, for a streaming method; owned as well).
+    type Result: 'static;
 
     /// The tenant the params name (`None` when they name none, or have no `tenant` field): what
     /// a server reads for the request context.

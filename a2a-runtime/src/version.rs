@@ -169,6 +169,36 @@ pub trait ProtocolModule: Send + Sync + 'static {
     const HTTP_JSON: bool;
     /// The module's error enum.
     type Error: ErrorTable + Serialize + Clone + fmt::Debug + Send + Sync + 'static;
+    /// The gRPC client codec, when the module was generated with its protobuf codec (and that
+    /// codec's cargo feature is on): a client calls over gRPC with a module that has one.
+    const GRPC_CLIENT: Option<GrpcClientCodec> = None;
+}
+
+/// A generated module's gRPC client codec: a method's params written as its request message, and
+/// its result (each event's, for a streaming method) read back, by rpc name (`SendMessage`).
+/// Type-erased (`Any`) function pointers, so that this layer needs neither the protobuf runtime
+/// nor the module's types: the client hands in `&M::Params` and takes back `M::Result`.
+#[derive(Clone, Copy)]
+pub struct GrpcClientCodec {
+    /// The request message of rpc `method` for these params; `None` when the module has no such
+    /// rpc or the params are not its params type.
+    pub encode: fn(&str, &dyn std::any::Any) -> Option<Vec<u8>>,
+    /// A reply message of rpc `method` read under these limits: the result (boxed, of the
+    /// method's result type) or why it does not decode; `None` for an rpc the module has not.
+    pub decode: GrpcResultDecode,
+}
+
+/// [`GrpcClientCodec::decode`].
+pub type GrpcResultDecode = fn(
+    &str,
+    &[u8],
+    &crate::limits::Limits,
+) -> Option<Result<Box<dyn std::any::Any + Send>, String>>;
+
+impl fmt::Debug for GrpcClientCodec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GrpcClientCodec")
+    }
 }
 
 /// The HTTP bindings this crate speaks, as agent cards name them (a v1 interface's

@@ -7,8 +7,10 @@
 
 fn main() -> Result<(), a2a_codegen::Error> {
     // The A2A v1 spec embedded in a2a-codegen: no file of this repository is needed.
+    // With the protobuf codec of the same types: the agent serves gRPC too (a2a-runtime's `grpc`).
     a2a_codegen::Config::a2a_v1()
         .custom_errors("echo-errors.toml")
+        .protobuf(a2a_codegen::Impls::Always)
         .single_file("a2a.rs")
         .write()?;
     // A2A 0.3 too, with the conversions to the module above (`crate::a2a`): the agent serves

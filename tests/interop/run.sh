@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Live interop with the official Python SDK, a2a-sdk 1.3.0 (and 0.3.26's client), in both directions, both protocol
-# versions and the three bindings of A2A 1.0 (gRPC: the SDK's client against our agent so far),
-# on loopback; every method is called in each direction:
+# versions and the three bindings of A2A 1.0, on loopback; every method is called in each
+# direction:
 #
 #   1. py/agent.py (the SDK's server API), A2A 1.0       <-  interop-client (a2a_types::v1 + reqwest)
 #   2. interop-agent (a2a_agent::RequestHandler + AgentRouter), A2A 1.0 <- py/client.py (the SDK's client)
@@ -12,6 +12,7 @@
 #   7. interop-agent, A2A 0.3                               <-  py/client_v0_3.py (a2a-sdk 0.3.26)
 #   8. py/agent_v0_3.py (a2a-sdk 0.3.26), A2A 0.3 only      <-  interop-client-any (AnyClient, 1.0 types)
 #   9. interop-agent over gRPC, A2A 1.0                     <-  py/client.py --grpc (GrpcTransport)
+#  10. py/agent.py --grpc (the SDK's GrpcHandler), A2A 1.0  <-  interop-client --grpc (our Client over gRPC)
 #
 # Installs the SDKs into virtualenvs (tests/interop/venv.sh, and `venv.sh 0.3` for 0.3.26), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
@@ -181,9 +182,14 @@ client=("$python" "$here/py/client.py" --grpc)
 run_phase 9 "Rust agent over gRPC (the same handler) <- a2a-sdk gRPC client (GrpcTransport), A2A 1.0" \
   "the Rust agent" rust-agent-grpc.log py-client-grpc.log
 
+server=("$python" "$here/py/agent.py" --grpc)
+client=("$bin/interop-client" --grpc)
+run_phase 10 "a2a-sdk gRPC agent (GrpcHandler) <- Rust client over gRPC (a2a_types::v1), A2A 1.0" \
+  "the a2a-sdk agent" py-agent-grpc.log rust-client-grpc.log
+
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 9 phases failed:"
+  say "${#failed_phases[@]} of 10 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 9 phases passed: both directions, A2A 1.0 (JSON-RPC and HTTP+JSON; gRPC from the SDK's client) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent)"
+say "all 10 phases passed: both directions, A2A 1.0 (JSON-RPC, HTTP+JSON and gRPC) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent)"

@@ -168,6 +168,16 @@ fn grpc_codec(model: &Model, rt: &TokenStream) -> TokenStream {
         let name = Ident::new(&m.rust_name, Span::call_site());
         quote!(super::Reply::#name(__r) => #rt::protobuf::Message::encode_to_vec(__r),)
     });
+    let params_arms = model.methods.iter().map(|m| {
+        let name = Ident::new(&m.rust_name, Span::call_site());
+        let params = Ident::new(&m.params, Span::call_site());
+        quote!(super::MethodName::#name => #rt::__private::grpc_encode_params::<super::#params>(params),)
+    });
+    let result_arms = model.methods.iter().map(|m| {
+        let name = Ident::new(&m.rust_name, Span::call_site());
+        let result = Ident::new(&m.result, Span::call_site());
+        quote!(super::MethodName::#name => #rt::__private::grpc_decode_result::<super::#result>(bytes, limits),)
+    });
     quote! {
         /// The gRPC binding's codec of the method table: `service::Protocol::GRPC` (unused in a
         /// module without a protocol version, which has no transport impls).
@@ -202,6 +212,32 @@ fn grpc_codec(model: &Model, rt: &TokenStream) -> TokenStream {
             match reply {
                 #(#encode_arms)*
             }
+        }
+
+        /// The gRPC client's codec of the method table: `version::ProtocolModule::GRPC_CLIENT`.
+        #[allow(dead_code)]
+        pub(super) const GRPC_CLIENT: #rt::version::GrpcClientCodec =
+            #rt::version::GrpcClientCodec { encode: encode_grpc_params, decode: decode_grpc_result };
+
+        /// The request message of rpc `method` for `params` (its params type, else `None`).
+        fn encode_grpc_params(
+            method: &str,
+            params: &dyn ::core::any::Any,
+        ) -> ::core::option::Option<::std::vec::Vec<u8>> {
+            match super::MethodName::from_name(method)? {
+                #(#params_arms)*
+            }
+        }
+
+        /// A reply message of rpc `method`, read as its result type.
+        fn decode_grpc_result(
+            method: &str,
+            bytes: &[u8],
+            limits: &#rt::limits::Limits,
+        ) -> ::core::option::Option<::core::result::Result<::std::boxed::Box<dyn ::core::any::Any + ::core::marker::Send>, ::std::string::String>> {
+            ::core::option::Option::Some(match super::MethodName::from_name(method)? {
+                #(#result_arms)*
+            })
         }
     }
 }

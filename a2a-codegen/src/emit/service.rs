@@ -133,12 +133,19 @@ fn transport_impls(
 ) -> TokenStream {
     let rt = &opts.runtime;
     let methods = &model.methods;
-    // With the protobuf codec (under its gate), the module serves gRPC.
+    // With the protobuf codec (under its gate), the module serves gRPC, and calls over it.
     let grpc = opts.protobuf.as_ref().map(|gate| {
         quote! {
             #gate
             const GRPC: ::core::option::Option<#rt::service::GrpcCodec<super::Request, super::Reply>> =
                 ::core::option::Option::Some(super::protobuf::GRPC);
+        }
+    });
+    let grpc_client = opts.protobuf.as_ref().map(|gate| {
+        quote! {
+            #gate
+            const GRPC_CLIENT: ::core::option::Option<#rt::version::GrpcClientCodec> =
+                ::core::option::Option::Some(super::protobuf::GRPC_CLIENT);
         }
     });
     let names: Vec<Ident> = methods
@@ -185,6 +192,7 @@ fn transport_impls(
             const VERSION: #rt::version::ProtocolVersion = #rt::version::ProtocolVersion::#version;
             const HTTP_JSON: bool = #has_rest;
             type Error = super::A2aError;
+            #grpc_client
         }
 
         impl #rt::service::Protocol for Protocol {

@@ -23,7 +23,9 @@
 //! # The HTTP client (feature `client`)
 //!
 //! The reqwest client (feature `client`): typed A2A calls to an agent, from its card, over
-//! JSON-RPC or HTTP+JSON.
+//! JSON-RPC or HTTP+JSON, and with the `grpc` feature over gRPC too (tonic's channel, the
+//! module's protobuf codec: ask for [`Binding::Grpc`] in
+//! [`ClientBuilder::bindings`]; the repository's `docs/grpc.md`).
 //!
 //! A [`Client<P>`] speaks the protocol version of one generated module `P` (the module's unit
 //! type `Protocol`: `a2a_types::v1::Protocol` for A2A 1.0, `a2a_types::v0_3::Protocol` for 0.3).

@@ -92,6 +92,7 @@ mod error;
 mod field;
 mod reader;
 mod scalar;
+pub(crate) mod status;
 mod wkt;
 
 #[cfg(test)]
@@ -311,11 +312,7 @@ pub fn grpc_decode<T: Message>(
     body: &[u8],
     limits: &crate::limits::Limits,
 ) -> Result<T, crate::fault::Fault> {
-    let limits = Limits {
-        max_depth: u32::try_from(limits.max_depth()).unwrap_or(u32::MAX),
-        max_len: limits.max_body_bytes(),
-    };
-    T::decode_with(body, limits).map_err(|e| {
+    T::decode_with(body, wire_limits(limits)).map_err(|e| {
         let path = e.path();
         let field = if path.is_empty() {
             "request".to_owned()
@@ -331,4 +328,32 @@ pub fn grpc_decode<T: Message>(
 #[doc(hidden)]
 pub fn grpc_require(method: &str, checks: &[(&str, bool)]) -> Result<(), crate::fault::Fault> {
     crate::rest::server::require(method, checks)
+}
+
+/// The request message of a gRPC call whose params are a `T` (`None`: they are not): what a
+/// generated module's gRPC client codec calls.
+#[doc(hidden)]
+pub fn grpc_encode_params<T: Message + 'static>(params: &dyn std::any::Any) -> Option<Vec<u8>> {
+    params.downcast_ref::<T>().map(Message::encode_to_vec)
+}
+
+/// A gRPC reply message read as a `T` under the client's limits, boxed for the client to take
+/// back as the method's result type; the error as it displays.
+#[doc(hidden)]
+pub fn grpc_decode_result<T: Message + Send + 'static>(
+    bytes: &[u8],
+    limits: &crate::limits::Limits,
+) -> Result<Box<dyn std::any::Any + Send>, String> {
+    T::decode_with(bytes, wire_limits(limits))
+        .map(|value| Box::new(value) as Box<dyn std::any::Any + Send>)
+        .map_err(|e| e.to_string())
+}
+
+/// The JSON limits of a server or client as the protobuf reader's: the same depth, the body
+/// size as the longest input.
+fn wire_limits(limits: &crate::limits::Limits) -> Limits {
+    Limits {
+        max_depth: u32::try_from(limits.max_depth()).unwrap_or(u32::MAX),
+        max_len: limits.max_body_bytes(),
+    }
 }

@@ -3,9 +3,9 @@
 //!
 //! tonic does the wire: length-prefixed messages, the message-size limit, `grpc-status` in the
 //! trailers, `grpc-status-details-bin`. The messages are the generated types' own protobuf codec
-//! ([`GrpcCodec`](crate::service::GrpcCodec)): no prost. tonic's [`Codec`] here moves bytes
-//! ([`Raw`]), because the message type is known only once the path names the rpc, and the
-//! generated decoder takes the rpc's name with the bytes.
+//! ([`GrpcCodec`](crate::service::GrpcCodec)): no prost. tonic's `Codec` here moves bytes
+//! ([`crate::grpc::Raw`]), because the message type is known only once the path names the rpc,
+//! and the generated decoder takes the rpc's name with the bytes.
 //!
 //! Every rpc is answered as tonic answers a server-streaming one: a unary reply is a stream of
 //! one message, which on the wire is the same response (headers, one message, trailers), and an
@@ -19,13 +19,12 @@ use crate::wire::ErrorDetail;
 use axum::body::Body;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use bytes::{Buf as _, BufMut as _, Bytes};
+use bytes::Bytes;
 use futures_util::StreamExt as _;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::{Code, Status};
 
 /// The path prefix of the service's rpcs: `/lf.a2a.v1.A2AService/SendMessage`.
@@ -39,44 +38,6 @@ pub(super) type ReplyStream =
 /// before its first message.
 pub(super) type CallFuture =
     Pin<Box<dyn Future<Output = Result<tonic::Response<ReplyStream>, Status>> + Send>>;
-
-/// tonic's codec over raw message bytes: the generated codec reads and writes the messages.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Raw;
-
-impl Codec for Raw {
-    type Encode = Vec<u8>;
-    type Decode = Bytes;
-    type Encoder = Raw;
-    type Decoder = Raw;
-
-    fn encoder(&mut self) -> Raw {
-        Raw
-    }
-
-    fn decoder(&mut self) -> Raw {
-        Raw
-    }
-}
-
-impl Encoder for Raw {
-    type Item = Vec<u8>;
-    type Error = Status;
-
-    fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put_slice(&item);
-        Ok(())
-    }
-}
-
-impl Decoder for Raw {
-    type Item = Bytes;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
-        Ok(Some(src.copy_to_bytes(src.remaining())))
-    }
-}
 
 /// The refusal of a request that is not gRPC over HTTP/2 at a gRPC path: HTTP/1.1 (`505`), or
 /// gRPC-Web and other content types (`415`), each with a line saying what is served. `None`:
@@ -149,29 +110,10 @@ pub(super) fn timeout_of(headers: &HeaderMap) -> Option<Duration> {
 /// The gRPC status code of a status name (`NOT_FOUND`, the error table's `grpc` column);
 /// `UNKNOWN` for a name gRPC does not have.
 fn code_of(name: &str) -> Code {
-    const CODES: [(&str, Code); 17] = [
-        ("OK", Code::Ok),
-        ("CANCELLED", Code::Cancelled),
-        ("UNKNOWN", Code::Unknown),
-        ("INVALID_ARGUMENT", Code::InvalidArgument),
-        ("DEADLINE_EXCEEDED", Code::DeadlineExceeded),
-        ("NOT_FOUND", Code::NotFound),
-        ("ALREADY_EXISTS", Code::AlreadyExists),
-        ("PERMISSION_DENIED", Code::PermissionDenied),
-        ("RESOURCE_EXHAUSTED", Code::ResourceExhausted),
-        ("FAILED_PRECONDITION", Code::FailedPrecondition),
-        ("ABORTED", Code::Aborted),
-        ("OUT_OF_RANGE", Code::OutOfRange),
-        ("UNIMPLEMENTED", Code::Unimplemented),
-        ("INTERNAL", Code::Internal),
-        ("UNAVAILABLE", Code::Unavailable),
-        ("DATA_LOSS", Code::DataLoss),
-        ("UNAUTHENTICATED", Code::Unauthenticated),
-    ];
-    CODES
+    crate::protobuf::status::CODES
         .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(Code::Unknown, |(_, code)| *code)
+        .find(|(n, _, _)| *n == name)
+        .map_or(Code::Unknown, |(_, number, _)| Code::from_i32(*number))
 }
 
 /// A method's error as a gRPC status (spec §10.6): the code of its row's `grpc` column, its
@@ -192,15 +134,13 @@ pub(super) fn status_of<A: ErrorTable>(error: &ServiceError<A>) -> Status {
     with_details(code, message, &details)
 }
 
-/// A status with `details` encoded as a binary `google.rpc.Status` (the details gRPC has no
-/// message type for here are left out: see [`detail_any`]).
+/// A status with `details` encoded as a binary `google.rpc.Status` (`ErrorInfo`, `BadRequest` and
+/// `RetryInfo`; a detail of another type is left out).
 pub(super) fn with_details(code: Code, message: String, details: &[ErrorDetail]) -> Status {
     let mut buf = Vec::new();
-    details::status(code as i32, &message, details, &mut buf);
+    crate::protobuf::status::encode(code as i32, &message, details, &mut buf);
     Status::with_details(code, message, Bytes::from(buf))
 }
-
-mod details;
 
 /// A refusal of the whole call before the service runs, as a status.
 pub(super) fn refusal(code: Code, message: impl Into<String>) -> Status {

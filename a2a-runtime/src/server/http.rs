@@ -672,7 +672,7 @@ impl Shared {
             settings: self.settings.clone(),
         };
         let request = axum::http::Request::from_parts(parts, body);
-        tonic::server::Grpc::new(grpc::Raw)
+        tonic::server::Grpc::new(crate::grpc::Raw)
             .max_decoding_message_size(self.settings.limits.max_body_bytes())
             .server_streaming(call, request)
             .await

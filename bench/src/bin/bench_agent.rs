@@ -100,10 +100,14 @@ fn card(port: u16) -> AgentCard {
     AgentCard {
         name: "Rust bench agent".into(),
         description: "The agent serve-bench.sh measures".into(),
-        supported_interfaces: [Binding::JsonRpc, Binding::HttpJson]
+        // gRPC on the same port (the target `host:port`), for bench/grpc-bench.sh.
+        supported_interfaces: [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc]
             .into_iter()
             .map(|binding| AgentInterface {
-                url: format!("http://127.0.0.1:{port}/"),
+                url: match binding {
+                    Binding::Grpc => format!("127.0.0.1:{port}"),
+                    _ => format!("http://127.0.0.1:{port}/"),
+                },
                 protocol_binding: binding.name().into(),
                 protocol_version: "1.0".into(),
                 tenant: None,

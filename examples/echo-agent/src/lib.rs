@@ -65,7 +65,8 @@ impl A2aService for Echo {
 }
 
 /// The agent's card, for an agent reached at `base_url` (`http://127.0.0.1:3000`): JSON-RPC at
-/// `/`, HTTP+JSON below `/`, streaming on.
+/// `/`, HTTP+JSON below `/`, gRPC on the same port (its URL the target `127.0.0.1:3000`),
+/// streaming on.
 pub fn card(base_url: &str) -> AgentCard {
     let interface = |binding: &str| AgentInterface {
         url: format!("{}/", base_url.trim_end_matches('/')),
@@ -77,7 +78,18 @@ pub fn card(base_url: &str) -> AgentCard {
         name: "Echo".to_string(),
         description: "Repeats the text of every message it is sent".to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
-        supported_interfaces: vec![interface("JSONRPC"), interface("HTTP+JSON")],
+        supported_interfaces: vec![
+            interface("JSONRPC"),
+            interface("HTTP+JSON"),
+            AgentInterface {
+                // gRPC dials an authority: the base URL without its scheme.
+                url: base_url
+                    .trim_start_matches("http://")
+                    .trim_end_matches('/')
+                    .to_string(),
+                ..interface("GRPC")
+            },
+        ],
         capabilities: AgentCapabilities {
             streaming: Some(true),
             ..Default::default()

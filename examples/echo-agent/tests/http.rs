@@ -1,5 +1,6 @@
 //! The echo agent served over HTTP on 127.0.0.1 (as `src/main.rs` serves it) and called with
-//! a2a-runtime's client over both bindings: results, streams and the agent's own errors typed.
+//! a2a-runtime's client over the three bindings: results, streams and the agent's own errors
+//! typed.
 
 use a2a_runtime::client::Client;
 use a2a_runtime::server::{serve, AgentRouter};
@@ -53,9 +54,9 @@ async fn client(base: &str, binding: Binding) -> Client<Protocol> {
 }
 
 #[tokio::test]
-async fn both_bindings_echo_stream_and_refuse_alike() {
+async fn every_binding_echoes_streams_and_refuses_alike() {
     let base = start().await;
-    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+    for binding in [Binding::JsonRpc, Binding::HttpJson, Binding::Grpc] {
         let client = client(&base, binding).await;
         assert_eq!(client.binding(), binding);
         let reply = client

@@ -179,6 +179,10 @@ impl crate::rt::version::ProtocolModule for Protocol {
     const VERSION: crate::rt::version::ProtocolVersion = crate::rt::version::ProtocolVersion::V1_0;
     const HTTP_JSON: bool = true;
     type Error = super::A2aError;
+    #[cfg(feature = "protobuf")]
+    const GRPC_CLIENT: ::core::option::Option<crate::rt::version::GrpcClientCodec> = ::core::option::Option::Some(
+        super::protobuf::GRPC_CLIENT,
+    );
 }
 impl crate::rt::service::Protocol for Protocol {
     type Request = super::Request;

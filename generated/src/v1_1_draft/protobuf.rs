@@ -3797,3 +3797,127 @@ fn encode_grpc(reply: &super::Reply) -> ::std::vec::Vec<u8> {
         }
     }
 }
+/// The gRPC client's codec of the method table: `version::ProtocolModule::GRPC_CLIENT`.
+#[allow(dead_code)]
+pub(super) const GRPC_CLIENT: crate::rt::version::GrpcClientCodec = crate::rt::version::GrpcClientCodec {
+    encode: encode_grpc_params,
+    decode: decode_grpc_result,
+};
+/// The request message of rpc `method` for `params` (its params type, else `None`).
+fn encode_grpc_params(
+    method: &str,
+    params: &dyn ::core::any::Any,
+) -> ::core::option::Option<::std::vec::Vec<u8>> {
+    match super::MethodName::from_name(method)? {
+        super::MethodName::SendMessage => {
+            crate::rt::__private::grpc_encode_params::<super::SendMessageRequest>(params)
+        }
+        super::MethodName::SendStreamingMessage => {
+            crate::rt::__private::grpc_encode_params::<super::SendMessageRequest>(params)
+        }
+        super::MethodName::GetTask => {
+            crate::rt::__private::grpc_encode_params::<super::GetTaskRequest>(params)
+        }
+        super::MethodName::ListTasks => {
+            crate::rt::__private::grpc_encode_params::<super::ListTasksRequest>(params)
+        }
+        super::MethodName::CancelTask => {
+            crate::rt::__private::grpc_encode_params::<super::CancelTaskRequest>(params)
+        }
+        super::MethodName::SubscribeToTask => {
+            crate::rt::__private::grpc_encode_params::<
+                super::SubscribeToTaskRequest,
+            >(params)
+        }
+        super::MethodName::CreateTaskPushNotificationConfig => {
+            crate::rt::__private::grpc_encode_params::<
+                super::TaskPushNotificationConfig,
+            >(params)
+        }
+        super::MethodName::GetTaskPushNotificationConfig => {
+            crate::rt::__private::grpc_encode_params::<
+                super::GetTaskPushNotificationConfigRequest,
+            >(params)
+        }
+        super::MethodName::ListTaskPushNotificationConfigs => {
+            crate::rt::__private::grpc_encode_params::<
+                super::ListTaskPushNotificationConfigsRequest,
+            >(params)
+        }
+        super::MethodName::GetExtendedAgentCard => {
+            crate::rt::__private::grpc_encode_params::<
+                super::GetExtendedAgentCardRequest,
+            >(params)
+        }
+        super::MethodName::DeleteTaskPushNotificationConfig => {
+            crate::rt::__private::grpc_encode_params::<
+                super::DeleteTaskPushNotificationConfigRequest,
+            >(params)
+        }
+    }
+}
+/// A reply message of rpc `method`, read as its result type.
+fn decode_grpc_result(
+    method: &str,
+    bytes: &[u8],
+    limits: &crate::rt::limits::Limits,
+) -> ::core::option::Option<
+    ::core::result::Result<
+        ::std::boxed::Box<dyn ::core::any::Any + ::core::marker::Send>,
+        ::std::string::String,
+    >,
+> {
+    ::core::option::Option::Some(
+        match super::MethodName::from_name(method)? {
+            super::MethodName::SendMessage => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::SendMessageResponse,
+                >(bytes, limits)
+            }
+            super::MethodName::SendStreamingMessage => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::StreamResponse,
+                >(bytes, limits)
+            }
+            super::MethodName::GetTask => {
+                crate::rt::__private::grpc_decode_result::<super::Task>(bytes, limits)
+            }
+            super::MethodName::ListTasks => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::ListTasksResponse,
+                >(bytes, limits)
+            }
+            super::MethodName::CancelTask => {
+                crate::rt::__private::grpc_decode_result::<super::Task>(bytes, limits)
+            }
+            super::MethodName::SubscribeToTask => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::StreamResponse,
+                >(bytes, limits)
+            }
+            super::MethodName::CreateTaskPushNotificationConfig => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::TaskPushNotificationConfig,
+                >(bytes, limits)
+            }
+            super::MethodName::GetTaskPushNotificationConfig => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::TaskPushNotificationConfig,
+                >(bytes, limits)
+            }
+            super::MethodName::ListTaskPushNotificationConfigs => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::ListTaskPushNotificationConfigsResponse,
+                >(bytes, limits)
+            }
+            super::MethodName::GetExtendedAgentCard => {
+                crate::rt::__private::grpc_decode_result::<
+                    super::AgentCard,
+                >(bytes, limits)
+            }
+            super::MethodName::DeleteTaskPushNotificationConfig => {
+                crate::rt::__private::grpc_decode_result::<super::Empty>(bytes, limits)
+            }
+        },
+    )
+}

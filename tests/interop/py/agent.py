@@ -1,6 +1,7 @@
 """A hello-world A2A agent written with a2a-sdk 1.3.0's public server API, for the interop test.
 
     python agent.py PORT_FILE
+    python agent.py --grpc PORT_FILE    # and gRPC (the SDK's GrpcHandler) on a second port
 
 Binds 127.0.0.1 on a free port, writes the port number to PORT_FILE once it is listening, and
 serves until it is killed:
@@ -16,6 +17,9 @@ serves until it is killed:
 - the REST routes of A2A 1.0 (`create_rest_routes`: POST /message:send, GET /tasks/{id}, ...,
   each also under /{tenant}), served by the same handler; they refuse a call without
   `A2A-Version: 1.0`.
+
+With --grpc, the same handler also serves gRPC (the SDK's GrpcHandler on a grpcio server, A2A
+1.0) on another free port of 127.0.0.1, and the card lists that GRPC interface last (`host:port`).
 
 Every message starts a task that goes submitted -> working -> one "greeting" artifact holding
 "Hello World" -> completed, the shape the official hello-world sample has; the text
@@ -83,8 +87,9 @@ class HelloExecutor(AgentExecutor):
         raise UnsupportedOperationError('the hello agent finishes before it can be canceled')
 
 
-def card(port: int, extended: bool = False) -> AgentCard:
-    """The public card, or the extended one (GetExtendedAgentCard), which has one more skill."""
+def card(port: int, extended: bool = False, grpc_port: int | None = None) -> AgentCard:
+    """The public card, or the extended one (GetExtendedAgentCard), which has one more skill;
+    with `grpc_port`, a GRPC interface last."""
     url = f'http://127.0.0.1:{port}/'
     skills = [AgentSkill(**HELLO_SKILL)]
     if extended:
@@ -96,7 +101,12 @@ def card(port: int, extended: bool = False) -> AgentCard:
             AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='1.0'),
             AgentInterface(url=url, protocol_binding='JSONRPC', protocol_version='0.3'),
             AgentInterface(url=url, protocol_binding='HTTP+JSON', protocol_version='1.0'),
-        ],
+        ]
+        + (
+            [AgentInterface(url=f'127.0.0.1:{grpc_port}', protocol_binding='GRPC',
+                            protocol_version='1.0')]
+            if grpc_port else []
+        ),
         version='1.0.0',
         capabilities=AgentCapabilities(
             streaming=True, push_notifications=True, extended_agent_card=True
@@ -130,7 +140,47 @@ async def serve(port_file: str) -> None:
     await serve_app(app, port_file, 'agent.py: a2a-sdk hello agent')
 
 
+async def serve_with_grpc(port_file: str) -> None:
+    """`serve`, and the same handler over gRPC on a second port, which the card lists. The gRPC
+    server starts first (its port goes in the card); the cards are made before the HTTP port is
+    known and their URLs set once it is (they are the handler's own objects)."""
+    import grpc
+
+    from a2a.server.request_handlers import GrpcHandler
+    from a2a.types import a2a_pb2_grpc
+
+    server = grpc.aio.server()
+    grpc_port = server.add_insecure_port('127.0.0.1:0')
+    public, extended = card(0, grpc_port=grpc_port), card(0, True, grpc_port=grpc_port)
+    handler = DefaultRequestHandler(
+        agent_executor=HelloExecutor(),
+        task_store=InMemoryTaskStore(),
+        agent_card=public,
+        push_config_store=InMemoryPushNotificationConfigStore(),
+        extended_agent_card=extended,
+    )
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), server)
+    await server.start()
+
+    def make(port: int) -> Starlette:
+        for made in (public, extended):
+            for interface in made.supported_interfaces:
+                if interface.protocol_binding != 'GRPC':
+                    interface.url = f'http://127.0.0.1:{port}/'
+        return Starlette(
+            routes=create_agent_card_routes(public)
+            + create_jsonrpc_routes(handler, '/', enable_v0_3_compat=True)
+            + create_rest_routes(handler)
+        )
+
+    await serve_app(make, port_file, f'agent.py: a2a-sdk hello agent, gRPC on 127.0.0.1:{grpc_port}')
+
+
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: agent.py PORT_FILE')
-    asyncio.run(serve(sys.argv[1]))
+    args = sys.argv[1:]
+    if args[:1] == ['--grpc'] and len(args) == 2:
+        asyncio.run(serve_with_grpc(args[1]))
+    elif len(args) == 1:
+        asyncio.run(serve(args[0]))
+    else:
+        sys.exit('usage: agent.py [--grpc] PORT_FILE')

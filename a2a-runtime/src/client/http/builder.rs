@@ -96,7 +96,9 @@ impl<P: ProtocolModule> Default for ClientBuilder<P> {
 impl<P: ProtocolModule> ClientBuilder<P> {
     /// The bindings to call the agent over, most wanted first (by default JSON-RPC, then
     /// HTTP+JSON): the first the card offers in `P`'s version is used. HTTP+JSON is skipped for
-    /// a module without REST routes (v0.3).
+    /// a module without REST routes (v0.3); [`Binding::Grpc`] for a build without the `grpc`
+    /// feature or a module without its protobuf codec. gRPC is plain-text HTTP/2 to the
+    /// interface's `host:port` (TLS is not spoken over gRPC yet).
     pub fn bindings(mut self, preferred: impl IntoIterator<Item = Binding>) -> Self {
         self.bindings = preferred.into_iter().collect();
         self
@@ -307,12 +309,23 @@ impl<P: ProtocolModule> ClientBuilder<P> {
         base: Option<&reqwest::Url>,
     ) -> Result<Client<P>, BuildError> {
         let (mut interface, binding) = choose::<P>(&card, &self.bindings)?;
-        // Against the card's URL, a relative URL resolves and an absolute one stays as it is.
-        let url = match base {
-            Some(base) => base.join(&interface.url),
-            None => reqwest::Url::parse(&interface.url),
+        // A gRPC interface's URL is a target (`host:port`), dialed as it is.
+        #[cfg(feature = "grpc")]
+        let grpc = match binding {
+            Binding::Grpc => Some(
+                super::grpc::GrpcTarget::new(&interface.url, self.connect_timeout)
+                    .map_err(BuildError::NoInterface)?,
+            ),
+            _ => None,
         };
-        interface.url = url.map_err(|e| bad_url(&interface, e))?.into();
+        if binding != Binding::Grpc {
+            // Against the card's URL, a relative URL resolves and an absolute one stays as it is.
+            let url = match base {
+                Some(base) => base.join(&interface.url),
+                None => reqwest::Url::parse(&interface.url),
+            };
+            interface.url = url.map_err(|e| bad_url(&interface, e))?.into();
+        }
         let mut headers = HeaderMap::new();
         if !self.extensions.is_empty() {
             let list = self.extensions.join(", ");
@@ -341,6 +354,8 @@ impl<P: ProtocolModule> ClientBuilder<P> {
                 request_timeout: self.request_timeout,
                 idle_timeout: self.idle_timeout,
                 next_id: AtomicI64::new(1),
+                #[cfg(feature = "grpc")]
+                grpc,
                 #[cfg(feature = "trust")]
                 verified: None,
             }),
@@ -361,10 +376,13 @@ fn choose<P: ProtocolModule>(
     card: &Value,
     preferred: &[Binding],
 ) -> Result<(Interface, Binding), BuildError> {
+    // gRPC needs this crate's `grpc` feature and a module with its protobuf codec.
+    let grpc = cfg!(feature = "grpc") && P::GRPC_CLIENT.is_some();
     let usable: Vec<Binding> = preferred
         .iter()
         .copied()
         .filter(|b| P::HTTP_JSON || *b != Binding::HttpJson)
+        .filter(|b| grpc || *b != Binding::Grpc)
         .collect();
     if usable.is_empty() {
         return Err(BuildError::NoInterface(format!(

@@ -59,6 +59,10 @@ impl<P: ProtocolModule> Client<P> {
                 .with_kind(ClientErrorKind::Request),
             ));
         }
+        #[cfg(feature = "grpc")]
+        if inner.binding == crate::version::Binding::Grpc {
+            return self.grpc_call::<M, E>(params).await;
+        }
         let prepared = self.prepare::<M>(params).map_err(CallError::Malformed)?;
         let (status, content_type, body) = read_reply(
             prepared.request,
@@ -107,6 +111,10 @@ impl<P: ProtocolModule> Client<P> {
         M::Result: DeserializeOwned + Send + 'static,
         E: AgentError + Send + 'static,
     {
+        #[cfg(feature = "grpc")]
+        if M::STREAMING && self.inner.binding == crate::version::Binding::Grpc {
+            return self.grpc_stream::<M, E>(params);
+        }
         let phase = match M::STREAMING {
             false => Phase::Failed(
                 ClientError::new(format!(
@@ -131,6 +139,21 @@ impl<P: ProtocolModule> Client<P> {
         CallStream::new(reading)
     }
 
+    /// `params` with the interface's tenant, when the interface names one and the params leave
+    /// theirs empty (`None`: send them as they are).
+    pub(super) fn with_tenant<M: Method>(&self, params: &M::Params) -> Option<M::Params>
+    where
+        M::Params: Clone,
+    {
+        let tenant = self.inner.interface.tenant.as_deref()?;
+        if <M as Method>::tenant(params).is_some() {
+            return None;
+        }
+        let mut filled = params.clone();
+        <M as Method>::fill_tenant(&mut filled, tenant);
+        Some(filled)
+    }
+
     /// The HTTP request for a call of `M`, ready to send.
     fn prepare<M>(&self, params: &M::Params) -> Result<Prepared, ClientError>
     where
@@ -138,15 +161,7 @@ impl<P: ProtocolModule> Client<P> {
         M::Params: Serialize + Clone,
     {
         let inner = &*self.inner;
-        // The interface's tenant, when it names one and the params leave theirs empty.
-        let filled = match inner.interface.tenant.as_deref() {
-            Some(tenant) if <M as Method>::tenant(params).is_none() => {
-                let mut filled = params.clone();
-                <M as Method>::fill_tenant(&mut filled, tenant);
-                Some(filled)
-            }
-            _ => None,
-        };
+        let filled = self.with_tenant::<M>(params);
         let params = filled.as_ref().unwrap_or(params);
         let id = RequestId::from(inner.next_id.fetch_add(1, Ordering::Relaxed));
         let version = match P::VERSION {

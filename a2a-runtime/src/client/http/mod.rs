@@ -23,6 +23,8 @@ use std::time::Duration;
 
 mod builder;
 mod call;
+#[cfg(feature = "grpc")]
+mod grpc;
 mod reader;
 
 pub use builder::{BuildError, ClientBuilder};
@@ -63,6 +65,9 @@ struct Inner {
     request_timeout: Option<Duration>,
     idle_timeout: Option<Duration>,
     next_id: AtomicI64,
+    /// The gRPC channel's target, when the binding is gRPC (feature `grpc`).
+    #[cfg(feature = "grpc")]
+    grpc: Option<grpc::GrpcTarget>,
     /// Which signature of the card verified, when the builder was given a verifier.
     #[cfg(feature = "trust")]
     verified: Option<crate::trust::Verified>,

@@ -61,6 +61,15 @@ where
 }
 
 impl<T, A, E> CallStream<T, A, E> {
+    /// The stream of these items (a gRPC call's messages).
+    #[cfg(feature = "grpc")]
+    pub(super) fn from_stream(items: impl Stream<Item = Item<T, A, E>> + Send + 'static) -> Self {
+        CallStream {
+            inner: Box::pin(items),
+            ended: false,
+        }
+    }
+
     /// The next event; `None` once the stream has ended.
     pub async fn next(&mut self) -> Option<Result<T, CallError<A, E>>> {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await

@@ -1,7 +1,9 @@
-//! `interop-client URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py) through
-//! every A2A v1 method over JSON-RPC, with `a2a_runtime::client::Client` on
+//! `interop-client [--grpc] URL`: drives a live a2a-sdk 1.3.0 agent (tests/interop/py/agent.py)
+//! through every A2A v1 method over JSON-RPC, with `a2a_runtime::client::Client` on
 //! `a2a_types::v1::Protocol`: the client picks the JSON-RPC 1.0 interface from the card, sends
 //! every call with `A2A-Version: 1.0`, and decodes every reply and stream with `a2a_types::v1`.
+//! With `--grpc` (against `agent.py --grpc`), the client is asked for gRPC and takes the card's
+//! GRPC interface: the same calls as protobuf messages on the SDK's GrpcHandler.
 //!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
@@ -34,9 +36,13 @@ fn completed_hello(task: &Task) -> Result<(), String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [base] = args.as_slice() else {
-        eprintln!("usage: interop-client URL   (the a2a-sdk agent's base URL)");
-        std::process::exit(2);
+    let (binding, base) = match args.as_slice() {
+        [flag, base] if flag == "--grpc" => (Binding::Grpc, base),
+        [base] => (Binding::JsonRpc, base),
+        _ => {
+            eprintln!("usage: interop-client [--grpc] URL   (the a2a-sdk agent's base URL)");
+            std::process::exit(2);
+        }
     };
     let base = base.trim_end_matches('/');
     let rt = runtime();
@@ -47,7 +53,7 @@ fn main() {
         let client = rt
             .block_on(
                 Client::<Protocol>::builder()
-                    .bindings([Binding::JsonRpc])
+                    .bindings([binding])
                     .request_timeout(TIMEOUT)
                     .connect(base),
             )
@@ -65,8 +71,8 @@ fn main() {
         // The SDK's card lists its v0.3 interface too; this client speaks 1.0.
         let interface = client.interface().clone();
         ensure(
-            interface.binding == Binding::JsonRpc && interface.version == ProtocolVersion::V1_0,
-            || format!("the client took {interface:?}, expected JSON-RPC 1.0"),
+            interface.binding == binding && interface.version == ProtocolVersion::V1_0,
+            || format!("the client took {interface:?}, expected {binding} 1.0"),
         )?;
         ensure(card.capabilities.push_notifications == Some(true), || {
             "the card does not declare push notifications".to_string()
@@ -76,7 +82,7 @@ fn main() {
         })?;
         connected = Some(client);
         Ok(format!(
-            "{:?} v{}, JSON-RPC at {}, {} skill(s)",
+            "{:?} v{}, {binding} at {}, {} skill(s)",
             card.name,
             card.version,
             interface.url,
