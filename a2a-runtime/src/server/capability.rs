@@ -80,11 +80,7 @@ impl Capabilities {
                 format!("{method}: this agent's card does not declare push notifications"),
             );
         }
-        let streaming = matches!(
-            method,
-            "SendStreamingMessage" | "SubscribeToTask" | "message/stream" | "tasks/resubscribe"
-        );
-        if streaming && !self.streaming {
+        if super::http::is_streaming(method) && !self.streaming {
             return refuse(
                 UNSUPPORTED_OPERATION,
                 format!("{method}: this agent's card does not declare streaming"),

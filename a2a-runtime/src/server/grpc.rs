@@ -182,7 +182,7 @@ pub(super) fn call<D: Dispatch>(
     let mut parts = axum::http::Request::new(()).into_parts().0;
     parts.headers = headers;
     parts.extensions = extensions;
-    let mut cx = match super::http::Served::<D>::context(parts, Binding::Grpc, &request) {
+    let cx = match super::http::Served::<D>::context(parts, Binding::Grpc, &request) {
         Ok(cx) => cx,
         Err(refused) => {
             tracing::info!(target: "a2a_runtime::auth", reason = %refused, "request refused: tenant");
@@ -191,7 +191,6 @@ pub(super) fn call<D: Dispatch>(
         }
     };
     let encode = codec.encode;
-    let _ = super::http::event_ids(&mut cx);
     let trace = Trace::start(&cx);
     let future = trace.instrument(super::http::Served::<D>::call(
         service, cx, request, settings,

@@ -919,14 +919,18 @@ fn axum_event(event: ServerEvent, ids: Option<&EventIds>) -> Event {
     }
 }
 
-/// The ids of a streaming call's events: put in its context for the service to give.
-pub(super) fn event_ids(cx: &mut RequestContext) -> Option<EventIds> {
-    // Only streams have events (and unary calls pay nothing for them).
-    let streams = matches!(
-        cx.method,
+/// Whether `method` (a wire name of either version) answers with a stream.
+pub(super) fn is_streaming(method: &str) -> bool {
+    matches!(
+        method,
         "SendStreamingMessage" | "SubscribeToTask" | "message/stream" | "tasks/resubscribe"
-    );
-    streams.then(|| {
+    )
+}
+
+/// The ids of a streaming call's events: put in its context for the service to give.
+fn event_ids(cx: &mut RequestContext) -> Option<EventIds> {
+    // Only streams have events (and unary calls pay nothing for them).
+    is_streaming(cx.method).then(|| {
         let ids = EventIds::default();
         cx.extensions.insert(ids.clone());
         ids
