@@ -241,6 +241,11 @@ impl Config {
     /// schema does not name (off by default: ProtoJSON itself drops them, and keeping them costs an
     /// allocation per unknown member). Types that are only a oneof have no room for them.
     ///
+    /// With the protobuf codec ([`Config::protobuf`]) every struct also gets
+    /// `unknown_protobuf_fields` (a `protobuf::UnknownFields`, under the codec's gate): the
+    /// protobuf fields its message does not number, kept as their bytes and written back after
+    /// the known fields. Neither encoding carries the other's unknowns.
+    ///
     /// ```
     /// a2a_codegen::Config::new("spec/v1").preserve_unknown_fields(true);
     /// ```

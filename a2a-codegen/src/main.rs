@@ -112,7 +112,8 @@ struct Paths {
     /// Rust path of the runtime module the generated code uses [default: ::a2a_runtime]
     #[arg(long, value_name = "PATH")]
     runtime_path: Option<String>,
-    /// Keep members the schema does not name in an `unknown_fields` map on every struct.
+    /// Keep members the schema does not name in an `unknown_fields` map on every struct (and
+    /// unknown protobuf fields in `unknown_protobuf_fields`, with the protobuf codec).
     #[arg(long)]
     preserve_unknown_fields: bool,
     /// Also render the Markdown error reference (from errors.toml) to FILE [default: none]

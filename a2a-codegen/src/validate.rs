@@ -2,7 +2,7 @@
 //! collected, with the JSON pointer of the definition it concerns.
 
 use crate::diag::{pointer_push, Diagnostics};
-use crate::facts::UNKNOWN_FIELDS;
+use crate::facts::{UNKNOWN_FIELDS, UNKNOWN_PROTOBUF_FIELDS};
 use crate::ir::*;
 use crate::naming;
 use a2a_facts::{case, grpc, jsonrpc};
@@ -336,6 +336,7 @@ fn check_struct(
     let mut wire: BTreeSet<String> = BTreeSet::new();
     if preserve_unknown {
         rust_names.insert(UNKNOWN_FIELDS);
+        rust_names.insert(UNKNOWN_PROTOBUF_FIELDS);
     }
     let oneof_name = s.oneof.as_ref().map(|o| o.rust_name.as_str());
     for (rust, pointer) in s
@@ -347,7 +348,7 @@ fn check_struct(
         if !rust_names.insert(rust) {
             diags
                 .push(file, pointer.as_str(), format!("two members of `{}` become the Rust field `{rust}`", def.name))
-                .help("rename one property (or the x-oneof-name); note `unknown_fields` is reserved when extras are preserved");
+                .help("rename one property (or the x-oneof-name); note `unknown_fields` and `unknown_protobuf_fields` are reserved when extras are preserved");
         }
     }
     let names = s

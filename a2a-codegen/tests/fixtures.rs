@@ -27,7 +27,17 @@ fn config_for(input: &Path) -> Config {
     config
         .source_label(format!("fixtures/{name}"))
         .preserve_unknown_fields(name.starts_with("preserve"));
+    if protobuf_fixture(input) {
+        config.protobuf(a2a_codegen::Impls::Always);
+    }
     config
+}
+
+/// The pass fixtures generated with the protobuf codec too (their `protobuf.rs` is a golden of
+/// its own, `{stem}.protobuf.rs`): the `preserve*` protos.
+fn protobuf_fixture(input: &Path) -> bool {
+    let name = input.file_name().unwrap().to_string_lossy();
+    name.starts_with("preserve") && name.ends_with(".proto")
 }
 
 fn stem(path: &Path) -> String {
@@ -65,6 +75,13 @@ fn pass_fixtures_generate_their_golden_files() {
             .expect("a types.rs");
         let golden = dir.join(format!("{stem}.rs"));
         assert_golden(&golden, &types.contents);
+        if protobuf_fixture(&input) {
+            let codec = files
+                .iter()
+                .find(|f| f.path == "protobuf.rs")
+                .expect("a protobuf.rs");
+            assert_golden(&dir.join(format!("{stem}.protobuf.rs")), &codec.contents);
+        }
         count += 1;
     }
     assert!(count >= 3, "expected the pass fixtures, found {count}");

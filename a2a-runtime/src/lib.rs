@@ -118,6 +118,13 @@ pub mod __private {
     pub use crate::codec::*;
     pub use crate::custom::{field, field_value, find_fields, TakenMessage};
     pub use crate::jsonrpc::server::RawRequest;
+    /// The `grpc-status-details-bin` reader and writer (a `google.rpc.Status`), for the fuzz
+    /// target that holds the client's reading of it to "no panic, and what it read writes back
+    /// the same".
+    #[cfg(feature = "protobuf")]
+    pub use crate::protobuf::status::{
+        decode_details as grpc_status_details, encode as grpc_status,
+    };
     #[cfg(feature = "protobuf")]
     pub use crate::protobuf::{grpc_decode, grpc_decode_result, grpc_encode_params, grpc_require};
     pub use crate::rest::server::{decode_rest_params, find_route, require as rest_require};

@@ -10,6 +10,7 @@ bytes), `data` the bytes.
 import base64
 import json
 import random
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -252,6 +253,92 @@ def captured(shared: Path) -> tuple[list, list]:
     return out, skipped
 
 
+SPEC = 'a2a-tck/specification/specification.md'
+
+# The spec's HTTP+JSON examples: the request path -> (request body message, 200 reply message).
+# A streaming reply is SSE, one StreamResponse per event.
+HTTP_PATHS = [
+    ('POST /message:send', 'SendMessageRequest', 'SendMessageResponse'),
+    ('POST /message:stream', 'SendMessageRequest', 'StreamResponse'),
+    ('GET /tasks?', None, 'ListTasksResponse'),
+    ('GET /tasks/', None, 'Task'),
+    ('GET /extendedAgentCard', None, 'AgentCard'),
+    ('POST /webhook', 'StreamResponse', None),
+    ('POST {webhook_url}', 'StreamResponse', None),
+]
+
+
+def _example_type(value: dict) -> str | None:
+    """The message a JSON example of the spec shows, by its members (None: a fragment)."""
+    if 'jsonrpc' in value:
+        method = value.get('method')
+        if method in METHODS and isinstance(value.get('params'), dict):
+            return 'params'
+        return None
+    if 'role' in value and 'parts' in value:
+        return 'Message'
+    if 'artifactId' in value:
+        return 'Artifact'
+    if 'name' in value and ('skills' in value or 'supportedInterfaces' in value):
+        return 'AgentCard'
+    if 'kind' not in value and len(value) <= 4 and value.keys() & {'text', 'raw', 'url', 'data'}:
+        return 'Part'
+    return None
+
+
+def examples(shared: Path) -> tuple[list, list]:
+    """(seeds, skipped) from the examples in the spec's own text: its JSON blocks that are a
+    whole message (a Message, Artifact, AgentCard, Part, or a JSON-RPC request's params) and the
+    bodies of its HTTP+JSON examples (requests, 200 replies, SSE events, webhook posts), as
+    `(name, type, ProtoJSON)`. Fragments, error replies and blocks that are not JSON (the spec
+    writes some with comments or placeholders) are passed over with why."""
+    text = (shared / SPEC).read_text()
+    out, skipped = [], []
+    request = None  # the last HTTP request's path entry, for the reply that follows it
+    for m in re.finditer(r'```(json|http)\n(.*?)```', text, re.S):
+        line = text.count('\n', 0, m.start()) + 1
+        name = f'spec.{line}'
+        if m.group(1) == 'json':
+            try:
+                value = json.loads(m.group(2))
+            except ValueError:
+                skipped.append(f'{name}: not JSON (comments or placeholders)')
+                continue
+            kind = _example_type(value) if isinstance(value, dict) else None
+            if kind is None and isinstance(value, dict) and 'jsonrpc' in value:
+                what = 'an error reply' if 'error' in value else 'no params message'
+                skipped.append(f'{name}: JSON-RPC, {what}')
+            elif kind is None:
+                skipped.append(f'{name}: a fragment, not a whole message')
+            elif kind == 'params':
+                out.append((f'{name}.params', METHODS[value['method']][0], value['params']))
+            else:
+                out.append((f'{name}.{kind}', kind, value))
+            continue
+        head, _, body = m.group(2).partition('\n\n')
+        first = head.split('\n')[0]
+        if not first.startswith('HTTP/'):
+            request = next((p for p in HTTP_PATHS if first.startswith(p[0])), None)
+            kind = request[1] if request else None
+        elif first.startswith('HTTP/1.1 200'):
+            kind = request[2] if request else None
+        else:
+            skipped.append(f'{name}: an error reply ({first.strip()})')
+            continue
+        if kind is None or not body.strip():
+            skipped.append(f'{name}: no message body ({first.strip()})')
+            continue
+        bodies = _sse_data(body) if 'text/event-stream' in head else [body]
+        for i, one in enumerate(bodies):
+            try:
+                value = json.loads(one)
+            except ValueError:
+                skipped.append(f'{name}#{i}: not JSON ({first.strip()})')
+                continue
+            out.append((f'{name}#{i}.{kind}', kind, value))
+    return out, skipped
+
+
 def serialize(type_name: str, value: dict) -> bytes:
     """The SDK's own bytes for a ProtoJSON value: ParseDict (unknown members ignored, as the SDK
     reads JSON) into its class, then SerializeToString, deterministic (map entries sorted by key;
@@ -267,7 +354,9 @@ def seeds(shared: Path | None) -> tuple[list, list]:
     out, skipped = [], []
     if shared is not None:
         found, skipped = captured(shared)
-        for name, type_name, value in found:
+        from_spec, spec_skipped = examples(shared)
+        skipped += spec_skipped
+        for name, type_name, value in found + from_spec:
             try:
                 out.append((name, type_name, serialize(type_name, value)))
             except json_format.ParseError as e:

@@ -40,6 +40,9 @@ import wire
 # 2026-12-06): a change that silently drops seeds or mutations fails.
 MIN_CAPTURED_SEEDS = 25
 MIN_CASES = 4000
+# The spec's own examples that are whole messages (33 on 2026-12-06, from
+# a2a-tck/specification/specification.md).
+MIN_SPEC_SEEDS = 30
 
 # Why we accept what the SDK refuses, by kind (`class/what`, see `kind_of`); README.md says the
 # same at length. A kind not listed here is printed as NEW: explain it there and here.
@@ -213,14 +216,19 @@ def main() -> int:
 
     failures = []
     seeds, skipped = case_table.seeds(args.shared)
-    n_captured = sum(not name.startswith('hand.') for name, _, _ in seeds)
+    n_spec = sum(name.startswith('spec.') for name, _, _ in seeds)
+    n_captured = sum(not name.startswith(('hand.', 'spec.')) for name, _, _ in seeds)
     print(f'differential-protobuf: {len(seeds)} seeds ({n_captured} from the captures, '
-          f'{len(seeds) - n_captured} hand-built); captures passed over: {len(skipped)}')
+          f'{n_spec} from the spec\'s examples, {len(seeds) - n_captured - n_spec} hand-built); '
+          f'passed over: {len(skipped)}')
     for line in skipped:
         print(f'  passed over: {line}')
     if n_captured < MIN_CAPTURED_SEEDS:
         failures.append(f'only {n_captured} seeds from the captures, at least '
                         f'{MIN_CAPTURED_SEEDS} expected')
+    if n_spec < MIN_SPEC_SEEDS:
+        failures.append(f'only {n_spec} seeds from the spec\'s examples, at least '
+                        f'{MIN_SPEC_SEEDS} expected')
     for field in case_table.coverage(seeds):
         failures.append(f'no seed sets {field}: add it to a hand-built seed (cases.HAND)')
     ours_types = subprocess.run([str(args.classify), '--types'], capture_output=True, text=True,

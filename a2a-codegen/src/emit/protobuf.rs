@@ -16,10 +16,12 @@
 //!   written, as protobuf cannot carry a member it has no number for.
 //!
 //! Decoding is tolerant as the JSON side is: unknown fields and fields whose wire type does not
-//! fit are skipped, unknown enum numbers survive as `Unrecognized`, and in a message that is
-//! nothing but a oneof, a field it does not know becomes the `Unknown` variant.
+//! fit are skipped (unknown fields are kept in `unknown_protobuf_fields` and written back with
+//! `preserve_unknown_fields`), unknown enum numbers survive as `Unrecognized`, and in a message
+//! that is nothing but a oneof, a field it does not know becomes the `Unknown` variant.
 
 use super::EmitOptions;
+use crate::facts::UNKNOWN_PROTOBUF_FIELDS;
 use crate::ir::{
     Field, Literal, Model, OneOfGroup, Presence, StructDef, TypeDef, TypeKind, TypeRef,
 };
@@ -120,7 +122,7 @@ pub fn emit_protobuf(model: &Model, opts: &EmitOptions) -> TokenStream {
         let ident = Ident::new(&def.name, Span::call_site());
         match &def.kind {
             TypeKind::Struct(s) => {
-                let message = struct_message(model, def, s, rt);
+                let message = struct_message(model, def, s, opts);
                 let field = message_field(&ident, rt);
                 quote!(#message #field)
             }
@@ -272,7 +274,8 @@ fn field_names<'a>(names: impl Iterator<Item = (u32, &'a str)>) -> TokenStream {
     }
 }
 
-fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream) -> TokenStream {
+fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, opts: &EmitOptions) -> TokenStream {
+    let rt = &opts.runtime;
     let name = &def.name;
     let ident = Ident::new(name, Span::call_site());
     // Fields are written in number order, as protobuf's own serializers write them (the oneof
@@ -328,15 +331,27 @@ fn struct_message(model: &Model, def: &TypeDef, s: &StructDef, rt: &TokenStream)
     let encode = encode.into_iter().map(|(_, tokens)| tokens);
     names.sort_unstable();
     let field_name = field_names(names.into_iter());
+    // With `preserve_unknown_fields`, a number the message does not know is kept (key and
+    // value) in the struct's `unknown_protobuf_fields` and written back after the known ones.
+    let (keep, fallback) = if opts.preserve_unknown {
+        let field = super::types::ident(UNKNOWN_PROTOBUF_FIELDS);
+        empty.push(quote!(self.#field.is_empty()));
+        len.push(quote!(self.#field.len()));
+        (
+            Some(quote!(self.#field.encode_raw(buf);)),
+            quote!(_ => self.#field.keep(number, wire, r),),
+        )
+    } else {
+        (None, quote!(_ => r.skip(number, wire),))
+    };
     let len = if len.is_empty() {
         quote!(0)
     } else {
         quote!(#(#len)+*)
     };
-    let unused = s.fields.is_empty() && s.oneof.is_none();
+    let unused = s.fields.is_empty() && s.oneof.is_none() && keep.is_none();
     let unused = unused.then(|| quote!(let _ = buf;));
-    let encode = quote!(#unused #(#encode)*);
-    let fallback = quote!(_ => r.skip(number, wire),);
+    let encode = quote!(#unused #(#encode)* #keep);
     let empty = if empty.is_empty() {
         quote!(true)
     } else {

@@ -69,7 +69,7 @@ pub fn merge_option<V: ProtoField>(
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
     if wire == V::WIRE {
-        v.get_or_insert_with(V::default).merge_value(r)
+        v.get_or_insert_with(V::fresh).merge_value(r)
     } else {
         r.skip(number, wire)
     }
@@ -90,7 +90,7 @@ pub fn merge_repeated<V: ProtoField>(
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
     if wire == V::WIRE {
-        let mut value = V::default();
+        let mut value = V::fresh();
         value.merge_value(r)?;
         v.push(value);
         Ok(())

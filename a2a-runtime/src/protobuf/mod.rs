@@ -20,9 +20,11 @@
 //!   [`merge_fresh`] (oneof members), [`merge_repeated`] and [`merge_map`].
 //! - [`Reader`]: the cursor decoding goes through, under [`Limits`]; [`DecodeError`]: what
 //!   went wrong and in which field ([`DecodeError::path`]).
+//! - [`UnknownFields`]: the fields a message does not know, kept as bytes and written back
+//!   (types generated with `preserve_unknown_fields`).
 //!
 //! Decoding follows protobuf's own parsers: unknown fields of every wire type (groups
-//! included) are skipped, as is a known field written with a wire type that does not fit its
+//! included) are skipped (or kept, see [`UnknownFields`]), as is a known field written with a wire type that does not fit its
 //! kind; for a field that is not repeated the last value wins (a message merges into the one
 //! before); repeated numbers are read packed and unpacked, even mixed. Whatever the input,
 //! decoding returns an error rather than panicking, and it nests no deeper than
@@ -93,6 +95,7 @@ mod field;
 mod reader;
 mod scalar;
 pub(crate) mod status;
+mod unknown;
 mod wkt;
 
 #[cfg(test)]
@@ -106,6 +109,7 @@ pub use encode::{
 pub use error::{DecodeError, DecodeErrorKind};
 pub use field::{merge, merge_fresh, merge_map, merge_option, merge_repeated};
 pub use reader::{Limits, Reader, WireType, MAX_FIELD_NUMBER};
+pub use unknown::UnknownFields;
 
 /// A protobuf message: what generated code implements for each message type.
 ///
@@ -262,6 +266,15 @@ pub trait ProtoField: Default {
     /// Whether the value is proto3's default (zero, `false`, empty), which an
     /// implicit-presence field does not write. For a message, [`Message::is_empty`].
     fn is_default(&self) -> bool;
+
+    /// The value the first occurrence of an `optional` or `repeated` field is merged into:
+    /// [`Default::default`], unless the kind has a cheaper value that its
+    /// [`ProtoField::merge_value`] always overwrites whole ([`Timestamp`](crate::Timestamp):
+    /// an empty string, where its default is the epoch's text, an allocation thrown away).
+    #[inline]
+    fn fresh() -> Self {
+        Self::default()
+    }
 }
 
 /// [`ProtoField::encode_value`] for a message: its length, then its fields.

@@ -335,6 +335,18 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// [`Reader::skip`], returning the bytes of the value it skipped (for a group, its fields
+    /// and its end-group key): what [`UnknownFields`](super::UnknownFields) keeps.
+    pub(crate) fn skip_raw(
+        &mut self,
+        number: u32,
+        wire: WireType,
+    ) -> Result<&'a [u8], DecodeError> {
+        let before = self.buf;
+        self.skip(number, wire)?;
+        Ok(&before[..before.len() - self.buf.len()])
+    }
+
     /// Skips fields up to and including the end-group key of field `number`.
     fn skip_group_body(&mut self, number: u32) -> Result<(), DecodeError> {
         loop {

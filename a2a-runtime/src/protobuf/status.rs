@@ -13,7 +13,8 @@ use crate::wire::ErrorDetail;
 use serde_json::{Map, Value};
 
 /// The gRPC status codes: name, number, and the HTTP status an HTTP+JSON reply of the same error
-/// has (google.rpc.Code's own mapping).
+/// has (google.rpc.Code's own mapping). The server and the client read it (feature `grpc`).
+#[cfg_attr(not(feature = "grpc"), allow(dead_code))]
 pub(crate) const CODES: [(&str, i32, u16); 17] = [
     ("OK", 0, 200),
     ("CANCELLED", 1, 499),
@@ -36,7 +37,7 @@ pub(crate) const CODES: [(&str, i32, u16); 17] = [
 
 /// Writes `google.rpc.Status { code = 1; message = 2; repeated Any details = 3 }`; a detail of a
 /// type this file has no message for is left out (its JSON has no binary form here).
-pub(crate) fn encode(code: i32, message: &str, details: &[ErrorDetail], buf: &mut Vec<u8>) {
+pub fn encode(code: i32, message: &str, details: &[ErrorDetail], buf: &mut Vec<u8>) {
     if code != 0 {
         encode_key(1, WireType::Varint, buf);
         // int32: a negative one is written as ten bytes, as protobuf does.
@@ -115,7 +116,7 @@ fn put_bytes(number: u32, value: &[u8], buf: &mut Vec<u8>) {
 /// Reads the details of a binary `google.rpc.Status` (`grpc-status-details-bin`) into their
 /// ProtoJSON form: `ErrorInfo`, `BadRequest` and `RetryInfo` with their fields, any other type
 /// with its type URL alone. Bytes that do not read give what was read before them.
-pub(crate) fn decode_details(bytes: &[u8]) -> Vec<ErrorDetail> {
+pub fn decode_details(bytes: &[u8]) -> Vec<ErrorDetail> {
     let mut out = Vec::new();
     let _ = fields(bytes, |number, wire, r| {
         if (number, wire) == (3, WireType::Len) {

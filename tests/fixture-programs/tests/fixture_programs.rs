@@ -1,6 +1,7 @@
 //! a2a-codegen's golden fixtures as programs: every golden `.rs` under
 //! `a2a-codegen/tests/fixtures/pass/` compiles (with its `.main.rs` as the program when there is
-//! one, and runs), and so does every custom error table's golden enum under
+//! one, and runs; with its `.protobuf.rs` codec as a module when there is one), and so does every
+//! custom error table's golden enum under
 //! `a2a-codegen/tests/fixtures/custom/pass/` with its `.main.rs`.
 //!
 //! That each golden file is exactly what the generator writes is a2a-codegen's own test
@@ -22,7 +23,7 @@ fn goldens(dir: &Path) -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.to_string_lossy();
-            name.ends_with(".rs") && !name.ends_with(".main.rs")
+            name.ends_with(".rs") && !name.ends_with(".main.rs") && !name.ends_with(".protobuf.rs")
         })
         .collect();
     files.sort();
@@ -35,8 +36,21 @@ fn wrapper(dir: &Path, golden: &Path, main: &Path) -> PathBuf {
         true => format!("include!({:?});\n", main.display().to_string()),
         false => "fn main() {}\n".to_owned(),
     };
+    // A fixture generated with the protobuf codec: its `protobuf.rs` is a module beside the
+    // types (`super::` names them), as a build script's output lays it out.
+    let codec = golden.with_extension("protobuf.rs");
+    let codec = match codec.exists() {
+        true => format!(
+            "#[path = {:?}]\nmod protobuf;\n",
+            codec.display().to_string()
+        ),
+        false => String::new(),
+    };
     let wrapper = dir.join(golden.file_name().unwrap());
-    let text = format!("include!({:?});\n{program}", golden.display().to_string());
+    let text = format!(
+        "include!({:?});\n{codec}{program}",
+        golden.display().to_string()
+    );
     std::fs::write(&wrapper, text).unwrap();
     wrapper
 }

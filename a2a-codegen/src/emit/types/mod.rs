@@ -19,7 +19,7 @@ mod tagged;
 mod visitor;
 
 use super::{doc_attrs, EmitOptions};
-use crate::facts::UNKNOWN_FIELDS;
+use crate::facts::{UNKNOWN_FIELDS, UNKNOWN_PROTOBUF_FIELDS};
 use crate::ir::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -54,6 +54,19 @@ pub fn presence_doc(model: &Model) -> Option<&'static str> {
 struct Cx<'a> {
     model: &'a Model,
     opts: &'a EmitOptions,
+}
+
+impl Cx<'_> {
+    /// The struct member that keeps unknown protobuf fields, with its gate (the codec's), when
+    /// both `preserve_unknown_fields` and the codec are on: `(gate, field)`.
+    fn unknown_protobuf(&self) -> Option<(&TokenStream, Ident)> {
+        let gate = self
+            .opts
+            .protobuf
+            .as_ref()
+            .filter(|_| self.opts.preserve_unknown)?;
+        Some((gate, ident(UNKNOWN_PROTOBUF_FIELDS)))
+    }
 }
 
 pub(crate) fn ident(name: &str) -> Ident {

@@ -31,9 +31,18 @@ impl Cx<'_> {
         });
         let extras = self.opts.preserve_unknown.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
+            let rt = &self.opts.runtime;
+            let protobuf = self.unknown_protobuf().map(|(gate, pname)| {
+                quote! {
+                    #[doc = " Protobuf fields this schema does not number, kept as they arrived and written back on encode."]
+                    #gate
+                    pub #pname: #rt::protobuf::UnknownFields,
+                }
+            });
             quote! {
                 #[doc = " Members this schema does not name, kept as they arrived and written back on encode."]
                 pub #fname: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                #protobuf
             }
         });
         // Every generated type has a `Default` (oneofs: `Unknown`, unset), so an absent REQUIRED
@@ -114,7 +123,10 @@ impl Cx<'_> {
         });
         let extras = self.opts.preserve_unknown.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
-            quote!(#fname: ::serde_json::Map::new(),)
+            let protobuf = self
+                .unknown_protobuf()
+                .map(|(gate, pname)| quote!(#gate #pname: ::core::default::Default::default(),));
+            quote!(#fname: ::serde_json::Map::new(), #protobuf)
         });
         quote! {
             impl ::core::default::Default for #name {

@@ -309,7 +309,10 @@ impl Cx<'_> {
         });
         let extras_init = extras.then(|| {
             let fname = ident(UNKNOWN_FIELDS);
-            quote!(#fname: __unknown,)
+            let protobuf = self
+                .unknown_protobuf()
+                .map(|(gate, pname)| quote!(#gate #pname: ::core::default::Default::default(),));
+            quote!(#fname: __unknown, #protobuf)
         });
         quote!(::core::result::Result::Ok(#target { #(#inits)* #oneof_init #extras_init }))
     }
