@@ -494,16 +494,158 @@ async fn our_client_calls_over_grpc_when_asked() {
     // No agent there: a client error naming the call, not a hang.
     let mut card = client.card().clone();
     card["supportedInterfaces"][1]["url"] = "127.0.0.1:9".into();
-    let gone = Client::<Protocol>::builder()
-        .bindings([Binding::Grpc])
-        .request_timeout(Duration::from_secs(10))
-        .from_card(&card)
-        .unwrap();
-    match gone.call::<method::GetTask>(&get).await {
-        Err(CallError::Malformed(e)) => {
-            assert_eq!(e.kind(), ClientErrorKind::Connect, "{e}");
-            assert!(e.reason().contains("GetTask"), "{e}");
-        }
+    let e = no_answer(&grpc_client(&card, None), &get).await;
+    assert_eq!(e.kind(), ClientErrorKind::Connect, "{e}");
+    assert!(e.reason().contains("GetTask"), "{e}");
+}
+
+/// Our client to `card` over gRPC alone, trusting `root` (PEM) for TLS when one is given.
+fn grpc_client(
+    card: &serde_json::Value,
+    root: Option<&[u8]>,
+) -> a2a_types::rt::client::Client<a2a_types::v1::Protocol> {
+    let mut builder = a2a_types::rt::client::Client::builder()
+        .bindings([a2a_types::rt::Binding::Grpc])
+        .request_timeout(Duration::from_secs(10));
+    if let Some(root) = root {
+        builder = builder.grpc_root_certificate(root);
+    }
+    builder.from_card(card).unwrap()
+}
+
+/// The client's error of a `GetTask` that got no answer from an agent.
+async fn no_answer(
+    client: &a2a_types::rt::client::Client<a2a_types::v1::Protocol>,
+    get: &GetTaskRequest,
+) -> a2a_types::rt::ClientError {
+    use a2a_types::v1::{method, CallError};
+    match client.call::<method::GetTask>(get).await {
+        Err(CallError::Malformed(e)) => e,
         other => panic!("{other:?}"),
     }
+}
+
+/// The test certificate (self-signed, for `127.0.0.1` and `localhost`, valid to 2126) and its key.
+const TLS_CERT: &[u8] = include_bytes!("tls/cert.pem");
+const TLS_KEY: &[u8] = include_bytes!("tls/key.pem");
+
+/// A listener that speaks TLS (ALPN `h2`, then `http/1.1`) in front of the router, as a
+/// terminating proxy does; a connection whose handshake fails is dropped.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let Ok((tcp, addr)) = self.tcp.accept().await else {
+                continue;
+            };
+            if let Ok(tls) = self.acceptor.accept(tcp).await {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
+    }
+}
+
+fn tls_acceptor() -> tokio_rustls::TlsAcceptor {
+    use tokio_rustls::rustls::pki_types::pem::PemObject as _;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use tokio_rustls::rustls::{crypto, ServerConfig};
+    let certs = CertificateDer::pem_slice_iter(TLS_CERT)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_slice(TLS_KEY).unwrap();
+    let provider = std::sync::Arc::new(crypto::aws_lc_rs::default_provider());
+    let mut config = ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config))
+}
+
+/// Our client over gRPC to an `https://` interface: TLS verified against the root it is given
+/// (unary and streaming calls, typed errors, as in plain text); without that root the
+/// certificate is not trusted and the call is a connection error naming the call, not a hang;
+/// a plain-text interface pointed at the TLS port does not hang either.
+#[tokio::test]
+async fn our_client_calls_over_grpc_with_tls() {
+    use a2a_types::rt::client::ClientErrorKind;
+    use a2a_types::rt::Binding;
+    use a2a_types::v1::{method, A2aError, CallError};
+
+    let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let target = format!("https://{}", tcp.local_addr().unwrap());
+    let card = AgentCard {
+        name: "grpc-tls".into(),
+        supported_interfaces: vec![AgentInterface {
+            url: target.clone(),
+            protocol_binding: "GRPC".into(),
+            protocol_version: "1.0".into(),
+            ..Default::default()
+        }],
+        capabilities: AgentCapabilities {
+            streaming: Some(true),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let handler = RequestHandler::builder(Echo).build();
+    let router = handler.router(&card).unwrap().into_router().unwrap();
+    let listener = TlsListener {
+        tcp,
+        acceptor: tls_acceptor(),
+    };
+    tokio::spawn(async move { axum::serve(listener, router).await });
+
+    let card = serde_json::to_value(&card).unwrap();
+    let client = grpc_client(&card, Some(TLS_CERT));
+    assert_eq!(client.binding(), Binding::Grpc);
+    let reply = client
+        .call::<method::SendMessage>(&send("over tls"))
+        .await
+        .unwrap();
+    let SendMessageResponse::Task(task) = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(task.status.state, TaskState::Completed);
+    let mut events = client.stream::<method::SendStreamingMessage>(&send("streamed over tls"));
+    let mut count = 0;
+    while let Some(event) = events.next().await {
+        event.unwrap();
+        count += 1;
+    }
+    assert!(count >= 2, "{count} events");
+    let missing = GetTaskRequest {
+        id: "no-such-task".into(),
+        ..Default::default()
+    };
+    match client.call::<method::GetTask>(&missing).await {
+        Err(CallError::Agent(A2aError::TaskNotFound { .. })) => {}
+        other => panic!("{other:?}"),
+    }
+
+    // Not trusted: the system's roots do not have the test certificate.
+    let e = no_answer(&grpc_client(&card, None), &missing).await;
+    assert_eq!(e.kind(), ClientErrorKind::Connect, "{e}");
+    assert!(e.reason().contains("invalid peer certificate"), "{e}");
+
+    // Plain text to the TLS port: an error, within the request timeout.
+    let mut plain = card.clone();
+    plain["supportedInterfaces"][0]["url"] = target.replace("https://", "http://").into();
+    let started = std::time::Instant::now();
+    let e = no_answer(&grpc_client(&plain, None), &missing).await;
+    assert!(e.reason().contains("http2 error"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(10));
 }

@@ -56,6 +56,8 @@ pub struct ClientBuilder<P> {
     extensions: Vec<String>,
     auth: Option<AuthHook>,
     http: Option<reqwest::Client>,
+    #[cfg(feature = "grpc")]
+    grpc_roots: Vec<Vec<u8>>,
     #[cfg(feature = "trust")]
     verifier: Option<crate::trust::Verifier>,
     protocol: PhantomData<fn() -> P>,
@@ -86,6 +88,8 @@ impl<P: ProtocolModule> Default for ClientBuilder<P> {
             extensions: Vec::new(),
             auth: None,
             http: None,
+            #[cfg(feature = "grpc")]
+            grpc_roots: Vec::new(),
             #[cfg(feature = "trust")]
             verifier: None,
             protocol: PhantomData,
@@ -97,8 +101,9 @@ impl<P: ProtocolModule> ClientBuilder<P> {
     /// The bindings to call the agent over, most wanted first (by default JSON-RPC, then
     /// HTTP+JSON): the first the card offers in `P`'s version is used. HTTP+JSON is skipped for
     /// a module without REST routes (v0.3); [`Binding::Grpc`] for a build without the `grpc`
-    /// feature or a module without its protobuf codec. gRPC is plain-text HTTP/2 to the
-    /// interface's `host:port` (TLS is not spoken over gRPC yet).
+    /// feature or a module without its protobuf codec. gRPC is HTTP/2 to the interface's
+    /// target: plain text to `host:port` (or `http://host:port`), TLS to `https://host:port`
+    /// (verified against the system's roots, or [`ClientBuilder::grpc_root_certificate`]).
     pub fn bindings(mut self, preferred: impl IntoIterator<Item = Binding>) -> Self {
         self.bindings = preferred.into_iter().collect();
         self
@@ -147,6 +152,32 @@ impl<P: ProtocolModule> ClientBuilder<P> {
     /// credentials, a bearer token say, read fresh on each request.
     pub fn auth(mut self, hook: impl Fn(&mut HeaderMap) + Send + Sync + 'static) -> Self {
         self.auth = Some(Arc::new(hook));
+        self
+    }
+
+    /// Trusts `pem` (one or more PEM certificates) as the roots a `https://` gRPC interface's
+    /// certificate is verified against, instead of the system's: a private CA, or a test's own
+    /// certificate. May be called more than once. (Over JSON-RPC and HTTP+JSON the
+    /// [`reqwest::Client`] given to [`ClientBuilder::http_client`] decides.)
+    ///
+    /// ```no_run
+    /// # use a2a_runtime::service::Protocol;
+    /// use a2a_runtime::client::Client;
+    /// use a2a_runtime::Binding;
+    ///
+    /// # async fn build<P: Protocol>() -> Result<Client<P>, Box<dyn std::error::Error>> {
+    /// // `P` is a generated module's `Protocol`: `a2a_types::v1::Protocol`.
+    /// let client = Client::<P>::builder()
+    ///     .bindings([Binding::Grpc, Binding::JsonRpc])
+    ///     .grpc_root_certificate(std::fs::read("our-ca.pem")?)
+    ///     .connect("https://agent.internal")
+    ///     .await?;
+    /// # Ok(client)
+    /// # }
+    /// ```
+    #[cfg(feature = "grpc")]
+    pub fn grpc_root_certificate(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.grpc_roots.push(pem.into());
         self
     }
 
@@ -313,8 +344,12 @@ impl<P: ProtocolModule> ClientBuilder<P> {
         #[cfg(feature = "grpc")]
         let grpc = match binding {
             Binding::Grpc => Some(
-                super::grpc::GrpcTarget::new(&interface.url, self.connect_timeout)
-                    .map_err(BuildError::NoInterface)?,
+                super::grpc::GrpcTarget::new(
+                    &interface.url,
+                    self.connect_timeout,
+                    &self.grpc_roots,
+                )
+                .map_err(BuildError::NoInterface)?,
             ),
             _ => None,
         };

@@ -1,5 +1,6 @@
 //! Calls over gRPC (features `client` and `grpc`): the card's `GRPC` interface on a tonic
-//! channel (HTTP/2 in plain text: a `host:port` target, or `http://host:port`), the module's
+//! channel (HTTP/2 in plain text to a `host:port` target or `http://host:port`, over TLS to
+//! `https://host:port`), the module's
 //! generated protobuf codec for the messages ([`ProtocolModule::GRPC_CLIENT`]), and an error
 //! status read as the HTTP+JSON client reads the same `google.rpc.Status`, so that a call's
 //! outcomes are the other bindings' outcomes: the typed result, the agent's typed error (by its
@@ -19,7 +20,7 @@ use futures_util::StreamExt as _;
 use http::HeaderMap;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use tonic::{Code, Status};
 
 /// Where a client's gRPC calls go: the endpoint, and its channel once the first call made it
@@ -31,20 +32,32 @@ pub(super) struct GrpcTarget {
 }
 
 impl GrpcTarget {
-    /// The target of a card's `GRPC` interface (`host:port`, or with `http://`).
-    pub(super) fn new(url: &str, connect_timeout: Option<Duration>) -> Result<Self, String> {
+    /// The target of a card's `GRPC` interface (`host:port`, or with `http://`; `https://` is
+    /// TLS, verified against `roots` (PEM certificates) or, when there are none, the system's
+    /// roots).
+    pub(super) fn new(
+        url: &str,
+        connect_timeout: Option<Duration>,
+        roots: &[Vec<u8>],
+    ) -> Result<Self, String> {
         let full = match url.contains("://") {
             true => url.to_owned(),
             false => format!("http://{url}"),
         };
-        if full.starts_with("https://") {
-            return Err(format!(
-                "the card's GRPC interface {url:?} is TLS, which this client does not speak over \
-                 gRPC yet: call over JSON-RPC or HTTP+JSON"
-            ));
-        }
+        let tls = full.starts_with("https://");
         let mut endpoint = Endpoint::from_shared(full)
             .map_err(|e| format!("the card's GRPC interface {url:?} is not a gRPC target: {e}"))?;
+        if tls {
+            let config = match roots.is_empty() {
+                true => ClientTlsConfig::new().with_native_roots(),
+                false => roots.iter().fold(ClientTlsConfig::new(), |config, pem| {
+                    config.ca_certificate(Certificate::from_pem(pem))
+                }),
+            };
+            endpoint = endpoint.tls_config(config).map_err(|e| {
+                format!("the card's GRPC interface {url:?}: TLS cannot be set up: {e}")
+            })?;
+        }
         if let Some(timeout) = connect_timeout {
             endpoint = endpoint.connect_timeout(timeout);
         }
@@ -225,6 +238,21 @@ fn decode<P: ProtocolModule, M: Method, E>(
     }
 }
 
+/// What went wrong under a status tonic made itself: its message and the chain of causes
+/// below it ("transport error" alone says nothing of a connection the peer closed).
+fn transport_reason(status: &Status) -> String {
+    let mut reason = status.message().to_owned();
+    let mut cause = std::error::Error::source(status);
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if !reason.contains(&text) {
+            reason = format!("{reason}: {text}");
+        }
+        cause = e.source();
+    }
+    reason
+}
+
 /// The error of a call answered with `status`: the agent's (its `google.rpc.Status`, read as the
 /// HTTP+JSON client reads one), or the client's when the call got no answer.
 fn status_error<P: ProtocolModule, E: AgentError>(
@@ -241,7 +269,7 @@ fn status_error<P: ProtocolModule, E: AgentError>(
             _ => ClientErrorKind::Interrupted,
         };
         return CallError::Malformed(
-            ClientError::new(format!("{what}: {}", status.message())).with_kind(kind),
+            ClientError::new(format!("{what}: {}", transport_reason(status))).with_kind(kind),
         );
     }
     let (name, http) = crate::protobuf::status::CODES
