@@ -2,7 +2,9 @@
 //! bindings: a tonic client (its channel, a typed `Codec` over the generated types' own protobuf
 //! codec) calls `lf.a2a.v1.A2AService`, unary and streaming; errors carry their status code and
 //! a `google.rpc.Status` with the ErrorInfo; bad messages get `INVALID_ARGUMENT` naming the field
-//! and the server goes on serving; deadlines are kept; HTTP/1.1 at the gRPC path is refused.
+//! and the server goes on serving; deadlines are kept; HTTP/1.1 at the gRPC path is refused; a
+//! stream the client cancels frees its place and leaves the task running. Our own client over
+//! gRPC, in plain text and over TLS.
 
 mod common;
 
@@ -27,6 +29,14 @@ async fn serve() -> (String, String) {
 
 /// [`serve`], every call authenticated with `authenticator` when one is given.
 async fn serve_with(authenticator: Option<StaticTokens>) -> (String, String) {
+    serve_handler(RequestHandler::builder(Echo).build(), authenticator).await
+}
+
+/// [`serve_with`] for a handler built by the test.
+async fn serve_handler(
+    handler: RequestHandler<Echo>,
+    authenticator: Option<StaticTokens>,
+) -> (String, String) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let target = listener.local_addr().unwrap().to_string();
     let base = format!("http://{target}/");
@@ -45,7 +55,6 @@ async fn serve_with(authenticator: Option<StaticTokens>) -> (String, String) {
         },
         ..Default::default()
     };
-    let handler = RequestHandler::builder(Echo).build();
     let router = handler.router(&card).unwrap();
     let router = match authenticator {
         Some(tokens) => router.authenticate(tokens),
@@ -523,6 +532,69 @@ async fn no_answer(
         Err(CallError::Malformed(e)) => e,
         other => panic!("{other:?}"),
     }
+}
+
+/// A client that cancels a gRPC stream frees its place at once (the handler serves one stream
+/// at a time here: the next is served, not refused), and the task it was watching goes on (it is
+/// still working, and cancels only when asked): the server stopped only the stream's own work.
+#[tokio::test]
+async fn a_stream_the_client_cancels_stops_only_the_stream() {
+    use a2a_types::v1::{method, CancelTaskRequest};
+
+    let handler = RequestHandler::builder(Echo).max_streams(1).build();
+    let (_, target) = serve_handler(handler, None).await;
+    let card = json!({
+        "name": "grpc",
+        "supportedInterfaces": [{"url": target, "protocolBinding": "GRPC", "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": true},
+    });
+    let client = grpc_client(&card, None);
+
+    // The first event tells the task; then the client goes away.
+    let mut hanging = client.stream::<method::SendStreamingMessage>(&send("hang"));
+    let first = hanging.next().await.unwrap().unwrap();
+    let id = match first {
+        StreamResponse::Task(task) => task.id,
+        StreamResponse::StatusUpdate(update) => update.task_id,
+        other => panic!("{other:?}"),
+    };
+    drop(hanging);
+
+    // The one place is free again as soon as the server has seen the cancel.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let events = loop {
+        let mut next = client.stream::<method::SendStreamingMessage>(&send("next"));
+        let mut events = Vec::new();
+        let mut refused = None;
+        while let Some(event) = next.next().await {
+            match event {
+                Ok(event) => events.push(event),
+                Err(e) => refused = Some(e),
+            }
+        }
+        match refused {
+            None => break events,
+            Some(_) if std::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Some(e) => panic!("the cancelled stream still holds its place: {e:?}"),
+        }
+    };
+    assert!(events.len() >= 2, "{events:?}");
+
+    // The watched task goes on: still working, until it is cancelled.
+    let get = GetTaskRequest {
+        id: id.clone(),
+        ..Default::default()
+    };
+    let task = client.call::<method::GetTask>(&get).await.unwrap();
+    assert_eq!(task.status.state, TaskState::Working);
+    let cancel = CancelTaskRequest {
+        id,
+        ..Default::default()
+    };
+    let task = client.call::<method::CancelTask>(&cancel).await.unwrap();
+    assert_eq!(task.status.state, TaskState::Canceled);
 }
 
 /// The test certificate (self-signed, for `127.0.0.1` and `localhost`, valid to 2126) and its key.
