@@ -175,6 +175,119 @@ async fn a_task_made_over_0_3_is_followed_canceled_and_listed_across_versions() 
     );
 }
 
+/// A2A 0.3's HTTP+JSON binding (`/v1/...`, the ProtoJSON of 0.3's proto), without
+/// `A2A-Version`; `version` sets one.
+fn rest(base: &str, verb: &str, path: &str, version: Option<&str>) -> reqwest::RequestBuilder {
+    let verb = reqwest::Method::from_bytes(verb.as_bytes()).unwrap();
+    let mut request = reqwest::Client::new()
+        .request(verb, format!("{base}{path}"))
+        .timeout(Duration::from_secs(10))
+        .header("content-type", "application/json");
+    if let Some(version) = version {
+        request = request.header("A2A-Version", version);
+    }
+    request
+}
+
+async fn rest_json(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let reply = request.send().await.unwrap();
+    let status = reply.status().as_u16();
+    (
+        status,
+        serde_json::from_slice(&reply.bytes().await.unwrap()).unwrap(),
+    )
+}
+
+/// A task made over 0.3's HTTP+JSON binding is followed over it, canceled over 1.0's, and read
+/// back over both 0.3 bindings, each answer in its binding's and version's shape; 0.3's REST
+/// replies carry no `kind` (0.3's proto has none). With 0.3 off, its paths are 1.0 requests
+/// without a version, refused as before.
+#[tokio::test]
+async fn a_task_made_over_0_3_rest_is_followed_and_canceled_across_versions() {
+    let base = serve(true).await;
+    let body = json!({
+        "message": {"messageId": "m-rest", "role": "ROLE_USER", "content": [{"text": "hang"}]},
+        "configuration": {"blocking": false},
+    });
+    let (status, made) =
+        rest_json(rest(&base, "POST", "v1/message:send", None).body(body.to_string())).await;
+    assert_eq!(status, 200, "{made}");
+    let id = made["task"]["id"].as_str().unwrap().to_owned();
+    assert!(made["task"].get("kind").is_none(), "{made}");
+    assert!(
+        made["task"]["status"]["state"]
+            .as_str()
+            .unwrap()
+            .starts_with("TASK_STATE_"),
+        "{made}"
+    );
+    // Followed over 0.3's REST binding: StreamResponse events.
+    let follow = {
+        let (base, id) = (base.clone(), id.clone());
+        tokio::spawn(async move {
+            let reply = rest(&base, "GET", &format!("v1/tasks/{id}:subscribe"), None)
+                .send()
+                .await
+                .unwrap();
+            let text = String::from_utf8(reply.bytes().await.unwrap().to_vec()).unwrap();
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(|d| serde_json::from_str::<Value>(d.trim()).unwrap())
+                .collect::<Vec<_>>()
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Canceled over 1.0's REST binding.
+    let (status, canceled) = rest_json(rest(
+        &base,
+        "POST",
+        &format!("tasks/{id}:cancel"),
+        Some("1.0"),
+    ))
+    .await;
+    assert_eq!(status, 200, "{canceled}");
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    let followed = tokio::time::timeout(Duration::from_secs(10), follow)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(followed[0]["task"]["id"], id.as_str(), "{followed:?}");
+    let last = &followed.last().unwrap()["statusUpdate"];
+    assert_eq!(
+        last["status"]["state"], "TASK_STATE_CANCELLED",
+        "{followed:?}"
+    );
+    assert_eq!(last["final"], true, "{followed:?}");
+    // Read back over 0.3 REST (its proto's names) and over 0.3 JSON-RPC (its JSON's).
+    let path = format!("v1/tasks/{id}?historyLength=1");
+    let (status, got) = rest_json(rest(&base, "GET", &path, None)).await;
+    assert_eq!(status, 200, "{got}");
+    assert_eq!(got["status"]["state"], "TASK_STATE_CANCELLED", "{got}");
+    assert_eq!(got["history"][0]["role"], "ROLE_USER", "{got}");
+    assert_eq!(got["history"][0]["content"][0], json!({"text": "hang"}));
+    let got = rpc(&base, None, "tasks/get", json!({"id": id})).await;
+    assert_eq!(got["result"]["status"]["state"], "canceled", "{got}");
+    // 0.3's errors over its REST binding: the error's HTTP status and a google.rpc.Status.
+    let (status, missing) = rest_json(rest(&base, "GET", "v1/tasks/no-such-task", None)).await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["error"]["status"], "NOT_FOUND", "{missing}");
+    let (status, bad) = rest_json(rest(&base, "POST", "v1/message:send", None).body("{")).await;
+    assert_eq!(status, 400, "{bad}");
+
+    // 0.3 off: a request without a version is refused, as any 0.3 request is.
+    let base = serve(false).await;
+    let (status, refused) =
+        rest_json(rest(&base, "POST", "v1/message:send", None).body(body.to_string())).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("A2A 0.3"),
+        "{refused}"
+    );
+}
+
 #[tokio::test]
 async fn a_0_3_stream_ends_with_a_final_status_update_in_0_3_shape() {
     let base = serve(true).await;
@@ -314,18 +427,21 @@ async fn the_card_declares_0_3_and_the_switch_turns_it_off() {
     let card = card_of(&base).await;
     assert_eq!(card["preferredTransport"], "JSONRPC");
     assert_eq!(card["url"], base.as_str());
+    // 0.3 is served over both JSON bindings (HTTP+JSON by translation, `/v1/...`).
     assert_eq!(
         card["additionalInterfaces"],
-        json!([{"url": base, "transport": "JSONRPC"}])
+        json!([{"url": base, "transport": "JSONRPC"}, {"url": base, "transport": "HTTP+JSON"}])
     );
-    let twin = json!({"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"});
-    assert!(
-        card["supportedInterfaces"]
-            .as_array()
-            .unwrap()
-            .contains(&twin),
-        "{card}"
-    );
+    for binding in ["JSONRPC", "HTTP+JSON"] {
+        let twin = json!({"url": base, "protocolBinding": binding, "protocolVersion": "0.3"});
+        assert!(
+            card["supportedInterfaces"]
+                .as_array()
+                .unwrap()
+                .contains(&twin),
+            "{card}"
+        );
+    }
     // Off: a request without A2A-Version is 0.3, which this agent then refuses.
     let base = serve(false).await;
     let refused = rpc(

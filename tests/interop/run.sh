@@ -13,6 +13,8 @@
 #   8. py/agent_v0_3.py (a2a-sdk 0.3.26), A2A 0.3 only      <-  interop-client-any (AnyClient, 1.0 types)
 #   9. interop-agent over gRPC, A2A 1.0                     <-  py/client.py --grpc (GrpcTransport)
 #  10. py/agent.py --grpc (the SDK's GrpcHandler), A2A 1.0  <-  interop-client --grpc (our Client over gRPC)
+#  11. interop-agent, A2A 0.3 over HTTP+JSON (/v1/...)      <-  py/client_v0_3.py --rest (0.3.26's RestTransport)
+#  12. interop-agent, A2A 0.3 over HTTP+JSON                <-  py/client.py --v0.3 --rest (1.3.0's CompatRestTransport)
 #
 # Installs the SDKs into virtualenvs (tests/interop/venv.sh, and `venv.sh 0.3` for 0.3.26), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
@@ -172,6 +174,14 @@ client=("$venv03/bin/python" "$here/py/client_v0_3.py")
 run_phase 7 "Rust agent (the same handler, A2A 0.3) <- a2a-sdk 0.3.26's client, A2A 0.3" \
   "the Rust agent" rust-agent-sdk-0-3.log py-client-sdk-0-3.log
 
+client=("$venv03/bin/python" "$here/py/client_v0_3.py" --rest)
+run_phase 11 "Rust agent (the same handler, A2A 0.3 over HTTP+JSON) <- a2a-sdk 0.3.26's RestTransport" \
+  "the Rust agent" rust-agent-sdk-0-3-rest.log py-client-sdk-0-3-rest.log
+
+client=("$python" "$here/py/client.py" --v0.3 --rest)
+run_phase 12 "Rust agent (the same handler, A2A 0.3 over HTTP+JSON) <- a2a-sdk 1.3.0's CompatRestTransport" \
+  "the Rust agent" rust-agent-v0-3-rest.log py-client-v0-3-rest.log
+
 server=("$venv03/bin/python" "$here/py/agent_v0_3.py")
 client=("$bin/interop-client-any")
 run_phase 8 "a2a-sdk 0.3.26 agent (0.3 only) <- Rust client written against 1.0 (AnyClient)" \
@@ -188,8 +198,8 @@ run_phase 10 "a2a-sdk gRPC agent (GrpcHandler) <- Rust client over gRPC (a2a_typ
   "the a2a-sdk agent" py-agent-grpc.log rust-client-grpc.log
 
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 10 phases failed:"
+  say "${#failed_phases[@]} of 12 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 10 phases passed: both directions, A2A 1.0 (JSON-RPC, HTTP+JSON and gRPC) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent)"
+say "all 12 phases passed: both directions, A2A 1.0 (JSON-RPC, HTTP+JSON and gRPC) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent; 0.3 over JSON-RPC and HTTP+JSON)"

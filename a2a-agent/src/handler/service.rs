@@ -371,20 +371,24 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
     }
 }
 
-/// A 0.3 twin of each JSON-RPC interface a card lists without one (what the server adds to the
-/// public card when it serves 0.3 beside 1.0).
+/// A 0.3 twin of each JSON-RPC and HTTP+JSON interface a card lists without one (what the
+/// server adds to the public card when it serves 0.3 beside 1.0).
 fn add_v0_3_twins(card: &mut AgentCard) {
     // A version the runtime reads as 0.3 (an empty one aside: that is no twin).
     let legacy = |v: &str| !v.is_empty() && ProtocolVersion::parse(v) == Ok(ProtocolVersion::V0_3);
     let twins: Vec<AgentInterface> = card
         .supported_interfaces
         .iter()
-        .filter(|i| i.protocol_binding.eq_ignore_ascii_case("JSONRPC"))
         .filter(|i| {
-            !card
-                .supported_interfaces
-                .iter()
-                .any(|o| o.url == i.url && legacy(&o.protocol_version))
+            i.protocol_binding.eq_ignore_ascii_case("JSONRPC")
+                || i.protocol_binding.eq_ignore_ascii_case("HTTP+JSON")
+        })
+        .filter(|i| {
+            !card.supported_interfaces.iter().any(|o| {
+                o.url == i.url
+                    && o.protocol_binding.eq_ignore_ascii_case(&i.protocol_binding)
+                    && legacy(&o.protocol_version)
+            })
         })
         .map(|i| AgentInterface {
             protocol_version: "0.3".into(),

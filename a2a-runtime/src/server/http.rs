@@ -429,36 +429,52 @@ fn normalize_path(path: &str) -> String {
 }
 
 /// v0.3's card members from v1's, for a card served in both versions' shapes, as a2a-sdk serves
-/// it: for each JSON-RPC interface (the binding the v0.3 module serves) a `protocolVersion` 0.3
-/// twin in `supportedInterfaces`, after the v1 ones (a v1 client that picks by version finds it;
-/// one that picks the first keeps speaking v1); `url` and `preferredTransport` from the first
-/// JSON-RPC interface, `additionalInterfaces` listing every JSON-RPC one, `protocolVersion` 0.3,
-/// and `supportsAuthenticatedExtendedCard` from `capabilities.extendedAgentCard`. Members the
-/// card already has are kept.
+/// it: for each JSON-RPC and HTTP+JSON interface (the bindings 0.3 is served on: JSON-RPC by the
+/// v0.3 module, HTTP+JSON by translation onto it) a `protocolVersion` 0.3 twin in
+/// `supportedInterfaces`, after the v1 ones (a v1 client that picks by version finds it; one that
+/// picks the first keeps speaking v1); `url` and `preferredTransport` from the first JSON-RPC
+/// interface (else the first HTTP+JSON one), `additionalInterfaces` listing every one of them
+/// (JSON-RPC first), `protocolVersion` 0.3, and `supportsAuthenticatedExtendedCard` from
+/// `capabilities.extendedAgentCard`. Members the card already has are kept.
 fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
-    let jsonrpc: Vec<(String, Option<Value>)> = match card.get("supportedInterfaces") {
-        Some(Value::Array(list)) => list
-            .iter()
-            .filter(|i| {
-                i.get("protocolBinding")
-                    .and_then(Value::as_str)
-                    .is_some_and(|b| b.eq_ignore_ascii_case(Binding::JsonRpc.name()))
-            })
-            .filter_map(|i| Some((i.get("url")?.as_str()?.to_owned(), i.get("tenant").cloned())))
-            .collect(),
-        _ => Vec::new(),
+    let of = |binding: Binding| -> Vec<(String, Option<Value>)> {
+        match card.get("supportedInterfaces") {
+            Some(Value::Array(list)) => list
+                .iter()
+                .filter(|i| {
+                    i.get("protocolBinding")
+                        .and_then(Value::as_str)
+                        .is_some_and(|b| b.eq_ignore_ascii_case(binding.name()))
+                })
+                .filter_map(|i| {
+                    Some((i.get("url")?.as_str()?.to_owned(), i.get("tenant").cloned()))
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     };
+    let mut served: Vec<(Binding, String, Option<Value>)> = Vec::new();
+    for binding in [Binding::JsonRpc, Binding::HttpJson] {
+        for (url, tenant) in of(binding) {
+            if !served.iter().any(|(b, u, _)| *b == binding && *u == url) {
+                served.push((binding, url, tenant));
+            }
+        }
+    }
     if let Some(Value::Array(list)) = card.get_mut("supportedInterfaces") {
-        let speaks_0_3 = |i: &Value, url: &str| {
+        let speaks_0_3 = |i: &Value, binding: Binding, url: &str| {
             i.get("url").and_then(Value::as_str) == Some(url)
+                && i.get("protocolBinding")
+                    .and_then(Value::as_str)
+                    .is_some_and(|b| b.eq_ignore_ascii_case(binding.name()))
                 && i.get("protocolVersion")
                     .and_then(Value::as_str)
                     .is_some_and(|v| ProtocolVersion::parse(v) == Ok(ProtocolVersion::V0_3))
         };
-        for (url, tenant) in &jsonrpc {
-            if !list.iter().any(|i| speaks_0_3(i, url)) {
+        for (binding, url, tenant) in &served {
+            if !list.iter().any(|i| speaks_0_3(i, *binding, url)) {
                 let mut twin = serde_json::json!({
-                    "url": url, "protocolBinding": Binding::JsonRpc.name(), "protocolVersion": "0.3"
+                    "url": url, "protocolBinding": binding.name(), "protocolVersion": "0.3"
                 });
                 if let (Some(tenant), Value::Object(twin)) = (tenant, &mut twin) {
                     twin.insert("tenant".into(), tenant.clone());
@@ -467,13 +483,13 @@ fn add_v0_3_members(card: &mut serde_json::Map<String, Value>) {
             }
         }
     }
-    if let Some((url, _)) = jsonrpc.first() {
+    if let Some((binding, url, _)) = served.first() {
         card.entry("url").or_insert(Value::String(url.clone()));
         card.entry("preferredTransport")
-            .or_insert(Value::String(Binding::JsonRpc.name().into()));
-        let additional: Vec<Value> = jsonrpc
+            .or_insert(Value::String(binding.name().into()));
+        let additional: Vec<Value> = served
             .iter()
-            .map(|(url, _)| serde_json::json!({"url": url, "transport": Binding::JsonRpc.name()}))
+            .map(|(binding, url, _)| serde_json::json!({"url": url, "transport": binding.name()}))
             .collect();
         card.entry("additionalInterfaces")
             .or_insert(Value::Array(additional));
@@ -569,6 +585,19 @@ impl Shared {
                 format!("A2A version {value:?} is not supported (this agent serves {served})")
             }
         })
+    }
+
+    /// The service of 0.3's module, when a request of this version at this path (under an
+    /// HTTP+JSON base) is A2A 0.3's HTTP+JSON binding: the version is 0.3 (a request without
+    /// `A2A-Version` is), such a service is served, and the path is under 0.3's `/v1/`.
+    fn rest_v0_3_endpoint(&self, version: &str, path: &str) -> Option<&Arc<dyn Endpoint>> {
+        if !path.starts_with("/v1/") || ProtocolVersion::parse(version) != Ok(ProtocolVersion::V0_3)
+        {
+            return None;
+        }
+        self.endpoints
+            .iter()
+            .find(|e| e.version() == ProtocolVersion::V0_3)
     }
 
     /// [`Shared::endpoint_for`] among the endpoints that `serves` a binding, or the refusal text
@@ -701,7 +730,22 @@ impl Shared {
         let endpoint = match self.endpoint_serving(&version, newest, "HTTP+JSON", |e| e.http_json())
         {
             Ok(endpoint) => endpoint,
-            Err(message) => return newest.rest_error(400, VERSION_NOT_SUPPORTED, message),
+            Err(message) => match self.rest_v0_3_endpoint(&version, &path) {
+                // A2A 0.3's own HTTP+JSON binding (`/v1/...`), for a service of 0.3's module.
+                Some(legacy) => {
+                    if !body.is_empty() && !is_json_content(&parts.headers) {
+                        let message = format!(
+                            "an HTTP+JSON request body is sent as application/json, not {}",
+                            content_type_of(&parts.headers)
+                        );
+                        return legacy.rest_error(415, CONTENT_TYPE_NOT_SUPPORTED, message);
+                    }
+                    return legacy
+                        .rest_v0_3(parts, path, query, body, &self.settings)
+                        .await;
+                }
+                None => return newest.rest_error(400, VERSION_NOT_SUPPORTED, message),
+            },
         };
         if !body.is_empty() && !is_json_content(&parts.headers) {
             let message = format!(
@@ -785,6 +829,16 @@ pub(super) trait Endpoint: Send + Sync + 'static {
         settings: &Settings,
     ) -> Pin<Box<dyn Future<Output = Response> + Send>>;
     fn rest(
+        &self,
+        parts: axum::http::request::Parts,
+        path: String,
+        query: String,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>>;
+    /// A2A 0.3's HTTP+JSON binding: the request translated onto the module's JSON-RPC method
+    /// (`rest_v0_3`), its result written back in 0.3's REST shape.
+    fn rest_v0_3(
         &self,
         parts: axum::http::request::Parts,
         path: String,
@@ -1078,6 +1132,68 @@ impl<D: Dispatch> Endpoint for Served<D> {
         })
     }
 
+    fn rest_v0_3(
+        &self,
+        parts: axum::http::request::Parts,
+        path: String,
+        query: String,
+        body: Bytes,
+        settings: &Settings,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>> {
+        let refuse = |code: i64, message: String| {
+            let error = ServiceError::<ErrorOf<D>>::from_code(
+                code,
+                message,
+                std::iter::empty::<(String, String)>(),
+            );
+            Box::pin(std::future::ready(rest_response(v0_3_error(&error))))
+                as Pin<Box<dyn Future<Output = Response> + Send>>
+        };
+        let call = match super::rest_v0_3::route(parts.method.as_str(), &path, &query, &body) {
+            Ok(call) => call,
+            Err(refused) => return refuse(refused.code, refused.message),
+        };
+        // The same request as over JSON-RPC, decoded (and checked) by the module's own decoder.
+        let envelope = serde_json::json!({
+            "jsonrpc": "2.0", "id": 0, "method": call.method, "params": call.params,
+        });
+        let envelope = serde_json::to_vec(&envelope).unwrap_or_default();
+        let incoming = match <D::Protocol as Protocol>::decode_jsonrpc(&envelope, &settings.limits)
+        {
+            Ok(incoming) => incoming,
+            Err(rejected) => {
+                let reply: Value = rejected
+                    .response()
+                    .and_then(|body| serde_json::from_slice(&body).ok())
+                    .unwrap_or_default();
+                let code = reply["error"]["code"]
+                    .as_i64()
+                    .unwrap_or(codes::INVALID_PARAMS);
+                let message = reply["error"]["message"]
+                    .as_str()
+                    .unwrap_or("invalid params");
+                return refuse(code, message.to_owned());
+            }
+        };
+        let method = call.method;
+        let shape = RestShape {
+            unary: move |reply: &ReplyOf<D>| {
+                let value = serde_json::to_value(reply).unwrap_or_default();
+                let body = super::rest_v0_3::result(method, value).to_string();
+                json_response(StatusCode::OK, "application/json", body.into_bytes())
+            },
+            event: |reply: &ReplyOf<D>| {
+                let value = serde_json::to_value(reply).unwrap_or_default();
+                ServerEvent::json(
+                    None,
+                    super::rest_v0_3::event(value).to_string().into_bytes(),
+                )
+            },
+            error: v0_3_error,
+        };
+        self.rest_call(parts, incoming.request, settings, shape)
+    }
+
     fn rest(
         &self,
         parts: axum::http::request::Parts,
@@ -1094,6 +1210,43 @@ impl<D: Dispatch> Endpoint for Served<D> {
                 return Box::pin(std::future::ready(rest_response(rejected.response())));
             }
         };
+        let shape = RestShape {
+            unary: |reply: &ReplyOf<D>| {
+                rest_response(crate::rest::server::encode_rest_result(reply))
+            },
+            event: |reply: &ReplyOf<D>| {
+                crate::rest::server::encode_rest_event::<_, ErrorOf<D>>(Ok(reply))
+            },
+            // A custom error keeps the Status its agent wrote.
+            error: ServiceError::rest_response,
+        };
+        self.rest_call(parts, request, settings, shape)
+    }
+}
+
+/// How an HTTP+JSON call's outcome is written: a result, a stream's item, an error's reply
+/// (1.0's shapes, or 0.3's).
+struct RestShape<U, V, E> {
+    unary: U,
+    event: V,
+    error: fn(&ServiceError<E>) -> RestResponse,
+}
+
+type ReplyOf<D> = <<D as Dispatch>::Protocol as Protocol>::Reply;
+
+impl<D: Dispatch> Served<D> {
+    /// Runs an HTTP+JSON call (of either version's binding) and answers it in `shape`.
+    fn rest_call<U, V>(
+        &self,
+        parts: axum::http::request::Parts,
+        request: <D::Protocol as Protocol>::Request,
+        settings: &Settings,
+        shape: RestShape<U, V, ErrorOf<D>>,
+    ) -> Pin<Box<dyn Future<Output = Response> + Send>>
+    where
+        U: FnOnce(&ReplyOf<D>) -> Response + Send + 'static,
+        V: Fn(&ReplyOf<D>) -> ServerEvent + Send + 'static,
+    {
         let mut cx = match Self::context(parts, Binding::HttpJson, &request) {
             Ok(cx) => cx,
             Err(refused) => {
@@ -1105,32 +1258,44 @@ impl<D: Dispatch> Endpoint for Served<D> {
         let ids = event_ids(&mut cx);
         let trace = Trace::start(&cx);
         let future = trace.instrument(Self::call(&self.0, cx, request, settings));
+        let RestShape {
+            unary,
+            event,
+            error: error_reply,
+        } = shape;
         Box::pin(async move {
             let outcome = future.await;
             trace.end(outcome.as_ref().err().map(|e| e.error().code()));
             match outcome {
-                Ok(Outcome::Unary(reply)) => {
-                    rest_response(crate::rest::server::encode_rest_result(&reply))
-                }
+                Ok(Outcome::Unary(reply)) => unary(&reply),
                 Ok(Outcome::Stream(stream)) => {
                     let events = until_error(guarded(stream, trace.method)).map(move |item| {
-                        let event = match item {
-                            Ok(reply) => {
-                                crate::rest::server::encode_rest_event::<_, ErrorOf<D>>(Ok(&reply))
-                            }
-                            // A custom error keeps the Status its agent wrote.
+                        let sent = match item {
+                            Ok(reply) => event(&reply),
                             Err(error) => {
-                                ServerEvent::json(Some("error"), error.rest_response().body)
+                                ServerEvent::json(Some("error"), error_reply(&error).body)
                             }
                         };
-                        axum_event(event, ids.as_ref())
+                        axum_event(sent, ids.as_ref())
                     });
                     sse_response(events, keep_alive)
                 }
-                Err(error) => rest_response(error.rest_response()),
+                Err(error) => rest_response(error_reply(&error)),
             }
         })
     }
+}
+
+/// An error's reply over A2A 0.3's HTTP+JSON binding: 1.0's (its HTTP status and Status), with
+/// the error's spec name and message beside the Status (`rest_v0_3::error_body`).
+fn v0_3_error<E: ErrorTable>(error: &ServiceError<E>) -> RestResponse {
+    let mut reply = error.rest_response();
+    let spec_name = match error {
+        ServiceError::Standard(e) => e.row().map(|row| row.spec_name),
+        ServiceError::Custom(_) => None,
+    };
+    reply.body = super::rest_v0_3::error_body(reply.body, spec_name, error.error().message());
+    reply
 }
 
 /// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,
@@ -1261,22 +1426,29 @@ mod tests {
         assert_eq!(card["url"], "http://h/");
         assert_eq!(card["preferredTransport"], "JSONRPC");
         assert_eq!(card["protocolVersion"], "0.3.0");
-        // The v0.3 module serves JSON-RPC only: no HTTP+JSON interface is declared for it.
+        // 0.3 is served over JSON-RPC and, by translation, over HTTP+JSON (JSON-RPC first).
         assert_eq!(
             card["additionalInterfaces"],
-            serde_json::json!([{"url": "http://h/", "transport": "JSONRPC"}])
+            serde_json::json!([
+                {"url": "http://h/", "transport": "JSONRPC"},
+                {"url": "http://h/api", "transport": "HTTP+JSON"}
+            ])
         );
         assert_eq!(
             card["supportedInterfaces"][2],
             serde_json::json!({"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"})
         );
-        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 3);
+        assert_eq!(
+            card["supportedInterfaces"][3],
+            serde_json::json!({"url": "http://h/api", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"})
+        );
+        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 4);
         assert_eq!(card["supportsAuthenticatedExtendedCard"], true);
         // Served twice, the card gains nothing more.
         let Value::Object(map) = &mut card else {
             unreachable!()
         };
         add_v0_3_members(map);
-        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 3);
+        assert_eq!(card["supportedInterfaces"].as_array().unwrap().len(), 4);
     }
 }

@@ -3,6 +3,7 @@
     python client.py URL            # A2A 1.0 over JSON-RPC: tests/interop/src/bin/interop-agent.rs
     python client.py --rest URL     # A2A 1.0 over HTTP+JSON (REST): the same agent
     python client.py --v0.3 URL     # A2A 0.3: the same agent, through the SDK's 0.3 transport
+    python client.py --v0.3 --rest URL   # A2A 0.3 over 0.3's HTTP+JSON binding (/v1/...)
     python client.py --grpc URL     # A2A 1.0 over gRPC: the same agent, the SDK's GrpcTransport
 
 Drives the agent at URL through the SDK's public client API only: create_client resolves the
@@ -154,7 +155,8 @@ async def main(url, v03, rest, grpc_):
 
     async def check_transport():
         want = (
-            'RestTransport' if rest
+            'CompatRestTransport' if rest and v03
+            else 'RestTransport' if rest
             else 'GrpcTransport' if grpc_
             else 'CompatJsonRpcTransport' if v03
             else 'JsonRpcTransport'
@@ -257,6 +259,10 @@ async def main(url, v03, rest, grpc_):
         )
         ensure(cause.response.status_code == 429, f'HTTP {cause.response.status_code}')
         sent = cause.response.json()
+        if v03:
+            # 0.3's REST binding puts the message beside the Status too (what a2a-sdk 1.3.0's
+            # 0.3 REST client reads); an agent's own error names no `type` the SDK knows.
+            ensure(sent.pop('message', None) == 'quota exceeded', f'the body is {sent}')
         ensure(sent == QUOTA_STATUS, f'the Status under it is {sent}, expected {QUOTA_STATUS}')
         first_line = text.splitlines()[0]
         return (
@@ -358,7 +364,11 @@ async def main(url, v03, rest, grpc_):
             same_push(config)
         return f'{len(ids)} config(s) {ids}'
 
-    await step('list_task_push_notification_configs', list_push([push.id]))
+    # a2a-sdk 1.3.0's 0.3 REST transport has no call for the list and the delete (it raises
+    # NotImplementedError); phase 11 makes them over plain HTTP.
+    legacy_rest = v03 and rest
+    if not legacy_rest:
+        await step('list_task_push_notification_configs', list_push([push.id]))
 
     async def delete_push():
         result = await unary.delete_task_push_notification_config(
@@ -366,8 +376,9 @@ async def main(url, v03, rest, grpc_):
         )
         return f'deleted, the SDK returned {result!r}'
 
-    await step('delete_task_push_notification_config', delete_push())
-    await step('list_task_push_notification_configs after the delete: none left', list_push([]))
+    if not legacy_rest:
+        await step('delete_task_push_notification_config', delete_push())
+        await step('list_task_push_notification_configs after the delete: none left', list_push([]))
 
     async def extended_card():
         extended = await unary.get_extended_agent_card(GetExtendedAgentCardRequest())
@@ -378,7 +389,7 @@ async def main(url, v03, rest, grpc_):
 
     await step('get_extended_agent_card', extended_card())
 
-    if rest:
+    if rest and not v03:  # a tenant's routes and A2A-Version: 1.0's REST binding only
         await rest_only_steps(unary, tasks)
 
     await unary.close()
@@ -470,11 +481,9 @@ async def rest_only_steps(client, tasks):
 
 if __name__ == '__main__':
     args = sys.argv[1:]
-    v03 = args[:1] == ['--v0.3']
-    rest = args[:1] == ['--rest']
-    grpc_ = args[:1] == ['--grpc']
-    if v03 or rest or grpc_:
-        args = args[1:]
-    if len(args) != 1:
-        sys.exit('usage: client.py [--v0.3 | --rest | --grpc] URL')
+    flags = {a for a in args if a.startswith('--')}
+    args = [a for a in args if not a.startswith('--')]
+    v03, rest, grpc_ = '--v0.3' in flags, '--rest' in flags, '--grpc' in flags
+    if len(args) != 1 or flags - {'--v0.3', '--rest', '--grpc'} or (rest and grpc_) or (v03 and grpc_):
+        sys.exit('usage: client.py [--v0.3] [--rest | --grpc] URL')
     asyncio.run(main(args[0], v03, rest, grpc_))

@@ -1,6 +1,7 @@
 """A real A2A 0.3 client, a2a-sdk 0.3.26 (the last 0.3 release), calling the Rust interop agent.
 
-    python client_v0_3.py URL       # in the virtualenv of requirements-v0.3.txt (venv.sh 0.3)
+    python client_v0_3.py URL           # in the virtualenv of requirements-v0.3.txt (venv.sh 0.3)
+    python client_v0_3.py --rest URL    # the same over 0.3's HTTP+JSON binding (RestTransport)
 
 The agent (tests/interop/src/bin/interop-agent.rs) is one a2a-agent request handler serving
 A2A 1.0 and, through the generated conversions, 0.3. This client knows only 0.3: it reads the
@@ -9,6 +10,12 @@ methods through the SDK's public client (`ClientFactory`, `Client`), and the met
 has no call for (`tasks/pushNotificationConfig/list` and `/delete`, a request without a message)
 over plain HTTP, each reply parsed by the SDK's own 0.3 types (`a2a.types`). Every result and
 error is checked as a 0.3 SDK user sees it. Prints one line per step; exits 1 when one failed.
+
+With `--rest` the client is made for 0.3's HTTP+JSON binding only (`supported_transports`), so
+the SDK takes the card's HTTP+JSON interface and its `RestTransport` (`/v1/message:send`, ...,
+the ProtoJSON of 0.3's proto, parsed strictly by the SDK's `a2a_pb2`); errors come as
+`A2AClientHTTPError` with the HTTP status; the push-config list and delete go over plain HTTP
+(`GET` and `DELETE /v1/tasks/{id}/pushNotificationConfigs[/{configId}]`), parsed with `a2a_pb2`.
 """
 
 import asyncio
@@ -20,7 +27,9 @@ import httpx
 from steps import StepFailed, ensure, step, summary
 
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.client.errors import A2AClientJSONRPCError
+from a2a.client.errors import A2AClientHTTPError, A2AClientJSONRPCError
+from a2a.grpc import a2a_pb2
+from google.protobuf import empty_pb2, json_format
 from a2a.types import (
     DeleteTaskPushNotificationConfigResponse,
     GetTaskPushNotificationConfigParams,
@@ -39,6 +48,7 @@ from a2a.types import (
     TaskState,
     TaskStatusUpdateEvent,
     TextPart,
+    TransportProtocol,
 )
 
 # The text that makes the Rust agent answer with its own error, QuotaExceeded (code -32050).
@@ -58,13 +68,19 @@ def artifact_text(task):
     return ''.join(p.root.text for a in task.artifacts for p in a.parts if p.root.kind == 'text')
 
 
-async def expect_code(call, code):
-    """The JSON-RPC error the SDK raises for `call`, which must carry `code`."""
+async def expect_code(call, code, status=None):
+    """The error the SDK raises for `call`: over JSON-RPC one that carries `code`; over REST
+    (`status` given) an A2AClientHTTPError with that HTTP status."""
     try:
         result = await call
     except A2AClientJSONRPCError as e:
+        ensure(status is None, f'a JSON-RPC error over REST: {e.error}')
         ensure(e.error.code == code, f'error code {e.error.code}, expected {code}: {e.error}')
         return f'A2AClientJSONRPCError {e.error.code}: {e.error.message!r}'
+    except A2AClientHTTPError as e:
+        ensure(status is not None, f'an HTTP error over JSON-RPC: {e}')
+        ensure(e.status_code == status, f'HTTP {e.status_code}, expected {status}: {e}')
+        return f'A2AClientHTTPError {e.status_code} (the JSON-RPC code {code} over REST)'
     raise StepFailed(f'returned {result!r} instead of raising error {code}')
 
 
@@ -76,8 +92,14 @@ async def rpc(http, url, method, params):
     return reply.json()
 
 
-async def main(url):
+# The HTTP status of each error over REST: the error table's, as a2a-sdk 1.3.0 answers its 0.3
+# REST clients (0.3.26's own server said 409 for -32002; the client reads any 4xx as an error).
+HTTP_STATUS = {-32001: 404, -32002: 400, -32004: 400, -32050: 429, -32602: 400}
+
+
+async def main(url, rest):
     http = httpx.AsyncClient(timeout=20)
+    status = (lambda code: HTTP_STATUS[code]) if rest else (lambda code: None)
     card = await A2ACardResolver(http, url).get_agent_card()
 
     async def check_card():
@@ -89,18 +111,24 @@ async def main(url):
         ensure(card.capabilities.push_notifications, 'the card does not declare push notifications')
         ensure(card.supports_authenticated_extended_card, 'no authenticated extended card declared')
         others = [(i.transport, i.url) for i in card.additional_interfaces or []]
-        ensure(all(t == 'JSONRPC' for t, _ in others), f'additionalInterfaces {others}')
+        ensure([t for t, _ in others] == ['JSONRPC', 'HTTP+JSON'], f'additionalInterfaces {others}')
         return f'{card.name!r}, {card.preferred_transport} {card.protocol_version} at {card.url}'
 
     await step('agent card (A2ACardResolver, the 0.3 AgentCard model)', check_card())
 
-    unary = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
-    streaming = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
+    transports = [TransportProtocol.http_json] if rest else [TransportProtocol.jsonrpc]
+
+    def config(streaming):
+        return ClientConfig(streaming=streaming, httpx_client=http, supported_transports=transports)
+
+    unary = ClientFactory(config(False)).create(card)
+    streaming = ClientFactory(config(True)).create(card)
     tasks = {}
 
     async def check_transport():
         name = type(unary._transport).__name__
-        ensure(name == 'JsonRpcTransport', f'the SDK chose {name}')
+        wanted = 'RestTransport' if rest else 'JsonRpcTransport'
+        ensure(name == wanted, f'the SDK chose {name}')
         return f'the SDK speaks 0.3 through its {name}'
 
     await step('ClientFactory picks the transport for the card', check_transport())
@@ -129,16 +157,16 @@ async def main(url):
 
     await step(
         'get_task of an unknown id raises -32001 (TaskNotFoundError)',
-        expect_code(unary.get_task(TaskQueryParams(id='no-such-task')), -32001),
+        expect_code(unary.get_task(TaskQueryParams(id='no-such-task')), -32001, status(-32001)),
     )
     await step(
         'cancel_task of a completed task raises -32002 (TaskNotCancelableError)',
-        expect_code(unary.cancel_task(TaskIdParams(id=tasks['unary'])), -32002),
+        expect_code(unary.cancel_task(TaskIdParams(id=tasks['unary'])), -32002, status(-32002)),
     )
 
     async def quota(client, message_id):
         return await expect_code(
-            anext(client.send_message(message(message_id, QUOTA_TRIGGER))), -32050
+            anext(client.send_message(message(message_id, QUOTA_TRIGGER))), -32050, status(-32050)
         )
 
     await step("send_message answered with the agent's own error (-32050)", quota(unary, 'py03-2'))
@@ -172,7 +200,7 @@ async def main(url):
 
     async def resubscribe():
         return await expect_code(
-            anext(streaming.resubscribe(TaskIdParams(id=tasks['stream']))), -32004
+            anext(streaming.resubscribe(TaskIdParams(id=tasks['stream']))), -32004, status(-32004)
         )
 
     await step('resubscribe to a completed task raises -32004 (tasks/resubscribe)', resubscribe())
@@ -205,7 +233,21 @@ async def main(url):
 
     await step('get_task_callback (tasks/pushNotificationConfig/get)', get_config())
 
+    rest_url = next(
+        (i.url for i in card.additional_interfaces or [] if i.transport == 'HTTP+JSON'), ''
+    ).rstrip('/')
+    configs_url = f'{rest_url}/v1/tasks/{config.task_id}/pushNotificationConfigs'
+
     async def list_configs(want):
+        if rest:
+            reply = await http.get(configs_url)
+            ensure(reply.status_code == 200, f'HTTP {reply.status_code}: {reply.text}')
+            parsed = json_format.ParseDict(
+                reply.json(), a2a_pb2.ListTaskPushNotificationConfigResponse()
+            )
+            ids = [c.push_notification_config.id for c in parsed.configs]
+            ensure(ids == want, f'configs {ids}, expected {want}')
+            return f'{len(ids)} config(s), parsed as a2a_pb2.ListTaskPushNotificationConfigResponse'
         reply = await rpc(http, card.url, 'tasks/pushNotificationConfig/list', {'id': config.task_id})
         parsed = ListTaskPushNotificationConfigResponse.model_validate(reply).root
         ensure(not isinstance(parsed, JSONRPCErrorResponse), f'error {reply}')
@@ -213,9 +255,15 @@ async def main(url):
         ensure(ids == want, f'configs {ids}, expected {want}')
         return f'{len(ids)} config(s), parsed as ListTaskPushNotificationConfigResponse'
 
-    await step('tasks/pushNotificationConfig/list', list_configs(['py03-push-1']))
+    await step('list the push configs', list_configs(['py03-push-1']))
 
     async def delete_config():
+        if rest:
+            reply = await http.delete(f'{configs_url}/py03-push-1')
+            ensure(reply.status_code == 200, f'HTTP {reply.status_code}: {reply.text}')
+            json_format.ParseDict(reply.json(), empty_pb2.Empty())
+            ensure(reply.json() == {}, f'body {reply.text}')
+            return 'HTTP 200 {} (google.protobuf.Empty)'
         reply = await rpc(
             http,
             card.url,
@@ -227,17 +275,21 @@ async def main(url):
         ensure(parsed.result is None, f'result {parsed.result!r}')
         return 'result null, parsed as DeleteTaskPushNotificationConfigResponse'
 
-    await step('tasks/pushNotificationConfig/delete', delete_config())
-    await step('tasks/pushNotificationConfig/list after the delete', list_configs([]))
+    await step('delete the push config', delete_config())
+    await step('list the push configs after the delete', list_configs([]))
 
     async def invalid_params():
+        if rest:
+            reply = await http.post(f'{rest_url}/v1/message:send', json={})
+            ensure(reply.status_code == 400, f'HTTP {reply.status_code}: {reply.text}')
+            return f'HTTP 400 {reply.json()["error"]["message"]!r}'
         reply = await rpc(http, card.url, 'message/send', {})
         parsed = SendMessageResponse.model_validate(reply).root
         ensure(isinstance(parsed, JSONRPCErrorResponse), f'not an error: {reply}')
         ensure(parsed.error.code == -32602, f'error {parsed.error}')
         return f'-32602 {parsed.error.message!r}, parsed as SendMessageResponse'
 
-    await step('message/send without a message answers -32602', invalid_params())
+    await step('a send without a message is refused as invalid params', invalid_params())
 
     async def extended():
         got = await unary.get_card()
@@ -249,10 +301,12 @@ async def main(url):
     await step('get_card: the authenticated extended card', extended())
 
     await http.aclose()
-    summary('client_v0_3.py', 'the Rust agent (a2a-sdk 0.3.26)')
+    summary('client_v0_3.py' + (' --rest' if rest else ''), 'the Rust agent (a2a-sdk 0.3.26)')
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: client_v0_3.py URL')
-    asyncio.run(main(sys.argv[1]))
+    args = sys.argv[1:]
+    rest = args[:1] == ['--rest']
+    if len(args) != 1 + rest:
+        sys.exit('usage: client_v0_3.py [--rest] URL')
+    asyncio.run(main(args[-1], rest))

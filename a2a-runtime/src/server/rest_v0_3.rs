@@ -1,0 +1,698 @@
+//! A2A 0.3's HTTP+JSON binding (`/v1/message:send`, `/v1/tasks/{id}`, ...), served by
+//! translation onto the 0.3 module's JSON-RPC methods: a request is read into that method's
+//! params (0.3 JSON), run as the same call as over JSON-RPC, and its result written back in the
+//! shape 0.3's REST clients read, the ProtoJSON of 0.3's proto messages (`content` for a message's
+//! parts, `ROLE_USER`, `TASK_STATE_WORKING`, a part as `{"text"}` or `{"file": {"fileWithUri"}}`,
+//! a result wrapped as `{"task": ...}` or `{"statusUpdate": ...}`, no `kind`).
+//!
+//! Hand-written: none of the generator's inputs describes this binding (0.3's proto, whose
+//! `google.api.http` options and messages it would come from, is not among them, and the 0.3
+//! JSON Schema has the JSON-RPC shapes only). What is here was taken from the 0.3 binding as
+//! a2a-sdk 0.3.26's REST client speaks it (its `RestTransport`), and is checked against that
+//! client in `tests/interop` (phase 11). Readers are tolerant as ProtoJSON parsers are (each
+//! member under its JSON name or its proto field name); writers write only members 0.3's proto
+//! has, because its parser refuses any other.
+//!
+//! Errors are answered as on 1.0's HTTP+JSON binding (the error's HTTP status and a
+//! `google.rpc.Status` body, `{"error": {...}}`), which is how a2a-sdk 1.3.0 answers its 0.3 REST
+//! clients, with two members more beside `error` ([`error_body`]): `type`, the error's name in
+//! the spec (`TaskNotFoundError`), and `message`, which is what a2a-sdk 1.3.0's 0.3 REST client
+//! reads to raise the typed error (a2a-sdk 0.3.26's reads the HTTP status alone).
+
+use serde_json::{json, Map, Value};
+
+/// A 0.3 REST request as the JSON-RPC call it stands for.
+#[derive(Debug)]
+pub(super) struct LegacyCall {
+    /// The 0.3 JSON-RPC method (`message/send`).
+    pub(super) method: &'static str,
+    /// Its params, in 0.3's JSON-RPC shape.
+    pub(super) params: Value,
+}
+
+/// Why a 0.3 REST request is no call: the JSON-RPC error code and message it is answered with.
+#[derive(Debug)]
+pub(super) struct Refused {
+    pub(super) code: i64,
+    pub(super) message: String,
+}
+
+fn refused(code: i64, message: impl Into<String>) -> Refused {
+    Refused {
+        code,
+        message: message.into(),
+    }
+}
+
+/// The call a request (`verb`, the path under the binding's base, the query, the body) stands
+/// for: 404 (`MethodNotFound`) for a path 0.3 has not got, `JSONParseError` for a body that is
+/// not a JSON object.
+pub(super) fn route(
+    verb: &str,
+    path: &str,
+    query: &str,
+    body: &[u8],
+) -> Result<LegacyCall, Refused> {
+    let at = |template: &str| crate::rest::match_path(template, path);
+    let var = |vars: &[(String, String)], name: &str| {
+        vars.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| Value::String(v.clone()))
+            .unwrap_or(Value::Null)
+    };
+    let call = |method, params| Ok(LegacyCall { method, params });
+    match verb {
+        "POST" if path == "/v1/message:send" => call("message/send", send_params(&object(body)?)),
+        "POST" if path == "/v1/message:stream" => {
+            call("message/stream", send_params(&object(body)?))
+        }
+        "GET" if path == "/v1/card" => call("agent/getAuthenticatedExtendedCard", Value::Null),
+        _ => {
+            if let Some(vars) = at("/v1/tasks/{id}:cancel").filter(|_| verb == "POST") {
+                return call("tasks/cancel", json!({"id": var(&vars, "id")}));
+            }
+            if let Some(vars) = at("/v1/tasks/{id}:subscribe").filter(|_| verb != "DELETE") {
+                return call("tasks/resubscribe", json!({"id": var(&vars, "id")}));
+            }
+            if let Some(vars) = at("/v1/tasks/{id}").filter(|_| verb == "GET") {
+                let mut params = json!({"id": var(&vars, "id")});
+                if let Some(n) = query_value(query, &["historyLength", "history_length"]) {
+                    // A number, as the JSON-RPC params have it; anything else is left for the
+                    // params' decoder to refuse.
+                    params["historyLength"] = n
+                        .parse::<i64>()
+                        .map(Value::from)
+                        .unwrap_or(Value::String(n));
+                }
+                return call("tasks/get", params);
+            }
+            if let Some(vars) = at("/v1/tasks/{id}/pushNotificationConfigs") {
+                let id = var(&vars, "id");
+                return match verb {
+                    "POST" => call(
+                        "tasks/pushNotificationConfig/set",
+                        set_config_params(id, &object(body)?),
+                    ),
+                    "GET" => call("tasks/pushNotificationConfig/list", json!({"id": id})),
+                    _ => Err(not_here(verb, path)),
+                };
+            }
+            if let Some(vars) = at("/v1/tasks/{id}/pushNotificationConfigs/{config}") {
+                let params = json!({
+                    "id": var(&vars, "id"),
+                    "pushNotificationConfigId": var(&vars, "config"),
+                });
+                return match verb {
+                    "GET" => call("tasks/pushNotificationConfig/get", params),
+                    "DELETE" => call("tasks/pushNotificationConfig/delete", params),
+                    _ => Err(not_here(verb, path)),
+                };
+            }
+            Err(not_here(verb, path))
+        }
+    }
+}
+
+fn not_here(verb: &str, path: &str) -> Refused {
+    refused(
+        crate::jsonrpc::codes::METHOD_NOT_FOUND,
+        format!("A2A 0.3's HTTP+JSON binding has no {verb} {path}"),
+    )
+}
+
+/// The body as a JSON object (an empty body is `{}`).
+fn object(body: &[u8]) -> Result<Map<String, Value>, Refused> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice(body) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(refused(
+            crate::jsonrpc::codes::INVALID_REQUEST,
+            "the request body is not a JSON object",
+        )),
+        Err(e) => Err(refused(
+            crate::jsonrpc::codes::PARSE_ERROR,
+            format!("the request body is not JSON: {e}"),
+        )),
+    }
+}
+
+fn query_value(query: &str, names: &[&str]) -> Option<String> {
+    crate::rest::parse_query(query)
+        .into_iter()
+        .find(|(k, _)| names.contains(&k.as_str()))
+        .map(|(_, v)| v)
+}
+
+/// An error reply's body (a `google.rpc.Status` as `{"error": {...}}`) with `type` (`spec_name`,
+/// for an error of the table) and `message` beside `error`. A body that is not a JSON object is
+/// left as it is.
+pub(super) fn error_body(body: Vec<u8>, spec_name: Option<&str>, message: &str) -> Vec<u8> {
+    let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(&body) else {
+        return body;
+    };
+    if let Some(name) = spec_name {
+        map.insert("type".into(), name.into());
+    }
+    map.insert("message".into(), message.into());
+    serde_json::to_vec(&map).unwrap_or(body)
+}
+
+// ---- reading: 0.3 ProtoJSON -> 0.3 JSON-RPC params ----
+
+/// The member under its JSON name or its proto field name (ProtoJSON parsers take both).
+fn member<'a>(m: &'a Map<String, Value>, json: &str, proto: &str) -> Option<&'a Value> {
+    m.get(json)
+        .or_else(|| m.get(proto))
+        .filter(|v| !v.is_null())
+}
+
+/// Copies members present in `from` to `to` under their JSON names.
+fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, names: &[(&str, &str)]) {
+    for (json, proto) in names {
+        if let Some(v) = member(from, json, proto) {
+            to.insert((*json).to_owned(), v.clone());
+        }
+    }
+}
+
+/// `SendMessageRequest` (`message`, `configuration`, `metadata`) -> `MessageSendParams`.
+fn send_params(body: &Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    if let Some(Value::Object(m)) = member(body, "message", "request") {
+        out.insert("message".into(), message_in(m));
+    }
+    if let Some(Value::Object(c)) = member(body, "configuration", "configuration") {
+        let mut config = Map::new();
+        copy(
+            &mut config,
+            c,
+            &[
+                ("acceptedOutputModes", "accepted_output_modes"),
+                ("historyLength", "history_length"),
+                ("blocking", "blocking"),
+            ],
+        );
+        if let Some(Value::Object(p)) = member(c, "pushNotification", "push_notification") {
+            config.insert("pushNotificationConfig".into(), push_config_in(p));
+        }
+        out.insert("configuration".into(), Value::Object(config));
+    }
+    copy(&mut out, body, &[("metadata", "metadata")]);
+    Value::Object(out)
+}
+
+fn message_in(m: &Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    out.insert("kind".into(), "message".into());
+    copy(
+        &mut out,
+        m,
+        &[
+            ("messageId", "message_id"),
+            ("contextId", "context_id"),
+            ("taskId", "task_id"),
+            ("metadata", "metadata"),
+            ("extensions", "extensions"),
+        ],
+    );
+    // As a2a-sdk 0.3 reads it: ROLE_AGENT is the agent, anything else the user.
+    let agent = matches!(m.get("role"), Some(Value::String(r)) if r == "ROLE_AGENT")
+        || m.get("role").and_then(Value::as_i64) == Some(2);
+    out.insert("role".into(), if agent { "agent" } else { "user" }.into());
+    let parts = match member(m, "content", "content") {
+        Some(Value::Array(parts)) => parts.iter().map(part_in).collect(),
+        _ => Vec::new(),
+    };
+    out.insert("parts".into(), Value::Array(parts));
+    Value::Object(out)
+}
+
+fn part_in(part: &Value) -> Value {
+    let Value::Object(p) = part else {
+        return part.clone();
+    };
+    let mut out = Map::new();
+    if let Some(text) = member(p, "text", "text") {
+        out.insert("kind".into(), "text".into());
+        out.insert("text".into(), text.clone());
+    } else if let Some(Value::Object(f)) = member(p, "file", "file") {
+        let mut file = Map::new();
+        copy(&mut file, f, &[("mimeType", "mime_type"), ("name", "name")]);
+        if let Some(uri) = member(f, "fileWithUri", "file_with_uri") {
+            file.insert("uri".into(), uri.clone());
+        }
+        if let Some(bytes) = member(f, "fileWithBytes", "file_with_bytes") {
+            file.insert("bytes".into(), bytes.clone());
+        }
+        out.insert("kind".into(), "file".into());
+        out.insert("file".into(), Value::Object(file));
+    } else if let Some(Value::Object(d)) = member(p, "data", "data") {
+        out.insert("kind".into(), "data".into());
+        let data = d.get("data").cloned().unwrap_or_else(|| json!({}));
+        out.insert("data".into(), data);
+    } else {
+        // A part 0.3's proto has no member for: left to the params' decoder (an unknown part).
+        return part.clone();
+    }
+    copy(&mut out, p, &[("metadata", "metadata")]);
+    Value::Object(out)
+}
+
+fn push_config_in(p: &Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    copy(
+        &mut out,
+        p,
+        &[("id", "id"), ("url", "url"), ("token", "token")],
+    );
+    if let Some(Value::Object(a)) = member(p, "authentication", "authentication") {
+        let mut auth = Map::new();
+        copy(
+            &mut auth,
+            a,
+            &[("schemes", "schemes"), ("credentials", "credentials")],
+        );
+        out.insert("authentication".into(), Value::Object(auth));
+    }
+    Value::Object(out)
+}
+
+/// `CreateTaskPushNotificationConfigRequest` (`parent`, `configId`, `config`) for task `id` ->
+/// `TaskPushNotificationConfig`; a non-empty `configId` names the config.
+fn set_config_params(id: Value, body: &Map<String, Value>) -> Value {
+    let mut config = match member(body, "config", "config") {
+        Some(Value::Object(c)) => {
+            match member(c, "pushNotificationConfig", "push_notification_config") {
+                Some(Value::Object(p)) => push_config_in(p),
+                _ => json!({}),
+            }
+        }
+        _ => json!({}),
+    };
+    if let Some(Value::String(config_id)) = member(body, "configId", "config_id") {
+        if !config_id.is_empty() {
+            config["id"] = Value::String(config_id.clone());
+        }
+    }
+    json!({"taskId": id, "pushNotificationConfig": config})
+}
+
+// ---- writing: 0.3 JSON-RPC results -> 0.3 ProtoJSON ----
+
+/// A method's result (0.3 JSON, as the JSON-RPC binding writes it) in the REST binding's shape.
+pub(super) fn result(method: &str, value: Value) -> Value {
+    match method {
+        "message/send" => match kind(&value) {
+            Some("message") => json!({"message": message_out(&value)}),
+            _ => json!({"task": task_out(&value)}),
+        },
+        "tasks/get" | "tasks/cancel" => task_out(&value),
+        "tasks/pushNotificationConfig/set" | "tasks/pushNotificationConfig/get" => {
+            task_push_config_out(&value)
+        }
+        "tasks/pushNotificationConfig/list" => {
+            let configs: Vec<Value> = match &value {
+                Value::Array(list) => list.iter().map(task_push_config_out).collect(),
+                _ => Vec::new(),
+            };
+            json!({"configs": configs})
+        }
+        "tasks/pushNotificationConfig/delete" => json!({}),
+        // The card stays in 0.3's JSON shape: 0.3's REST client reads it with its JSON model
+        // (a2a-sdk 0.3.26's `AgentCard.model_validate`), as a2a-sdk 1.3.0 writes it.
+        _ => value,
+    }
+}
+
+/// A streaming method's event (a Task, Message, or status or artifact update) as a
+/// `StreamResponse`.
+pub(super) fn event(value: Value) -> Value {
+    match kind(&value) {
+        Some("message") => json!({"message": message_out(&value)}),
+        Some("status-update") => {
+            let mut out = pick(&value, &["taskId", "contextId", "final", "metadata"]);
+            if let Some(status) = value.get("status") {
+                out.insert("status".into(), status_out(status));
+            }
+            json!({"statusUpdate": out})
+        }
+        Some("artifact-update") => {
+            let mut out = pick(
+                &value,
+                &["taskId", "contextId", "append", "lastChunk", "metadata"],
+            );
+            if let Some(artifact) = value.get("artifact") {
+                out.insert("artifact".into(), artifact_out(artifact));
+            }
+            json!({"artifactUpdate": out})
+        }
+        _ => json!({"task": task_out(&value)}),
+    }
+}
+
+fn kind(value: &Value) -> Option<&str> {
+    value.get("kind").and_then(Value::as_str)
+}
+
+/// The members of `value` named, those present and not null.
+fn pick(value: &Value, names: &[&str]) -> Map<String, Value> {
+    names
+        .iter()
+        .filter_map(|n| {
+            let v = value.get(*n).filter(|v| !v.is_null())?;
+            Some(((*n).to_owned(), v.clone()))
+        })
+        .collect()
+}
+
+/// Each item of the array member `name` mapped, when there is one.
+fn list_out(out: &mut Map<String, Value>, value: &Value, name: &str, f: fn(&Value) -> Value) {
+    if let Some(Value::Array(items)) = value.get(name) {
+        out.insert(name.into(), Value::Array(items.iter().map(f).collect()));
+    }
+}
+
+fn task_out(task: &Value) -> Value {
+    let mut out = pick(task, &["id", "contextId", "metadata"]);
+    if let Some(status) = task.get("status") {
+        out.insert("status".into(), status_out(status));
+    }
+    list_out(&mut out, task, "artifacts", artifact_out);
+    list_out(&mut out, task, "history", message_out);
+    Value::Object(out)
+}
+
+fn status_out(status: &Value) -> Value {
+    let mut out = pick(status, &["timestamp"]);
+    let state = match status.get("state").and_then(Value::as_str) {
+        Some("submitted") => "TASK_STATE_SUBMITTED",
+        Some("working") => "TASK_STATE_WORKING",
+        Some("input-required") => "TASK_STATE_INPUT_REQUIRED",
+        Some("completed") => "TASK_STATE_COMPLETED",
+        Some("canceled") => "TASK_STATE_CANCELLED",
+        Some("failed") => "TASK_STATE_FAILED",
+        Some("rejected") => "TASK_STATE_REJECTED",
+        Some("auth-required") => "TASK_STATE_AUTH_REQUIRED",
+        _ => "TASK_STATE_UNSPECIFIED",
+    };
+    out.insert("state".into(), state.into());
+    if let Some(message) = status.get("message").filter(|m| !m.is_null()) {
+        out.insert("message".into(), message_out(message));
+    }
+    Value::Object(out)
+}
+
+/// A message; its `referenceTaskIds` has no member in 0.3's proto and is not written.
+fn message_out(message: &Value) -> Value {
+    let mut out = pick(
+        message,
+        &["messageId", "contextId", "taskId", "metadata", "extensions"],
+    );
+    let role = match message.get("role").and_then(Value::as_str) {
+        Some("agent") => "ROLE_AGENT",
+        Some("user") => "ROLE_USER",
+        _ => "ROLE_UNSPECIFIED",
+    };
+    out.insert("role".into(), role.into());
+    if let Some(Value::Array(parts)) = message.get("parts") {
+        out.insert(
+            "content".into(),
+            Value::Array(parts.iter().map(part_out).collect()),
+        );
+    }
+    Value::Object(out)
+}
+
+fn artifact_out(artifact: &Value) -> Value {
+    let mut out = pick(
+        artifact,
+        &[
+            "artifactId",
+            "name",
+            "description",
+            "metadata",
+            "extensions",
+        ],
+    );
+    list_out(&mut out, artifact, "parts", part_out);
+    Value::Object(out)
+}
+
+fn part_out(part: &Value) -> Value {
+    let mut out = pick(part, &["metadata"]);
+    match kind(part) {
+        Some("text") => {
+            out.insert("text".into(), part.get("text").cloned().unwrap_or_default());
+        }
+        Some("file") => {
+            let file = part.get("file").cloned().unwrap_or_default();
+            let mut f = pick(&file, &["mimeType", "name"]);
+            if let Some(uri) = file.get("uri").filter(|v| !v.is_null()) {
+                f.insert("fileWithUri".into(), uri.clone());
+            } else if let Some(bytes) = file.get("bytes").filter(|v| !v.is_null()) {
+                f.insert("fileWithBytes".into(), bytes.clone());
+            }
+            out.insert("file".into(), Value::Object(f));
+        }
+        Some("data") => {
+            let data = part.get("data").cloned().unwrap_or_else(|| json!({}));
+            out.insert("data".into(), json!({"data": data}));
+        }
+        // A part 0.3's proto cannot carry: its metadata alone, an empty part.
+        _ => {}
+    }
+    Value::Object(out)
+}
+
+fn task_push_config_out(config: &Value) -> Value {
+    let task_id = config.get("taskId").and_then(Value::as_str).unwrap_or("");
+    let push = config
+        .get("pushNotificationConfig")
+        .cloned()
+        .unwrap_or_default();
+    let id = push.get("id").and_then(Value::as_str).unwrap_or("");
+    let mut p = pick(&push, &["id", "url", "token"]);
+    if let Some(auth) = push.get("authentication").filter(|a| !a.is_null()) {
+        p.insert(
+            "authentication".into(),
+            Value::Object(pick(auth, &["schemes", "credentials"])),
+        );
+    }
+    json!({
+        "name": format!("tasks/{task_id}/pushNotificationConfigs/{id}"),
+        "pushNotificationConfig": p,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_send_reads_into_message_send_params() {
+        let body = json!({
+            "message": {
+                "messageId": "m-1", "contextId": "c-1", "role": "ROLE_USER",
+                "content": [
+                    {"text": "hi", "metadata": {"k": 1}},
+                    {"file": {"fileWithUri": "https://x/y.png", "mimeType": "image/png"}},
+                    {"file": {"file_with_bytes": "aGk=", "name": "a.txt"}},
+                    {"data": {"data": {"n": 1}}},
+                ],
+            },
+            "configuration": {"acceptedOutputModes": ["text/plain"], "historyLength": 2,
+                "pushNotification": {"url": "https://hook", "token": "t"}, "blocking": true},
+            "metadata": {"m": true},
+        });
+        let call = route("POST", "/v1/message:send", "", body.to_string().as_bytes()).unwrap();
+        assert_eq!(call.method, "message/send");
+        assert_eq!(
+            call.params,
+            json!({
+                "message": {
+                    "kind": "message", "messageId": "m-1", "contextId": "c-1", "role": "user",
+                    "parts": [
+                        {"kind": "text", "text": "hi", "metadata": {"k": 1}},
+                        {"kind": "file", "file": {"uri": "https://x/y.png", "mimeType": "image/png"}},
+                        {"kind": "file", "file": {"bytes": "aGk=", "name": "a.txt"}},
+                        {"kind": "data", "data": {"n": 1}},
+                    ],
+                },
+                "configuration": {"acceptedOutputModes": ["text/plain"], "historyLength": 2,
+                    "blocking": true,
+                    "pushNotificationConfig": {"url": "https://hook", "token": "t"}},
+                "metadata": {"m": true},
+            })
+        );
+        // The proto field names are read too, and ROLE_AGENT is the agent.
+        let body = json!({"request": {"message_id": "m-2", "role": "ROLE_AGENT", "content": []}});
+        let call = route(
+            "POST",
+            "/v1/message:stream",
+            "",
+            body.to_string().as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(call.method, "message/stream");
+        assert_eq!(call.params["message"]["messageId"], "m-2");
+        assert_eq!(call.params["message"]["role"], "agent");
+    }
+
+    #[test]
+    fn error_bodies_name_the_error_beside_the_status() {
+        let status = br#"{"error":{"code":404,"status":"NOT_FOUND","message":"gone"}}"#.to_vec();
+        let body: Value =
+            serde_json::from_slice(&error_body(status, Some("TaskNotFoundError"), "gone")).unwrap();
+        assert_eq!(body["type"], "TaskNotFoundError");
+        assert_eq!(body["message"], "gone");
+        assert_eq!(body["error"]["status"], "NOT_FOUND");
+        assert_eq!(error_body(b"not json".to_vec(), None, "x"), b"not json");
+    }
+
+    #[test]
+    fn paths_name_their_methods() {
+        let get = route("GET", "/v1/tasks/t%2F1", "historyLength=3", b"").unwrap();
+        assert_eq!(
+            (get.method, get.params),
+            ("tasks/get", json!({"id": "t/1", "historyLength": 3}))
+        );
+        let cancel = route(
+            "POST",
+            "/v1/tasks/t-1:cancel",
+            "",
+            br#"{"name":"tasks/t-1"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (cancel.method, cancel.params),
+            ("tasks/cancel", json!({"id": "t-1"}))
+        );
+        for verb in ["GET", "POST"] {
+            let sub = route(verb, "/v1/tasks/t-1:subscribe", "", b"").unwrap();
+            assert_eq!(sub.method, "tasks/resubscribe");
+        }
+        let set = json!({"parent": "tasks/t-1", "configId": "c-9",
+            "config": {"pushNotificationConfig": {"url": "https://hook", "id": "ignored"}}});
+        let set = route(
+            "POST",
+            "/v1/tasks/t-1/pushNotificationConfigs",
+            "",
+            set.to_string().as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(
+            (set.method, set.params),
+            (
+                "tasks/pushNotificationConfig/set",
+                json!({"taskId": "t-1", "pushNotificationConfig": {"url": "https://hook", "id": "c-9"}})
+            )
+        );
+        let list = route("GET", "/v1/tasks/t-1/pushNotificationConfigs", "", b"").unwrap();
+        assert_eq!(list.method, "tasks/pushNotificationConfig/list");
+        let one = route("GET", "/v1/tasks/t-1/pushNotificationConfigs/c-9", "", b"").unwrap();
+        assert_eq!(
+            (one.method, one.params),
+            (
+                "tasks/pushNotificationConfig/get",
+                json!({"id": "t-1", "pushNotificationConfigId": "c-9"})
+            )
+        );
+        let gone = route(
+            "DELETE",
+            "/v1/tasks/t-1/pushNotificationConfigs/c-9",
+            "",
+            b"",
+        )
+        .unwrap();
+        assert_eq!(gone.method, "tasks/pushNotificationConfig/delete");
+        assert_eq!(
+            route("GET", "/v1/card", "", b"").unwrap().method,
+            "agent/getAuthenticatedExtendedCard"
+        );
+
+        // What 0.3 has not got, and bodies that are not JSON objects.
+        let e = route("GET", "/v1/tasks", "", b"").unwrap_err();
+        assert_eq!(e.code, crate::jsonrpc::codes::METHOD_NOT_FOUND, "{e:?}");
+        assert_eq!(
+            route("DELETE", "/v1/tasks/t-1", "", b"").unwrap_err().code,
+            crate::jsonrpc::codes::METHOD_NOT_FOUND
+        );
+        assert_eq!(
+            route("POST", "/v1/message:send", "", b"{")
+                .unwrap_err()
+                .code,
+            crate::jsonrpc::codes::PARSE_ERROR
+        );
+        assert_eq!(
+            route("POST", "/v1/message:send", "", b"[]")
+                .unwrap_err()
+                .code,
+            crate::jsonrpc::codes::INVALID_REQUEST
+        );
+    }
+
+    #[test]
+    fn results_are_written_in_the_protos_shape() {
+        let message = json!({"kind": "message", "messageId": "m-1", "role": "agent",
+            "referenceTaskIds": ["t-0"], "parts": [{"kind": "text", "text": "hi"}]});
+        let task = json!({
+            "kind": "task", "id": "t-1", "contextId": "c-1",
+            "status": {"state": "canceled", "timestamp": "2025-01-01T00:00:00Z", "message": message},
+            "artifacts": [{"artifactId": "a-1", "parts": [
+                {"kind": "data", "data": {"n": 1}},
+                {"kind": "file", "file": {"bytes": "aGk=", "mimeType": "text/plain"}},
+            ]}],
+            "history": [message],
+        });
+        let proto_message = json!({"messageId": "m-1", "role": "ROLE_AGENT",
+            "content": [{"text": "hi"}]});
+        let proto_task = json!({
+            "id": "t-1", "contextId": "c-1",
+            "status": {"state": "TASK_STATE_CANCELLED", "timestamp": "2025-01-01T00:00:00Z",
+                "message": proto_message},
+            "artifacts": [{"artifactId": "a-1", "parts": [
+                {"data": {"data": {"n": 1}}},
+                {"file": {"fileWithBytes": "aGk=", "mimeType": "text/plain"}},
+            ]}],
+            "history": [proto_message],
+        });
+        assert_eq!(
+            result("message/send", task.clone()),
+            json!({"task": proto_task})
+        );
+        assert_eq!(
+            result("message/send", message.clone()),
+            json!({"message": proto_message})
+        );
+        assert_eq!(result("tasks/get", task.clone()), proto_task);
+        assert_eq!(event(task), json!({"task": proto_task}));
+        let update = json!({"kind": "status-update", "taskId": "t-1", "contextId": "c-1",
+            "final": true, "status": {"state": "completed"}});
+        assert_eq!(
+            event(update),
+            json!({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "final": true,
+                "status": {"state": "TASK_STATE_COMPLETED"}}})
+        );
+        let config = json!({"taskId": "t-1", "pushNotificationConfig": {"id": "c-9", "url": "https://hook"}});
+        assert_eq!(
+            result("tasks/pushNotificationConfig/get", config.clone()),
+            json!({"name": "tasks/t-1/pushNotificationConfigs/c-9",
+                "pushNotificationConfig": {"id": "c-9", "url": "https://hook"}})
+        );
+        assert_eq!(
+            result("tasks/pushNotificationConfig/list", json!([config]))["configs"][0]["name"],
+            "tasks/t-1/pushNotificationConfigs/c-9"
+        );
+        assert_eq!(
+            result("tasks/pushNotificationConfig/delete", Value::Null),
+            json!({})
+        );
+        let card = json!({"name": "a", "url": "http://x/", "capabilities": {"streaming": true}});
+        assert_eq!(
+            result("agent/getAuthenticatedExtendedCard", card.clone()),
+            card
+        );
+    }
+}
