@@ -95,12 +95,16 @@ pub(super) fn scope_of(cx: &RequestContext) -> crate::store::Scope<'_> {
     crate::store::Scope::tenant(tenant_of(cx)).owner(cx.caller.id())
 }
 
-/// A state as the wire names it (`TASK_STATE_COMPLETED`).
+/// A state as an error message names it, the same whichever version the caller speaks:
+/// `completed`, `input-required` (1.0's wire name without `TASK_STATE_`, lower case, which is
+/// 0.3's wire name), so that a 0.3 caller reads no 1.0 name in a 0.3 error.
 pub(super) fn state_name(state: &TaskState) -> String {
-    serde_json::to_value(state)
+    let wire = serde_json::to_value(state)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| format!("{state:?}"))
+        .unwrap_or_else(|| format!("{state:?}"));
+    let bare = wire.strip_prefix("TASK_STATE_").unwrap_or(&wire);
+    bare.to_ascii_lowercase().replace('_', "-")
 }
 
 /// What a panic said, when it said it as text.
@@ -120,5 +124,17 @@ pub(super) fn work_failure(
         Ok(Ok(())) => None,
         Ok(Err(e)) => Some(format!("the agent failed: {e}")),
         Err(panic) => Some(format!("the agent panicked: {}", panic_text(&panic))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_are_named_as_both_versions_read_them() {
+        assert_eq!(state_name(&TaskState::Completed), "completed");
+        assert_eq!(state_name(&TaskState::InputRequired), "input-required");
+        assert_eq!(state_name(&TaskState::Canceled), "canceled");
     }
 }

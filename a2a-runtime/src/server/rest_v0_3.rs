@@ -62,9 +62,9 @@ pub(super) fn route(
     };
     let call = |method, params| Ok(LegacyCall { method, params });
     match verb {
-        "POST" if path == "/v1/message:send" => call("message/send", send_params(&object(body)?)),
+        "POST" if path == "/v1/message:send" => call("message/send", send_params(object(body)?)),
         "POST" if path == "/v1/message:stream" => {
-            call("message/stream", send_params(&object(body)?))
+            call("message/stream", send_params(object(body)?))
         }
         "GET" if path == "/v1/card" => call("agent/getAuthenticatedExtendedCard", Value::Null),
         _ => {
@@ -91,7 +91,7 @@ pub(super) fn route(
                 return match verb {
                     "POST" => call(
                         "tasks/pushNotificationConfig/set",
-                        set_config_params(id, &object(body)?),
+                        set_config_params(id, object(body)?),
                     ),
                     "GET" => call("tasks/pushNotificationConfig/list", json!({"id": id})),
                     _ => Err(not_here(verb, path)),
@@ -160,55 +160,57 @@ pub(super) fn error_body(body: Vec<u8>, spec_name: Option<&str>, message: &str) 
 }
 
 // ---- reading: 0.3 ProtoJSON -> 0.3 JSON-RPC params ----
+//
+// Members are moved out of the request, not cloned: a message's parts (a file's bytes) are
+// the bulk of a request.
 
-/// The member under its JSON name or its proto field name (ProtoJSON parsers take both).
-fn member<'a>(m: &'a Map<String, Value>, json: &str, proto: &str) -> Option<&'a Value> {
-    m.get(json)
-        .or_else(|| m.get(proto))
-        .filter(|v| !v.is_null())
+/// The member under its JSON name or its proto field name (ProtoJSON parsers take both), taken.
+fn take(m: &mut Map<String, Value>, json: &str, proto: &str) -> Option<Value> {
+    let v = m.remove(json).filter(|v| !v.is_null());
+    v.or_else(|| m.remove(proto)).filter(|v| !v.is_null())
 }
 
-/// Copies members present in `from` to `to` under their JSON names.
-fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, names: &[(&str, &str)]) {
+/// Moves members present in `from` to `to`, under their JSON names.
+fn carry(to: &mut Map<String, Value>, from: &mut Map<String, Value>, names: &[(&str, &str)]) {
     for (json, proto) in names {
-        if let Some(v) = member(from, json, proto) {
-            to.insert((*json).to_owned(), v.clone());
+        if let Some(v) = take(from, json, proto) {
+            to.insert((*json).to_owned(), v);
         }
     }
 }
 
 /// `SendMessageRequest` (`message`, `configuration`, `metadata`) -> `MessageSendParams`.
-fn send_params(body: &Map<String, Value>) -> Value {
+fn send_params(mut body: Map<String, Value>) -> Value {
     let mut out = Map::new();
-    if let Some(Value::Object(m)) = member(body, "message", "request") {
+    if let Some(Value::Object(m)) = take(&mut body, "message", "request") {
         out.insert("message".into(), message_in(m));
     }
-    if let Some(Value::Object(c)) = member(body, "configuration", "configuration") {
+    if let Some(Value::Object(mut c)) = take(&mut body, "configuration", "configuration") {
         let mut config = Map::new();
-        copy(
+        carry(
             &mut config,
-            c,
+            &mut c,
             &[
                 ("acceptedOutputModes", "accepted_output_modes"),
                 ("historyLength", "history_length"),
                 ("blocking", "blocking"),
             ],
         );
-        if let Some(Value::Object(p)) = member(c, "pushNotification", "push_notification") {
+        if let Some(Value::Object(p)) = take(&mut c, "pushNotification", "push_notification") {
             config.insert("pushNotificationConfig".into(), push_config_in(p));
         }
         out.insert("configuration".into(), Value::Object(config));
     }
-    copy(&mut out, body, &[("metadata", "metadata")]);
+    carry(&mut out, &mut body, &[("metadata", "metadata")]);
     Value::Object(out)
 }
 
-fn message_in(m: &Map<String, Value>) -> Value {
+fn message_in(mut m: Map<String, Value>) -> Value {
     let mut out = Map::new();
     out.insert("kind".into(), "message".into());
-    copy(
+    carry(
         &mut out,
-        m,
+        &mut m,
         &[
             ("messageId", "message_id"),
             ("contextId", "context_id"),
@@ -221,57 +223,60 @@ fn message_in(m: &Map<String, Value>) -> Value {
     let agent = matches!(m.get("role"), Some(Value::String(r)) if r == "ROLE_AGENT")
         || m.get("role").and_then(Value::as_i64) == Some(2);
     out.insert("role".into(), if agent { "agent" } else { "user" }.into());
-    let parts = match member(m, "content", "content") {
-        Some(Value::Array(parts)) => parts.iter().map(part_in).collect(),
+    let parts = match take(&mut m, "content", "content") {
+        Some(Value::Array(parts)) => parts.into_iter().map(part_in).collect(),
         _ => Vec::new(),
     };
     out.insert("parts".into(), Value::Array(parts));
     Value::Object(out)
 }
 
-fn part_in(part: &Value) -> Value {
-    let Value::Object(p) = part else {
-        return part.clone();
+fn part_in(part: Value) -> Value {
+    let Value::Object(mut p) = part else {
+        return part;
     };
     let mut out = Map::new();
-    if let Some(text) = member(p, "text", "text") {
+    if let Some(text) = take(&mut p, "text", "text") {
         out.insert("kind".into(), "text".into());
-        out.insert("text".into(), text.clone());
-    } else if let Some(Value::Object(f)) = member(p, "file", "file") {
+        out.insert("text".into(), text);
+    } else if let Some(Value::Object(mut f)) = take(&mut p, "file", "file") {
         let mut file = Map::new();
-        copy(&mut file, f, &[("mimeType", "mime_type"), ("name", "name")]);
-        if let Some(uri) = member(f, "fileWithUri", "file_with_uri") {
-            file.insert("uri".into(), uri.clone());
+        carry(
+            &mut file,
+            &mut f,
+            &[("mimeType", "mime_type"), ("name", "name")],
+        );
+        if let Some(uri) = take(&mut f, "fileWithUri", "file_with_uri") {
+            file.insert("uri".into(), uri);
         }
-        if let Some(bytes) = member(f, "fileWithBytes", "file_with_bytes") {
-            file.insert("bytes".into(), bytes.clone());
+        if let Some(bytes) = take(&mut f, "fileWithBytes", "file_with_bytes") {
+            file.insert("bytes".into(), bytes);
         }
         out.insert("kind".into(), "file".into());
         out.insert("file".into(), Value::Object(file));
-    } else if let Some(Value::Object(d)) = member(p, "data", "data") {
+    } else if let Some(Value::Object(mut d)) = take(&mut p, "data", "data") {
         out.insert("kind".into(), "data".into());
-        let data = d.get("data").cloned().unwrap_or_else(|| json!({}));
-        out.insert("data".into(), data);
+        out.insert("data".into(), d.remove("data").unwrap_or_else(|| json!({})));
     } else {
         // A part 0.3's proto has no member for: left to the params' decoder (an unknown part).
-        return part.clone();
+        return Value::Object(p);
     }
-    copy(&mut out, p, &[("metadata", "metadata")]);
+    carry(&mut out, &mut p, &[("metadata", "metadata")]);
     Value::Object(out)
 }
 
-fn push_config_in(p: &Map<String, Value>) -> Value {
+fn push_config_in(mut p: Map<String, Value>) -> Value {
     let mut out = Map::new();
-    copy(
+    carry(
         &mut out,
-        p,
+        &mut p,
         &[("id", "id"), ("url", "url"), ("token", "token")],
     );
-    if let Some(Value::Object(a)) = member(p, "authentication", "authentication") {
+    if let Some(Value::Object(mut a)) = take(&mut p, "authentication", "authentication") {
         let mut auth = Map::new();
-        copy(
+        carry(
             &mut auth,
-            a,
+            &mut a,
             &[("schemes", "schemes"), ("credentials", "credentials")],
         );
         out.insert("authentication".into(), Value::Object(auth));
@@ -281,40 +286,42 @@ fn push_config_in(p: &Map<String, Value>) -> Value {
 
 /// `CreateTaskPushNotificationConfigRequest` (`parent`, `configId`, `config`) for task `id` ->
 /// `TaskPushNotificationConfig`; a non-empty `configId` names the config.
-fn set_config_params(id: Value, body: &Map<String, Value>) -> Value {
-    let mut config = match member(body, "config", "config") {
-        Some(Value::Object(c)) => {
-            match member(c, "pushNotificationConfig", "push_notification_config") {
+fn set_config_params(id: Value, mut body: Map<String, Value>) -> Value {
+    let mut config = match take(&mut body, "config", "config") {
+        Some(Value::Object(mut c)) => {
+            match take(&mut c, "pushNotificationConfig", "push_notification_config") {
                 Some(Value::Object(p)) => push_config_in(p),
                 _ => json!({}),
             }
         }
         _ => json!({}),
     };
-    if let Some(Value::String(config_id)) = member(body, "configId", "config_id") {
+    if let Some(Value::String(config_id)) = take(&mut body, "configId", "config_id") {
         if !config_id.is_empty() {
-            config["id"] = Value::String(config_id.clone());
+            config["id"] = Value::String(config_id);
         }
     }
     json!({"taskId": id, "pushNotificationConfig": config})
 }
 
 // ---- writing: 0.3 JSON-RPC results -> 0.3 ProtoJSON ----
+//
+// As above, members are moved from the result into the reply.
 
 /// A method's result (0.3 JSON, as the JSON-RPC binding writes it) in the REST binding's shape.
 pub(super) fn result(method: &str, value: Value) -> Value {
     match method {
         "message/send" => match kind(&value) {
-            Some("message") => json!({"message": message_out(&value)}),
-            _ => json!({"task": task_out(&value)}),
+            Some("message") => json!({"message": message_out(value)}),
+            _ => json!({"task": task_out(value)}),
         },
-        "tasks/get" | "tasks/cancel" => task_out(&value),
+        "tasks/get" | "tasks/cancel" => task_out(value),
         "tasks/pushNotificationConfig/set" | "tasks/pushNotificationConfig/get" => {
-            task_push_config_out(&value)
+            task_push_config_out(value)
         }
         "tasks/pushNotificationConfig/list" => {
-            let configs: Vec<Value> = match &value {
-                Value::Array(list) => list.iter().map(task_push_config_out).collect(),
+            let configs: Vec<Value> = match value {
+                Value::Array(list) => list.into_iter().map(task_push_config_out).collect(),
                 _ => Vec::new(),
             };
             json!({"configs": configs})
@@ -330,25 +337,27 @@ pub(super) fn result(method: &str, value: Value) -> Value {
 /// `StreamResponse`.
 pub(super) fn event(value: Value) -> Value {
     match kind(&value) {
-        Some("message") => json!({"message": message_out(&value)}),
+        Some("message") => json!({"message": message_out(value)}),
         Some("status-update") => {
-            let mut out = pick(&value, &["taskId", "contextId", "final", "metadata"]);
-            if let Some(status) = value.get("status") {
+            let mut value = object_of(value);
+            let status = value.remove("status");
+            let mut out = pick(&mut value, &["taskId", "contextId", "final", "metadata"]);
+            if let Some(status) = status.filter(|s| !s.is_null()) {
                 out.insert("status".into(), status_out(status));
             }
             json!({"statusUpdate": out})
         }
         Some("artifact-update") => {
-            let mut out = pick(
-                &value,
-                &["taskId", "contextId", "append", "lastChunk", "metadata"],
-            );
-            if let Some(artifact) = value.get("artifact") {
+            let mut value = object_of(value);
+            let artifact = value.remove("artifact");
+            let names = ["taskId", "contextId", "append", "lastChunk", "metadata"];
+            let mut out = pick(&mut value, &names);
+            if let Some(artifact) = artifact.filter(|a| !a.is_null()) {
                 out.insert("artifact".into(), artifact_out(artifact));
             }
             json!({"artifactUpdate": out})
         }
-        _ => json!({"task": task_out(&value)}),
+        _ => json!({"task": task_out(value)}),
     }
 }
 
@@ -356,36 +365,54 @@ fn kind(value: &Value) -> Option<&str> {
     value.get("kind").and_then(Value::as_str)
 }
 
-/// The members of `value` named, those present and not null.
-fn pick(value: &Value, names: &[&str]) -> Map<String, Value> {
+/// The object's members (none for any other value).
+fn object_of(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The members of `from` named, those present and not null, taken.
+fn pick(from: &mut Map<String, Value>, names: &[&str]) -> Map<String, Value> {
     names
         .iter()
         .filter_map(|n| {
-            let v = value.get(*n).filter(|v| !v.is_null())?;
-            Some(((*n).to_owned(), v.clone()))
+            let v = from.remove(*n).filter(|v| !v.is_null())?;
+            Some(((*n).to_owned(), v))
         })
         .collect()
 }
 
-/// Each item of the array member `name` mapped, when there is one.
-fn list_out(out: &mut Map<String, Value>, value: &Value, name: &str, f: fn(&Value) -> Value) {
-    if let Some(Value::Array(items)) = value.get(name) {
-        out.insert(name.into(), Value::Array(items.iter().map(f).collect()));
+/// Each item of the array member `name` of `from`, mapped, when there is one.
+fn list_out(
+    out: &mut Map<String, Value>,
+    from: &mut Map<String, Value>,
+    name: &str,
+    f: fn(Value) -> Value,
+) {
+    if let Some(Value::Array(items)) = from.remove(name) {
+        out.insert(
+            name.into(),
+            Value::Array(items.into_iter().map(f).collect()),
+        );
     }
 }
 
-fn task_out(task: &Value) -> Value {
-    let mut out = pick(task, &["id", "contextId", "metadata"]);
-    if let Some(status) = task.get("status") {
+fn task_out(task: Value) -> Value {
+    let mut task = object_of(task);
+    let mut out = pick(&mut task, &["id", "contextId", "metadata"]);
+    if let Some(status) = task.remove("status").filter(|s| !s.is_null()) {
         out.insert("status".into(), status_out(status));
     }
-    list_out(&mut out, task, "artifacts", artifact_out);
-    list_out(&mut out, task, "history", message_out);
+    list_out(&mut out, &mut task, "artifacts", artifact_out);
+    list_out(&mut out, &mut task, "history", message_out);
     Value::Object(out)
 }
 
-fn status_out(status: &Value) -> Value {
-    let mut out = pick(status, &["timestamp"]);
+fn status_out(status: Value) -> Value {
+    let mut status = object_of(status);
+    let mut out = pick(&mut status, &["timestamp"]);
     let state = match status.get("state").and_then(Value::as_str) {
         Some("submitted") => "TASK_STATE_SUBMITTED",
         Some("working") => "TASK_STATE_WORKING",
@@ -398,66 +425,63 @@ fn status_out(status: &Value) -> Value {
         _ => "TASK_STATE_UNSPECIFIED",
     };
     out.insert("state".into(), state.into());
-    if let Some(message) = status.get("message").filter(|m| !m.is_null()) {
+    if let Some(message) = status.remove("message").filter(|m| !m.is_null()) {
         out.insert("message".into(), message_out(message));
     }
     Value::Object(out)
 }
 
 /// A message; its `referenceTaskIds` has no member in 0.3's proto and is not written.
-fn message_out(message: &Value) -> Value {
-    let mut out = pick(
-        message,
-        &["messageId", "contextId", "taskId", "metadata", "extensions"],
-    );
+fn message_out(message: Value) -> Value {
+    let mut message = object_of(message);
+    let names = ["messageId", "contextId", "taskId", "metadata", "extensions"];
+    let mut out = pick(&mut message, &names);
     let role = match message.get("role").and_then(Value::as_str) {
         Some("agent") => "ROLE_AGENT",
         Some("user") => "ROLE_USER",
         _ => "ROLE_UNSPECIFIED",
     };
     out.insert("role".into(), role.into());
-    if let Some(Value::Array(parts)) = message.get("parts") {
-        out.insert(
-            "content".into(),
-            Value::Array(parts.iter().map(part_out).collect()),
-        );
+    if let Some(Value::Array(parts)) = message.remove("parts") {
+        let parts = parts.into_iter().map(part_out).collect();
+        out.insert("content".into(), Value::Array(parts));
     }
     Value::Object(out)
 }
 
-fn artifact_out(artifact: &Value) -> Value {
-    let mut out = pick(
-        artifact,
-        &[
-            "artifactId",
-            "name",
-            "description",
-            "metadata",
-            "extensions",
-        ],
-    );
-    list_out(&mut out, artifact, "parts", part_out);
+fn artifact_out(artifact: Value) -> Value {
+    let mut artifact = object_of(artifact);
+    let names = [
+        "artifactId",
+        "name",
+        "description",
+        "metadata",
+        "extensions",
+    ];
+    let mut out = pick(&mut artifact, &names);
+    list_out(&mut out, &mut artifact, "parts", part_out);
     Value::Object(out)
 }
 
-fn part_out(part: &Value) -> Value {
-    let mut out = pick(part, &["metadata"]);
-    match kind(part) {
+fn part_out(part: Value) -> Value {
+    let mut part = object_of(part);
+    let mut out = pick(&mut part, &["metadata"]);
+    match part.get("kind").and_then(Value::as_str) {
         Some("text") => {
-            out.insert("text".into(), part.get("text").cloned().unwrap_or_default());
+            out.insert("text".into(), part.remove("text").unwrap_or_default());
         }
         Some("file") => {
-            let file = part.get("file").cloned().unwrap_or_default();
-            let mut f = pick(&file, &["mimeType", "name"]);
-            if let Some(uri) = file.get("uri").filter(|v| !v.is_null()) {
-                f.insert("fileWithUri".into(), uri.clone());
-            } else if let Some(bytes) = file.get("bytes").filter(|v| !v.is_null()) {
-                f.insert("fileWithBytes".into(), bytes.clone());
+            let mut file = object_of(part.remove("file").unwrap_or_default());
+            let mut f = pick(&mut file, &["mimeType", "name"]);
+            if let Some(uri) = file.remove("uri").filter(|v| !v.is_null()) {
+                f.insert("fileWithUri".into(), uri);
+            } else if let Some(bytes) = file.remove("bytes").filter(|v| !v.is_null()) {
+                f.insert("fileWithBytes".into(), bytes);
             }
             out.insert("file".into(), Value::Object(f));
         }
         Some("data") => {
-            let data = part.get("data").cloned().unwrap_or_else(|| json!({}));
+            let data = part.remove("data").unwrap_or_else(|| json!({}));
             out.insert("data".into(), json!({"data": data}));
         }
         // A part 0.3's proto cannot carry: its metadata alone, an empty part.
@@ -466,19 +490,23 @@ fn part_out(part: &Value) -> Value {
     Value::Object(out)
 }
 
-fn task_push_config_out(config: &Value) -> Value {
-    let task_id = config.get("taskId").and_then(Value::as_str).unwrap_or("");
-    let push = config
-        .get("pushNotificationConfig")
-        .cloned()
-        .unwrap_or_default();
-    let id = push.get("id").and_then(Value::as_str).unwrap_or("");
-    let mut p = pick(&push, &["id", "url", "token"]);
-    if let Some(auth) = push.get("authentication").filter(|a| !a.is_null()) {
-        p.insert(
-            "authentication".into(),
-            Value::Object(pick(auth, &["schemes", "credentials"])),
-        );
+fn task_push_config_out(config: Value) -> Value {
+    let mut config = object_of(config);
+    let task_id = match config.remove("taskId") {
+        Some(Value::String(id)) => id,
+        _ => String::new(),
+    };
+    let mut push = object_of(config.remove("pushNotificationConfig").unwrap_or_default());
+    let id = push
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let mut p = pick(&mut push, &["id", "url", "token"]);
+    if let Some(auth) = push.remove("authentication").filter(|a| !a.is_null()) {
+        let mut auth = object_of(auth);
+        let auth = pick(&mut auth, &["schemes", "credentials"]);
+        p.insert("authentication".into(), Value::Object(auth));
     }
     json!({
         "name": format!("tasks/{task_id}/pushNotificationConfigs/{id}"),
