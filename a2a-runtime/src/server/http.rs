@@ -2,7 +2,7 @@ use super::gate::{self, Gate};
 use crate::jsonrpc::server::RawRequest;
 use crate::jsonrpc::{codes, RequestId};
 use crate::limits::Limits;
-use crate::rest::server::RestResponse;
+use crate::rest::server::{RestRejection, RestResponse};
 use crate::service::{Dispatch, EventIds, Outcome, Protocol, RequestContext, ServiceError};
 use crate::sse::ServerEvent;
 use crate::table::ErrorTable;
@@ -1149,9 +1149,21 @@ impl<D: Dispatch> Endpoint for Served<D> {
             Box::pin(std::future::ready(rest_response(v0_3_error(&error))))
                 as Pin<Box<dyn Future<Output = Response> + Send>>
         };
-        let call = match super::rest_v0_3::route(parts.method.as_str(), &path, &query, &body) {
+        let verb = parts.method.as_str();
+        let call = match super::rest_v0_3::route(verb, &path, &query, &body) {
             Ok(call) => call,
-            Err(refused) => return refuse(refused.code, refused.message),
+            Err(refused) => match refused.no_route {
+                // 404 or 405, as 1.0's binding answers a path it has not got.
+                Some(known) => {
+                    let rejection = RestRejection::<ErrorOf<D>>::no_route(verb, &path, known);
+                    let mut reply = rejection.response();
+                    let spec_name = rejection.error.row().map(|row| row.spec_name);
+                    let message = rejection.error.message();
+                    reply.body = super::rest_v0_3::error_body(reply.body, spec_name, message);
+                    return Box::pin(std::future::ready(rest_response(reply)));
+                }
+                None => return refuse(refused.code, refused.message),
+            },
         };
         // The same request as over JSON-RPC, decoded (and checked) by the module's own decoder.
         let envelope = serde_json::json!({

@@ -30,17 +30,21 @@ pub(super) struct LegacyCall {
     pub(super) params: Value,
 }
 
-/// Why a 0.3 REST request is no call: the JSON-RPC error code and message it is answered with.
+/// Why a 0.3 REST request is no call: the JSON-RPC error code and message it is answered with,
+/// or (`no_route`) a path 0.3 has not got, answered as 1.0's binding answers one: 404, or 405
+/// when the path is 0.3's under another verb (`Some(true)`).
 #[derive(Debug)]
 pub(super) struct Refused {
     pub(super) code: i64,
     pub(super) message: String,
+    pub(super) no_route: Option<bool>,
 }
 
 fn refused(code: i64, message: impl Into<String>) -> Refused {
     Refused {
         code,
         message: message.into(),
+        no_route: None,
     }
 }
 
@@ -94,7 +98,7 @@ pub(super) fn route(
                         set_config_params(id, object(body)?),
                     ),
                     "GET" => call("tasks/pushNotificationConfig/list", json!({"id": id})),
-                    _ => Err(not_here(verb, path)),
+                    _ => Err(not_here(verb, path, true)),
                 };
             }
             if let Some(vars) = at("/v1/tasks/{id}/pushNotificationConfigs/{config}") {
@@ -105,19 +109,28 @@ pub(super) fn route(
                 return match verb {
                     "GET" => call("tasks/pushNotificationConfig/get", params),
                     "DELETE" => call("tasks/pushNotificationConfig/delete", params),
-                    _ => Err(not_here(verb, path)),
+                    _ => Err(not_here(verb, path, true)),
                 };
             }
-            Err(not_here(verb, path))
+            // A path of 0.3's under a verb it does not take: `/v1/message:send`, `/v1/card`,
+            // `/v1/tasks/{id}` and `:cancel` (the push-config paths answer above).
+            let known = matches!(path, "/v1/message:send" | "/v1/message:stream" | "/v1/card")
+                || at("/v1/tasks/{id}").is_some()
+                || at("/v1/tasks/{id}:cancel").is_some();
+            Err(not_here(verb, path, known))
         }
     }
 }
 
-fn not_here(verb: &str, path: &str) -> Refused {
-    refused(
-        crate::jsonrpc::codes::METHOD_NOT_FOUND,
-        format!("A2A 0.3's HTTP+JSON binding has no {verb} {path}"),
-    )
+/// `verb` at `path`, which 0.3 has not got; `known` when 0.3 has the path under another verb.
+fn not_here(verb: &str, path: &str, known: bool) -> Refused {
+    Refused {
+        no_route: Some(known),
+        ..refused(
+            crate::jsonrpc::codes::METHOD_NOT_FOUND,
+            format!("A2A 0.3's HTTP+JSON binding has no {verb} {path}"),
+        )
+    }
 }
 
 /// The body as a JSON object (an empty body is `{}`).
@@ -643,6 +656,13 @@ mod tests {
         // What 0.3 has not got, and bodies that are not JSON objects.
         let e = route("GET", "/v1/tasks", "", b"").unwrap_err();
         assert_eq!(e.code, crate::jsonrpc::codes::METHOD_NOT_FOUND, "{e:?}");
+        assert_eq!(e.no_route, Some(false), "{e:?}");
+        assert_eq!(
+            route("PUT", "/v1/card", "", b"").unwrap_err().no_route,
+            Some(true)
+        );
+        let e = route("PUT", "/v1/tasks/t-1/pushNotificationConfigs", "", b"").unwrap_err();
+        assert_eq!(e.no_route, Some(true), "{e:?}");
         assert_eq!(
             route("DELETE", "/v1/tasks/t-1", "", b"").unwrap_err().code,
             crate::jsonrpc::codes::METHOD_NOT_FOUND
