@@ -456,18 +456,49 @@ async fn the_card_declares_0_3_and_the_switch_turns_it_off() {
     assert!(card.get("preferredTransport").is_none(), "{card}");
 }
 
+/// A server of 0.3's module alone (no service with HTTP+JSON routes of its own) serves 0.3's
+/// HTTP+JSON binding too.
+#[tokio::test]
+async fn a_0_3_only_server_serves_0_3_over_http_json() {
+    let base = serve_0_3_only().await;
+    let body = json!({"message": {"messageId": "m-old", "role": "ROLE_USER",
+        "content": [{"text": "hi"}]}});
+    let (status, sent) =
+        rest_json(rest(&base, "POST", "v1/message:send", None).body(body.to_string())).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(
+        sent["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+        "{sent}"
+    );
+    let id = sent["task"]["id"].as_str().unwrap();
+    let (status, got) = rest_json(rest(&base, "GET", &format!("v1/tasks/{id}"), None)).await;
+    assert_eq!((status, &got["id"]), (200, &json!(id)), "{got}");
+    // 1.0's paths: this server has none (no service of 1.0's module).
+    let path = format!("tasks/{id}");
+    let reply = rest(&base, "GET", &path, Some("1.0")).send().await.unwrap();
+    assert_eq!(reply.status().as_u16(), 404);
+}
+
 /// An agent that declares 0.3 only (its interface's version), served by the same handler.
 async fn serve_0_3_only() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}/", listener.local_addr().unwrap());
     let card = AgentCard {
         name: "old".into(),
-        supported_interfaces: vec![AgentInterface {
-            url: base.clone(),
-            protocol_binding: "JSONRPC".into(),
-            protocol_version: "0.3".into(),
-            ..Default::default()
-        }],
+        supported_interfaces: vec![
+            AgentInterface {
+                url: base.clone(),
+                protocol_binding: "JSONRPC".into(),
+                protocol_version: "0.3".into(),
+                ..Default::default()
+            },
+            AgentInterface {
+                url: base.clone(),
+                protocol_binding: "HTTP+JSON".into(),
+                protocol_version: "0.3".into(),
+                ..Default::default()
+            },
+        ],
         // What the calls below use (the server refuses what the card does not declare).
         capabilities: AgentCapabilities {
             streaming: Some(true),

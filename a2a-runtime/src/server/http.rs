@@ -717,7 +717,16 @@ impl Shared {
         let path = parts.uri.path();
         let path = path.strip_prefix(prefix).unwrap_or(path).to_owned();
         let version = requested_version(&parts.headers, &query);
-        let Some(newest) = self.endpoints.iter().find(|e| e.http_json()) else {
+        // A2A 0.3's own HTTP+JSON binding (`/v1/...`), for a service of 0.3's module: when no
+        // service with HTTP+JSON routes serves the request's version (0.3 has none of its own).
+        let newest = self.endpoints.iter().find(|e| e.http_json());
+        let serving =
+            newest.map(|n| self.endpoint_serving(&version, n, "HTTP+JSON", |e| e.http_json()));
+        let legacy = match serving {
+            Some(Ok(_)) => None,
+            _ => self.rest_v0_3_endpoint(&version, &path),
+        };
+        let Some(first) = legacy.or(newest) else {
             return plain(
                 StatusCode::NOT_FOUND,
                 "this agent serves no HTTP+JSON routes",
@@ -725,27 +734,30 @@ impl Shared {
         };
         let body = match read_body(body, &self.settings.limits).await {
             Ok(body) => body,
-            Err(message) => return newest.rest_error(413, codes::INVALID_REQUEST, message),
+            Err(message) => return first.rest_error(413, codes::INVALID_REQUEST, message),
         };
-        let endpoint = match self.endpoint_serving(&version, newest, "HTTP+JSON", |e| e.http_json())
-        {
-            Ok(endpoint) => endpoint,
-            Err(message) => match self.rest_v0_3_endpoint(&version, &path) {
-                // A2A 0.3's own HTTP+JSON binding (`/v1/...`), for a service of 0.3's module.
-                Some(legacy) => {
-                    if !body.is_empty() && !is_json_content(&parts.headers) {
-                        let message = format!(
-                            "an HTTP+JSON request body is sent as application/json, not {}",
-                            content_type_of(&parts.headers)
-                        );
-                        return legacy.rest_error(415, CONTENT_TYPE_NOT_SUPPORTED, message);
-                    }
-                    return legacy
-                        .rest_v0_3(parts, path, query, body, &self.settings)
-                        .await;
-                }
-                None => return newest.rest_error(400, VERSION_NOT_SUPPORTED, message),
-            },
+        if let Some(legacy) = legacy {
+            if !body.is_empty() && !is_json_content(&parts.headers) {
+                let message = format!(
+                    "an HTTP+JSON request body is sent as application/json, not {}",
+                    content_type_of(&parts.headers)
+                );
+                return legacy.rest_error(415, CONTENT_TYPE_NOT_SUPPORTED, message);
+            }
+            return legacy
+                .rest_v0_3(parts, path, query, body, &self.settings)
+                .await;
+        }
+        let endpoint = match serving {
+            Some(Ok(endpoint)) => endpoint,
+            Some(Err(message)) => return first.rest_error(400, VERSION_NOT_SUPPORTED, message),
+            // No service has HTTP+JSON routes (then the request was 0.3's, answered above).
+            None => {
+                return plain(
+                    StatusCode::NOT_FOUND,
+                    "this agent serves no HTTP+JSON routes",
+                )
+            }
         };
         if !body.is_empty() && !is_json_content(&parts.headers) {
             let message = format!(
