@@ -9,9 +9,9 @@
 //! `google.api.http` options and messages it would come from, is not among them, and the 0.3
 //! JSON Schema has the JSON-RPC shapes only). What is here was taken from the 0.3 binding as
 //! a2a-sdk 0.3.26's REST client speaks it (its `RestTransport`), and is checked against that
-//! client in `tests/interop` (phase 11). Readers are tolerant as ProtoJSON parsers are (each
-//! member under its JSON name or its proto field name); writers write only members 0.3's proto
-//! has, because its parser refuses any other.
+//! client in `tests/interop` (phase 11; phase 12 is a2a-sdk 1.3.0's 0.3 REST client). Readers
+//! are tolerant as ProtoJSON parsers are (each member under its JSON name or its proto field
+//! name); writers write only members 0.3's proto has, because its parser refuses any other.
 //!
 //! Errors are answered as on 1.0's HTTP+JSON binding (the error's HTTP status and a
 //! `google.rpc.Status` body, `{"error": {...}}`), which is how a2a-sdk 1.3.0 answers its 0.3 REST
