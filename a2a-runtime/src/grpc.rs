@@ -4,6 +4,9 @@
 //! rpc), so tonic only frames them.
 
 use bytes::{Buf as _, BufMut as _, Bytes};
+
+/// The path prefix of the service's rpcs: `/lf.a2a.v1.A2AService/SendMessage`.
+pub const SERVICE_PREFIX: &str = "/lf.a2a.v1.A2AService/";
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::Status;
 

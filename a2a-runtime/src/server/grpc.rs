@@ -27,8 +27,8 @@ use std::pin::Pin;
 use std::time::Duration;
 use tonic::{Code, Status};
 
-/// The path prefix of the service's rpcs: `/lf.a2a.v1.A2AService/SendMessage`.
-pub const GRPC_SERVICE_PREFIX: &str = "/lf.a2a.v1.A2AService/";
+/// The path prefix of the service's rpcs: `/lf.a2a.v1.A2AService/SendMessage` (the client's too).
+pub use crate::grpc::SERVICE_PREFIX as GRPC_SERVICE_PREFIX;
 
 /// The stream of reply messages of one call.
 pub(super) type ReplyStream =

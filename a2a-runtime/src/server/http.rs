@@ -737,13 +737,6 @@ impl Shared {
             Err(message) => return first.rest_error(413, codes::INVALID_REQUEST, message),
         };
         if let Some(legacy) = legacy {
-            if !body.is_empty() && !is_json_content(&parts.headers) {
-                let message = format!(
-                    "an HTTP+JSON request body is sent as application/json, not {}",
-                    content_type_of(&parts.headers)
-                );
-                return legacy.rest_error(415, CONTENT_TYPE_NOT_SUPPORTED, message);
-            }
             return legacy
                 .rest_v0_3(parts, path, query, body, &self.settings)
                 .await;
@@ -1152,29 +1145,34 @@ impl<D: Dispatch> Endpoint for Served<D> {
         body: Bytes,
         settings: &Settings,
     ) -> Pin<Box<dyn Future<Output = Response> + Send>> {
-        let refuse = |code: i64, message: String| {
-            let error = ServiceError::<ErrorOf<D>>::from_code(
-                code,
-                message,
-                std::iter::empty::<(String, String)>(),
-            );
-            Box::pin(std::future::ready(rest_response(v0_3_error(&error))))
+        let refuse = |error: ServiceError<ErrorOf<D>>, status: Option<u16>| {
+            let mut reply = v0_3_error(&error);
+            reply.status = status.unwrap_or(reply.status);
+            Box::pin(std::future::ready(rest_response(reply)))
                 as Pin<Box<dyn Future<Output = Response> + Send>>
         };
+        let from_code = |code: i64, message: String| {
+            ServiceError::from_code(code, message, std::iter::empty::<(String, String)>())
+        };
+        if !body.is_empty() && !is_json_content(&parts.headers) {
+            let message = format!(
+                "an HTTP+JSON request body is sent as application/json, not {}",
+                content_type_of(&parts.headers)
+            );
+            return refuse(from_code(CONTENT_TYPE_NOT_SUPPORTED, message), Some(415));
+        }
         let verb = parts.method.as_str();
         let call = match super::rest_v0_3::route(verb, &path, &query, &body) {
             Ok(call) => call,
+            // 404 or 405, as 1.0's binding answers a path it has not got.
             Err(refused) => match refused.no_route {
-                // 404 or 405, as 1.0's binding answers a path it has not got.
                 Some(known) => {
                     let rejection = RestRejection::<ErrorOf<D>>::no_route(verb, &path, known);
                     let mut reply = rejection.response();
-                    let spec_name = rejection.error.row().map(|row| row.spec_name);
-                    let message = rejection.error.message();
-                    reply.body = super::rest_v0_3::error_body(reply.body, spec_name, message);
+                    reply.body = v0_3_body(reply.body, &rejection.error, true);
                     return Box::pin(std::future::ready(rest_response(reply)));
                 }
-                None => return refuse(refused.code, refused.message),
+                None => return refuse(from_code(refused.code, refused.message), None),
             },
         };
         // The same request as over JSON-RPC, decoded (and checked) by the module's own decoder.
@@ -1185,19 +1183,8 @@ impl<D: Dispatch> Endpoint for Served<D> {
         let incoming = match <D::Protocol as Protocol>::decode_jsonrpc(&envelope, &settings.limits)
         {
             Ok(incoming) => incoming,
-            Err(rejected) => {
-                let reply: Value = rejected
-                    .response()
-                    .and_then(|body| serde_json::from_slice(&body).ok())
-                    .unwrap_or_default();
-                let code = reply["error"]["code"]
-                    .as_i64()
-                    .unwrap_or(codes::INVALID_PARAMS);
-                let message = reply["error"]["message"]
-                    .as_str()
-                    .unwrap_or("invalid params");
-                return refuse(code, message.to_owned());
-            }
+            // Its error as the JSON-RPC binding would answer it (its BadRequest detail kept).
+            Err(rejected) => return refuse(ServiceError::Standard(rejected.error), None),
         };
         let method = call.method;
         let shape = RestShape {
@@ -1314,12 +1301,16 @@ impl<D: Dispatch> Served<D> {
 /// the error's spec name and message beside the Status (`rest_v0_3::error_body`).
 fn v0_3_error<E: ErrorTable>(error: &ServiceError<E>) -> RestResponse {
     let mut reply = error.rest_response();
-    let spec_name = match error {
-        ServiceError::Standard(e) => e.row().map(|row| row.spec_name),
-        ServiceError::Custom(_) => None,
-    };
-    reply.body = super::rest_v0_3::error_body(reply.body, spec_name, error.error().message());
+    let named = matches!(error, ServiceError::Standard(_));
+    reply.body = v0_3_body(reply.body, error.error(), named);
     reply
+}
+
+/// An error body with `error`'s message and, when `named` (an error of the table, not an agent's
+/// own), its spec name beside the Status.
+fn v0_3_body<E: ErrorTable>(body: Vec<u8>, error: &E, named: bool) -> Vec<u8> {
+    let spec_name = error.row().filter(|_| named).map(|row| row.spec_name);
+    super::rest_v0_3::error_body(body, spec_name, error.message())
 }
 
 /// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,

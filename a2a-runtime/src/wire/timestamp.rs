@@ -275,9 +275,7 @@ impl Timestamp {
         check_unix(seconds, nanos)?;
         let (bytes, len) = rfc3339_bytes(seconds, nanos);
         self.0.clear();
-        // Only ASCII digits and separators were written.
-        self.0
-            .push_str(std::str::from_utf8(&bytes[..len]).unwrap_or_default());
+        self.0.push_str(ascii(&bytes[..len]));
         Ok(())
     }
 
@@ -858,8 +856,12 @@ fn check_unix(seconds: i64, nanos: u32) -> Result<(), TimestampError> {
 /// request handler's 160,000 per message).
 fn format_rfc3339(seconds: i64, nanos: u32) -> String {
     let (bytes, len) = rfc3339_bytes(seconds, nanos);
-    // Only ASCII digits and separators were written.
-    String::from_utf8_lossy(&bytes[..len]).into_owned()
+    ascii(&bytes[..len]).to_owned()
+}
+
+/// [`rfc3339_bytes`]'s text as a `str`: it writes only ASCII digits and separators.
+fn ascii(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 /// [`format_rfc3339`]'s text, in place: the bytes and how many of them are the text.

@@ -212,7 +212,7 @@ async fn ready<A, E>(
 
 /// `/lf.a2a.v1.A2AService/<rpc>`.
 fn rpc_path(rpc: &str) -> http::uri::PathAndQuery {
-    let path = format!("/lf.a2a.v1.A2AService/{rpc}");
+    let path = format!("{}{rpc}", crate::grpc::SERVICE_PREFIX);
     // An rpc name of the method table is a path segment.
     path.parse()
         .unwrap_or_else(|_| http::uri::PathAndQuery::from_static("/"))
