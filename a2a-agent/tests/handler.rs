@@ -957,10 +957,12 @@ async fn a_history_cap_keeps_the_newest_messages() {
     assert_eq!(stored.history[2].message_id, "input-5");
 }
 
-/// A task store that refuses every update while `broken` is set.
+/// A task store that refuses every update while `broken` is set, and takes `create_delay` to
+/// create a task.
 struct Flaky {
     inner: MemoryStore,
     broken: std::sync::atomic::AtomicBool,
+    create_delay: Duration,
 }
 
 impl TaskStore for Flaky {
@@ -976,7 +978,10 @@ impl TaskStore for Flaky {
         scope: a2a_agent::store::Scope<'a>,
         task: &'a Task,
     ) -> a2a_agent::store::StoreFuture<'a, u64> {
-        TaskStore::create_task(&self.inner, scope, task)
+        Box::pin(async move {
+            tokio::time::sleep(self.create_delay).await;
+            TaskStore::create_task(&self.inner, scope, task).await
+        })
     }
     fn update_task<'a>(
         &'a self,
@@ -1014,6 +1019,7 @@ async fn a_store_that_fails_is_an_internal_error_and_keeps_its_last_whole_task()
     let store = Arc::new(Flaky {
         inner: MemoryStore::new(),
         broken: std::sync::atomic::AtomicBool::new(true),
+        create_delay: Duration::ZERO,
     });
     let h = RequestHandler::builder(Scripted)
         .task_store(Arc::clone(&store) as Arc<dyn TaskStore>)
@@ -1052,6 +1058,31 @@ async fn a_store_that_fails_is_an_internal_error_and_keeps_its_last_whole_task()
             .state,
         TaskState::Completed
     );
+}
+
+#[tokio::test]
+async fn the_task_a_stream_opens_with_is_stored_before_it_is_sent() {
+    // A slow store: the caller who reads the task the stream began with finds it.
+    let store = Arc::new(Flaky {
+        inner: MemoryStore::new(),
+        broken: std::sync::atomic::AtomicBool::new(false),
+        create_delay: Duration::from_millis(200),
+    });
+    let h = RequestHandler::builder(Scripted)
+        .task_store(Arc::clone(&store) as Arc<dyn TaskStore>)
+        .build();
+    let request = send(message("opened", None, None));
+    let mut stream = h
+        .send_streaming_message(cx("SendStreamingMessage"), request)
+        .await
+        .unwrap();
+    let Some(Ok(StreamResponse::Task(task))) = stream.next().await else {
+        panic!("the task first");
+    };
+    assert_eq!(ids(&task), ["opened"]);
+    assert_eq!(get_task(&h, &task.id).await.id, task.id);
+    let rest = stream.collect::<Vec<_>>().await;
+    assert!(rest.iter().all(Result::is_ok), "{rest:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1331,6 +1362,7 @@ fn whole_store() -> Arc<Flaky> {
     let store = Arc::new(Flaky {
         inner: MemoryStore::new(),
         broken: std::sync::atomic::AtomicBool::new(false),
+        create_delay: Duration::ZERO,
     });
     assert!(!store.appends_history() && !store.appends_artifacts());
     store

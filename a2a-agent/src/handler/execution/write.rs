@@ -88,10 +88,6 @@ impl<E: AgentExecutor> Execution<E> {
         // The message is needed no more once its task exists.
         let message = self.message.take().unwrap_or_default();
         let mut task = new_task(task_id, context_id, &message);
-        // Before it is stored: version 0, the one before the first event's (a stream resumed
-        // after it gets every logged event).
-        self.live
-            .publish(Some(0), || StreamResponse::Task(task.clone()));
         apply(&mut task, event).map_err(|e| format!("the agent broke the protocol: {e}"))?;
         self.cap_history(&mut task);
         let shared = Arc::clone(&self.shared);
@@ -117,6 +113,12 @@ impl<E: AgentExecutor> Execution<E> {
             self.store_failed(e)
         })?;
         self.holds_lease = matches!(lease, Lease::Hold { .. });
+        // The task as it opened, sent once it is stored (a caller who reads it from the stream
+        // finds it), as version 0: the one before the first event's, so that a stream resumed
+        // after it gets every logged event.
+        self.live.publish(Some(0), || {
+            StreamResponse::Task(new_task(task_id, context_id, &message))
+        });
         self.announce(task_id);
         self.added_history += task.history.len();
         self.task = Some(task);
