@@ -52,6 +52,6 @@ pub use screen::{
     SystemResolver,
 };
 pub use sender::{
-    BuildError, PushSender, PushSenderBuilder, EVENT_ID_HEADER, MAX_ATTEMPTS,
+    BuildError, Notification, PushSender, PushSenderBuilder, EVENT_ID_HEADER, MAX_ATTEMPTS,
     NOTIFICATION_TOKEN_HEADER,
 };

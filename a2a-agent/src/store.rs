@@ -102,6 +102,10 @@
 //! memory store keeps none: its notifications go out from the process, and a restart loses
 //! those not yet sent.
 //!
+//! Every store keeps the A2A version of the call that set each config
+//! ([`PushConfigStore::set_push_config_from`]; read back by [`PushConfigStore::push_targets`] and
+//! in [`Delivery::protocol`]): the version its notifications are sent in (see [`PushTarget`]).
+//!
 //! # Retention
 //!
 //! A store keeps a task until it is deleted: by [`TaskStore::delete_task`], or, for terminal
@@ -180,7 +184,7 @@ pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 use query::effective_page_size;
-pub use query::{PushConfigPage, QueryError, TaskPage, TaskQuery};
+pub use query::{PushConfigPage, PushTarget, QueryError, TaskPage, TaskQuery};
 pub use scope::Scope;
 pub use sealed::{KeyLengthError, SealedPushConfigs};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

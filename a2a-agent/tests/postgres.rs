@@ -54,6 +54,7 @@ async fn connect_records_the_schema_version_once() {
             (6, "task histories a row per message".to_owned()),
             (7, "kept counts of tasks".to_owned()),
             (8, "task artifacts a row per chunk".to_owned()),
+            (9, "the A2A version push configs were set in".to_owned()),
         ]
     );
 }

@@ -10,9 +10,18 @@ use a2a_agent::RequestHandler;
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentInterface};
 use common::echo::Echo;
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 async fn serve(v0_3: bool) -> String {
+    serve_tuned(v0_3, |b| b).await
+}
+
+/// [`serve`], the handler's builder given to `tune` last.
+async fn serve_tuned(
+    v0_3: bool,
+    tune: impl FnOnce(a2a_agent::RequestHandlerBuilder<Echo>) -> a2a_agent::RequestHandlerBuilder<Echo>,
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}/", listener.local_addr().unwrap());
     let card = AgentCard {
@@ -39,16 +48,11 @@ async fn serve(v0_3: bool) -> String {
         },
         ..Default::default()
     };
-    let policy = PushUrlPolicy {
-        allow_loopback: true,
-        allow_http: true,
-        ..Default::default()
-    };
-    let dispatcher = PushDispatcher::new(PushSender::new(policy).unwrap());
-    let handler = RequestHandler::builder(Echo)
+    let dispatcher = PushDispatcher::new(PushSender::new(local()).unwrap());
+    let builder = RequestHandler::builder(Echo)
         .push_notifications(std::sync::Arc::new(MemoryStore::new()), dispatcher)
-        .v0_3(v0_3)
-        .build();
+        .v0_3(v0_3);
+    let handler = tune(builder).build();
     let router = handler.router(&card).unwrap().into_router().unwrap();
     tokio::spawn(async move { axum::serve(listener, router).await });
     base
@@ -602,4 +606,175 @@ async fn a_1_0_client_calls_a_0_3_only_agent_through_the_conversions() {
         e.to_string().contains("params.message.parts[0].filename"),
         "{e}"
     );
+}
+
+/// What a webhook on 127.0.0.1 received: each notification's path, token and JSON body.
+type Received = Arc<Mutex<Vec<(String, String, Value)>>>;
+
+/// A webhook (`POST /{name}`) that records what it receives, and its base URL.
+async fn webhook() -> (String, Received) {
+    let received = Received::default();
+    let record = {
+        let received = Arc::clone(&received);
+        move |uri: axum::http::Uri, headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+            let token = headers
+                .get(a2a_agent::push::NOTIFICATION_TOKEN_HEADER)
+                .map(|t| t.to_str().unwrap().to_owned())
+                .unwrap_or_default();
+            let body = serde_json::from_slice(&body).unwrap();
+            received
+                .lock()
+                .unwrap()
+                .push((uri.path().to_owned(), token, body));
+            std::future::ready(axum::http::StatusCode::OK)
+        }
+    };
+    let app = axum::Router::new().route("/{name}", axum::routing::post(record));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, received)
+}
+
+/// Push configs set over 0.3 (with the message, and with `tasks/pushNotificationConfig/set`)
+/// and over 1.0 on one task: each webhook gets its caller's version, 0.3's the task as it
+/// stands (`kind: task`, 0.3's state names, the token in `X-A2A-Notification-Token`), 1.0's
+/// each event as a `StreamResponse`.
+async fn pushes_go_in_the_version_that_set_them(base: &str) {
+    let (hooks, received) = webhook().await;
+    let made = rpc(
+        base,
+        None,
+        "message/send",
+        json!({
+            "message": message_0_3("hang"),
+            "configuration": {"blocking": false, "pushNotificationConfig": {
+                "id": "old-with-message", "url": format!("{hooks}/old-with-message"), "token": "t1"
+            }}
+        }),
+    )
+    .await;
+    let id = made["result"]["id"].as_str().expect("a task").to_owned();
+    let set = rpc(base, None, "tasks/pushNotificationConfig/set", json!({
+        "taskId": id, "pushNotificationConfig": {"id": "old", "url": format!("{hooks}/old"), "token": "t2"}
+    }))
+    .await;
+    assert_eq!(
+        set["result"]["pushNotificationConfig"]["id"], "old",
+        "{set}"
+    );
+    let created = rpc(
+        base,
+        Some("1.0"),
+        "CreateTaskPushNotificationConfig",
+        json!({"taskId": id, "id": "new", "url": format!("{hooks}/new"), "token": "t3"}),
+    )
+    .await;
+    assert_eq!(created["result"]["id"], "new", "{created}");
+    let canceled = rpc(base, Some("1.0"), "CancelTask", json!({"id": id})).await;
+    assert_eq!(
+        canceled["result"]["status"]["state"], "TASK_STATE_CANCELED",
+        "{canceled}"
+    );
+    // Until each webhook has heard of the cancel.
+    let ended = |path: &str, body: &Value| match path {
+        "/new" => body["statusUpdate"]["status"]["state"] == "TASK_STATE_CANCELED",
+        _ => body["status"]["state"] == "canceled",
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = received.lock().unwrap().clone();
+        let done = ["/old-with-message", "/old", "/new"].iter().all(|hook| {
+            got.iter()
+                .any(|(path, _, body)| path == hook && ended(path, body))
+        });
+        if done {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not every webhook heard: {got:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for (path, token, body) in received.lock().unwrap().iter() {
+        match path.as_str() {
+            "/new" => {
+                assert_eq!(token, "t3");
+                let event: a2a_types::v1::StreamResponse =
+                    serde_json::from_value(body.clone()).unwrap();
+                assert!(
+                    matches!(&event, a2a_types::v1::StreamResponse::StatusUpdate(u) if u.task_id == id),
+                    "{body}"
+                );
+            }
+            old => {
+                let expected = if old == "/old" { "t2" } else { "t1" };
+                assert_eq!(token, expected, "{old}");
+                assert_eq!(body["kind"], "task", "{old}: {body}");
+                assert_eq!(body["id"], id.as_str());
+                assert_eq!(
+                    body["history"][0]["parts"][0],
+                    json!({"kind": "text", "text": "hang"})
+                );
+                let task: a2a_types::v0_3::Task = serde_json::from_value(body.clone()).unwrap();
+                assert_eq!(task.id, id);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn push_notifications_go_in_the_version_of_the_call_that_set_their_config() {
+    pushes_go_in_the_version_that_set_them(&serve(true).await).await;
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_notifications_through_a_sqlite_outbox_go_in_the_version_that_set_them() {
+    use a2a_agent::{cluster::SqliteFeed, store::SqliteStore};
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("tasks.db"))
+        .await
+        .unwrap();
+    let feed = Arc::new(SqliteFeed::start(&store).await.unwrap());
+    pushes_go_in_the_version_that_set_them(&serve_outbox(store, feed).await).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_notifications_through_a_postgres_outbox_go_in_the_version_that_set_them() {
+    use a2a_agent::{cluster::PostgresFeed, store::PostgresStore};
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    let store = PostgresStore::connect(&url).await.unwrap();
+    let feed = Arc::new(PostgresFeed::start(&store).await.unwrap());
+    pushes_go_in_the_version_that_set_them(&serve_outbox(store, feed).await).await;
+}
+
+/// [`serve`] with `store` as the task store and the push config store (so their outbox), and
+/// `feed`: a replica's handler.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+async fn serve_outbox<S: a2a_agent::store::TaskStore + a2a_agent::store::PushConfigStore>(
+    store: S,
+    feed: Arc<dyn a2a_agent::cluster::EventFeed>,
+) -> String {
+    let store = Arc::new(store);
+    serve_tuned(true, |b| {
+        let dispatcher = PushDispatcher::new(PushSender::new(local()).unwrap());
+        b.task_store(store.clone())
+            .push_notifications(store, dispatcher)
+            .event_feed(feed)
+    })
+    .await
+}
+
+/// Webhooks on 127.0.0.1 over plain HTTP allowed.
+fn local() -> PushUrlPolicy {
+    PushUrlPolicy {
+        allow_loopback: true,
+        allow_http: true,
+        ..Default::default()
+    }
 }

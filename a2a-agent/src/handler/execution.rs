@@ -15,8 +15,10 @@ use super::driver::Driver;
 
 mod answer;
 mod artifacts;
+mod pushes;
 mod write;
 use a2a_types::rt::telemetry::{self, TraceContext};
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::{
     Message, ServiceError, StreamResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
@@ -115,8 +117,9 @@ pub(super) struct Execution<E> {
     task: Option<Task>,
     version: u64,
     message: Option<Message>,
-    /// A push config that came with the message, kept when the task is created.
-    push: Option<TaskPushNotificationConfig>,
+    /// A push config that came with the message, kept when the task is created, and the
+    /// version of the call it came in.
+    push: Option<(TaskPushNotificationConfig, ProtocolVersion)>,
     first: Option<oneshot::Sender<Result<FirstAnswer, ServiceError>>>,
     settled: watch::Sender<Option<Result<Task, ServiceError>>>,
     /// Whether this execution has set the task's status yet.
@@ -151,7 +154,7 @@ pub(super) struct Origin {
     pub(super) tenant: Option<String>,
     pub(super) stored: Option<Stored>,
     pub(super) message: Option<Message>,
-    pub(super) push: Option<TaskPushNotificationConfig>,
+    pub(super) push: Option<(TaskPushNotificationConfig, ProtocolVersion)>,
     /// How many of the task's latest messages the caller's reply carries (`None`: all).
     pub(super) reply_history: Option<u32>,
 }
@@ -500,8 +503,8 @@ impl<E: AgentExecutor> Execution<E> {
         let event = logged.unwrap_or_else(|| stamp_event(event, task));
         self.send_live(Some(self.version), || event.clone());
         // A push config that came with the message is kept once the task exists.
-        if let Some(config) = self.push.take() {
-            self.keep_push(task_id, config).await;
+        if let Some((config, protocol)) = self.push.take() {
+            self.keep_push(task_id, config, protocol).await;
         }
         // Only a status this execution set settles the call: a continued task still shows the
         // interrupted state it waited in until the agent says otherwise.
@@ -575,24 +578,5 @@ impl<E: AgentExecutor> Execution<E> {
         });
         // The event may be refused only for a broken task; then the stored one stays.
         let _ = self.on_event(task_id, context_id, event).await;
-    }
-
-    async fn keep_push(&self, task_id: &str, mut config: TaskPushNotificationConfig) {
-        if let Some(store) = &self.shared.pushes {
-            config.task_id = Some(task_id.to_owned());
-            let _ = store.set_push_config(self.scope(), task_id, config).await;
-        }
-    }
-
-    /// Sends the event to the task's push configs, if it has any.
-    async fn notify(&self, event: StreamResponse) {
-        if self.shared.dispatcher.is_none() {
-            return;
-        }
-        if let Some(task) = &self.task {
-            let tenant = self.tenant.as_deref();
-            let trace = self.trace.clone();
-            self.shared.push_event(tenant, &task.id, event, trace).await;
-        }
     }
 }

@@ -19,8 +19,9 @@
 use crate::cluster::EventFeed;
 use crate::executor::AgentExecutor;
 use crate::push::PushDispatcher;
-use crate::store::{MemoryStore, PushConfigStore, Scope, TaskStore, MAX_PAGE_SIZE};
+use crate::store::{MemoryStore, PushConfigStore, PushTarget, Scope, TaskStore, MAX_PAGE_SIZE};
 use a2a_types::rt::telemetry::TraceContext;
+use a2a_types::rt::version::ProtocolVersion;
 #[cfg(doc)]
 use a2a_types::v1::A2aService;
 use a2a_types::v1::AgentCard;
@@ -376,6 +377,7 @@ impl<E: AgentExecutor> RequestHandlerBuilder<E> {
             {
                 Some(Arc::new(outbox::Outbox::new(
                     Arc::clone(configs),
+                    Arc::clone(&tasks),
                     dispatcher.sender().clone(),
                     leases.holder.clone(),
                     leases.ttl,
@@ -477,11 +479,21 @@ impl<E> Shared<E> {
             return;
         };
         let scope = Scope::tenant(tenant);
-        let configs = store.list_push_configs(scope, task_id, Some(MAX_PAGE_SIZE), None);
-        if let Ok(page) = configs.await {
-            if !page.configs.is_empty() {
-                dispatcher.enqueue_traced(page.configs, event, trace);
+        let Ok(targets) = store.push_targets(scope, task_id, MAX_PAGE_SIZE).await else {
+            return;
+        };
+        let (v1, v0_3): (Vec<_>, Vec<_>) = targets
+            .into_iter()
+            .partition(|t| t.protocol != ProtocolVersion::V0_3);
+        let configs = |targets: Vec<PushTarget>| targets.into_iter().map(|t| t.config).collect();
+        if !v0_3.is_empty() {
+            // 0.3's receivers get the task as it stands, as a2a-sdk 0.3 posts it.
+            if let Ok(Some(task)) = pushes::task_v0_3(&*self.tasks, scope, task_id).await {
+                dispatcher.enqueue_notification(configs(v0_3), task, trace.clone());
             }
+        }
+        if !v1.is_empty() {
+            dispatcher.enqueue_traced(configs(v1), event, trace);
         }
     }
 }

@@ -7,13 +7,20 @@
 //! attempt (the retry rules are the sender's), so delivery is at least once: a replica that
 //! stops between the send and the removal leaves it to be sent again. Each carries its event's
 //! sequence number (`X-A2A-Event-Id`), by which a receiver drops one it already had.
+//!
+//! A config set over 0.3 gets the task as it stands instead of each event (0.3's shape, see
+//! `PushTarget`): what is queued for it at a time is sent as one notification, the task read
+//! when it is sent, numbered with the newest of those events.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use a2a_types::rt::version::ProtocolVersion;
+
+use super::pushes::task_v0_3;
 use crate::push::PushSender;
-use crate::store::{Deliveries, Delivery, PushConfigStore};
+use crate::store::{Deliveries, Delivery, LoggedEvent, PushConfigStore, Scope, TaskStore};
 
 /// How many notifications of one config are read at a time, and how many configs a sweep
 /// claims at most.
@@ -25,6 +32,8 @@ type Key = (String, String, String);
 /// This replica's side of the outbox.
 pub(super) struct Outbox {
     store: Arc<dyn PushConfigStore>,
+    /// Where a 0.3 config's task is read.
+    tasks: Arc<dyn TaskStore>,
     sender: PushSender,
     /// The replica's id: its claims' holder.
     pub(super) holder: String,
@@ -39,12 +48,14 @@ pub(super) struct Outbox {
 impl Outbox {
     pub(super) fn new(
         store: Arc<dyn PushConfigStore>,
+        tasks: Arc<dyn TaskStore>,
         sender: PushSender,
         holder: String,
         ttl: Duration,
     ) -> Outbox {
         Outbox {
             store,
+            tasks,
             sender,
             holder,
             ttl,
@@ -151,6 +162,12 @@ impl Outbox {
                 }
                 return true;
             }
+            if delivery.protocol == ProtocolVersion::V0_3 {
+                if !self.send_task_v0_3(delivery, &queued).await {
+                    return false;
+                }
+                continue;
+            }
             for logged in queued {
                 // A failure after the last attempt was logged by the sender; the notification
                 // is given up, as the dispatcher gives it up.
@@ -158,10 +175,44 @@ impl Outbox {
                     .sender
                     .deliver_numbered(&delivery.config, &logged.event, logged.version, None)
                     .await;
-                if let Err(e) = self.store.notification_sent(delivery, logged.version).await {
-                    tracing::warn!(target: "a2a_agent::cluster", error = %e, "could not clear a sent push notification");
+                if !self.sent(delivery, logged.version).await {
                     return false;
                 }
+            }
+        }
+    }
+}
+
+impl Outbox {
+    /// Sends a 0.3 config what `queued` asks for: one notification, the task as it stands
+    /// (none when the task is gone), then clears them all; `false` on a store error.
+    async fn send_task_v0_3(&self, delivery: &Delivery, queued: &[LoggedEvent]) -> bool {
+        let scope = Scope::tenant(Some(&delivery.tenant));
+        let Ok(task) = task_v0_3(&*self.tasks, scope, &delivery.task_id).await else {
+            return false;
+        };
+        let newest = queued.iter().map(|logged| logged.version).max();
+        if let (Some(task), Some(newest)) = (task, newest) {
+            let _ = self
+                .sender
+                .deliver_notification(&delivery.config, &task, Some(newest), None)
+                .await;
+        }
+        for logged in queued {
+            if !self.sent(delivery, logged.version).await {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Clears a notification sent (or given up); `false` on a store error.
+    async fn sent(&self, delivery: &Delivery, version: u64) -> bool {
+        match self.store.notification_sent(delivery, version).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(target: "a2a_agent::cluster", error = %e, "could not clear a sent push notification");
+                false
             }
         }
     }

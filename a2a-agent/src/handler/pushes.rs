@@ -9,7 +9,8 @@ use a2a_types::v1::{A2aError, ServiceError, TaskPushNotificationConfig};
 use super::errors::{invalid_params, scope_of, store_error, tenant_of};
 use super::RequestHandler;
 use crate::executor::AgentExecutor;
-use crate::store::{PushConfigStore, Scope};
+use crate::push::Notification;
+use crate::store::{PushConfigStore, Scope, StoreError, TaskStore};
 
 impl<E: AgentExecutor> RequestHandler<E> {
     /// Refuses a config when push notifications are off, or when the policy refuses its URL.
@@ -71,5 +72,28 @@ impl<E: AgentExecutor> RequestHandler<E> {
         self.shared.visible_recent(cx, task_id, Some(0)).await?;
         // The caller's own configs, whoever owns the task.
         Ok((store, scope_of(cx)))
+    }
+}
+
+/// The 0.3 notification of task `task_id`: the task as stored, in 0.3's shape, as a2a-sdk 0.3
+/// posts it after each event (not the event: 0.3's receivers read a task). `None` when the task
+/// is gone, or cannot be carried by 0.3 at all (logged): nothing is sent then.
+pub(super) async fn task_v0_3(
+    tasks: &dyn TaskStore,
+    scope: Scope<'_>,
+    task_id: &str,
+) -> Result<Option<Notification>, StoreError> {
+    let stored = tasks.get_task(scope, task_id).await.inspect_err(|e| {
+        tracing::warn!(task_id, error = %e, "could not read the task for its 0.3 push notifications");
+    })?;
+    let Some(stored) = stored else {
+        return Ok(None);
+    };
+    match Notification::task_v0_3(stored.task) {
+        Ok(notification) => Ok(Some(notification)),
+        Err(e) => {
+            tracing::warn!(task_id, error = %e, "the task cannot be sent to a 0.3 push config");
+            Ok(None)
+        }
     }
 }

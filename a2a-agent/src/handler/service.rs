@@ -297,7 +297,7 @@ impl<E: AgentExecutor> A2aService for RequestHandler<E> {
         self.check_push(&params)?;
         self.check_push_cap(&cx, &task_id, &params).await?;
         store
-            .set_push_config(scope, &task_id, params)
+            .set_push_config_from(scope, &task_id, params, cx.version)
             .await
             .map_err(store_error)
     }
@@ -513,7 +513,7 @@ impl<E: AgentExecutor> RequestHandler<E> {
             tenant,
             stored,
             message: Some(message),
-            push,
+            push: push.map(|config| (config, task_cx.call.version)),
             reply_history: reply,
         };
         let started = Execution::start(shared, live, origin, task_cx, guard, Work::Execute);

@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use std::time::Duration;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use crate::store::{
     Deliveries, Delivery, ExpiredLease, Lease, LoggedEvent, OutboxId, PushConfigPage,
-    PushConfigStore, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore, WriteWith,
+    PushConfigStore, PushTarget, Scope, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+    WriteWith,
 };
 
 /// `future` in a span for `operation` on `task_id`, when anyone listens.
@@ -184,6 +186,29 @@ impl PushConfigStore for TracedPushConfigs {
             task_id,
             self.0.set_push_config(scope, task_id, config),
         )
+    }
+
+    fn set_push_config_from<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+        protocol: ProtocolVersion,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        let future = self
+            .0
+            .set_push_config_from(scope, task_id, config, protocol);
+        traced("set_push_config", task_id, future)
+    }
+
+    fn push_targets<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<PushTarget>> {
+        let future = self.0.push_targets(scope, task_id, limit);
+        traced("push_targets", task_id, future)
     }
 
     fn get_push_config<'a>(

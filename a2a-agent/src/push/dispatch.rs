@@ -9,7 +9,7 @@ use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
 use tokio::runtime::Handle;
 use tokio::sync::Notify;
 
-use super::sender::{redact_url, PushSender};
+use super::sender::{redact_url, Notification, PushSender};
 
 /// Delivers a task's events to its webhooks in order, without holding the caller.
 ///
@@ -98,7 +98,7 @@ impl QueueKey {
 
 struct Job {
     config: TaskPushNotificationConfig,
-    event: Arc<StreamResponse>,
+    event: Arc<Notification>,
     /// The span that enqueued it (the delivery's parent) and the trace context it came with.
     span: tracing::Span,
     trace: Option<Arc<TraceContext>>,
@@ -166,7 +166,18 @@ impl PushDispatcher {
         event: StreamResponse,
         trace: Option<TraceContext>,
     ) {
-        let event = Arc::new(event);
+        self.enqueue_notification(configs, Notification::Event(event), trace);
+    }
+
+    /// [`enqueue_traced`](Self::enqueue_traced) of a notification in either version's shape
+    /// (see [`Notification`]): what the request handler sends a config set over 0.3.
+    pub fn enqueue_notification(
+        &self,
+        configs: Vec<TaskPushNotificationConfig>,
+        notification: Notification,
+        trace: Option<TraceContext>,
+    ) {
+        let event = Arc::new(notification);
         let trace = trace.map(Arc::new);
         let span = tracing::Span::current();
         let mut queues = self.inner.queues();
@@ -252,9 +263,10 @@ async fn drain(inner: Arc<Inner>, key: QueueKey) {
                 }
             }
         };
-        let delivery = inner
-            .sender
-            .deliver_traced(&job.config, &job.event, job.trace.as_deref());
+        let delivery =
+            inner
+                .sender
+                .deliver_notification(&job.config, &job.event, None, job.trace.as_deref());
         match tracing::Instrument::instrument(delivery, job.span).await {
             Ok(_) => inner.delivered.fetch_add(1, Ordering::Relaxed),
             Err(_) => inner.failed.fetch_add(1, Ordering::Relaxed),

@@ -6,8 +6,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::rt::convert::{self, ConvertError};
 use a2a_types::rt::telemetry::{self, TraceContext};
-use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
+use a2a_types::v0_3;
+use a2a_types::v1::{StreamResponse, Task, TaskPushNotificationConfig};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 
 use super::outcome::{Delivered, PushError, PushFailure};
@@ -270,10 +272,26 @@ impl PushSender {
             .await
     }
 
+    /// [`deliver_numbered`](Self::deliver_numbered) of a notification in either version's
+    /// shape (see [`Notification`]), with or without a sequence number.
+    pub async fn deliver_notification(
+        &self,
+        config: &TaskPushNotificationConfig,
+        notification: &Notification,
+        event_id: Option<u64>,
+        trace: Option<&TraceContext>,
+    ) -> Result<Delivered, PushError> {
+        let body = match notification {
+            Notification::Event(event) => Body::Event(event),
+            Notification::TaskV0_3(task) => Body::TaskV0_3(task),
+        };
+        self.deliver_inner(config, body, event_id, trace).await
+    }
+
     async fn deliver_inner(
         &self,
         config: &TaskPushNotificationConfig,
-        event: &StreamResponse,
+        event: impl Into<Body<'_>>,
         event_id: Option<u64>,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
@@ -285,7 +303,7 @@ impl PushSender {
             a2a.attempts = tracing::field::Empty,
         );
         let result = tracing::Instrument::instrument(
-            self.try_deliver(config, event, event_id, trace),
+            self.try_deliver(config, event.into(), event_id, trace),
             span.clone(),
         )
         .await;
@@ -308,7 +326,7 @@ impl PushSender {
     async fn try_deliver(
         &self,
         config: &TaskPushNotificationConfig,
-        event: &StreamResponse,
+        event: Body<'_>,
         event_id: Option<u64>,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
@@ -333,7 +351,11 @@ impl PushSender {
             );
         }
         // A generated type always serializes; the fallback only keeps this path panic-free.
-        let body = serde_json::to_vec(event).unwrap_or_else(|_| b"{}".to_vec());
+        let body = match event {
+            Body::Event(event) => serde_json::to_vec(event),
+            Body::TaskV0_3(task) => serde_json::to_vec(task),
+        };
+        let body = body.unwrap_or_else(|_| b"{}".to_vec());
 
         let mut attempt = 1;
         loop {
@@ -389,6 +411,46 @@ impl PushSender {
             let deliveries = configs.iter().map(|config| sender.deliver(config, &event));
             futures_util::future::join_all(deliveries).await
         })
+    }
+}
+
+/// What one notification carries: the shape of the A2A version its config was set in (see
+/// [`PushTarget`](crate::store::PushTarget)).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Notification {
+    /// An event, posted as 1.0's `StreamResponse` JSON (`{"statusUpdate": ...}`).
+    Event(StreamResponse),
+    /// A task as it stands after an event, posted as 0.3's `Task` JSON (`{"kind": "task",
+    /// ...}`), as a2a-sdk 0.3's sender posts it.
+    TaskV0_3(v0_3::Task),
+}
+
+impl From<StreamResponse> for Notification {
+    fn from(event: StreamResponse) -> Self {
+        Notification::Event(event)
+    }
+}
+
+impl Notification {
+    /// The 0.3 notification of a task: `task` converted as a 0.3 reply is (what 0.3 cannot carry
+    /// left out), or why it cannot be.
+    pub fn task_v0_3(task: Task) -> Result<Notification, ConvertError> {
+        let (task, _) = convert::lossy::<Task, v0_3::Task>(task)?;
+        Ok(Notification::TaskV0_3(task))
+    }
+}
+
+/// A notification's body, borrowed.
+#[derive(Clone, Copy)]
+enum Body<'a> {
+    Event(&'a StreamResponse),
+    TaskV0_3(&'a v0_3::Task),
+}
+
+impl<'a> From<&'a StreamResponse> for Body<'a> {
+    fn from(event: &'a StreamResponse) -> Self {
+        Body::Event(event)
     }
 }
 

@@ -3,9 +3,12 @@
 
 use std::time::Duration;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::TaskPushNotificationConfig;
 
-use super::{Deliveries, Delivery, LoggedEvent, OutboxId, PushConfigPage, Scope, StoreFuture};
+use super::{
+    Deliveries, Delivery, LoggedEvent, OutboxId, PushConfigPage, PushTarget, Scope, StoreFuture,
+};
 #[cfg(doc)]
 use super::{StoreError, TaskStore, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 
@@ -29,6 +32,46 @@ pub trait PushConfigStore: Send + Sync + 'static {
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig>;
+
+    /// [`set_push_config`](Self::set_push_config) for a caller of A2A `protocol`: the task's
+    /// notifications to this config are then sent in that version's shape (see
+    /// [`PushTarget`]), as the caller's SDK reads them. Setting a config again records the
+    /// version of the call that set it last.
+    ///
+    /// The default stores the config as `set_push_config` does and records no version: a store
+    /// that does not override this (and [`push_targets`](Self::push_targets), and fill
+    /// [`Delivery::protocol`]) has every notification sent in 1.0's shape, as a2a-sdk 1.3.0
+    /// sends them. Every store of this crate overrides it.
+    fn set_push_config_from<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        config: TaskPushNotificationConfig,
+        protocol: ProtocolVersion,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        let _ = protocol;
+        self.set_push_config(scope, task_id, config)
+    }
+
+    /// Up to `limit` of the task's configs (the scope's, in id order) with the version each
+    /// was set by: where the request handler sends the task's notifications when the store
+    /// keeps no [outbox](Self::outbox).
+    ///
+    /// The default reads the first page of [`list_push_configs`](Self::list_push_configs) and
+    /// says 1.0 for each.
+    fn push_targets<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<PushTarget>> {
+        Box::pin(async move {
+            let page = self
+                .list_push_configs(scope, task_id, Some(limit), None)
+                .await?;
+            Ok(page.configs.into_iter().map(PushTarget::v1).collect())
+        })
+    }
 
     /// The config `config_id` of the task, or `None`.
     fn get_push_config<'a>(

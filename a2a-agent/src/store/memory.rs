@@ -1,19 +1,19 @@
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{Task, TaskPushNotificationConfig};
 
 use super::token;
 use super::{
-    config_id_for, effective_page_size, stored_config, Artifacts, History, PushConfigPage,
-    PushConfigStore, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
+    Artifacts, History, Scope, StoreError, StoreFuture, Stored, TaskPage, TaskQuery, TaskStore,
     WriteWith,
 };
 use crate::lifecycle::is_terminal;
 
 mod cap;
+mod configs;
 mod entry;
 mod index;
 
@@ -95,8 +95,8 @@ struct Tenant {
     index: TenantIndex,
 }
 
-/// A task's push configs, by id: each config and its owner.
-type Configs = BTreeMap<String, (TaskPushNotificationConfig, String)>;
+/// A task's push configs, by id: each config, its owner, and the version of the call that set it.
+type Configs = BTreeMap<String, (TaskPushNotificationConfig, String, ProtocolVersion)>;
 
 /// What a call took out of the store, to be freed once the lock is released: a task is
 /// thousands of bytes, and freeing it need not keep every other call waiting.
@@ -452,117 +452,6 @@ impl TaskStore for MemoryStore {
         let deleted = self.lock().delete_ended(before, limit, &mut freed);
         drop(freed);
         ready(Ok(deleted))
-    }
-}
-
-impl PushConfigStore for MemoryStore {
-    fn set_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config: TaskPushNotificationConfig,
-    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
-        let id = config_id_for(&config);
-        let config = stored_config(config, scope.tenant, task_id, id.clone());
-        let owner = scope.owner_key();
-        let mut inner = self.lock();
-        let configs = inner
-            .configs
-            .entry((scope.tenant_key().to_owned(), task_id.to_owned()))
-            .or_default();
-        match configs.get_mut(&id) {
-            // Another owner's config of that id stays as it is.
-            Some((_, other)) if other != owner => {}
-            Some(slot) => slot.0 = config.clone(),
-            None => {
-                configs.insert(id, (config.clone(), owner.to_owned()));
-            }
-        }
-        ready(Ok(config))
-    }
-
-    fn get_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config_id: &'a str,
-    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
-        let found = self
-            .lock()
-            .configs
-            .get(&(scope.tenant_key().to_owned(), task_id.to_owned()))
-            .and_then(|configs| configs.get(config_id))
-            .filter(|(_, owner)| scope.sees(owner))
-            .map(|(config, _)| config.clone());
-        ready(Ok(found))
-    }
-
-    fn list_push_configs<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        page_size: Option<u32>,
-        page_token: Option<&'a str>,
-    ) -> StoreFuture<'a, PushConfigPage> {
-        let after = match page_token.filter(|t| !t.is_empty()) {
-            None => None,
-            Some(t) => match token::parse_config_token(t) {
-                Ok(id) => Some(id),
-                Err(e) => return ready(Err(e)),
-            },
-        };
-        let page_size = effective_page_size(page_size) as usize;
-        let inner = self.lock();
-        let Some(configs) = inner
-            .configs
-            .get(&(scope.tenant_key().to_owned(), task_id.to_owned()))
-        else {
-            return ready(Ok(PushConfigPage::default()));
-        };
-        let lower = match &after {
-            Some(id) => Bound::Excluded(id.as_str()),
-            None => Bound::Unbounded,
-        };
-        let mut page: Vec<&TaskPushNotificationConfig> = configs
-            .range::<str, _>((lower, Bound::Unbounded))
-            .filter(|(_, (_, owner))| scope.sees(owner))
-            .map(|(_, (c, _))| c)
-            .take(page_size + 1)
-            .collect();
-        let more = page.len() > page_size;
-        page.truncate(page_size);
-        let next_page_token = more
-            .then(|| {
-                page.last()
-                    .and_then(|c| c.id.as_deref())
-                    .map(token::config_token)
-            })
-            .flatten();
-        ready(Ok(PushConfigPage {
-            configs: page.into_iter().cloned().collect(),
-            next_page_token,
-        }))
-    }
-
-    fn delete_push_config<'a>(
-        &'a self,
-        scope: Scope<'a>,
-        task_id: &'a str,
-        config_id: &'a str,
-    ) -> StoreFuture<'a, bool> {
-        let mut inner = self.lock();
-        let key = (scope.tenant_key().to_owned(), task_id.to_owned());
-        let Some(configs) = inner.configs.get_mut(&key) else {
-            return ready(Ok(false));
-        };
-        let removed = match configs.get(config_id) {
-            Some((_, owner)) if scope.sees(owner) => configs.remove(config_id).is_some(),
-            _ => false,
-        };
-        if configs.is_empty() {
-            inner.configs.remove(&key);
-        }
-        ready(Ok(removed))
     }
 }
 

@@ -58,6 +58,7 @@ CREATE TABLE a2a_push_configs (
         super::sql::history_migration(6, super::sql::history_table!("TEXT COLLATE \"C\"")),
         super::sql::counts_migration(7),
         super::sql::artifacts_migration(8, super::sql::artifacts_table!("TEXT COLLATE \"C\"")),
+        super::sql::protocol_migration(9),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.o - 1 AS i, h.e::text AS m FROM json_array_elements({array}::json) WITH ORDINALITY AS h(e, o)) AS r";
@@ -115,7 +116,7 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// The schema version this build writes: [`connect`](PostgresStore::connect) brings every
     /// database to it.
-    pub const SCHEMA_VERSION: u32 = 8;
+    pub const SCHEMA_VERSION: u32 = 9;
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) with
     /// sqlx's default pool (up to 10 connections), and creates or migrates the schema.
@@ -273,7 +274,8 @@ impl PushConfigStore for PostgresStore {
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
-        Box::pin(self.sql.set_push_config(scope, task_id, config))
+        let protocol = a2a_types::rt::version::ProtocolVersion::V1_0;
+        Box::pin(self.sql.set_push_config(scope, task_id, config, protocol))
     }
 
     fn get_push_config<'a>(

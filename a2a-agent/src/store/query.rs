@@ -3,6 +3,7 @@
 use std::error::Error;
 use std::fmt;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::UnixTime;
 use a2a_types::v1::{ListTasksRequest, Task, TaskPushNotificationConfig, TaskState};
 
@@ -156,6 +157,30 @@ pub struct PushConfigPage {
     pub configs: Vec<TaskPushNotificationConfig>,
     /// The token of the next page, or `None` on the last page.
     pub next_page_token: Option<String>,
+}
+
+/// A push config and the A2A version of the call that set it: the version its notifications
+/// are sent in ([`PushConfigStore::push_targets`]).
+///
+/// A 1.0 config gets each event as a `StreamResponse` (1.0's JSON: `{"statusUpdate": ...}`); a
+/// 0.3 config gets the task as it stands after the event, in 0.3's JSON (`{"kind": "task",
+/// ...}`), as a2a-sdk 0.3's sender posts it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PushTarget {
+    /// The config as stored.
+    pub config: TaskPushNotificationConfig,
+    /// The version of the call that set it.
+    pub protocol: ProtocolVersion,
+}
+
+impl PushTarget {
+    /// A config set over 1.0 (or by a store that records no version).
+    pub fn v1(config: TaskPushNotificationConfig) -> PushTarget {
+        PushTarget {
+            config,
+            protocol: ProtocolVersion::V1_0,
+        }
+    }
 }
 
 /// A ListTasks request whose values a store cannot select by; see [`TaskQuery::from_request`].

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::TaskPushNotificationConfig;
 use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_256_GCM, NONCE_LEN};
 use aws_lc_rs::rand::{SecureRandom as _, SystemRandom};
@@ -214,14 +215,44 @@ impl PushConfigStore for SealedPushConfigs {
         &'a self,
         scope: Scope<'a>,
         task_id: &'a str,
+        config: TaskPushNotificationConfig,
+    ) -> StoreFuture<'a, TaskPushNotificationConfig> {
+        self.set_push_config_from(scope, task_id, config, ProtocolVersion::V1_0)
+    }
+
+    fn set_push_config_from<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
         mut config: TaskPushNotificationConfig,
+        protocol: ProtocolVersion,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
         Box::pin(async move {
             // The id is part of what a seal binds: fixed here, before sealing.
             config.id = Some(super::config_id_for(&config));
             let sealed = self.convert(scope, task_id, config, true)?;
-            let stored = self.inner.set_push_config(scope, task_id, sealed).await?;
-            self.convert(scope, task_id, stored, false)
+            let stored = self
+                .inner
+                .set_push_config_from(scope, task_id, sealed, protocol);
+            self.convert(scope, task_id, stored.await?, false)
+        })
+    }
+
+    fn push_targets<'a>(
+        &'a self,
+        scope: Scope<'a>,
+        task_id: &'a str,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<super::PushTarget>> {
+        Box::pin(async move {
+            let targets = self.inner.push_targets(scope, task_id, limit).await?;
+            targets
+                .into_iter()
+                .map(|mut target| {
+                    target.config = self.convert(scope, task_id, target.config, false)?;
+                    Ok(target)
+                })
+                .collect()
         })
     }
 

@@ -59,7 +59,7 @@ pub(crate) use generic::SqlStore;
 pub(crate) use history::{
     history_migration, history_table, task_history_methods, Added, HistoryWrite,
 };
-pub(crate) use outbox::{outbox_migration, push_outbox_methods};
+pub(crate) use outbox::{outbox_migration, protocol_migration, push_outbox_methods};
 pub(crate) use retention::{retention_migration, task_retention_methods};
 pub(crate) use write::{create_task, update_task, Logged, TaskWrite};
 
@@ -217,9 +217,10 @@ pub(crate) fn expand(statement: &str, now: &str) -> String {
 
 /// An upsert that leaves another owner's config of the same id as it is.
 pub(crate) const SET_CONFIG: &str =
-    "INSERT INTO a2a_push_configs (tenant, task_id, id, config, owner)
-    VALUES ($1, $2, $3, $4, $5)
-    ON CONFLICT (tenant, task_id, id) DO UPDATE SET config = excluded.config
+    "INSERT INTO a2a_push_configs (tenant, task_id, id, config, owner, protocol)
+    VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (tenant, task_id, id) DO UPDATE
+    SET config = excluded.config, protocol = excluded.protocol
     WHERE a2a_push_configs.owner = excluded.owner";
 pub(crate) const GET_CONFIG: &str =
     "SELECT config FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2 AND id = $3";

@@ -79,6 +79,7 @@ CREATE TABLE a2a_wakeups (
         super::sql::history_migration(7, super::sql::history_table!("TEXT")),
         super::sql::counts_migration(8),
         super::sql::artifacts_migration(9, super::sql::artifacts_table!("TEXT")),
+        super::sql::protocol_migration(10),
     ];
     const JSON_ROWS: &'static str =
         "(SELECT h.key AS i, h.value AS m FROM json_each({array}) AS h) AS r";
@@ -159,7 +160,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// The schema version this build writes: [`open`](SqliteStore::open) brings every file to
     /// it.
-    pub const SCHEMA_VERSION: u32 = 9;
+    pub const SCHEMA_VERSION: u32 = 10;
 
     /// Opens the SQLite file at `path`, creating it and its schema when it does not exist, and
     /// applying any migration it has not had.
@@ -338,7 +339,8 @@ impl PushConfigStore for SqliteStore {
         task_id: &'a str,
         config: TaskPushNotificationConfig,
     ) -> StoreFuture<'a, TaskPushNotificationConfig> {
-        Box::pin(self.sql.set_push_config(scope, task_id, config))
+        let protocol = a2a_types::rt::version::ProtocolVersion::V1_0;
+        Box::pin(self.sql.set_push_config(scope, task_id, config, protocol))
     }
 
     fn get_push_config<'a>(

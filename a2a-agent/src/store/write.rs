@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::{Artifact, Message, StreamResponse, TaskPushNotificationConfig};
 
 use super::Stored;
@@ -195,4 +196,7 @@ pub struct Delivery {
     pub config_id: String,
     /// The config as stored.
     pub config: TaskPushNotificationConfig,
+    /// The version of the call that set it: its notifications' shape (see
+    /// [`PushTarget`](super::PushTarget)).
+    pub protocol: ProtocolVersion,
 }

@@ -19,6 +19,7 @@ use a2a_agent::store::{
     Artifacts, Deliveries, Delivery, History, Lease, PushConfigStore, Scope, StoreError, TaskPage,
     TaskQuery, TaskStore, WriteWith, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE,
 };
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::rt::Timestamp;
 use a2a_types::v1::{
     Artifact, AuthenticationInfo, Message, Part, PartContent, Role, StreamResponse, Task,
@@ -114,6 +115,7 @@ macro_rules! conformance_tests {
             push_configs_are_scoped_by_tenant_and_task,
             push_config_list_pages_by_id,
             push_config_delete_says_whether_there_was_one,
+            push_configs_keep_the_version_they_were_set_in,
         );
     };
     (@each $fixture:path; $($name:ident),* $(,)?) => {
@@ -1935,6 +1937,98 @@ pub async fn list_of_a_tenant_without_tasks_is_empty(f: &Fixture) {
 
 // ---------------------------------------------------------------------------------------------
 // PushConfigStore
+
+pub async fn push_configs_keep_the_version_they_were_set_in(f: &Fixture) {
+    let (tasks, configs) = (&*f.tasks, &*f.configs);
+    let tenant = f.tenant("a");
+    let scope = Scope::tenant(Some(&tenant));
+    let id = f.id("versions");
+    let first = status_event(&id, TaskState::Submitted);
+    tasks
+        .create_task_with(scope, &task(&id), logging(&first))
+        .await
+        .unwrap();
+    let set = |name: &'static str, protocol| {
+        let url = format!("https://hook.invalid/{name}");
+        let id = id.clone();
+        async move {
+            configs
+                .set_push_config_from(scope, &id, config(Some(name), &url), protocol)
+                .await
+                .unwrap()
+        }
+    };
+    let old = set("c1", ProtocolVersion::V0_3).await;
+    assert_eq!(
+        old.id.as_deref(),
+        Some("c1"),
+        "stored as set_push_config stores it"
+    );
+    configs
+        .set_push_config(scope, &id, config(Some("c2"), "https://hook.invalid/c2"))
+        .await
+        .unwrap();
+    let targets = |limit| configs.push_targets(scope, &id, limit);
+    let found: Vec<_> = targets(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.config.id.unwrap(), t.config.url, t.protocol))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "c1".into(),
+                "https://hook.invalid/c1".into(),
+                ProtocolVersion::V0_3
+            ),
+            (
+                "c2".into(),
+                "https://hook.invalid/c2".into(),
+                ProtocolVersion::V1_0
+            ),
+        ]
+    );
+    assert_eq!(targets(1).await.unwrap().len(), 1, "at most the limit");
+    // Set again: the version of the last call that set it.
+    set("c1", ProtocolVersion::V1_0).await;
+    set("c2", ProtocolVersion::V0_3).await;
+    let versions: Vec<_> = targets(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.protocol)
+        .collect();
+    assert_eq!(versions, [ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+    // Another owner's scope sees none of them.
+    let stranger = configs
+        .push_targets(scope.owner("stranger"), &id, 10)
+        .await
+        .unwrap();
+    assert!(stranger.is_empty(), "{stranger:?}");
+    // A claimed config says its version too.
+    if configs.outbox().is_some() {
+        let t = task_with(&id, "ctx", TaskState::Working, None);
+        let event = status_event(&id, TaskState::Working);
+        tasks
+            .update_task_with(scope, &t, 1, notifying(&event))
+            .await
+            .unwrap();
+        let which = Deliveries::Task {
+            tenant: Some(&tenant),
+            task_id: &id,
+        };
+        let ttl = Duration::from_secs(30);
+        let mut claimed = configs
+            .claim_deliveries("r1", ttl, which, 10)
+            .await
+            .unwrap();
+        claimed.sort_by(|a, b| a.config_id.cmp(&b.config_id));
+        let versions: Vec<_> = claimed.iter().map(|d| d.protocol).collect();
+        assert_eq!(versions, [ProtocolVersion::V1_0, ProtocolVersion::V0_3]);
+    }
+}
 
 fn config(id: Option<&str>, url: &str) -> TaskPushNotificationConfig {
     TaskPushNotificationConfig {

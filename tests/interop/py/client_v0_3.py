@@ -19,6 +19,7 @@ the ProtoJSON of 0.3's proto, parsed strictly by the SDK's `a2a_pb2`); errors co
 """
 
 import asyncio
+import json
 import sys
 import uuid
 
@@ -56,6 +57,30 @@ QUOTA_TRIGGER = 'use up my quota'
 
 # The webhook the push-config steps register; nothing listens there, nothing is ever sent.
 WEBHOOK_URL = 'http://127.0.0.1:9/a2a-webhook'
+
+
+async def webhook():
+    """A webhook on 127.0.0.1 that records each POST's headers and JSON body: what a 0.3
+    receiver gets. Returns the server, its URL and the list it fills."""
+    received = []
+
+    async def handle(reader, writer):
+        try:
+            head = (await reader.readuntil(b'\r\n\r\n')).decode('latin-1').split('\r\n')
+            headers = dict(
+                (k.strip().lower(), v.strip())
+                for k, v in (line.split(':', 1) for line in head[1:] if ':' in line)
+            )
+            body = await reader.readexactly(int(headers.get('content-length', '0')))
+            received.append((headers, json.loads(body)))
+            writer.write(b'HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')
+            await writer.drain()
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, '127.0.0.1', 0)
+    port = server.sockets[0].getsockname()[1]
+    return server, f'http://127.0.0.1:{port}/a2a-0.3-hook', received
 
 
 def message(message_id, text):
@@ -204,6 +229,45 @@ async def main(url, rest):
         )
 
     await step('resubscribe to a completed task raises -32004 (tasks/resubscribe)', resubscribe())
+
+    async def pushed():
+        # The config comes with the message (the SDK's `push_notification_configs`): set over
+        # 0.3, so its notifications come in 0.3's shape, the task as it stands after each event.
+        server, hook, received = await webhook()
+        pushing = ClientFactory(
+            ClientConfig(
+                streaming=False,
+                httpx_client=http,
+                supported_transports=transports,
+                push_notification_configs=[
+                    PushNotificationConfig(id='py03-hook', url=hook, token='py03-hook-token')
+                ],
+            )
+        ).create(card)
+        try:
+            events = [e async for e in pushing.send_message(message('py03-5', 'push to 0.3'))]
+            task_id = events[0][0].id
+            for _ in range(200):
+                if any(body.get('status', {}).get('state') == 'completed' for _, body in received):
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            server.close()
+        ensure(received, 'no notification arrived')
+        states = []
+        for headers, body in received:
+            task = Task.model_validate(body)
+            ensure(task.id == task_id, f'task {task.id}, expected {task_id}')
+            ensure(body.get('kind') == 'task', f'not a 0.3 task: {body}')
+            token = headers.get('x-a2a-notification-token')
+            ensure(token == 'py03-hook-token', f'token {token!r}')
+            states.append(task.status.state.value)
+        ensure(states[-1] == 'completed', f'states {states}')
+        text = artifact_text(task)
+        ensure(text == 'Hello from Rust: push to 0.3', f'artifact text {text!r}')
+        return f'{len(states)} notification(s), each a 0.3 Task ({", ".join(states)}), with the token'
+
+    await step('push notifications reach a 0.3 webhook as 0.3 tasks', pushed())
 
     config = TaskPushNotificationConfig(
         task_id=tasks.get('unary', ''),

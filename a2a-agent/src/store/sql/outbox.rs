@@ -4,13 +4,14 @@
 
 use std::time::Duration;
 
+use a2a_types::rt::version::ProtocolVersion;
 use a2a_types::v1::TaskPushNotificationConfig;
 
 use super::generic::sql_impl;
 use super::{backend, Bind};
 use crate::store::{
     config_id_for, effective_page_size, stored_config, token, Deliveries, Delivery, LoggedEvent,
-    PushConfigPage, Scope, StoreError,
+    PushConfigPage, PushTarget, Scope, StoreError,
 };
 
 /// The fourth step of PostgreSQL's schema (the fifth of SQLite's): the push outbox (see
@@ -41,6 +42,19 @@ CREATE INDEX a2a_push_configs_by_sender ON a2a_push_configs (sender) WHERE sende
     }
 }
 
+/// The ninth step of PostgreSQL's schema (the tenth of SQLite's): the A2A version of the call
+/// that set each push config, the shape its notifications are sent in (`'0.3'` or `'1.0'`;
+/// configs set before it are 1.0's, the only shape sent then).
+pub(crate) const fn protocol_migration(version: i64) -> super::Migration {
+    super::Migration {
+        version,
+        description: "the A2A version push configs were set in",
+        moves_histories: false,
+        moves_artifacts: false,
+        sql: "ALTER TABLE a2a_push_configs ADD COLUMN protocol TEXT NOT NULL DEFAULT '1.0';",
+    }
+}
+
 /// Queues an event for every config of its task: `$1` tenant, `$2` task id, `$3` the event's
 /// sequence number. Run after the event is logged, in its transaction.
 pub(crate) const QUEUE: &str = "INSERT INTO a2a_outbox (tenant, task_id, config_id, seq, at) \
@@ -66,7 +80,7 @@ const ANY_QUEUED: &str = "SELECT seq FROM a2a_outbox WHERE tenant = $1 AND task_
 const CLAIM_TASK: &str = "UPDATE a2a_push_configs SET sender = $3, sender_until = {now} + $4 \
     WHERE tenant = $1 AND task_id = $2 AND {free} AND EXISTS (SELECT 1 FROM a2a_outbox o \
     WHERE o.tenant = $1 AND o.task_id = $2 AND o.config_id = a2a_push_configs.id) \
-    RETURNING tenant, task_id, id, config";
+    RETURNING tenant, task_id, id, config, protocol";
 
 /// Claims the configs of any task whose oldest queued notification is older than `$3`
 /// milliseconds and that no live claim holds, the longest waiting first: `$1` the holder, `$2`
@@ -77,7 +91,7 @@ const CLAIM_STALE: &str = "UPDATE a2a_push_configs SET sender = $1, sender_until
     ON c.tenant = o.tenant AND c.task_id = o.task_id AND c.id = o.config_id \
     WHERE o.at < {now} - $3 AND (c.sender IS NULL OR c.sender = $1 OR c.sender_until < {now}) \
     ORDER BY o.at LIMIT $4) \
-    RETURNING tenant, task_id, id, config";
+    RETURNING tenant, task_id, id, config, protocol";
 
 /// A config's queued notifications, oldest first, with their events: `$1` tenant, `$2` task id,
 /// `$3` config id, `$4` the limit.
@@ -110,10 +124,13 @@ fn claim_statement(statement: &str, holder: &str, now: &str) -> String {
     super::expand(&statement.replace("{free}", &free), now)
 }
 
-/// A row of a claim: tenant, task id, config id, config JSON.
-type ClaimRow = (String, String, String, String);
+/// A row of a claim: tenant, task id, config id, config JSON, protocol version.
+type ClaimRow = (String, String, String, String, String);
 
-fn delivery(label: &'static str, (tenant, task_id, config_id, json): ClaimRow) -> Delivery {
+fn delivery(
+    label: &'static str,
+    (tenant, task_id, config_id, json, protocol): ClaimRow,
+) -> Delivery {
     // A config that no longer decodes is still claimed, so that its notifications are cleared
     // (a default config's empty URL is refused by the screening).
     let config = super::decode_config(label, &json).unwrap_or_default();
@@ -122,8 +139,18 @@ fn delivery(label: &'static str, (tenant, task_id, config_id, json): ClaimRow) -
         task_id,
         config_id,
         config,
+        protocol: protocol_of(&protocol),
     }
 }
+
+/// A `protocol` column's value: one this crate wrote, or (written by a newer one) 1.0's shape.
+fn protocol_of(column: &str) -> ProtocolVersion {
+    ProtocolVersion::parse(column).unwrap_or(ProtocolVersion::V1_0)
+}
+
+/// A task's configs and their versions, by id: `$1` tenant, `$2` task id.
+const TARGETS: &str =
+    "SELECT config, protocol FROM a2a_push_configs WHERE tenant = $1 AND task_id = $2";
 
 /// The binds that name a delivery's config: tenant, task id, config id.
 fn key(delivery: &Delivery) -> Vec<Bind<'_>> {
@@ -240,12 +267,39 @@ sql_impl! {
             .await
             .map_err(|e| backend(DB::LABEL, "renew or give back push deliveries", e))
     }
-    /// [`PushConfigStore::set_push_config`](crate::store::PushConfigStore::set_push_config).
+    /// [`PushConfigStore::push_targets`](crate::store::PushConfigStore::push_targets).
+    pub(crate) async fn push_targets(
+        &self,
+        scope: Scope<'_>,
+        task_id: &str,
+        limit: u32,
+    ) -> Result<Vec<PushTarget>, StoreError> {
+        let label = DB::LABEL;
+        let mut binds = vec![Bind::text(scope.tenant_key()), Bind::text(task_id)];
+        let statement = super::owned(TARGETS, scope.owner, &mut binds);
+        let limit = super::next(&mut binds, Bind::Int(i64::from(limit)));
+        let statement = format!("{statement} ORDER BY id LIMIT {limit}");
+        let rows: Vec<(String, String)> = self
+            .read_all(&statement, &binds)
+            .await
+            .map_err(|e| backend(label, format!("read the push configs of task `{task_id}`"), e))?;
+        rows.iter()
+            .map(|(json, protocol)| {
+                Ok(PushTarget {
+                    config: super::decode_config(label, json)?,
+                    protocol: protocol_of(protocol),
+                })
+            })
+            .collect()
+    }
+
+    /// [`PushConfigStore::set_push_config_from`](crate::store::PushConfigStore::set_push_config_from).
     pub(crate) async fn set_push_config(
         &self,
         scope: Scope<'_>,
         task_id: &str,
         config: TaskPushNotificationConfig,
+        protocol: ProtocolVersion,
     ) -> Result<TaskPushNotificationConfig, StoreError> {
         let label = DB::LABEL;
         let id = config_id_for(&config);
@@ -257,6 +311,7 @@ sql_impl! {
             Bind::text(&id),
             Bind::text(&json),
             Bind::text(scope.owner_key()),
+            Bind::text(protocol.as_str()),
         ];
         self.write(super::SET_CONFIG, &binds).await.map_err(|e| {
             backend(
@@ -365,10 +420,29 @@ sql_impl! {
     }
 }
 
-/// The outbox methods of `PushConfigStore`, for a store whose `sql` field is a
+/// The outbox methods of `PushConfigStore` (and the two that keep each config's version), for a store whose `sql` field is a
 /// [`SqlStore`](super::SqlStore): the same forwarding in both SQL stores, written once.
 macro_rules! push_outbox_methods {
     () => {
+        fn set_push_config_from<'a>(
+            &'a self,
+            scope: $crate::store::Scope<'a>,
+            task_id: &'a str,
+            config: a2a_types::v1::TaskPushNotificationConfig,
+            protocol: a2a_types::rt::version::ProtocolVersion,
+        ) -> StoreFuture<'a, a2a_types::v1::TaskPushNotificationConfig> {
+            Box::pin(self.sql.set_push_config(scope, task_id, config, protocol))
+        }
+
+        fn push_targets<'a>(
+            &'a self,
+            scope: $crate::store::Scope<'a>,
+            task_id: &'a str,
+            limit: u32,
+        ) -> StoreFuture<'a, Vec<$crate::store::PushTarget>> {
+            Box::pin(self.sql.push_targets(scope, task_id, limit))
+        }
+
         fn outbox(&self) -> Option<$crate::store::OutboxId> {
             self.sql.outbox()
         }
