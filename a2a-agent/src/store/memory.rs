@@ -22,7 +22,7 @@ use entry::Entry;
 use index::{Bounds, Key, TenantIndex};
 
 /// Tasks and push configs in this process's memory: both [`TaskStore`] and
-/// [`PushConfigStore`].
+/// [`PushConfigStore`](super::PushConfigStore).
 ///
 /// Everything is lost when the process ends, and replicas do not share it: for tests, and
 /// agents whose tasks may be forgotten on restart. It follows the same rules as the SQL stores
