@@ -608,6 +608,132 @@ async fn a_1_0_client_calls_a_0_3_only_agent_through_the_conversions() {
     );
 }
 
+/// Our 0.3 client over 0.3's HTTP+JSON binding (`/v1/...`, the ProtoJSON of 0.3's proto), against
+/// the handler's 0.3 REST routes: every method, a stream, the typed errors; and the same through
+/// `AnyClient` in 1.0's types.
+#[tokio::test]
+async fn our_0_3_client_speaks_0_3_over_http_json() {
+    use a2a_types::rt::{client::CallError, Binding};
+    use a2a_types::v0_3::{self, method, A2aError};
+    use futures_util::StreamExt as _;
+    let base = serve(true).await;
+    let client = a2a_types::rt::client::Client::<v0_3::Protocol>::builder()
+        .bindings([Binding::HttpJson])
+        .connect(&base)
+        .await
+        .unwrap();
+    assert_eq!(client.binding(), Binding::HttpJson);
+    let message = |text: &str| {
+        serde_json::from_value::<v0_3::MessageSendParams>(json!({"message": message_0_3(text)}))
+            .unwrap()
+    };
+    let sent = client
+        .call::<method::SendMessage>(&message("over rest"))
+        .await
+        .unwrap();
+    let v0_3::SendMessageResult::Task(task) = sent else {
+        panic!("{sent:?}");
+    };
+    assert_eq!(task.status.state, v0_3::TaskState::Completed);
+    let text = |task: &v0_3::Task| serde_json::to_value(&task.artifacts[0].parts[0]).unwrap();
+    assert_eq!(text(&task), json!({"kind": "text", "text": "over rest"}));
+    let query = serde_json::from_value(json!({"id": task.id, "historyLength": 1})).unwrap();
+    let got = client.call::<method::GetTask>(&query).await.unwrap();
+    assert_eq!((got.id.as_str(), got.history.len()), (task.id.as_str(), 1));
+    let ids = serde_json::from_value::<v0_3::TaskIdParams>(json!({"id": task.id})).unwrap();
+    match client.call::<method::CancelTask>(&ids).await {
+        Err(CallError::Agent(A2aError::TaskNotCancelable { .. })) => {}
+        other => panic!("{other:?}"),
+    }
+    let missing = serde_json::from_value(json!({"id": "no-such-task"})).unwrap();
+    match client.call::<method::GetTask>(&missing).await {
+        Err(CallError::Agent(A2aError::TaskNotFound { .. })) => {}
+        other => panic!("{other:?}"),
+    }
+    // A stream: the task, working, the artifact, completed (final), each a 0.3 event.
+    let events: Vec<_> = client
+        .stream::<method::SendStreamingMessage>(&message("streamed"))
+        .collect()
+        .await;
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_value(e.as_ref().unwrap()).unwrap()["kind"].to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "\"task\"",
+            "\"status-update\"",
+            "\"artifact-update\"",
+            "\"status-update\""
+        ],
+        "{events:?}"
+    );
+    let last = serde_json::to_value(events.last().unwrap().as_ref().unwrap()).unwrap();
+    assert_eq!(
+        (last["status"]["state"].clone(), last["final"].clone()),
+        (json!("completed"), json!(true))
+    );
+    // Resubscribing to a finished task: 0.3's error.
+    let resubscribed: Vec<_> = client
+        .stream::<method::SubscribeToTask>(&ids)
+        .collect()
+        .await;
+    assert!(
+        matches!(
+            resubscribed.as_slice(),
+            [Err(CallError::Agent(A2aError::UnsupportedOperation { .. }))]
+        ),
+        "{resubscribed:?}"
+    );
+    // Push configs: set, get, list, delete.
+    let config = serde_json::from_value(json!({
+        "taskId": task.id,
+        "pushNotificationConfig": {"id": "p1", "url": "http://127.0.0.1:9/hook", "token": "t"},
+    }))
+    .unwrap();
+    let set = client
+        .call::<method::SetTaskPushNotificationConfig>(&config)
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            set.task_id.as_str(),
+            set.push_notification_config.id.as_deref()
+        ),
+        (task.id.as_str(), Some("p1"))
+    );
+    let which =
+        serde_json::from_value(json!({"id": task.id, "pushNotificationConfigId": "p1"})).unwrap();
+    let got = client
+        .call::<method::GetTaskPushNotificationConfig>(&which)
+        .await
+        .unwrap();
+    assert_eq!(got.push_notification_config.token.as_deref(), Some("t"));
+    let listed = client
+        .call::<method::ListTaskPushNotificationConfigs>(
+            &serde_json::from_value(json!({"id": task.id})).unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed.len(), 1);
+    let which =
+        serde_json::from_value(json!({"id": task.id, "pushNotificationConfigId": "p1"})).unwrap();
+    client
+        .call::<method::DeleteTaskPushNotificationConfig>(&which)
+        .await
+        .unwrap();
+    // The same agent through AnyClient, in 1.0's types.
+    let any = a2a_types::AnyClient::from(client);
+    let reply = any
+        .call::<a2a_types::v1::method::SendMessage>(&send_v1("any"))
+        .await
+        .unwrap();
+    assert!(
+        matches!(reply, a2a_types::v1::SendMessageResponse::Task(t) if t.status.state == a2a_types::v1::TaskState::Completed)
+    );
+}
+
 /// What a webhook on 127.0.0.1 received: each notification's path, token and JSON body.
 type Received = Arc<Mutex<Vec<(String, String, Value)>>>;
 

@@ -15,6 +15,7 @@
 #  10. py/agent.py --grpc (the SDK's GrpcHandler), A2A 1.0  <-  interop-client --grpc (our Client over gRPC)
 #  11. interop-agent, A2A 0.3 over HTTP+JSON (/v1/...)      <-  py/client_v0_3.py --rest (0.3.26's RestTransport)
 #  12. interop-agent, A2A 0.3 over HTTP+JSON                <-  py/client.py --v0.3 --rest (1.3.0's CompatRestTransport)
+#  13. py/agent_v0_3.py --rest (0.3.26's REST server)       <-  interop-client-any --rest (AnyClient over 0.3's HTTP+JSON)
 #
 # Installs the SDKs into virtualenvs (tests/interop/venv.sh, and `venv.sh 0.3` for 0.3.26), builds the Rust programs, and starts
 # and stops every process itself. Each server start and each client run is bounded in time. Every
@@ -187,6 +188,11 @@ client=("$bin/interop-client-any")
 run_phase 8 "a2a-sdk 0.3.26 agent (0.3 only) <- Rust client written against 1.0 (AnyClient)" \
   "the a2a-sdk 0.3.26 agent" py-agent-sdk-0-3.log rust-client-any.log
 
+server=("$venv03/bin/python" "$here/py/agent_v0_3.py" --rest)
+client=("$bin/interop-client-any" --rest)
+run_phase 13 "a2a-sdk 0.3.26 agent (0.3 over HTTP+JSON only) <- Rust client written against 1.0 (AnyClient over 0.3's REST)" \
+  "the a2a-sdk 0.3.26 agent" py-agent-sdk-0-3-rest.log rust-client-any-rest.log
+
 server=("$bin/interop-agent")
 client=("$python" "$here/py/client.py" --grpc)
 run_phase 9 "Rust agent over gRPC (the same handler) <- a2a-sdk gRPC client (GrpcTransport), A2A 1.0" \
@@ -198,8 +204,8 @@ run_phase 10 "a2a-sdk gRPC agent (GrpcHandler) <- Rust client over gRPC (a2a_typ
   "the a2a-sdk agent" py-agent-grpc.log rust-client-grpc.log
 
 if ((${#failed_phases[@]} > 0)); then
-  say "${#failed_phases[@]} of 12 phases failed:"
+  say "${#failed_phases[@]} of 13 phases failed:"
   printf '  phase %s\n' "${failed_phases[@]}"
   exit 1
 fi
-say "all 12 phases passed: both directions, A2A 1.0 (JSON-RPC, HTTP+JSON and gRPC) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent; 0.3 over JSON-RPC and HTTP+JSON)"
+say "all 13 phases passed: both directions, A2A 1.0 (JSON-RPC, HTTP+JSON and gRPC) and 0.3 (a2a-sdk 1.3.0's compat layer and a2a-sdk 0.3.26, client and agent; 0.3 over JSON-RPC and HTTP+JSON, both ways)"

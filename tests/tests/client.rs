@@ -954,9 +954,7 @@ fn a_v1_client_facing_a_v0_3_card_is_told_to_use_the_v0_3_module() {
 #[test]
 fn a_v0_3_client_reads_its_interface_from_either_card_shape() {
     // A v0.3 card.
-    let v03 = json!({"name": "old", "url": "http://127.0.0.1:9/rpc", "protocolVersion": "0.3.0",
-        "additionalInterfaces": [{"url": "http://127.0.0.1:9/rest", "transport": "HTTP+JSON"}]});
-    let client = Client::<V03>::from_card(&v03).expect("a v0.3 client");
+    let client = Client::<V03>::from_card(&v03_card()).expect("a v0.3 client");
     assert_eq!(client.binding(), Binding::JsonRpc);
     assert_eq!(client.interface().url, "http://127.0.0.1:9/rpc");
     // a2a-sdk's card: the v1 list (0.3 beside 1.0 at one URL) and the v0.3 members. A v0.3
@@ -979,15 +977,29 @@ fn a_v0_3_client_reads_its_interface_from_either_card_shape() {
         (v1.binding(), v1.interface().version),
         (Binding::HttpJson, ProtocolVersion::V1_0)
     );
-    // The v0.3 module has no REST routes: asking only for them is refused, saying so.
+    // 0.3's HTTP+JSON binding (spoken by translation): the 0.3 card's REST interface is taken
+    // when asked for; a card whose HTTP+JSON interface is 1.0's alone is another version's.
+    let rest = Client::<V03>::builder()
+        .bindings([Binding::HttpJson])
+        .from_card(&v03_card())
+        .expect("0.3 over REST");
+    assert_eq!(
+        (rest.binding(), rest.interface().url.as_str()),
+        (Binding::HttpJson, "http://127.0.0.1:9/rest")
+    );
     let e = Client::<V03>::builder()
         .bindings([Binding::HttpJson])
         .from_card(&sdk)
-        .expect_err("no REST in 0.3");
+        .expect_err("REST in 1.0 only");
     assert!(
-        matches!(&e, BuildError::NoInterface(r) if r.contains("no HTTP+JSON routes")),
+        matches!(&e, BuildError::OtherVersion { offered, .. } if offered == &[ProtocolVersion::V1_0]),
         "{e}"
     );
+}
+
+fn v03_card() -> serde_json::Value {
+    json!({"name": "old", "url": "http://127.0.0.1:9/rpc", "protocolVersion": "0.3.0",
+        "additionalInterfaces": [{"url": "http://127.0.0.1:9/rest", "transport": "HTTP+JSON"}]})
 }
 
 #[test]

@@ -184,6 +184,9 @@ pub use message::{HttpReply, HttpRequest};
 pub struct Decoder<A, E = NoCustomErrors> {
     binding: Binding,
     limits: Limits,
+    /// The 0.3 method whose replies come over 0.3's HTTP+JSON binding (read through
+    /// [`crate::rest::v0_3`] first), for a 0.3 client over that binding.
+    v0_3_method: Option<&'static str>,
     errors: PhantomData<fn() -> (A, E)>,
 }
 
@@ -194,6 +197,7 @@ impl<A> Decoder<A, NoCustomErrors> {
         Decoder {
             binding: Binding::JsonRpc,
             limits: Limits::DEFAULT,
+            v0_3_method: None,
             errors: PhantomData,
         }
     }
@@ -246,8 +250,18 @@ impl<A, E> Decoder<A, E> {
         Decoder {
             binding: self.binding,
             limits: self.limits,
+            v0_3_method: self.v0_3_method,
             errors: PhantomData,
         }
+    }
+
+    /// Replies to a call of the 0.3 JSON-RPC method `method` over 0.3's HTTP+JSON binding (the
+    /// ProtoJSON of 0.3's proto), read as that method's 0.3 JSON-RPC result; `None`: as the
+    /// binding says.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) const fn rest_v0_3(mut self, method: Option<&'static str>) -> Self {
+        self.v0_3_method = method;
+        self
     }
 
     /// The binding the replies come over.
@@ -312,7 +326,17 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
                     }
                     other => other,
                 }),
-            Binding::HttpJson => crate::rest::client::decode(reply, &self.limits),
+            Binding::HttpJson => match self.v0_3_method {
+                Some(method) if (200..300).contains(&reply.status) => {
+                    let body = crate::rest::v0_3::reply_in(method, reply.body, &self.limits);
+                    let reply = HttpReply {
+                        body: body.as_deref().unwrap_or(reply.body),
+                        ..*reply
+                    };
+                    crate::rest::client::decode(&reply, &self.limits)
+                }
+                _ => crate::rest::client::decode(reply, &self.limits),
+            },
             Binding::Grpc => Err(CallError::Malformed(grpc_is_not_json())),
         }
     }
@@ -328,6 +352,9 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
         StreamDecoder {
             inner: match self.binding {
                 Binding::JsonRpc => Inner::JsonRpc(EventStream::with_limits(self.limits)),
+                Binding::HttpJson if self.v0_3_method.is_some() => {
+                    Inner::HttpJsonV0_3(crate::rest::client::EventDecoder::with_limits(self.limits))
+                }
                 Binding::HttpJson => {
                     Inner::HttpJson(crate::rest::client::EventDecoder::with_limits(self.limits))
                 }
@@ -373,6 +400,9 @@ enum Inner<T> {
     JsonRpc(EventStream<T>),
     /// Events that are bare results (an event named `error` carrying a Status).
     HttpJson(crate::rest::client::EventDecoder<T>),
+    /// The same over 0.3's binding: each result read as JSON, then as the 0.3 event it stands
+    /// for (`crate::rest::v0_3::event_in`).
+    HttpJsonV0_3(crate::rest::client::EventDecoder<serde_json::Value>),
     /// A gRPC stream, which is not SSE: its first bytes are malformed (`true` once said).
     NotJson(bool),
 }
@@ -383,6 +413,18 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &mut self.inner {
             Inner::JsonRpc(d) => d.feed_map(chunk, call_result::<T, A, E>),
             Inner::HttpJson(d) => d.feed(chunk),
+            Inner::HttpJsonV0_3(d) => d
+                .feed(chunk)
+                .into_iter()
+                .map(|item| {
+                    let event = crate::rest::v0_3::event_in(item?);
+                    serde_json::from_value(event).map_err(|e| {
+                        CallError::Malformed(ClientError::new(format!(
+                            "a 0.3 event does not decode: {e}"
+                        )))
+                    })
+                })
+                .collect(),
             Inner::NotJson(said) if !*said && !chunk.is_empty() => {
                 *said = true;
                 vec![Err(CallError::Malformed(grpc_is_not_json()))]
@@ -397,6 +439,7 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &self.inner {
             Inner::JsonRpc(d) => d.last_event_id(),
             Inner::HttpJson(d) => d.last_event_id(),
+            Inner::HttpJsonV0_3(d) => d.last_event_id(),
             Inner::NotJson(_) => "",
         }
     }
@@ -406,6 +449,7 @@ impl<T: DeserializeOwned, A: ErrorTable, E: AgentError> StreamDecoder<T, A, E> {
         match &mut self.inner {
             Inner::JsonRpc(d) => d.finish(),
             Inner::HttpJson(d) => d.finish(),
+            Inner::HttpJsonV0_3(d) => d.finish(),
             Inner::NotJson(_) => Ok(()),
         }
         .map_err(CallError::Malformed)

@@ -156,6 +156,12 @@ pub(crate) fn error_from_body<A: ErrorTable, E: AgentError>(
             }
         }
     }
+    // No ErrorInfo the table knows (0.3's table has no reasons): the error the body names by
+    // the spec's name beside the Status (`type`, as a2a-sdk 1.3.0 answers its 0.3 REST clients).
+    let named = body.get("type").and_then(Value::as_str);
+    if let Some(row) = named.and_then(|name| A::rows().iter().find(|row| row.spec_name == name)) {
+        return CallError::Agent(A::from_code(row.code, message, details));
+    }
     let message = message.unwrap_or_else(|| format!("HTTP {status}"));
     CallError::Agent(A::from_code(i64::from(status), Some(message), Some(body)))
 }

@@ -48,6 +48,9 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 pub mod client;
 pub mod server;
+// A2A 0.3's HTTP+JSON binding, by translation (the server's and the client's).
+#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
+pub(crate) mod v0_3;
 
 /// The content type the binding's requests and replies should carry (§11.1); `application/json`
 /// is read alike.

@@ -1162,7 +1162,7 @@ impl<D: Dispatch> Endpoint for Served<D> {
             return refuse(from_code(CONTENT_TYPE_NOT_SUPPORTED, message), Some(415));
         }
         let verb = parts.method.as_str();
-        let call = match super::rest_v0_3::route(verb, &path, &query, &body) {
+        let call = match crate::rest::v0_3::route(verb, &path, &query, &body) {
             Ok(call) => call,
             // 404 or 405, as 1.0's binding answers a path it has not got.
             Err(refused) => match refused.no_route {
@@ -1190,14 +1190,14 @@ impl<D: Dispatch> Endpoint for Served<D> {
         let shape = RestShape {
             unary: move |reply: &ReplyOf<D>| {
                 let value = serde_json::to_value(reply).unwrap_or_default();
-                let body = super::rest_v0_3::result(method, value).to_string();
+                let body = crate::rest::v0_3::result(method, value).to_string();
                 json_response(StatusCode::OK, "application/json", body.into_bytes())
             },
             event: |reply: &ReplyOf<D>| {
                 let value = serde_json::to_value(reply).unwrap_or_default();
                 ServerEvent::json(
                     None,
-                    super::rest_v0_3::event(value).to_string().into_bytes(),
+                    crate::rest::v0_3::event(value).to_string().into_bytes(),
                 )
             },
             error: v0_3_error,
@@ -1298,7 +1298,7 @@ impl<D: Dispatch> Served<D> {
 }
 
 /// An error's reply over A2A 0.3's HTTP+JSON binding: 1.0's (its HTTP status and Status), with
-/// the error's spec name and message beside the Status (`rest_v0_3::error_body`).
+/// the error's spec name and message beside the Status (`rest::v0_3::error_body`).
 fn v0_3_error<E: ErrorTable>(error: &ServiceError<E>) -> RestResponse {
     let mut reply = error.rest_response();
     let named = matches!(error, ServiceError::Standard(_));
@@ -1310,7 +1310,7 @@ fn v0_3_error<E: ErrorTable>(error: &ServiceError<E>) -> RestResponse {
 /// own), its spec name beside the Status.
 fn v0_3_body<E: ErrorTable>(body: Vec<u8>, error: &E, named: bool) -> Vec<u8> {
     let spec_name = error.row().filter(|_| named).map(|row| row.spec_name);
-    super::rest_v0_3::error_body(body, spec_name, error.message())
+    crate::rest::v0_3::error_body(body, spec_name, error.message())
 }
 
 /// A call's span (`a2a.call`, target `a2a_runtime::server`: the method, binding, protocol version,

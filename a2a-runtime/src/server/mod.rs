@@ -72,8 +72,6 @@ pub use grpc::GRPC_SERVICE_PREFIX;
 #[cfg(feature = "server")]
 mod http;
 #[cfg(feature = "server")]
-mod rest_v0_3;
-#[cfg(feature = "server")]
 mod serve;
 #[cfg(feature = "server")]
 pub use gate::JSONRPC_ACCESS_DENIED;

@@ -1,7 +1,8 @@
 """A hello agent written with a2a-sdk 0.3.26's server API (the last 0.3 release): an agent that
 speaks A2A 0.3 only, for the interop test's Rust client written against 1.0 (`AnyClient`).
 
-    python agent_v0_3.py PORT_FILE      # in the virtualenv of requirements-v0.3.txt
+    python agent_v0_3.py PORT_FILE          # in the virtualenv of requirements-v0.3.txt
+    python agent_v0_3.py --rest PORT_FILE   # 0.3's HTTP+JSON binding only
 
 Binds 127.0.0.1 on a free port, writes the port number to PORT_FILE once it is listening, and
 serves until it is killed: its 0.3 card (`url`, `protocolVersion` 0.3.0, `preferredTransport`
@@ -9,13 +10,18 @@ JSONRPC; streaming, push notifications and the authenticated extended card on) a
 "/" (`A2AStarletteApplication` over the SDK's `DefaultRequestHandler`, in-memory task and
 push-config stores, no sender: nothing is ever delivered). Every message starts a task that goes
 submitted -> working -> one "greeting" artifact holding "Hello World" -> completed.
+
+With `--rest` the same handler is served over 0.3's HTTP+JSON binding alone
+(`A2ARESTFastAPIApplication`: `/v1/message:send`, `/v1/tasks/{id}`, ...; the card's
+`preferredTransport` HTTP+JSON): an agent a 0.3 client can reach over REST only. Its errors are
+that server's: an HTTP status and `{"message": ...}`, nothing naming the error.
 """
 
 import asyncio
 import sys
 
 from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.apps import A2AStarletteApplication
+from a2a.server.apps import A2ARESTFastAPIApplication, A2AStarletteApplication
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.tasks import (
@@ -48,7 +54,7 @@ class HelloExecutor(AgentExecutor):
         raise ServerError(error=UnsupportedOperationError())
 
 
-def card(port: int, extended: bool = False) -> AgentCard:
+def card(port: int, extended: bool = False, rest: bool = False) -> AgentCard:
     skills = [AgentSkill(**HELLO_SKILL)]
     if extended:
         skills.append(AgentSkill(**EXTENDED_SKILL))
@@ -59,18 +65,25 @@ def card(port: int, extended: bool = False) -> AgentCard:
         version='1.0.0',
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         supports_authenticated_extended_card=True,
+        preferred_transport='HTTP+JSON' if rest else 'JSONRPC',
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
         skills=skills,
     )
 
 
-def app(port: int):
+def app(port: int, rest: bool = False):
     handler = DefaultRequestHandler(
         agent_executor=HelloExecutor(),
         task_store=InMemoryTaskStore(),
         push_config_store=InMemoryPushNotificationConfigStore(),
     )
+    if rest:
+        return A2ARESTFastAPIApplication(
+            agent_card=card(port, rest=True),
+            http_handler=handler,
+            extended_agent_card=card(port, extended=True, rest=True),
+        ).build()
     return A2AStarletteApplication(
         agent_card=card(port),
         http_handler=handler,
@@ -79,6 +92,11 @@ def app(port: int):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: agent_v0_3.py PORT_FILE')
-    asyncio.run(serve_app(app, sys.argv[1], 'agent_v0_3.py: a2a-sdk 0.3.26 hello agent'))
+    args = sys.argv[1:]
+    rest = args[:1] == ['--rest']
+    if rest:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit('usage: agent_v0_3.py [--rest] PORT_FILE')
+    label = 'agent_v0_3.py: a2a-sdk 0.3.26 hello agent' + (' (HTTP+JSON)' if rest else '')
+    asyncio.run(serve_app(lambda port: app(port, rest), args[0], label))

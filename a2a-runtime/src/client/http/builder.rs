@@ -100,7 +100,9 @@ impl<P: ProtocolModule> Default for ClientBuilder<P> {
 impl<P: ProtocolModule> ClientBuilder<P> {
     /// The bindings to call the agent over, most wanted first (by default JSON-RPC, then
     /// HTTP+JSON): the first the card offers in `P`'s version is used. HTTP+JSON is skipped for
-    /// a module without REST routes (v0.3); [`Binding::Grpc`] for a build without the `grpc`
+    /// a module without REST routes, but for v0.3, whose HTTP+JSON binding (`/v1/message:send`,
+    /// the ProtoJSON of 0.3's proto) the client speaks by translation; [`Binding::Grpc`] for a
+    /// build without the `grpc`
     /// feature or a module without its protobuf codec. gRPC is HTTP/2 to the interface's
     /// target: plain text to `host:port` (or `http://host:port`), TLS to `https://host:port`
     /// (verified against the system's roots, or [`ClientBuilder::grpc_root_certificate`]).
@@ -416,7 +418,8 @@ fn choose<P: ProtocolModule>(
     let usable: Vec<Binding> = preferred
         .iter()
         .copied()
-        .filter(|b| P::HTTP_JSON || *b != Binding::HttpJson)
+        // 0.3's HTTP+JSON binding has no routes in the module: it is spoken by translation.
+        .filter(|b| P::HTTP_JSON || P::VERSION == ProtocolVersion::V0_3 || *b != Binding::HttpJson)
         .filter(|b| grpc || *b != Binding::Grpc)
         .collect();
     if usable.is_empty() {

@@ -77,7 +77,10 @@ impl<P: ProtocolModule> Client<P> {
             content_type: content_type.as_deref(),
             body: &body,
         };
-        inner.decoder::<P::Error, E>().decode_http(&reply)
+        let decoder = inner
+            .decoder::<P::Error, E>()
+            .rest_v0_3(prepared.v0_3_method);
+        decoder.decode_http(&reply)
     }
 
     /// Calls streaming method `M` with `params`: its events as they arrive, each the method's
@@ -169,7 +172,17 @@ impl<P: ProtocolModule> Client<P> {
             ProtocolVersion::V0_3 => None,
             version => Some(version.as_str()),
         };
-        let request = encode_call::<M>(inner.binding, version, &id, params).map_err(|e| {
+        // 0.3's HTTP+JSON binding is written by translation (see `crate::rest::v0_3`).
+        let v0_3_method = (P::VERSION == ProtocolVersion::V0_3
+            && inner.binding == crate::version::Binding::HttpJson)
+            .then_some(M::NAME);
+        let request = match v0_3_method {
+            Some(method) => legacy_request::<M>(method, params),
+            None => {
+                encode_call::<M>(inner.binding, version, &id, params).map_err(|e| e.to_string())
+            }
+        }
+        .map_err(|e| {
             ClientError::new(format!("{} cannot be sent: {e}", M::NAME))
                 .with_kind(ClientErrorKind::Request)
         })?;
@@ -204,14 +217,48 @@ impl<P: ProtocolModule> Client<P> {
         Ok(Prepared {
             request: builder,
             what,
+            v0_3_method,
         })
     }
+}
+
+/// The request of a call of the 0.3 method `method` over 0.3's HTTP+JSON binding.
+fn legacy_request<M: Method>(
+    method: &'static str,
+    params: &M::Params,
+) -> Result<crate::client::HttpRequest, String>
+where
+    M::Params: Serialize,
+{
+    let params = serde_json::to_value(params).map_err(|e| e.to_string())?;
+    let (verb, path, body) = crate::rest::v0_3::request(method, params)
+        .ok_or_else(|| format!("A2A 0.3's HTTP+JSON binding has no {method}"))?;
+    let json = crate::jsonrpc::CONTENT_TYPE;
+    let mut headers = Vec::new();
+    if body.is_some() {
+        headers.push(("Content-Type", json));
+    }
+    let accept = match M::STREAMING {
+        true => crate::sse::CONTENT_TYPE,
+        false => json,
+    };
+    headers.push(("Accept", accept));
+    let body = body.map(|b| serde_json::to_vec(&b)).transpose();
+    Ok(crate::client::HttpRequest {
+        verb,
+        path,
+        headers,
+        body: body.map_err(|e| e.to_string())?,
+    })
 }
 
 /// A request ready to send, and how failures name it (`POST http://a/ (GetTask)`).
 pub(super) struct Prepared {
     pub(super) request: reqwest::RequestBuilder,
     pub(super) what: String,
+    /// The 0.3 method, when the call goes over 0.3's HTTP+JSON binding (its replies are read
+    /// through the translation).
+    pub(super) v0_3_method: Option<&'static str>,
 }
 
 /// Sends `request` and reads its reply whole, at most `limits.max_body_bytes()` of it, all within

@@ -111,6 +111,7 @@ const RESUMES: u8 = 3;
 struct Resume {
     request: reqwest::RequestBuilder,
     what: String,
+    v0_3_method: Option<&'static str>,
     left: u8,
     last_id: String,
 }
@@ -151,6 +152,7 @@ where
             self.resume = prepared.request.try_clone().map(|request| Resume {
                 request,
                 what: prepared.what.clone(),
+                v0_3_method: prepared.v0_3_method,
                 left: RESUMES,
                 last_id: String::new(),
             });
@@ -199,7 +201,12 @@ where
                                 let request =
                                     request.header(crate::service::LAST_EVENT_ID, &resume.last_id);
                                 let what = resume.what.clone();
-                                self.phase = Phase::Send(Prepared { request, what });
+                                let v0_3_method = resume.v0_3_method;
+                                self.phase = Phase::Send(Prepared {
+                                    request,
+                                    what,
+                                    v0_3_method,
+                                });
                                 continue;
                             }
                         }
@@ -213,7 +220,12 @@ where
     /// Sends the request: the phase that reads its SSE body, or the one item of a reply that is
     /// not a stream (or of a request that got no response).
     async fn start(inner: &Inner, prepared: Prepared) -> Phase<T, A, E> {
-        let Prepared { request, what } = prepared;
+        let Prepared {
+            request,
+            what,
+            v0_3_method,
+        } = prepared;
+        let decoder = inner.decoder::<A, E>().rest_v0_3(v0_3_method);
         let deadline = inner.request_timeout.map(|t| Instant::now() + t);
         let response = match before(deadline, request.send()).await {
             Some(Ok(response)) => response,
@@ -229,7 +241,7 @@ where
                 .is_some_and(|t| t.eq_ignore_ascii_case(EVENT_STREAM))
         });
         if is_sse && (200..300).contains(&status) {
-            let reader = Reader::new(inner.decoder::<A, E>().stream(), what);
+            let reader = Reader::new(decoder.stream(), what);
             return Phase::Body(response, reader);
         }
         // One JSON body instead of a stream (a refusal), or something else (a proxy's page).
@@ -248,7 +260,7 @@ where
             content_type: content_type.as_deref(),
             body: &body,
         };
-        Phase::Reply(inner.decoder::<A, E>().decode_http(&reply))
+        Phase::Reply(decoder.decode_http(&reply))
     }
 }
 

@@ -4,6 +4,13 @@
 //! connects in 0.3; every call's params are converted down and its result up through the
 //! conversions generated between `v0_3` and `v1`, so each step reads 1.0 types.
 //!
+//! `interop-client-any --rest URL`: the same against that agent served over 0.3's HTTP+JSON
+//! binding alone (`agent_v0_3.py --rest`): `AnyClient::connect` takes the card's HTTP+JSON
+//! interface and speaks 0.3's REST (`/v1/message:send`, the ProtoJSON of 0.3's proto). That
+//! server names no error beyond its HTTP status (404 for an unknown task, 409 for a task that
+//! cannot be canceled, as a2a-sdk 0.3.26 maps them): those steps check the status, as the SDK's
+//! own 0.3 client reads it.
+//!
 //! Prints one line per step; exits 1 when a step failed, 2 on bad arguments.
 
 use a2a_interop::http::runtime;
@@ -61,10 +68,20 @@ fn kind(event: &StreamResponse) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [base] = args.as_slice() else {
-        eprintln!("usage: interop-client-any URL   (a 0.3-only agent's base URL)");
-        std::process::exit(2);
+    let (rest, base) = match args.as_slice() {
+        [flag, base] if flag == "--rest" => (true, base),
+        [base] => (false, base),
+        _ => {
+            eprintln!("usage: interop-client-any [--rest] URL   (a 0.3-only agent's base URL)");
+            std::process::exit(2);
+        }
     };
+    let binding = match rest {
+        true => a2a_types::rt::Binding::HttpJson,
+        false => a2a_types::rt::Binding::JsonRpc,
+    };
+    // Over REST, the SDK's server says which error by its HTTP status alone.
+    let by_status = |e: &A2aError, status: i64| rest && e.code() == status;
     let rt = runtime();
     let mut steps = Steps::default();
     let client = match rt.block_on(AnyClient::connect(base)) {
@@ -78,7 +95,15 @@ fn main() {
         ensure(client.version() == ProtocolVersion::V0_3, || {
             format!("connected in {}", client.version())
         })?;
-        Ok("no 1.0 interface on the card: connected in 0.3".into())
+        let AnyClient::V0_3(old) = &client else {
+            return Err("not a 0.3 client".into());
+        };
+        ensure(old.binding() == binding, || {
+            format!("over {}, expected {}", old.binding(), binding)
+        })?;
+        Ok(format!(
+            "no 1.0 interface on the card: connected in 0.3 over {binding}"
+        ))
     });
 
     let mut first = String::new();
@@ -123,6 +148,9 @@ fn main() {
             Err(CallError::Agent(e @ A2aError::TaskNotFound { .. })) => {
                 Ok(format!("{}: {}", e.code(), e.message()))
             }
+            Err(CallError::Agent(e)) if by_status(&e, 404) => {
+                Ok(format!("HTTP 404: {} (the status names it)", e.message()))
+            }
             other => Err(format!("{other:?}")),
         }
     });
@@ -137,6 +165,9 @@ fn main() {
             match rt.block_on(client.call::<method::CancelTask>(&params)) {
                 Err(CallError::Agent(e @ A2aError::TaskNotCancelable { .. })) => {
                     Ok(format!("{}: {}", e.code(), e.message()))
+                }
+                Err(CallError::Agent(e)) if by_status(&e, 409) => {
+                    Ok(format!("HTTP 409: {} (the status names it)", e.message()))
                 }
                 other => Err(format!("{other:?}")),
             }
@@ -185,6 +216,12 @@ fn main() {
             });
             match first {
                 Some(Err(CallError::Agent(e))) => Ok(format!("{}: {}", e.code(), e.message())),
+                // The SDK's REST server raises inside its SSE response: the stream breaks off.
+                Some(Err(CallError::Malformed(e)))
+                    if rest && e.kind() == a2a_types::rt::client::ClientErrorKind::Interrupted =>
+                {
+                    Ok("the SDK's REST server broke the stream off (it raises inside it)".into())
+                }
                 other => Err(format!("{other:?}")),
             }
         },
@@ -229,6 +266,14 @@ fn main() {
         Ok(format!("config {:?}", got.id))
     });
 
+    // a2a-sdk 0.3.26's REST server has no list (its handler raises NotImplementedError: 500)
+    // and no delete route (405): over REST those steps check that the client says so.
+    let unserved = |result: Result<String, String>, status: i64| match result {
+        Err(e) if rest && e.contains(&format!("({status})")) => Ok(format!(
+            "HTTP {status}, as a2a-sdk 0.3.26's REST server answers it: {e}"
+        )),
+        other => other,
+    };
     let list = |want: usize| {
         let params = ListTaskPushNotificationConfigsRequest {
             task_id: first.clone(),
@@ -240,7 +285,7 @@ fn main() {
         ensure(page.configs.len() == want, || format!("{page:?}"))?;
         Ok(format!("{} config(s), a 1.0 page", page.configs.len()))
     };
-    steps.step("ListTaskPushNotificationConfigs", || list(1));
+    steps.step("ListTaskPushNotificationConfigs", || unserved(list(1), 500));
 
     steps.step(
         "DeleteTaskPushNotificationConfig (0.3's null is 1.0's Empty)",
@@ -250,13 +295,15 @@ fn main() {
                 id: "any-push-1".into(),
                 ..Default::default()
             };
-            rt.block_on(client.call::<method::DeleteTaskPushNotificationConfig>(&params))
-                .map_err(|e| format!("{e}"))?;
-            Ok("deleted".into())
+            let deleted = rt
+                .block_on(client.call::<method::DeleteTaskPushNotificationConfig>(&params))
+                .map(|_| "deleted".to_owned())
+                .map_err(|e| format!("{e}"));
+            unserved(deleted, 405)
         },
     );
     steps.step("ListTaskPushNotificationConfigs after the delete", || {
-        list(0)
+        unserved(list(0), 500)
     });
 
     steps.step(

@@ -23,21 +23,21 @@ use serde_json::{json, Map, Value};
 
 /// A 0.3 REST request as the JSON-RPC call it stands for.
 #[derive(Debug)]
-pub(super) struct LegacyCall {
+pub(crate) struct LegacyCall {
     /// The 0.3 JSON-RPC method (`message/send`).
-    pub(super) method: &'static str,
+    pub(crate) method: &'static str,
     /// Its params, in 0.3's JSON-RPC shape.
-    pub(super) params: Value,
+    pub(crate) params: Value,
 }
 
 /// Why a 0.3 REST request is no call: the JSON-RPC error code and message it is answered with,
 /// or (`no_route`) a path 0.3 has not got, answered as 1.0's binding answers one: 404, or 405
 /// when the path is 0.3's under another verb (`Some(true)`).
 #[derive(Debug)]
-pub(super) struct Refused {
-    pub(super) code: i64,
-    pub(super) message: String,
-    pub(super) no_route: Option<bool>,
+pub(crate) struct Refused {
+    pub(crate) code: i64,
+    pub(crate) message: String,
+    pub(crate) no_route: Option<bool>,
 }
 
 fn refused(code: i64, message: impl Into<String>) -> Refused {
@@ -51,7 +51,7 @@ fn refused(code: i64, message: impl Into<String>) -> Refused {
 /// The call a request (`verb`, the path under the binding's base, the query, the body) stands
 /// for: 404 (`MethodNotFound`) for a path 0.3 has not got, `JSONParseError` for a body that is
 /// not a JSON object.
-pub(super) fn route(
+pub(crate) fn route(
     verb: &str,
     path: &str,
     query: &str,
@@ -161,7 +161,7 @@ fn query_value(query: &str, names: &[&str]) -> Option<String> {
 /// An error reply's body (a `google.rpc.Status` as `{"error": {...}}`) with `type` (`spec_name`,
 /// for an error of the table) and `message` beside `error`. A body that is not a JSON object is
 /// left as it is.
-pub(super) fn error_body(body: Vec<u8>, spec_name: Option<&str>, message: &str) -> Vec<u8> {
+pub(crate) fn error_body(body: Vec<u8>, spec_name: Option<&str>, message: &str) -> Vec<u8> {
     let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(&body) else {
         return body;
     };
@@ -218,11 +218,17 @@ fn send_params(mut body: Map<String, Value>) -> Value {
     Value::Object(out)
 }
 
-fn message_in(mut m: Map<String, Value>) -> Value {
+/// `kind`, and the members `names` of `from` under their JSON names: the start of a 0.3 object.
+fn tagged(kind: &str, from: &mut Map<String, Value>, names: &[(&str, &str)]) -> Map<String, Value> {
     let mut out = Map::new();
-    out.insert("kind".into(), "message".into());
-    carry(
-        &mut out,
+    out.insert("kind".into(), kind.into());
+    carry(&mut out, from, names);
+    out
+}
+
+fn message_in(mut m: Map<String, Value>) -> Value {
+    let mut out = tagged(
+        "message",
         &mut m,
         &[
             ("messageId", "message_id"),
@@ -236,12 +242,17 @@ fn message_in(mut m: Map<String, Value>) -> Value {
     let agent = matches!(m.get("role"), Some(Value::String(r)) if r == "ROLE_AGENT")
         || m.get("role").and_then(Value::as_i64) == Some(2);
     out.insert("role".into(), if agent { "agent" } else { "user" }.into());
-    let parts = match take(&mut m, "content", "content") {
+    parts_in(&mut out, &mut m, "content");
+    Value::Object(out)
+}
+
+/// The parts under `name` in `from`, read, as the `parts` of `out` (none: an empty list).
+fn parts_in(out: &mut Map<String, Value>, from: &mut Map<String, Value>, name: &str) {
+    let parts = match take(from, name, name) {
         Some(Value::Array(parts)) => parts.into_iter().map(part_in).collect(),
         _ => Vec::new(),
     };
     out.insert("parts".into(), Value::Array(parts));
-    Value::Object(out)
 }
 
 fn part_in(part: Value) -> Value {
@@ -322,7 +333,7 @@ fn set_config_params(id: Value, mut body: Map<String, Value>) -> Value {
 // As above, members are moved from the result into the reply.
 
 /// A method's result (0.3 JSON, as the JSON-RPC binding writes it) in the REST binding's shape.
-pub(super) fn result(method: &str, value: Value) -> Value {
+pub(crate) fn result(method: &str, value: Value) -> Value {
     match method {
         "message/send" => match kind(&value) {
             Some("message") => json!({"message": message_out(value)}),
@@ -348,7 +359,7 @@ pub(super) fn result(method: &str, value: Value) -> Value {
 
 /// A streaming method's event (a Task, Message, or status or artifact update) as a
 /// `StreamResponse`.
-pub(super) fn event(value: Value) -> Value {
+pub(crate) fn event(value: Value) -> Value {
     match kind(&value) {
         Some("message") => json!({"message": message_out(value)}),
         Some("status-update") => {
@@ -509,22 +520,321 @@ fn task_push_config_out(config: Value) -> Value {
         Some(Value::String(id)) => id,
         _ => String::new(),
     };
-    let mut push = object_of(config.remove("pushNotificationConfig").unwrap_or_default());
+    let push = object_of(config.remove("pushNotificationConfig").unwrap_or_default());
     let id = push
         .get("id")
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
+    let p = push_config_out(push);
+    json!({
+        "name": format!("tasks/{task_id}/pushNotificationConfigs/{id}"),
+        "pushNotificationConfig": p,
+    })
+}
+
+// ---- the client's side: 0.3 JSON-RPC params -> a REST request; its reply -> 0.3 JSON ----
+//
+// The same shapes the functions above read and write, the other way round: a request is
+// written as a2a-sdk 0.3.26's `RestTransport` writes it, a reply read as that client reads it
+// (each member under its JSON name or its proto field name).
+
+/// The 0.3 REST request of a call of the 0.3 JSON-RPC method `method` with `params`: the verb,
+/// the path under the interface's URL (with its query) and the body. `None` for a method the
+/// binding has not got.
+pub(crate) fn request(
+    method: &str,
+    params: Value,
+) -> Option<(&'static str, String, Option<Value>)> {
+    let mut params = object_of(params);
+    let text = |params: &mut Map<String, Value>, json: &str, proto: &str| match take(
+        params, json, proto,
+    ) {
+        Some(Value::String(s)) => crate::rest::percent_encode(&s),
+        Some(other) => crate::rest::percent_encode(&other.to_string()),
+        None => String::new(),
+    };
+    let post = |path: String, body: Value| Some(("POST", path, Some(body)));
+    match method {
+        "message/send" => post("/v1/message:send".into(), send_request(params)),
+        "message/stream" => post("/v1/message:stream".into(), send_request(params)),
+        "tasks/get" => {
+            let id = text(&mut params, "id", "id");
+            let query = match take(&mut params, "historyLength", "history_length") {
+                Some(n) => format!("?historyLength={n}"),
+                None => String::new(),
+            };
+            Some(("GET", format!("/v1/tasks/{id}{query}"), None))
+        }
+        "tasks/cancel" => {
+            let id = text(&mut params, "id", "id");
+            post(
+                format!("/v1/tasks/{id}:cancel"),
+                json!({"name": format!("tasks/{id}")}),
+            )
+        }
+        "tasks/resubscribe" => {
+            let id = text(&mut params, "id", "id");
+            Some(("GET", format!("/v1/tasks/{id}:subscribe"), None))
+        }
+        "tasks/pushNotificationConfig/set" => {
+            let task_id = text(&mut params, "taskId", "task_id");
+            let push = object_of(params.remove("pushNotificationConfig").unwrap_or_default());
+            let config = push_config_out(push);
+            let config_id = config.get("id").cloned().unwrap_or_else(|| "".into());
+            let body = json!({
+                "parent": format!("tasks/{task_id}"),
+                "configId": config_id,
+                "config": {
+                    "name": format!("tasks/{task_id}/pushNotificationConfigs/{}",
+                        config_id.as_str().unwrap_or_default()),
+                    "pushNotificationConfig": config,
+                },
+            });
+            post(format!("/v1/tasks/{task_id}/pushNotificationConfigs"), body)
+        }
+        "tasks/pushNotificationConfig/get" | "tasks/pushNotificationConfig/delete" => {
+            let id = text(&mut params, "id", "id");
+            let config = text(
+                &mut params,
+                "pushNotificationConfigId",
+                "push_notification_config_id",
+            );
+            let verb = match method {
+                "tasks/pushNotificationConfig/get" => "GET",
+                _ => "DELETE",
+            };
+            Some((
+                verb,
+                format!("/v1/tasks/{id}/pushNotificationConfigs/{config}"),
+                None,
+            ))
+        }
+        "tasks/pushNotificationConfig/list" => {
+            let id = text(&mut params, "id", "id");
+            Some((
+                "GET",
+                format!("/v1/tasks/{id}/pushNotificationConfigs"),
+                None,
+            ))
+        }
+        "agent/getAuthenticatedExtendedCard" => Some(("GET", "/v1/card".into(), None)),
+        _ => None,
+    }
+}
+
+/// `MessageSendParams` -> `SendMessageRequest`. `blocking` is written even when the params leave
+/// it out: absent, JSON-RPC's servers wait for the task (a2a-sdk 0.3's among them), while 0.3's
+/// proto reads an absent `blocking` as `false` (a2a-sdk 0.3.26's REST server answers at once,
+/// the task submitted); its own REST client writes it too.
+fn send_request(mut params: Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    if let Some(message) = params.remove("message").filter(|m| !m.is_null()) {
+        out.insert("message".into(), message_out(message));
+    }
+    let mut c = object_of(params.remove("configuration").unwrap_or_default());
+    let names = ["acceptedOutputModes", "historyLength", "blocking"];
+    let mut config = pick(&mut c, &names);
+    config.entry("blocking").or_insert(Value::Bool(true));
+    if let Some(Value::Object(p)) = c.remove("pushNotificationConfig") {
+        config.insert("pushNotification".into(), push_config_out(p));
+    }
+    out.insert("configuration".into(), Value::Object(config));
+    out.extend(pick(&mut params, &["metadata"]));
+    Value::Object(out)
+}
+
+/// A `PushNotificationConfig` in 0.3's proto shape.
+fn push_config_out(mut push: Map<String, Value>) -> Value {
     let mut p = pick(&mut push, &["id", "url", "token"]);
     if let Some(auth) = push.remove("authentication").filter(|a| !a.is_null()) {
         let mut auth = object_of(auth);
         let auth = pick(&mut auth, &["schemes", "credentials"]);
         p.insert("authentication".into(), Value::Object(auth));
     }
-    json!({
-        "name": format!("tasks/{task_id}/pushNotificationConfigs/{id}"),
-        "pushNotificationConfig": p,
-    })
+    Value::Object(p)
+}
+
+/// A REST reply to a call of `method` as that method's 0.3 JSON-RPC result.
+pub(crate) fn result_in(method: &str, value: Value) -> Value {
+    let mut value = object_of(value);
+    match method {
+        "message/send" => match take(&mut value, "message", "msg") {
+            Some(Value::Object(m)) => message_in(m),
+            _ => task_in(take(&mut value, "task", "task").unwrap_or_default()),
+        },
+        "tasks/get" | "tasks/cancel" => task_in(Value::Object(value)),
+        "tasks/pushNotificationConfig/set" | "tasks/pushNotificationConfig/get" => {
+            task_push_config_in(Value::Object(value))
+        }
+        "tasks/pushNotificationConfig/list" => match take(&mut value, "configs", "configs") {
+            Some(Value::Array(list)) => list.into_iter().map(task_push_config_in).collect(),
+            _ => Value::Array(Vec::new()),
+        },
+        "tasks/pushNotificationConfig/delete" => Value::Null,
+        // The card: 0.3's JSON, as both ends write it.
+        _ => Value::Object(value),
+    }
+}
+
+/// A successful reply's body to a call of `method`, as that method's 0.3 JSON-RPC result;
+/// `None` for a body over the limits or not JSON (read as it is then, and refused).
+pub(crate) fn reply_in(
+    method: &str,
+    body: &[u8],
+    limits: &crate::limits::Limits,
+) -> Option<Vec<u8>> {
+    limits.check(body).ok()?;
+    let value = serde_json::from_slice(body).ok()?;
+    serde_json::to_vec(&result_in(method, value)).ok()
+}
+
+/// A `StreamResponse` of 0.3's proto as the 0.3 JSON-RPC event it stands for.
+pub(crate) fn event_in(value: Value) -> Value {
+    let mut value = object_of(value);
+    if let Some(Value::Object(m)) = take(&mut value, "message", "msg") {
+        return message_in(m);
+    }
+    if let Some(Value::Object(mut u)) = take(&mut value, "statusUpdate", "status_update") {
+        let mut out = update_in("status-update", &mut u, &[("final", "final")]);
+        let status = take(&mut u, "status", "status").unwrap_or_default();
+        out.insert("status".into(), status_in(status));
+        out.entry("final").or_insert(Value::Bool(false));
+        return Value::Object(out);
+    }
+    if let Some(Value::Object(mut u)) = take(&mut value, "artifactUpdate", "artifact_update") {
+        let names = [("append", "append"), ("lastChunk", "last_chunk")];
+        let mut out = update_in("artifact-update", &mut u, &names);
+        if let Some(artifact) = take(&mut u, "artifact", "artifact") {
+            out.insert("artifact".into(), artifact_in(artifact));
+        }
+        return Value::Object(out);
+    }
+    task_in(take(&mut value, "task", "task").unwrap_or_default())
+}
+
+/// An update event of `kind`: its task, context and metadata, and the members `names`.
+fn update_in(
+    kind: &str,
+    update: &mut Map<String, Value>,
+    names: &[(&str, &str)],
+) -> Map<String, Value> {
+    let ids = [
+        ("taskId", "task_id"),
+        ("contextId", "context_id"),
+        ("metadata", "metadata"),
+    ];
+    let mut out = tagged(kind, update, &ids);
+    carry(&mut out, update, names);
+    out
+}
+
+fn task_in(task: Value) -> Value {
+    let mut task = object_of(task);
+    let mut out = tagged(
+        "task",
+        &mut task,
+        &[
+            ("id", "id"),
+            ("contextId", "context_id"),
+            ("metadata", "metadata"),
+        ],
+    );
+    out.insert(
+        "status".into(),
+        status_in(take(&mut task, "status", "status").unwrap_or_default()),
+    );
+    if let Some(Value::Array(artifacts)) = take(&mut task, "artifacts", "artifacts") {
+        out.insert(
+            "artifacts".into(),
+            artifacts.into_iter().map(artifact_in).collect(),
+        );
+    }
+    if let Some(Value::Array(history)) = take(&mut task, "history", "history") {
+        let history = history
+            .into_iter()
+            .map(|m| message_in(object_of(m)))
+            .collect();
+        out.insert("history".into(), history);
+    }
+    Value::Object(out)
+}
+
+fn status_in(status: Value) -> Value {
+    let mut status = object_of(status);
+    let mut out = Map::new();
+    carry(&mut out, &mut status, &[("timestamp", "timestamp")]);
+    let state = match take(&mut status, "state", "state") {
+        Some(Value::String(s)) => match s.as_str() {
+            "TASK_STATE_SUBMITTED" => "submitted",
+            "TASK_STATE_WORKING" => "working",
+            "TASK_STATE_INPUT_REQUIRED" => "input-required",
+            "TASK_STATE_COMPLETED" => "completed",
+            "TASK_STATE_CANCELLED" => "canceled",
+            "TASK_STATE_FAILED" => "failed",
+            "TASK_STATE_REJECTED" => "rejected",
+            "TASK_STATE_AUTH_REQUIRED" => "auth-required",
+            _ => "unknown",
+        },
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(1) => "submitted",
+            Some(2) => "working",
+            Some(3) => "completed",
+            Some(4) => "failed",
+            Some(5) => "canceled",
+            Some(6) => "input-required",
+            Some(7) => "rejected",
+            Some(8) => "auth-required",
+            _ => "unknown",
+        },
+        _ => "unknown",
+    };
+    out.insert("state".into(), state.into());
+    if let Some(Value::Object(m)) = take(&mut status, "message", "update") {
+        out.insert("message".into(), message_in(m));
+    }
+    Value::Object(out)
+}
+
+fn artifact_in(artifact: Value) -> Value {
+    let mut artifact = object_of(artifact);
+    let mut out = Map::new();
+    carry(
+        &mut out,
+        &mut artifact,
+        &[
+            ("artifactId", "artifact_id"),
+            ("name", "name"),
+            ("description", "description"),
+            ("metadata", "metadata"),
+            ("extensions", "extensions"),
+        ],
+    );
+    parts_in(&mut out, &mut artifact, "parts");
+    Value::Object(out)
+}
+
+/// A `TaskPushNotificationConfig` of 0.3's proto (`name`: `tasks/{id}/pushNotificationConfigs/{configId}`)
+/// as 0.3's JSON.
+fn task_push_config_in(config: Value) -> Value {
+    let mut config = object_of(config);
+    let name = match take(&mut config, "name", "name") {
+        Some(Value::String(name)) => name,
+        _ => String::new(),
+    };
+    let task_id = name
+        .strip_prefix("tasks/")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_default();
+    let push = match take(
+        &mut config,
+        "pushNotificationConfig",
+        "push_notification_config",
+    ) {
+        Some(Value::Object(p)) => push_config_in(p),
+        _ => json!({}),
+    };
+    json!({"taskId": task_id, "pushNotificationConfig": push})
 }
 
 #[cfg(test)]
@@ -741,6 +1051,137 @@ mod tests {
         assert_eq!(
             result("agent/getAuthenticatedExtendedCard", card.clone()),
             card
+        );
+    }
+
+    /// The client's request, routed by the server: the call it was written from.
+    fn round_trip(method: &str, params: Value) -> (String, LegacyCall) {
+        let (verb, path, body) = request(method, params).unwrap();
+        let (path, query) = path.split_once('?').unwrap_or((&path, ""));
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let call = route(verb, path, query, body.as_bytes()).unwrap();
+        (format!("{verb} {path}"), call)
+    }
+
+    #[test]
+    fn the_clients_requests_are_the_calls_the_server_reads() {
+        let message = json!({
+            "kind": "message", "messageId": "m-1", "contextId": "c-1", "role": "user",
+            "parts": [
+                {"kind": "text", "text": "hi", "metadata": {"k": 1}},
+                {"kind": "file", "file": {"uri": "https://x/y.png", "mimeType": "image/png"}},
+                {"kind": "file", "file": {"bytes": "aGk=", "name": "a.txt"}},
+                {"kind": "data", "data": {"n": 1}},
+            ],
+        });
+        let send = json!({
+            "message": message,
+            "configuration": {"acceptedOutputModes": ["text/plain"], "historyLength": 2,
+                "blocking": true, "pushNotificationConfig": {"url": "https://hook", "token": "t",
+                "authentication": {"schemes": ["Bearer"], "credentials": "c"}}},
+            "metadata": {"m": true},
+        });
+        let push =
+            json!({"taskId": "t/1", "pushNotificationConfig": {"id": "p1", "url": "https://h"}});
+        let which = json!({"id": "t/1", "pushNotificationConfigId": "p 1"});
+        let cases = [
+            ("message/send", send.clone(), "POST /v1/message:send"),
+            ("message/stream", send, "POST /v1/message:stream"),
+            (
+                "tasks/get",
+                json!({"id": "t/1", "historyLength": 3}),
+                "GET /v1/tasks/t%2F1",
+            ),
+            (
+                "tasks/cancel",
+                json!({"id": "t/1"}),
+                "POST /v1/tasks/t%2F1:cancel",
+            ),
+            (
+                "tasks/resubscribe",
+                json!({"id": "t/1"}),
+                "GET /v1/tasks/t%2F1:subscribe",
+            ),
+            (
+                "tasks/pushNotificationConfig/set",
+                push,
+                "POST /v1/tasks/t%2F1/pushNotificationConfigs",
+            ),
+            (
+                "tasks/pushNotificationConfig/get",
+                which.clone(),
+                "GET /v1/tasks/t%2F1/pushNotificationConfigs/p%201",
+            ),
+            (
+                "tasks/pushNotificationConfig/delete",
+                which,
+                "DELETE /v1/tasks/t%2F1/pushNotificationConfigs/p%201",
+            ),
+            (
+                "tasks/pushNotificationConfig/list",
+                json!({"id": "t/1"}),
+                "GET /v1/tasks/t%2F1/pushNotificationConfigs",
+            ),
+            (
+                "agent/getAuthenticatedExtendedCard",
+                Value::Null,
+                "GET /v1/card",
+            ),
+        ];
+        for (method, params, at) in cases {
+            let (sent, call) = round_trip(method, params.clone());
+            assert_eq!(sent, at, "{method}");
+            assert_eq!(call.method, method);
+            assert_eq!(call.params, params, "{method}");
+        }
+        assert!(
+            request("tasks/list", json!({})).is_none(),
+            "no such 0.3 REST method"
+        );
+    }
+
+    #[test]
+    fn the_servers_replies_read_back_as_the_results_written() {
+        let message = json!({"kind": "message", "messageId": "m", "role": "agent",
+            "parts": [{"kind": "text", "text": "hi"}]});
+        let task = json!({
+            "kind": "task", "id": "t", "contextId": "c", "metadata": {"k": 1},
+            "status": {"state": "input-required", "timestamp": "2026-01-01T00:00:00Z",
+                "message": message},
+            "artifacts": [{"artifactId": "a", "name": "n",
+                "parts": [{"kind": "data", "data": {"n": 1}}]}],
+            "history": [message],
+        });
+        let config = json!({"taskId": "t", "pushNotificationConfig": {"id": "p", "url": "https://h",
+            "authentication": {"schemes": ["Bearer"]}}});
+        let cases = [
+            ("message/send", task.clone()),
+            ("message/send", message.clone()),
+            ("tasks/get", task.clone()),
+            ("tasks/cancel", task.clone()),
+            ("tasks/pushNotificationConfig/set", config.clone()),
+            ("tasks/pushNotificationConfig/get", config.clone()),
+            ("tasks/pushNotificationConfig/list", json!([config])),
+            ("tasks/pushNotificationConfig/delete", Value::Null),
+        ];
+        for (method, value) in cases {
+            let written = result(method, value.clone());
+            assert_eq!(result_in(method, written), value, "{method}");
+        }
+        let status = json!({"kind": "status-update", "taskId": "t", "contextId": "c",
+            "final": true, "status": {"state": "canceled"}});
+        let artifact = json!({"kind": "artifact-update", "taskId": "t", "contextId": "c",
+            "append": true, "lastChunk": false,
+            "artifact": {"artifactId": "a", "parts": [{"kind": "file", "file": {"uri": "u"}}]}});
+        for event_json in [task, message, status, artifact] {
+            assert_eq!(event_in(event(event_json.clone())), event_json);
+        }
+        // Numbers for states, proto field names, as ProtoJSON parsers take them.
+        let read = event_in(json!({"status_update": {"task_id": "t", "status": {"state": 5}}}));
+        assert_eq!(
+            read,
+            json!({"kind": "status-update", "taskId": "t", "final": false,
+            "status": {"state": "canceled"}})
         );
     }
 }
