@@ -191,7 +191,8 @@ impl Outbox {
         let Ok(task) = task_v0_3(&*self.tasks, scope, &delivery.task_id).await else {
             return false;
         };
-        let newest = queued.iter().map(|logged| logged.version).max();
+        // Queued oldest first (`queued_notifications`).
+        let newest = queued.last().map(|logged| logged.version);
         if let (Some(task), Some(newest)) = (task, newest) {
             let _ = self
                 .sender

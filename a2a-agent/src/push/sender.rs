@@ -254,7 +254,8 @@ impl PushSender {
         event: &StreamResponse,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
-        self.deliver_inner(config, event, None, trace).await
+        self.deliver_inner(config, json(serde_json::to_vec(event)), None, trace)
+            .await
     }
 
     /// [`deliver_traced`](Self::deliver_traced) of an event with a sequence number (its task's
@@ -268,8 +269,13 @@ impl PushSender {
         event_id: u64,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
-        self.deliver_inner(config, event, Some(event_id), trace)
-            .await
+        self.deliver_inner(
+            config,
+            json(serde_json::to_vec(event)),
+            Some(event_id),
+            trace,
+        )
+        .await
     }
 
     /// [`deliver_numbered`](Self::deliver_numbered) of a notification in either version's
@@ -282,8 +288,8 @@ impl PushSender {
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
         let body = match notification {
-            Notification::Event(event) => Body::Event(event),
-            Notification::TaskV0_3(task) => Body::TaskV0_3(task),
+            Notification::Event(event) => json(serde_json::to_vec(event)),
+            Notification::TaskV0_3(task) => json(serde_json::to_vec(task)),
         };
         self.deliver_inner(config, body, event_id, trace).await
     }
@@ -291,7 +297,7 @@ impl PushSender {
     async fn deliver_inner(
         &self,
         config: &TaskPushNotificationConfig,
-        event: impl Into<Body<'_>>,
+        body: Vec<u8>,
         event_id: Option<u64>,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
@@ -303,7 +309,7 @@ impl PushSender {
             a2a.attempts = tracing::field::Empty,
         );
         let result = tracing::Instrument::instrument(
-            self.try_deliver(config, event.into(), event_id, trace),
+            self.try_deliver(config, body, event_id, trace),
             span.clone(),
         )
         .await;
@@ -326,7 +332,7 @@ impl PushSender {
     async fn try_deliver(
         &self,
         config: &TaskPushNotificationConfig,
-        event: Body<'_>,
+        body: Vec<u8>,
         event_id: Option<u64>,
         trace: Option<&TraceContext>,
     ) -> Result<Delivered, PushError> {
@@ -350,12 +356,6 @@ impl PushSender {
                 HeaderValue::from(id),
             );
         }
-        // A generated type always serializes; the fallback only keeps this path panic-free.
-        let body = match event {
-            Body::Event(event) => serde_json::to_vec(event),
-            Body::TaskV0_3(task) => serde_json::to_vec(task),
-        };
-        let body = body.unwrap_or_else(|_| b"{}".to_vec());
 
         let mut attempt = 1;
         loop {
@@ -441,17 +441,10 @@ impl Notification {
     }
 }
 
-/// A notification's body, borrowed.
-#[derive(Clone, Copy)]
-enum Body<'a> {
-    Event(&'a StreamResponse),
-    TaskV0_3(&'a v0_3::Task),
-}
-
-impl<'a> From<&'a StreamResponse> for Body<'a> {
-    fn from(event: &'a StreamResponse) -> Self {
-        Body::Event(event)
-    }
+/// A notification's body: its JSON. A generated type always serializes; the fallback only keeps
+/// this path panic-free.
+fn json(written: serde_json::Result<Vec<u8>>) -> Vec<u8> {
+    written.unwrap_or_else(|_| b"{}".to_vec())
 }
 
 /// The request headers for a config, or which of its values is not a header value.

@@ -327,15 +327,10 @@ impl<A: ErrorTable, E: AgentError> Decoder<A, E> {
                     other => other,
                 }),
             Binding::HttpJson => match self.v0_3_method {
-                Some(method) if (200..300).contains(&reply.status) => {
-                    let body = crate::rest::v0_3::reply_in(method, reply.body, &self.limits);
-                    let reply = HttpReply {
-                        body: body.as_deref().unwrap_or(reply.body),
-                        ..*reply
-                    };
-                    crate::rest::client::decode(&reply, &self.limits)
-                }
-                _ => crate::rest::client::decode(reply, &self.limits),
+                Some(method) => crate::rest::client::decode_with(reply, &self.limits, |text| {
+                    crate::rest::v0_3::read_result(method, text)
+                }),
+                None => crate::rest::client::decode(reply, &self.limits),
             },
             Binding::Grpc => Err(CallError::Malformed(grpc_is_not_json())),
         }
@@ -483,6 +478,8 @@ where
             headers: Vec::new(),
             body: Some(crate::jsonrpc::client::encode_request(id, M::NAME, params)),
         },
+        // No version: a 0.3 call, whose HTTP+JSON binding is written by translation.
+        Binding::HttpJson if version.is_none() => crate::rest::v0_3::encode_request::<M>(params)?,
         Binding::HttpJson => crate::rest::client::encode_request::<M>(params)?,
         Binding::Grpc => {
             return Err(RouteError(format!(

@@ -26,6 +26,16 @@ pub(crate) fn decode<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     reply: &HttpReply<'_>,
     limits: &Limits,
 ) -> Result<T, CallError<A, E>> {
+    decode_with(reply, limits, |text| serde_json::from_slice::<T>(text))
+}
+
+/// [`decode`], the result read from the body's text by `read` (0.3's binding reads it through
+/// its translation).
+pub(crate) fn decode_with<T, A: ErrorTable, E: AgentError>(
+    reply: &HttpReply<'_>,
+    limits: &Limits,
+    read: impl FnOnce(&[u8]) -> serde_json::Result<T>,
+) -> Result<T, CallError<A, E>> {
     let malformed = |reason: String| {
         CallError::Malformed(ClientError::new(reason).with_http_status(reply.status))
     };
@@ -44,7 +54,7 @@ pub(crate) fn decode<T: DeserializeOwned, A: ErrorTable, E: AgentError>(
     } else {
         body
     };
-    serde_json::from_slice::<T>(text).map_err(|e| {
+    read(text).map_err(|e| {
         malformed(match body.is_empty() {
             true => format!(
                 "HTTP {} with an empty body, where a `{}` was expected",

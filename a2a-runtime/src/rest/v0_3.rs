@@ -539,6 +539,25 @@ fn task_push_config_out(config: Value) -> Value {
 // written as a2a-sdk 0.3.26's `RestTransport` writes it, a reply read as that client reads it
 // (each member under its JSON name or its proto field name).
 
+/// The 0.3 REST request of a call of the 0.3 method `M` (its headers are `encode_call`'s).
+pub(crate) fn encode_request<M: crate::table::Method>(
+    params: &M::Params,
+) -> Result<crate::client::HttpRequest, crate::client::RouteError>
+where
+    M::Params: serde::Serialize,
+{
+    let fail = |reason: String| crate::client::RouteError(reason);
+    let params = serde_json::to_value(params).map_err(|e| fail(e.to_string()))?;
+    let (verb, path, body) = request(M::NAME, params)
+        .ok_or_else(|| fail(format!("A2A 0.3's HTTP+JSON binding has no {}", M::NAME)))?;
+    Ok(crate::client::HttpRequest {
+        verb,
+        path,
+        headers: Vec::new(),
+        body: body.map(|b| b.to_string().into_bytes()),
+    })
+}
+
 /// The 0.3 REST request of a call of the 0.3 JSON-RPC method `method` with `params`: the verb,
 /// the path under the interface's URL (with its query) and the body. `None` for a method the
 /// binding has not got.
@@ -657,7 +676,10 @@ fn push_config_out(mut push: Map<String, Value>) -> Value {
 
 /// A REST reply to a call of `method` as that method's 0.3 JSON-RPC result.
 pub(crate) fn result_in(method: &str, value: Value) -> Value {
-    let mut value = object_of(value);
+    // Not an object (`null` for an empty body): decoded as it is, and refused there.
+    let Value::Object(mut value) = value else {
+        return value;
+    };
     match method {
         "message/send" => match take(&mut value, "message", "msg") {
             Some(Value::Object(m)) => message_in(m),
@@ -677,21 +699,20 @@ pub(crate) fn result_in(method: &str, value: Value) -> Value {
     }
 }
 
-/// A successful reply's body to a call of `method`, as that method's 0.3 JSON-RPC result;
-/// `None` for a body over the limits or not JSON (read as it is then, and refused).
-pub(crate) fn reply_in(
+/// A successful reply's body to a call of `method`, read as that method's 0.3 JSON-RPC result:
+/// parsed once, translated, then decoded from the value.
+pub(crate) fn read_result<T: serde::de::DeserializeOwned>(
     method: &str,
-    body: &[u8],
-    limits: &crate::limits::Limits,
-) -> Option<Vec<u8>> {
-    limits.check(body).ok()?;
-    let value = serde_json::from_slice(body).ok()?;
-    serde_json::to_vec(&result_in(method, value)).ok()
+    text: &[u8],
+) -> serde_json::Result<T> {
+    T::deserialize(result_in(method, serde_json::from_slice(text)?))
 }
 
 /// A `StreamResponse` of 0.3's proto as the 0.3 JSON-RPC event it stands for.
 pub(crate) fn event_in(value: Value) -> Value {
-    let mut value = object_of(value);
+    let Value::Object(mut value) = value else {
+        return value;
+    };
     if let Some(Value::Object(m)) = take(&mut value, "message", "msg") {
         return message_in(m);
     }

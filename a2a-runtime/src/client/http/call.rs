@@ -172,17 +172,11 @@ impl<P: ProtocolModule> Client<P> {
             ProtocolVersion::V0_3 => None,
             version => Some(version.as_str()),
         };
-        // 0.3's HTTP+JSON binding is written by translation (see `crate::rest::v0_3`).
+        // 0.3's HTTP+JSON binding (written by `encode_call`, no version) is read by translation.
         let v0_3_method = (P::VERSION == ProtocolVersion::V0_3
             && inner.binding == crate::version::Binding::HttpJson)
             .then_some(M::NAME);
-        let request = match v0_3_method {
-            Some(method) => legacy_request::<M>(method, params),
-            None => {
-                encode_call::<M>(inner.binding, version, &id, params).map_err(|e| e.to_string())
-            }
-        }
-        .map_err(|e| {
+        let request = encode_call::<M>(inner.binding, version, &id, params).map_err(|e| {
             ClientError::new(format!("{} cannot be sent: {e}", M::NAME))
                 .with_kind(ClientErrorKind::Request)
         })?;
@@ -220,36 +214,6 @@ impl<P: ProtocolModule> Client<P> {
             v0_3_method,
         })
     }
-}
-
-/// The request of a call of the 0.3 method `method` over 0.3's HTTP+JSON binding.
-fn legacy_request<M: Method>(
-    method: &'static str,
-    params: &M::Params,
-) -> Result<crate::client::HttpRequest, String>
-where
-    M::Params: Serialize,
-{
-    let params = serde_json::to_value(params).map_err(|e| e.to_string())?;
-    let (verb, path, body) = crate::rest::v0_3::request(method, params)
-        .ok_or_else(|| format!("A2A 0.3's HTTP+JSON binding has no {method}"))?;
-    let json = crate::jsonrpc::CONTENT_TYPE;
-    let mut headers = Vec::new();
-    if body.is_some() {
-        headers.push(("Content-Type", json));
-    }
-    let accept = match M::STREAMING {
-        true => crate::sse::CONTENT_TYPE,
-        false => json,
-    };
-    headers.push(("Accept", accept));
-    let body = body.map(|b| serde_json::to_vec(&b)).transpose();
-    Ok(crate::client::HttpRequest {
-        verb,
-        path,
-        headers,
-        body: body.map_err(|e| e.to_string())?,
-    })
 }
 
 /// A request ready to send, and how failures name it (`POST http://a/ (GetTask)`).
