@@ -542,15 +542,15 @@ fn task_push_config_out(config: Value) -> Value {
 /// The 0.3 REST request of a call of the 0.3 method `M` (its headers are `encode_call`'s).
 pub(crate) fn encode_request<M: crate::table::Method>(
     params: &M::Params,
-) -> Result<crate::client::HttpRequest, crate::client::RouteError>
+) -> Result<crate::client::message::HttpRequest, crate::client::error::RouteError>
 where
     M::Params: serde::Serialize,
 {
-    let fail = |reason: String| crate::client::RouteError(reason);
+    let fail = |reason: String| crate::client::error::RouteError(reason);
     let params = serde_json::to_value(params).map_err(|e| fail(e.to_string()))?;
     let (verb, path, body) = request(M::NAME, params)
         .ok_or_else(|| fail(format!("A2A 0.3's HTTP+JSON binding has no {}", M::NAME)))?;
-    Ok(crate::client::HttpRequest {
+    Ok(crate::client::message::HttpRequest {
         verb,
         path,
         headers: Vec::new(),
